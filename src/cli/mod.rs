@@ -1,0 +1,58 @@
+//! The command line: one module per subcommand, each an `Args` struct and a `run`.
+
+pub mod compare;
+pub mod decisions;
+pub mod export;
+pub mod merge_db;
+pub mod review;
+pub mod stats;
+pub mod validate;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Review span-level hallucination annotations: accept, tighten, relabel, drop and add spans,
+/// arbitrate between judges, and export the reviewed data in its own schema.
+#[derive(Debug, Parser)]
+#[command(name = "spanreview", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Open records in the review screen (no FILE: the bundled sample in data/).
+    Review(review::Args),
+    /// Check files for every problem the dataset validator knows, and more.
+    Validate(validate::Args),
+    /// Agreement of two annotation sources over the same records.
+    Compare(compare::Args),
+    /// Print the decision log.
+    Decisions(decisions::Args),
+    /// Write the reviewed records in the input's own schema.
+    Export(export::Args),
+    /// Agreement of every source with the reviewed result, and judges' upheld rates.
+    Stats(stats::Args),
+    /// Combine reviewers' databases into one.
+    MergeDb(merge_db::Args),
+}
+
+/// Run a parsed command line; the exit code is the command's.
+///
+/// # Errors
+/// Usage and I/O errors (the binary exits 2 on them).
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Review(a) => review::run(a),
+        Command::Validate(a) => validate::run(a),
+        Command::Compare(a) => compare::run(a),
+        Command::Decisions(a) => decisions::run(a),
+        Command::Export(a) => export::run(a),
+        Command::Stats(a) => stats::run(a),
+        Command::MergeDb(a) => merge_db::run(a),
+    }
+}

@@ -1,0 +1,286 @@
+//! Files opened for review, and several files joined by record `id` into one dataset.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::index::FileIndex;
+use super::{predictions, Format, FormatError};
+use crate::model::{Record, SourceRole};
+
+/// One input file: its index, its format and the name of the source it contributes.
+#[derive(Debug)]
+pub struct DataFile {
+    /// Where each record is.
+    pub index: FileIndex,
+    /// Detected or given format.
+    pub format: Format,
+    /// Name of the non-gold source this file contributes (a detector's name).
+    pub source: String,
+}
+
+impl DataFile {
+    /// Open and index `path`; detect the format from the first record that parses unless
+    /// `format` is given. `source` names the file's non-gold source (default: from the path).
+    ///
+    /// # Errors
+    /// I/O errors, or a format that cannot be recognised.
+    pub fn open(
+        path: &Path,
+        format: Option<Format>,
+        source: Option<String>,
+    ) -> Result<Self, FormatError> {
+        let index = FileIndex::open(path)?;
+        let format = match format {
+            Some(f) => f,
+            None => detect(&index)?,
+        };
+        let source = source.unwrap_or_else(|| match format {
+            Format::Predictions => predictions::detector_name(path),
+            _ => path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("source")
+                .to_owned(),
+        });
+        Ok(Self {
+            index,
+            format,
+            source,
+        })
+    }
+
+    /// Path of the file.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        self.index.path()
+    }
+
+    /// Number of records.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.index.len()
+    }
+
+    /// True when the file holds no record.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+
+    /// 1-based line where record `i` starts (0 when out of range).
+    #[must_use]
+    pub fn line(&self, i: usize) -> u32 {
+        self.index.entry(i).map_or(0, |e| e.line)
+    }
+
+    /// Record `i` as a JSON value.
+    ///
+    /// # Errors
+    /// I/O errors, or the bytes are not valid JSON (the message names file and line).
+    pub fn value(&self, i: usize) -> Result<Value, FormatError> {
+        let bytes = self.index.bytes(i)?;
+        serde_json::from_slice(&bytes).map_err(|e| self.error(i, format!("invalid JSON: {e}")))
+    }
+
+    /// Record `i`, parsed.
+    ///
+    /// # Errors
+    /// I/O errors, invalid JSON, or a record that does not fit the format.
+    pub fn record(&self, i: usize) -> Result<Record, FormatError> {
+        let value = self.value(i)?;
+        self.format
+            .parse(value, &self.source)
+            .map_err(|m| self.error(i, m))
+    }
+
+    /// The `id` of record `i`, read without building the record.
+    ///
+    /// # Errors
+    /// I/O errors, invalid JSON, or no string `id`.
+    pub fn id(&self, i: usize) -> Result<String, FormatError> {
+        #[derive(serde::Deserialize)]
+        struct IdOnly<'a> {
+            #[serde(borrow)]
+            id: Option<Cow<'a, str>>,
+        }
+        let bytes = self.index.bytes(i)?;
+        let parsed: IdOnly<'_> = serde_json::from_slice(&bytes)
+            .map_err(|e| self.error(i, format!("invalid JSON or non-string id: {e}")))?;
+        parsed
+            .id
+            .map(Cow::into_owned)
+            .ok_or_else(|| self.error(i, "missing field \"id\"".to_owned()))
+    }
+
+    /// An error for record `i` of this file.
+    #[must_use]
+    pub fn error(&self, i: usize, message: String) -> FormatError {
+        FormatError::Record {
+            path: self.path().to_path_buf(),
+            line: self.line(i),
+            message,
+        }
+    }
+}
+
+/// Detect a file's format from its first records (up to 20 are tried, so a broken first line
+/// does not hide the format).
+fn detect(index: &FileIndex) -> Result<Format, FormatError> {
+    let mut last = String::from("the file holds no record");
+    for i in 0..index.len().min(20) {
+        let bytes = index.bytes(i)?;
+        match serde_json::from_slice::<Value>(&bytes) {
+            Ok(v) => match Format::detect(&v) {
+                Some(f) => return Ok(f),
+                None => {
+                    last = "no known field (hallucination_labels, pred_spans, labeled_span, \
+                            model_output_text, answer+labels)"
+                        .to_owned();
+                }
+            },
+            Err(e) => last = format!("line {}: invalid JSON: {e}", index.entries()[i].line),
+        }
+    }
+    Err(FormatError::Unknown {
+        path: index.path().to_path_buf(),
+        reason: last,
+    })
+}
+
+/// A file joined to the primary one by `id`.
+#[derive(Debug)]
+struct Joined {
+    file: DataFile,
+    by_id: HashMap<String, Vec<usize>>,
+}
+
+/// One or more files read as one set of records. The first file that carries answer text leads
+/// (its records, in its order, are the dataset); the others add their sources by `id`.
+#[derive(Debug)]
+pub struct Dataset {
+    /// Dataset name (the leading file's stem unless given).
+    pub name: String,
+    primary: DataFile,
+    joined: Vec<Joined>,
+    /// Problems met while joining (an id that appears in a joined file but not the primary).
+    pub problems: Vec<String>,
+}
+
+impl Dataset {
+    /// Open `paths` (all in `format`, or each detected).
+    ///
+    /// # Errors
+    /// I/O errors, unknown formats, or no file with answer text.
+    pub fn open(paths: &[PathBuf], format: Option<Format>) -> Result<Self, FormatError> {
+        let files = paths
+            .iter()
+            .map(|p| DataFile::open(p, format, None))
+            .collect::<Result<Vec<_>, _>>()?;
+        Self::from_files(files)
+    }
+
+    /// Join already opened files.
+    ///
+    /// # Errors
+    /// When no file carries answer text, or reading a joined file's ids fails.
+    pub fn from_files(mut files: Vec<DataFile>) -> Result<Self, FormatError> {
+        let lead = files
+            .iter()
+            .position(|f| f.format.has_output())
+            .ok_or_else(|| FormatError::Unknown {
+                path: files
+                    .first()
+                    .map(|f| f.path().to_path_buf())
+                    .unwrap_or_default(),
+                reason: "no file has answer text to review (judge decisions need a records file)"
+                    .to_owned(),
+            })?;
+        let primary = files.remove(lead);
+        let name = primary
+            .path()
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("dataset")
+            .to_owned();
+        let mut joined = Vec::new();
+        let mut problems = Vec::new();
+        for file in files {
+            let mut by_id: HashMap<String, Vec<usize>> = HashMap::new();
+            for i in 0..file.len() {
+                match file.id(i) {
+                    Ok(id) => by_id.entry(id).or_default().push(i),
+                    Err(e) => problems.push(e.to_string()),
+                }
+            }
+            joined.push(Joined { file, by_id });
+        }
+        Ok(Self {
+            name,
+            primary,
+            joined,
+            problems,
+        })
+    }
+
+    /// Number of records.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.primary.len()
+    }
+
+    /// True when there is no record.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.primary.is_empty()
+    }
+
+    /// The leading file.
+    #[must_use]
+    pub fn primary(&self) -> &DataFile {
+        &self.primary
+    }
+
+    /// Every file, the leading one first.
+    pub fn files(&self) -> impl Iterator<Item = &DataFile> {
+        std::iter::once(&self.primary).chain(self.joined.iter().map(|j| &j.file))
+    }
+
+    /// Record `i` with the sources of every joined file that has its id.
+    ///
+    /// # Errors
+    /// When the record cannot be read; a joined file's unreadable record becomes a warning on
+    /// the record instead.
+    pub fn record(&self, i: usize) -> Result<Record, FormatError> {
+        let mut rec = self.primary.record(i)?;
+        for j in &self.joined {
+            let Some(lines) = j.by_id.get(&rec.id) else {
+                continue;
+            };
+            for &k in lines {
+                match j.file.record(k) {
+                    Ok(other) => merge_sources(&mut rec, other),
+                    Err(e) => rec.warnings.push(e.to_string()),
+                }
+            }
+        }
+        Ok(rec)
+    }
+}
+
+/// Add `other`'s non-gold sources to `rec` (the leading file's gold stays the labels under
+/// review). A source name that is already present gets the file's spans appended.
+fn merge_sources(rec: &mut Record, other: Record) {
+    for src in other.sources {
+        if src.role == SourceRole::Gold {
+            continue;
+        }
+        match rec.sources.iter_mut().find(|s| s.name == src.name) {
+            Some(existing) => existing.spans.extend(src.spans),
+            None => rec.sources.push(src),
+        }
+    }
+    rec.warnings.extend(other.warnings);
+}

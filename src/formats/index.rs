@@ -1,0 +1,448 @@
+//! Lazy access to the records of one file: index where each record starts without parsing it,
+//! read and parse one record only when it is asked for.
+//!
+//! JSONL files are indexed by scanning for newlines (two threads, a bounded read buffer, so the
+//! resident memory is the index only: 16 bytes a record). Files that hold one JSON array are
+//! indexed by a small scanner that tracks strings and nesting depth. A UTF-8 byte-order mark, CRLF
+//! line ends and blank lines are handled here, so the readers above never see them.
+
+use std::fs::File;
+use std::io::Read;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+use super::FormatError;
+
+/// Where one record's bytes are in the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entry {
+    /// Byte offset of the first byte.
+    pub offset: u64,
+    /// Length in bytes (line end excluded).
+    pub len: u32,
+    /// 1-based line number where the record starts.
+    pub line: u32,
+}
+
+/// Layout of a file: one JSON value per line, or one JSON array of values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// One JSON value per non-blank line.
+    Lines,
+    /// A single JSON array; each element is a record.
+    Array,
+}
+
+/// An open file and the position of every record in it.
+#[derive(Debug)]
+pub struct FileIndex {
+    path: PathBuf,
+    file: File,
+    layout: Layout,
+    entries: Vec<Entry>,
+    /// Problems met while indexing (an unterminated array, say), as `(line, message)`.
+    pub problems: Problems,
+}
+
+const CHUNK: usize = 4 << 20;
+
+impl FileIndex {
+    /// Open `path` and index it.
+    ///
+    /// # Errors
+    /// I/O errors opening or reading the file.
+    pub fn open(path: &Path) -> Result<Self, FormatError> {
+        let io = |e: std::io::Error| FormatError::Io {
+            path: path.to_path_buf(),
+            source: e,
+        };
+        let file = File::open(path).map_err(io)?;
+        let size = file.metadata().map_err(io)?.len();
+        let mut head = [0u8; 4096];
+        let n = file.read_at(&mut head, 0).map_err(io)?;
+        let head = &head[..n];
+        let bom: u64 = if head.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
+        let first = head[usize::from(bom == 3) * 3..]
+            .iter()
+            .find(|b| !b.is_ascii_whitespace())
+            .copied();
+        let (layout, entries, problems) = if first == Some(b'[') {
+            let (e, p) = index_array(&file, size).map_err(io)?;
+            (Layout::Array, e, p)
+        } else {
+            (
+                Layout::Lines,
+                index_lines(&file, size, bom).map_err(io)?,
+                Vec::new(),
+            )
+        };
+        Ok(Self {
+            path: path.to_path_buf(),
+            file,
+            layout,
+            entries,
+            problems,
+        })
+    }
+
+    /// The file's path.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// JSONL or JSON array.
+    #[must_use]
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// Number of records (non-blank lines, or array elements).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when the file holds no record.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Position of record `i`.
+    #[must_use]
+    pub fn entry(&self, i: usize) -> Option<Entry> {
+        self.entries.get(i).copied()
+    }
+
+    /// All positions.
+    #[must_use]
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The bytes of record `i`.
+    ///
+    /// # Errors
+    /// I/O errors, or `i` out of range.
+    pub fn bytes(&self, i: usize) -> Result<Vec<u8>, FormatError> {
+        let e = self.entry(i).ok_or_else(|| FormatError::NoRecord {
+            path: self.path.clone(),
+            index: i,
+            len: self.len(),
+        })?;
+        let mut buf = vec![0u8; e.len as usize];
+        self.file
+            .read_exact_at(&mut buf, e.offset)
+            .map_err(|source| FormatError::Io {
+                path: self.path.clone(),
+                source,
+            })?;
+        Ok(buf)
+    }
+}
+
+/// Index a JSONL file: one entry per non-blank line. Two threads each scan half of the file.
+fn index_lines(file: &File, size: u64, bom: u64) -> std::io::Result<Vec<Entry>> {
+    // Split at a newline near the middle so each half holds whole lines.
+    let mid = if size > 2 * CHUNK as u64 {
+        next_line_start(file, size / 2, size)?
+    } else {
+        size
+    };
+    let (first, second) = std::thread::scope(|s| {
+        let a = s.spawn(|| scan_lines(file, bom, mid));
+        let b = s.spawn(|| scan_lines(file, mid, size));
+        (a.join(), b.join())
+    });
+    let first = first.map_err(|_| std::io::Error::other("index thread panicked"))??;
+    let second = second.map_err(|_| std::io::Error::other("index thread panicked"))??;
+    let base_line = first.1;
+    let mut entries = first.0;
+    entries.extend(second.0.into_iter().map(|mut e| {
+        e.line += base_line;
+        e
+    }));
+    Ok(entries)
+}
+
+/// Byte offset just after the first newline at or after `from` (or `size`).
+fn next_line_start(file: &File, from: u64, size: u64) -> std::io::Result<u64> {
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut pos = from;
+    while pos < size {
+        let n = file.read_at(&mut buf, pos)?;
+        if n == 0 {
+            break;
+        }
+        if let Some(i) = memchr::memchr(b'\n', &buf[..n]) {
+            return Ok(pos + i as u64 + 1);
+        }
+        pos += n as u64;
+    }
+    Ok(size)
+}
+
+/// Scan `[from, to)` (which starts at a line start) for lines. Returns the entries with line
+/// numbers relative to the start of the range, and the number of lines in the range.
+fn scan_lines(file: &File, from: u64, to: u64) -> std::io::Result<(Vec<Entry>, u32)> {
+    let mut entries = Vec::new();
+    let mut buf = vec![0u8; CHUNK];
+    let mut line_no: u32 = 0;
+    let mut line_start = from;
+    // Whether the current line has a non-whitespace byte so far, and where it ends
+    // (one past the last such byte), to trim trailing `\r` and spaces.
+    let mut content = false;
+    let mut first_content = from;
+    let mut last_content = from;
+    let mut pos = from;
+    while pos < to {
+        let want = usize::try_from((to - pos).min(CHUNK as u64)).unwrap_or(CHUNK);
+        let n = file.read_at(&mut buf[..want], pos)?;
+        if n == 0 {
+            break;
+        }
+        let chunk = &buf[..n];
+        let mut i = 0;
+        while i < n {
+            match memchr::memchr(b'\n', &chunk[i..]) {
+                Some(j) => {
+                    note_content(
+                        &chunk[i..i + j],
+                        pos + i as u64,
+                        &mut content,
+                        &mut first_content,
+                        &mut last_content,
+                    );
+                    line_no += 1;
+                    if content {
+                        entries.push(Entry {
+                            offset: first_content,
+                            len: u32::try_from(last_content - first_content).unwrap_or(u32::MAX),
+                            line: line_no,
+                        });
+                    }
+                    content = false;
+                    i += j + 1;
+                    line_start = pos + i as u64;
+                    first_content = line_start;
+                    last_content = line_start;
+                }
+                None => {
+                    note_content(
+                        &chunk[i..],
+                        pos + i as u64,
+                        &mut content,
+                        &mut first_content,
+                        &mut last_content,
+                    );
+                    i = n;
+                }
+            }
+        }
+        pos += n as u64;
+    }
+    if line_start < pos {
+        line_no += 1;
+        if content {
+            entries.push(Entry {
+                offset: first_content,
+                len: u32::try_from(last_content - first_content).unwrap_or(u32::MAX),
+                line: line_no,
+            });
+        }
+    }
+    Ok((entries, line_no))
+}
+
+/// Track the first and last non-whitespace byte of the current line across chunk borders.
+fn note_content(part: &[u8], base: u64, content: &mut bool, first: &mut u64, last: &mut u64) {
+    if let Some(a) = part.iter().position(|b| !b.is_ascii_whitespace()) {
+        let b = part
+            .iter()
+            .rposition(|b| !b.is_ascii_whitespace())
+            .unwrap_or(a);
+        if !*content {
+            *first = base + a as u64;
+            *content = true;
+        }
+        *last = base + b as u64 + 1;
+    }
+}
+
+/// Index a file holding one JSON array: each top-level element is an entry. A truncated array
+/// yields the complete elements and a problem for the rest.
+/// Problems met while indexing, as `(line, message)`.
+type Problems = Vec<(u32, String)>;
+
+fn index_array(file: &File, size: u64) -> std::io::Result<(Vec<Entry>, Problems)> {
+    let mut data = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    let mut f = file.try_clone()?;
+    f.read_to_end(&mut data)?;
+    let mut entries = Vec::new();
+    let mut problems = Vec::new();
+    let mut line: u32 = 1;
+    let mut depth = 0usize;
+    let mut in_str = false;
+    let mut esc = false;
+    let mut elem_start: Option<(usize, u32)> = None;
+    let mut last_nonspace = 0usize;
+    let mut closed = false;
+    for (i, &b) in data.iter().enumerate() {
+        if b == b'\n' {
+            line += 1;
+        }
+        if in_str {
+            if esc {
+                esc = false;
+            } else if b == b'\\' {
+                esc = true;
+            } else if b == b'"' {
+                in_str = false;
+                last_nonspace = i;
+            }
+            continue;
+        }
+        match b {
+            b'"' => {
+                in_str = true;
+                if depth == 1 && elem_start.is_none() {
+                    elem_start = Some((i, line));
+                }
+            }
+            b'[' | b'{' => {
+                if depth == 1 && elem_start.is_none() {
+                    elem_start = Some((i, line));
+                }
+                depth += 1;
+            }
+            b']' | b'}' => {
+                if depth == 1 {
+                    // end of the array
+                    if let Some((s, l)) = elem_start.take() {
+                        entries.push(mk_entry(s, last_nonspace + 1, l));
+                    }
+                    closed = true;
+                    depth = 0;
+                    continue;
+                }
+                depth = depth.saturating_sub(1);
+                last_nonspace = i;
+            }
+            b',' if depth == 1 => {
+                if let Some((s, l)) = elem_start.take() {
+                    entries.push(mk_entry(s, last_nonspace + 1, l));
+                }
+            }
+            b if b.is_ascii_whitespace() => {}
+            b'\xEF' | b'\xBB' | b'\xBF' if i < 3 => {}
+            _ => {
+                if depth == 1 && elem_start.is_none() {
+                    elem_start = Some((i, line));
+                }
+                last_nonspace = i;
+            }
+        }
+    }
+    if !closed {
+        let at = elem_start.map_or(line, |(_, l)| l);
+        problems.push((
+            at,
+            "the JSON array is not closed: the file is truncated; the records before this line were read".to_owned(),
+        ));
+    }
+    Ok((entries, problems))
+}
+
+fn mk_entry(start: usize, end: usize, line: u32) -> Entry {
+    Entry {
+        offset: start as u64,
+        len: u32::try_from(end.saturating_sub(start)).unwrap_or(u32::MAX),
+        line,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn index_of(content: &[u8]) -> (FileIndex, tempfile::NamedTempFile) {
+        let mut f = tempfile::NamedTempFile::new().expect("tempfile");
+        f.write_all(content).expect("write");
+        (FileIndex::open(f.path()).expect("open"), f)
+    }
+
+    fn texts(ix: &FileIndex) -> Vec<(String, u32)> {
+        (0..ix.len())
+            .map(|i| {
+                (
+                    String::from_utf8(ix.bytes(i).expect("bytes")).expect("utf8"),
+                    ix.entry(i).expect("entry").line,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lines_with_bom_crlf_and_blank_lines() {
+        let (ix, _f) =
+            index_of(b"\xEF\xBB\xBF{\"a\":1}\r\n\r\n  \n{\"b\":\"\xC2\xB0\"}\r\n{\"c\":3}");
+        assert_eq!(ix.layout(), Layout::Lines);
+        assert_eq!(
+            texts(&ix),
+            vec![
+                ("{\"a\":1}".to_owned(), 1),
+                ("{\"b\":\"°\"}".to_owned(), 4),
+                ("{\"c\":3}".to_owned(), 5)
+            ]
+        );
+    }
+
+    #[test]
+    fn array_elements_with_lines() {
+        let (ix, _f) = index_of(b"[\n {\"a\": \"x,]}\\\"\"},\n {\"b\": [1, 2]}\n]\n");
+        assert_eq!(ix.layout(), Layout::Array);
+        assert_eq!(
+            texts(&ix),
+            vec![
+                ("{\"a\": \"x,]}\\\"\"}".to_owned(), 2),
+                ("{\"b\": [1, 2]}".to_owned(), 3)
+            ]
+        );
+        assert!(ix.problems.is_empty());
+    }
+
+    #[test]
+    fn truncated_array_keeps_complete_elements() {
+        let (ix, _f) = index_of(b"[{\"a\":1},\n{\"b\":2},\n{\"c\": \"trunc");
+        assert_eq!(ix.len(), 2);
+        assert_eq!(ix.problems.len(), 1);
+        assert_eq!(ix.problems[0].0, 3);
+    }
+
+    #[test]
+    fn large_file_split_across_threads_keeps_line_numbers() {
+        let mut content = Vec::new();
+        let line = format!("{{\"x\":\"{}\"}}\n", "é".repeat(500));
+        let n = (3 * CHUNK) / line.len() + 10;
+        for i in 0..n {
+            if i % 7 == 0 {
+                content.extend_from_slice(b"\n");
+            }
+            content.extend_from_slice(line.as_bytes());
+        }
+        let (ix, _f) = index_of(&content);
+        assert_eq!(ix.len(), n);
+        // line k (0-based record) is preceded by floor(k/7)+1 blank lines
+        for k in [0usize, 1, 6, 7, n / 2, n - 1] {
+            let want = u32::try_from(k + k / 7 + 1 + 1).expect("fits");
+            assert_eq!(ix.entry(k).expect("entry").line, want, "record {k}");
+            assert_eq!(ix.bytes(k).expect("bytes"), line.trim_end().as_bytes());
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! spanreview: review span-level hallucination annotations in the terminal.
+//!
+//! The floors, imports pointing down only:
+//! - [`cli`]: one module per subcommand (args + `run`).
+//! - [`tui`]: the review screen: app state, actions, keymap, theme, views.
+//! - [`formats`]: one module per input schema, lazy indexed reading, export writers.
+//! - [`store`]: SQLite: migrations, the append-only decision log.
+//! - [`review`]: pure review logic: decisions applied to spans, arbitration, metrics.
+//! - [`model`]: records, sources, spans; the one place code points meet bytes.
+
+pub mod cli;
+pub mod formats;
+pub mod model;
+pub mod review;
+pub mod store;
+pub mod tui;

@@ -1,0 +1,11 @@
+//! The record model: records, annotation sources and spans with code-point offsets.
+//!
+//! Imports nothing else of the crate. [`offsets`] is the only place code points and UTF-8
+//! bytes are converted.
+
+pub mod offsets;
+pub mod record;
+pub mod span;
+
+pub use record::{Record, Source, SourceRole, GOLD};
+pub use span::Span;

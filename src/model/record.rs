@@ -1,0 +1,148 @@
+//! A record under review: request, evidence, answer and its annotation sources.
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use super::span::Span;
+
+/// What kind of opinion an annotation source holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceRole {
+    /// The labels under review (the dataset's own spans).
+    Gold,
+    /// A detector's predictions.
+    Detector,
+    /// A human annotator (Mu-SHROOM) or another reviewer.
+    Annotator,
+    /// An LLM judge's audit.
+    Judge,
+}
+
+/// Named spans over a record's output: `gold`, a detector, an annotator.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Source {
+    /// Source name, unique within a record (`gold`, `ensemble`, `annotator_1fbf…`).
+    pub name: String,
+    /// What this source is.
+    pub role: SourceRole,
+    /// Its spans, in file order.
+    pub spans: Vec<Span>,
+}
+
+impl Source {
+    /// A source with the given spans.
+    #[must_use]
+    pub fn new(name: impl Into<String>, role: SourceRole, spans: Vec<Span>) -> Self {
+        Self {
+            name: name.into(),
+            role,
+            spans,
+        }
+    }
+}
+
+/// Name of the source that holds the labels under review.
+pub const GOLD: &str = "gold";
+
+/// One record: a user request, the evidence, an answer, and annotation sources over the answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    /// Record id (`toolace_train_00212__contradiction`, `val-en-34`).
+    pub id: String,
+    /// The user request (may be empty when the format has none).
+    pub query: String,
+    /// The evidence: tool responses, retrieved documents, source code (raw string).
+    pub context: String,
+    /// The answer the spans index into.
+    pub output: String,
+    /// `meta.corruption_type` / `corruption_type`, when the format has one.
+    pub corruption_type: Option<String>,
+    /// Annotation sources; the first with role `Gold` is the one under review.
+    pub sources: Vec<Source>,
+    /// The record as read from its primary file, for pass-through on export.
+    pub raw: Value,
+    /// Problems the reader met and worked around (a span with unusable offsets was skipped, say),
+    /// each a message quoting the value.
+    pub warnings: Vec<String>,
+}
+
+impl Record {
+    /// The source with this name.
+    #[must_use]
+    pub fn source(&self, name: &str) -> Option<&Source> {
+        self.sources.iter().find(|s| s.name == name)
+    }
+
+    /// The labels under review: the `gold` source, or the first source with role `Gold`.
+    #[must_use]
+    pub fn gold(&self) -> Option<&Source> {
+        self.source(GOLD)
+            .or_else(|| self.sources.iter().find(|s| s.role == SourceRole::Gold))
+    }
+
+    /// Spans under review (empty when there is no gold source).
+    #[must_use]
+    pub fn gold_spans(&self) -> &[Span] {
+        self.gold().map_or(&[], |s| s.spans.as_slice())
+    }
+
+    /// `meta` object of the record, when present.
+    #[must_use]
+    pub fn meta(&self) -> Option<&Value> {
+        self.raw.get("meta")
+    }
+
+    /// Hash of the content a decision is made on: id, query, context, output and the gold
+    /// spans' offsets and labels. A decision whose hash differs from the record's current one is
+    /// stale.
+    #[must_use]
+    pub fn content_hash(&self) -> String {
+        let mut h = Sha256::new();
+        for part in [&self.id, &self.query, &self.context, &self.output] {
+            h.update(part.len().to_le_bytes());
+            h.update(part.as_bytes());
+        }
+        for s in self.gold_spans() {
+            h.update(s.start.to_le_bytes());
+            h.update(s.end.to_le_bytes());
+            h.update(s.label.len().to_le_bytes());
+            h.update(s.label.as_bytes());
+        }
+        let digest = h.finalize();
+        digest[..12].iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(output: &str) -> Record {
+        Record {
+            id: "r1".into(),
+            query: "q".into(),
+            context: "c".into(),
+            output: output.into(),
+            corruption_type: Some("contradiction".into()),
+            sources: vec![Source::new(
+                GOLD,
+                SourceRole::Gold,
+                vec![Span::new(output, 0, 2, "contradiction")],
+            )],
+            raw: Value::Null,
+            warnings: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn hash_changes_with_output_and_spans() {
+        let a = rec("hello");
+        let b = rec("hellO");
+        assert_ne!(a.content_hash(), b.content_hash());
+        let mut c = rec("hello");
+        c.sources[0].spans[0].end = 3;
+        assert_ne!(a.content_hash(), c.content_hash());
+        assert_eq!(a.content_hash(), rec("hello").content_hash());
+    }
+}

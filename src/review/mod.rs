@@ -1,0 +1,1 @@
+//! Pure review logic: decisions applied to spans, arbitration, metrics. Imports only `model`.

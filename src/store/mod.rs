@@ -1,0 +1,1 @@
+//! SQLite storage: numbered migrations, the append-only decision log.

@@ -1,0 +1,1 @@
+//! The review screen: app state, actions, keymap, theme, terminal guard, views.

@@ -1,0 +1,11 @@
+//! Integration tests: the `spanreview` binary and the library's flows, one module per area.
+
+mod common;
+mod compare;
+mod decisions;
+mod export;
+mod formats;
+mod review_flow;
+mod stats;
+mod terminal;
+mod validate;
