@@ -1,1 +1,2 @@
 //! Pure review logic: decisions applied to spans, arbitration, metrics. Imports only `model`.
+pub mod decision;

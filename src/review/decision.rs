@@ -1,0 +1,569 @@
+//! Review decisions as data, and replaying a record's decision log onto its spans.
+//!
+//! A decision names the span it is about by a [`SpanKey`]: `gold:<i>` for the record's i-th
+//! label under review, `added:<uid>` for a span the reviewer added. The log is append-only: undo
+//! and redo are decisions too, naming the decision they revert or restore. Replaying the active
+//! decisions of a record, in log order, onto its original spans gives its [`RecordReview`].
+
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{Record, Span};
+
+/// Which span a decision is about.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SpanKey {
+    /// The i-th span of the record's labels under review, in file order.
+    Gold(usize),
+    /// A span the reviewer added; the id is unique within the record.
+    Added(String),
+}
+
+impl fmt::Display for SpanKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Gold(i) => write!(f, "gold:{i}"),
+            Self::Added(id) => write!(f, "added:{id}"),
+        }
+    }
+}
+
+impl FromStr for SpanKey {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        if let Some(i) = s.strip_prefix("gold:") {
+            i.parse()
+                .map(Self::Gold)
+                .map_err(|_| format!("bad span key {s:?}"))
+        } else if let Some(id) = s.strip_prefix("added:") {
+            Ok(Self::Added(id.to_owned()))
+        } else {
+            Err(format!("bad span key {s:?}: expected gold:N or added:ID"))
+        }
+    }
+}
+
+/// A span's reviewable value: offsets in code points and labels.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpanValue {
+    /// First code point.
+    pub start: usize,
+    /// One past the last code point.
+    pub end: usize,
+    /// Label (type or category).
+    pub label: String,
+    /// Taxonomy category, when the label set has them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    /// Taxonomy subcategory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subcategory: Option<String>,
+}
+
+impl SpanValue {
+    /// The reviewable value of a span.
+    #[must_use]
+    pub fn of(span: &Span) -> Self {
+        Self {
+            start: span.start,
+            end: span.end,
+            label: span.label.clone(),
+            category: span.category.clone(),
+            subcategory: span.subcategory.clone(),
+        }
+    }
+}
+
+/// What a decision does. The snake-case names are the log's vocabulary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionKind {
+    /// The span is right as it is.
+    Accept,
+    /// Every span still pending is right; the record is reviewed.
+    AcceptAll,
+    /// The span is not a hallucination (or unusable); `reason` may say why.
+    Drop,
+    /// New boundaries: `after` holds them.
+    Adjust,
+    /// New label (and category/subcategory): `after` holds them.
+    Relabel,
+    /// A span the labels missed: `after` holds it, `span_key` is `added:<uid>`.
+    Add,
+    /// The record is clean: all its spans dropped, type `clean`.
+    Clean,
+    /// The record is removed from the dataset; `reason` says why.
+    Remove,
+    /// Flag for a second look (`reason` = "off" clears the flag).
+    Flag,
+    /// A note on the record (`note`).
+    Note,
+    /// Reverts decision `target`.
+    Undo,
+    /// Restores decision `target` after an undo.
+    Redo,
+    /// An arbitration resolution of a disputed cluster (`after` is the result, or none when
+    /// everything was dropped; `upheld`/`dismissed` name the sources).
+    Resolve,
+}
+
+impl ActionKind {
+    /// The log's name for this action.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Accept => "accept",
+            Self::AcceptAll => "accept_all",
+            Self::Drop => "drop",
+            Self::Adjust => "adjust",
+            Self::Relabel => "relabel",
+            Self::Add => "add",
+            Self::Clean => "clean",
+            Self::Remove => "remove",
+            Self::Flag => "flag",
+            Self::Note => "note",
+            Self::Undo => "undo",
+            Self::Redo => "redo",
+            Self::Resolve => "resolve",
+        }
+    }
+
+    /// Parse a log name.
+    #[must_use]
+    pub fn from_name(s: &str) -> Option<Self> {
+        serde_json::from_value(serde_json::Value::String(s.to_owned())).ok()
+    }
+
+    /// Undo and redo act on other decisions, not on the record.
+    #[must_use]
+    pub fn is_meta(self) -> bool {
+        matches!(self, Self::Undo | Self::Redo)
+    }
+}
+
+/// One row of the decision log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Decision {
+    /// Log id (0 before it is saved).
+    pub id: i64,
+    /// Who decided.
+    pub reviewer: String,
+    /// When, RFC 3339 UTC.
+    pub time: String,
+    /// Dataset name.
+    pub dataset: String,
+    /// Record id.
+    pub record_id: String,
+    /// [`Record::content_hash`] of the record the decision was made on.
+    pub record_hash: String,
+    /// What was decided.
+    pub action: ActionKind,
+    /// The span it is about, for span actions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub span_key: Option<String>,
+    /// The span before the decision.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<SpanValue>,
+    /// The span after the decision.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<SpanValue>,
+    /// Why (drop, remove, flag).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Free text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// The decision an undo or redo acts on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<i64>,
+    /// Sources a resolution upheld.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub upheld: Vec<String>,
+    /// Sources a resolution dismissed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dismissed: Vec<String>,
+}
+
+impl Decision {
+    /// A decision on `record` with the other fields empty.
+    #[must_use]
+    pub fn new(record: &Record, dataset: &str, reviewer: &str, action: ActionKind) -> Self {
+        Self {
+            id: 0,
+            reviewer: reviewer.to_owned(),
+            time: String::new(),
+            dataset: dataset.to_owned(),
+            record_id: record.id.clone(),
+            record_hash: record.content_hash(),
+            action,
+            span_key: None,
+            before: None,
+            after: None,
+            reason: None,
+            note: None,
+            target: None,
+            upheld: Vec::new(),
+            dismissed: Vec::new(),
+        }
+    }
+
+    /// The span key, parsed.
+    #[must_use]
+    pub fn key(&self) -> Option<SpanKey> {
+        self.span_key.as_deref().and_then(|k| k.parse().ok())
+    }
+}
+
+/// Where a span stands in review.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "state")]
+pub enum SpanStatus {
+    /// Not decided yet.
+    Pending,
+    /// Kept (possibly adjusted or relabeled).
+    Accepted,
+    /// Dropped.
+    Dropped {
+        /// Why, when given.
+        reason: Option<String>,
+    },
+}
+
+/// A span as the review has left it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReviewSpan {
+    /// Its key.
+    pub key: SpanKey,
+    /// The span as read (`None` for added spans).
+    pub original: Option<Span>,
+    /// Its value now.
+    pub current: SpanValue,
+    /// Decided or not.
+    pub status: SpanStatus,
+}
+
+impl ReviewSpan {
+    /// Boundaries differ from the original.
+    #[must_use]
+    pub fn adjusted(&self) -> bool {
+        self.original
+            .as_ref()
+            .is_some_and(|o| o.start != self.current.start || o.end != self.current.end)
+    }
+
+    /// Label, category or subcategory differ from the original.
+    #[must_use]
+    pub fn relabeled(&self) -> bool {
+        self.original.as_ref().is_some_and(|o| {
+            o.label != self.current.label
+                || (self.current.category.is_some() && o.category != self.current.category)
+                || (self.current.subcategory.is_some() && o.subcategory != self.current.subcategory)
+        })
+    }
+
+    /// Added in review.
+    #[must_use]
+    pub fn added(&self) -> bool {
+        self.original.is_none()
+    }
+
+    /// Kept in the reviewed result (accepted or still pending).
+    #[must_use]
+    pub fn kept(&self) -> bool {
+        !matches!(self.status, SpanStatus::Dropped { .. })
+    }
+}
+
+/// What happened to the record as a whole.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "outcome")]
+pub enum RecordOutcome {
+    /// Still open, or reviewed span by span.
+    Open,
+    /// Reclassified clean.
+    Clean,
+    /// Removed from the dataset.
+    Removed {
+        /// Why.
+        reason: String,
+    },
+}
+
+/// A record's review state: its spans and outcome after replaying its active decisions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordReview {
+    /// Original spans in file order, then added spans in the order they were added.
+    pub spans: Vec<ReviewSpan>,
+    /// Record-level outcome.
+    pub outcome: RecordOutcome,
+    /// Flagged for a second look.
+    pub flagged: bool,
+    /// Notes, oldest first.
+    pub notes: Vec<String>,
+    /// Decisions made on other content of this record (not applied).
+    pub stale: Vec<Decision>,
+    /// Active decisions that were applied, in log order.
+    pub applied: Vec<Decision>,
+    /// An accept-all was applied (the record is confirmed even with no spans).
+    pub confirmed: bool,
+}
+
+impl RecordReview {
+    /// The unreviewed state of `record`.
+    #[must_use]
+    pub fn fresh(record: &Record) -> Self {
+        Self {
+            spans: record
+                .gold_spans()
+                .iter()
+                .enumerate()
+                .map(|(i, s)| ReviewSpan {
+                    key: SpanKey::Gold(i),
+                    original: Some(s.clone()),
+                    current: SpanValue::of(s),
+                    status: SpanStatus::Pending,
+                })
+                .collect(),
+            outcome: RecordOutcome::Open,
+            flagged: false,
+            notes: Vec::new(),
+            stale: Vec::new(),
+            applied: Vec::new(),
+            confirmed: false,
+        }
+    }
+
+    /// True when the record needs no more decisions: it was reclassified or removed, accepted
+    /// as a whole, or every span has been decided (and it has at least one decision).
+    #[must_use]
+    pub fn is_reviewed(&self) -> bool {
+        match self.outcome {
+            RecordOutcome::Clean | RecordOutcome::Removed { .. } => true,
+            RecordOutcome::Open => {
+                self.confirmed
+                    || (!self.spans.is_empty()
+                        && self.spans.iter().all(|s| s.status != SpanStatus::Pending))
+            }
+        }
+    }
+
+    /// The span with this key.
+    #[must_use]
+    pub fn span(&self, key: &SpanKey) -> Option<&ReviewSpan> {
+        self.spans.iter().find(|s| &s.key == key)
+    }
+
+    fn span_mut(&mut self, key: &SpanKey) -> Option<&mut ReviewSpan> {
+        self.spans.iter_mut().find(|s| &s.key == key)
+    }
+
+    /// Spans the reviewed result keeps, as model spans over `output` (text recomputed in code
+    /// points; the original object kept for pass-through of extra keys). Empty for clean and
+    /// removed records.
+    #[must_use]
+    pub fn kept_spans(&self, output: &str) -> Vec<Span> {
+        if self.outcome != RecordOutcome::Open {
+            return Vec::new();
+        }
+        self.spans
+            .iter()
+            .filter(|s| s.kept())
+            .map(|s| {
+                let mut span = Span::new(output, s.current.start, s.current.end, &*s.current.label);
+                span.category.clone_from(&s.current.category);
+                span.subcategory.clone_from(&s.current.subcategory);
+                if let Some(o) = &s.original {
+                    span.confidence = o.confidence;
+                    span.raw = o.raw.clone();
+                    if span.category.is_none() {
+                        span.category.clone_from(&o.category);
+                    }
+                    if span.subcategory.is_none() {
+                        span.subcategory.clone_from(&o.subcategory);
+                    }
+                }
+                span
+            })
+            .collect()
+    }
+
+    fn apply(&mut self, d: &Decision) {
+        let key = d.key();
+        match d.action {
+            ActionKind::Accept => {
+                if let Some(s) = key.and_then(|k| self.span_mut(&k)) {
+                    s.status = SpanStatus::Accepted;
+                }
+            }
+            ActionKind::AcceptAll => {
+                for s in &mut self.spans {
+                    if s.status == SpanStatus::Pending {
+                        s.status = SpanStatus::Accepted;
+                    }
+                }
+                self.confirmed = true;
+            }
+            ActionKind::Drop => {
+                if let Some(s) = key.and_then(|k| self.span_mut(&k)) {
+                    s.status = SpanStatus::Dropped {
+                        reason: d.reason.clone(),
+                    };
+                }
+            }
+            ActionKind::Adjust | ActionKind::Relabel => {
+                if let (Some(s), Some(after)) = (key.and_then(|k| self.span_mut(&k)), &d.after) {
+                    s.current = after.clone();
+                    s.status = SpanStatus::Accepted;
+                }
+            }
+            ActionKind::Add => {
+                if let (Some(k), Some(after)) = (key, &d.after) {
+                    if self.span(&k).is_none() {
+                        self.spans.push(ReviewSpan {
+                            key: k,
+                            original: None,
+                            current: after.clone(),
+                            status: SpanStatus::Accepted,
+                        });
+                    }
+                }
+            }
+            ActionKind::Resolve => self.apply_resolution(d, key),
+            ActionKind::Clean => self.outcome = RecordOutcome::Clean,
+            ActionKind::Remove => {
+                self.outcome = RecordOutcome::Removed {
+                    reason: d.reason.clone().unwrap_or_else(|| "other".to_owned()),
+                };
+            }
+            ActionKind::Flag => self.flagged = d.reason.as_deref() != Some("off"),
+            ActionKind::Note => {
+                if let Some(n) = &d.note {
+                    self.notes.push(n.clone());
+                }
+            }
+            ActionKind::Undo | ActionKind::Redo => {}
+        }
+    }
+
+    /// A resolution names the gold span it settles (if any) and the result (if kept): an
+    /// existing span is adjusted to the result or dropped; with no gold span, the result is
+    /// added under the decision's key.
+    fn apply_resolution(&mut self, d: &Decision, key: Option<SpanKey>) {
+        let Some(k) = key else { return };
+        match (self.span(&k).is_some(), &d.after) {
+            (true, Some(after)) => {
+                if let Some(s) = self.span_mut(&k) {
+                    s.current = after.clone();
+                    s.status = SpanStatus::Accepted;
+                }
+            }
+            (true, None) => {
+                if let Some(s) = self.span_mut(&k) {
+                    s.status = SpanStatus::Dropped {
+                        reason: d.reason.clone(),
+                    };
+                }
+            }
+            (false, Some(after)) => self.spans.push(ReviewSpan {
+                key: k,
+                original: None,
+                current: after.clone(),
+                status: SpanStatus::Accepted,
+            }),
+            (false, None) => {}
+        }
+    }
+}
+
+/// Which decisions of a log are in force: every non-meta decision unless an undo reverted it
+/// and no later redo restored it.
+#[must_use]
+pub fn active_ids(log: &[Decision]) -> HashMap<i64, bool> {
+    let mut active = HashMap::new();
+    for d in log {
+        match (d.action, d.target) {
+            (ActionKind::Undo, Some(t)) => {
+                active.insert(t, false);
+            }
+            (ActionKind::Redo, Some(t)) => {
+                active.insert(t, true);
+            }
+            (a, _) if !a.is_meta() => {
+                active.insert(d.id, true);
+            }
+            _ => {}
+        }
+    }
+    active
+}
+
+/// Replay the decisions about `record` (any order; applied by id) onto its original spans.
+/// Decisions whose hash differs from the record's are listed as stale and not applied.
+#[must_use]
+pub fn replay(record: &Record, decisions: &[Decision]) -> RecordReview {
+    let mut review = RecordReview::fresh(record);
+    let mut log: Vec<&Decision> = decisions
+        .iter()
+        .filter(|d| d.record_id == record.id)
+        .collect();
+    log.sort_by_key(|d| d.id);
+    let owned: Vec<Decision> = log.iter().map(|d| (*d).clone()).collect();
+    let active = active_ids(&owned);
+    let hash = record.content_hash();
+    for d in owned {
+        if d.action.is_meta() || !active.get(&d.id).copied().unwrap_or(false) {
+            continue;
+        }
+        if d.record_hash != hash {
+            review.stale.push(d);
+            continue;
+        }
+        review.apply(&d);
+        review.applied.push(d);
+    }
+    review
+}
+
+/// The decision `u` reverts: the latest decision in force in `log` (one reviewer's log for one
+/// dataset, in id order), or `None`.
+#[must_use]
+pub fn undo_target(log: &[Decision]) -> Option<i64> {
+    let active = active_ids(log);
+    log.iter()
+        .rev()
+        .find(|d| !d.action.is_meta() && active.get(&d.id).copied().unwrap_or(false))
+        .map(|d| d.id)
+}
+
+/// The decision `Ctrl-r` restores: the one most recently undone, as long as no new decision
+/// was made since that undo (a new decision clears the redo stack, as in any editor).
+#[must_use]
+pub fn redo_target(log: &[Decision]) -> Option<i64> {
+    let active = active_ids(log);
+    // Walk back over undo/redo rows only; the first non-meta row ends the redo stack.
+    let mut restored: Vec<i64> = Vec::new();
+    for d in log.iter().rev() {
+        match d.action {
+            ActionKind::Redo => {
+                if let Some(t) = d.target {
+                    restored.push(t);
+                }
+            }
+            ActionKind::Undo => {
+                if let Some(t) = d.target {
+                    if !restored.contains(&t) && !active.get(&t).copied().unwrap_or(true) {
+                        return Some(t);
+                    }
+                }
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,186 @@
+//! Replay, undo and redo of decision logs.
+
+use super::*;
+use crate::model::{Source, SourceRole, GOLD};
+
+fn record() -> Record {
+    let output = "Il fait 25°C à 東京 👋 aujourd’hui.";
+    Record {
+        id: "r1".into(),
+        query: String::new(),
+        context: String::new(),
+        output: output.into(),
+        corruption_type: Some("contradiction".into()),
+        sources: vec![Source::new(
+            GOLD,
+            SourceRole::Gold,
+            vec![
+                Span::new(output, 8, 12, "contradiction"),
+                Span::new(output, 15, 17, "contradiction"),
+            ],
+        )],
+        raw: serde_json::Value::Null,
+        warnings: Vec::new(),
+    }
+}
+
+struct Log {
+    rec: Record,
+    rows: Vec<Decision>,
+}
+
+impl Log {
+    fn new() -> Self {
+        Self {
+            rec: record(),
+            rows: Vec::new(),
+        }
+    }
+    fn push(&mut self, action: ActionKind, f: impl FnOnce(&mut Decision)) -> i64 {
+        let mut d = Decision::new(&self.rec, "ds", "ann", action);
+        d.id = i64::try_from(self.rows.len()).expect("small") + 1;
+        f(&mut d);
+        self.rows.push(d);
+        self.rows.len() as i64
+    }
+    fn review(&self) -> RecordReview {
+        replay(&self.rec, &self.rows)
+    }
+}
+
+fn value(start: usize, end: usize, label: &str) -> SpanValue {
+    SpanValue {
+        start,
+        end,
+        label: label.into(),
+        category: None,
+        subcategory: None,
+    }
+}
+
+#[test]
+fn fresh_record_is_pending() {
+    let log = Log::new();
+    let r = log.review();
+    assert_eq!(r.spans.len(), 2);
+    assert!(!r.is_reviewed());
+    assert_eq!(r.kept_spans(&log.rec.output).len(), 2);
+}
+
+#[test]
+fn accept_drop_adjust_relabel_add() {
+    let mut log = Log::new();
+    log.push(ActionKind::Accept, |d| d.span_key = Some("gold:0".into()));
+    log.push(ActionKind::Adjust, |d| {
+        d.span_key = Some("gold:1".into());
+        d.after = Some(value(15, 16, "contradiction"));
+    });
+    log.push(ActionKind::Relabel, |d| {
+        d.span_key = Some("gold:1".into());
+        d.after = Some(value(15, 16, "overgeneration"));
+    });
+    log.push(ActionKind::Add, |d| {
+        d.span_key = Some("added:x1".into());
+        d.after = Some(value(18, 19, "overgeneration"));
+    });
+    let r = log.review();
+    assert!(r.is_reviewed());
+    let kept = r.kept_spans(&log.rec.output);
+    let texts: Vec<(&str, &str)> = kept
+        .iter()
+        .map(|s| (s.text.as_str(), s.label.as_str()))
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            ("25°C", "contradiction"),
+            ("東", "overgeneration"),
+            ("👋", "overgeneration")
+        ]
+    );
+    assert!(r.spans[1].adjusted() && r.spans[1].relabeled());
+    assert!(r.spans[2].added());
+
+    log.push(ActionKind::Drop, |d| {
+        d.span_key = Some("gold:0".into());
+        d.reason = Some("supported".into());
+    });
+    let r = log.review();
+    assert_eq!(r.kept_spans(&log.rec.output).len(), 2);
+    assert_eq!(
+        r.spans[0].status,
+        SpanStatus::Dropped {
+            reason: Some("supported".into())
+        }
+    );
+}
+
+#[test]
+fn clean_and_remove_empty_the_record() {
+    let mut log = Log::new();
+    log.push(ActionKind::Clean, |_| {});
+    let r = log.review();
+    assert!(r.is_reviewed());
+    assert!(r.kept_spans(&log.rec.output).is_empty());
+    let mut log = Log::new();
+    log.push(ActionKind::Remove, |d| d.reason = Some("incoherent".into()));
+    assert_eq!(
+        log.review().outcome,
+        RecordOutcome::Removed {
+            reason: "incoherent".into()
+        }
+    );
+}
+
+#[test]
+fn undo_and_redo_walk_the_stack() {
+    let mut log = Log::new();
+    let a = log.push(ActionKind::Accept, |d| d.span_key = Some("gold:0".into()));
+    let b = log.push(ActionKind::Drop, |d| d.span_key = Some("gold:1".into()));
+    assert_eq!(undo_target(&log.rows), Some(b));
+    log.push(ActionKind::Undo, |d| d.target = Some(b));
+    assert_eq!(log.review().spans[1].status, SpanStatus::Pending);
+    assert_eq!(undo_target(&log.rows), Some(a));
+    log.push(ActionKind::Undo, |d| d.target = Some(a));
+    assert_eq!(log.review().spans[0].status, SpanStatus::Pending);
+    assert_eq!(undo_target(&log.rows), None);
+    // redo restores the most recently undone first
+    assert_eq!(redo_target(&log.rows), Some(a));
+    log.push(ActionKind::Redo, |d| d.target = Some(a));
+    assert_eq!(redo_target(&log.rows), Some(b));
+    log.push(ActionKind::Redo, |d| d.target = Some(b));
+    assert_eq!(redo_target(&log.rows), None);
+    let r = log.review();
+    assert!(r.is_reviewed());
+    // a new decision after an undo clears the redo stack
+    let c = log.push(ActionKind::Flag, |_| {});
+    log.push(ActionKind::Undo, |d| d.target = Some(c));
+    assert_eq!(redo_target(&log.rows), Some(c));
+    log.push(ActionKind::Note, |d| d.note = Some("n".into()));
+    assert_eq!(redo_target(&log.rows), None);
+}
+
+#[test]
+fn stale_decisions_are_not_applied() {
+    let mut log = Log::new();
+    log.push(ActionKind::Drop, |d| {
+        d.span_key = Some("gold:0".into());
+        d.record_hash = "different".into();
+    });
+    let r = log.review();
+    assert_eq!(r.stale.len(), 1);
+    assert_eq!(r.spans[0].status, SpanStatus::Pending);
+}
+
+#[test]
+fn span_keys_round_trip() {
+    for k in [SpanKey::Gold(3), SpanKey::Added("a-1".into())] {
+        assert_eq!(k.to_string().parse::<SpanKey>(), Ok(k));
+    }
+    assert!("nope".parse::<SpanKey>().is_err());
+    assert_eq!(
+        ActionKind::from_name("accept_all"),
+        Some(ActionKind::AcceptAll)
+    );
+    assert_eq!(ActionKind::from_name("bogus"), None);
+}
