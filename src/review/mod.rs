@@ -1,2 +1,3 @@
 //! Pure review logic: decisions applied to spans, arbitration, metrics. Imports only `model`.
 pub mod decision;
+pub mod metrics;
