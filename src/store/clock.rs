@@ -1,0 +1,91 @@
+//! Timestamps (RFC 3339, UTC) and row origins, without a date-time crate.
+
+use std::collections::hash_map::RandomState;
+use std::fmt::Write as _;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The current time as RFC 3339 UTC with milliseconds: `2026-11-30T05:52:34.123Z`.
+#[must_use]
+pub fn now() -> String {
+    rfc3339(SystemTime::now())
+}
+
+/// `t` as RFC 3339 UTC with milliseconds (times before 1970 print as the epoch).
+#[must_use]
+pub fn rfc3339(t: SystemTime) -> String {
+    let d = t.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let secs = d.as_secs();
+    let (y, m, day) = civil_from_days(secs / 86_400);
+    let sod = secs % 86_400;
+    format!(
+        "{y:04}-{m:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        sod / 3600,
+        sod / 60 % 60,
+        sod % 60,
+        d.subsec_millis()
+    )
+}
+
+/// Proleptic Gregorian date of `days` since 1970-01-01 (Howard Hinnant's `civil_from_days`,
+/// restricted to dates from the epoch on).
+fn civil_from_days(days: u64) -> (u64, u64, u64) {
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z % 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + u64::from(m <= 2);
+    (y, m, d)
+}
+
+/// A new globally unique row origin: 128 bits as 32 hex digits, from the OS-seeded keys of
+/// [`RandomState`] mixed with the time, the process id and a counter.
+#[must_use]
+pub fn new_origin() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let mut out = String::with_capacity(32);
+    for salt in 0..2u8 {
+        let mut h = RandomState::new().build_hasher();
+        h.write_u128(nanos);
+        h.write_u32(std::process::id());
+        h.write_u64(n);
+        h.write_u8(salt);
+        let _ = write!(out, "{:016x}", h.finish());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+    use std::time::Duration;
+
+    #[rstest]
+    #[case(0, "1970-01-01T00:00:00.000Z")]
+    #[case(951_782_400_000, "2000-02-29T00:00:00.000Z")]
+    #[case(1_700_000_000_250, "2023-11-14T22:13:20.250Z")]
+    #[case(1_709_251_199_999, "2024-02-29T23:59:59.999Z")]
+    #[case(4_107_542_400_000, "2100-03-01T00:00:00.000Z")]
+    fn formats_utc(#[case] millis: u64, #[case] want: &str) {
+        assert_eq!(rfc3339(UNIX_EPOCH + Duration::from_millis(millis)), want);
+    }
+
+    #[test]
+    fn origins_are_distinct_hex() {
+        let a = new_origin();
+        let b = new_origin();
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 32);
+        assert!(a.chars().all(|c| c.is_ascii_hexdigit()));
+    }
+}

@@ -1,0 +1,56 @@
+//! What can go wrong with the database; every message names the database and what failed.
+
+use std::path::PathBuf;
+
+/// An error of the [`Store`](super::Store).
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database's folder could not be created.
+    #[error("cannot create the folder {} for the database: {source}", path.display())]
+    CreateDir {
+        /// The folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A read command was pointed at a database that does not exist.
+    #[error(
+        "no database at {}: nothing has been saved there yet (give the right one with --db PATH or SPANREVIEW_DB)",
+        path.display()
+    )]
+    Missing {
+        /// The path that was looked at.
+        path: PathBuf,
+    },
+    /// The database was written by a newer spanreview, whose schema this one does not know.
+    #[error(
+        "database {} has schema version {found}, but this spanreview knows versions up to {known}: it was written by a newer spanreview; upgrade spanreview to open it (the database was not changed)",
+        path.display()
+    )]
+    TooNew {
+        /// The database.
+        path: PathBuf,
+        /// Its `PRAGMA user_version`.
+        found: i64,
+        /// The newest version this build knows.
+        known: i64,
+    },
+    /// SQLite refused an operation.
+    #[error("database {}: {what} failed: {source}", path.display())]
+    Sqlite {
+        /// The database.
+        path: PathBuf,
+        /// What was being done.
+        what: String,
+        /// SQLite's error.
+        source: rusqlite::Error,
+    },
+    /// A decision or state that cannot be stored, or a stored row that cannot be read back.
+    #[error("database {}: {message}", path.display())]
+    Invalid {
+        /// The database.
+        path: PathBuf,
+        /// What is wrong, quoting the value.
+        message: String,
+    },
+}

@@ -1,0 +1,107 @@
+//! A [`Decision`] as a row of the `decision` table, and back.
+
+use rusqlite::types::Type;
+use rusqlite::{params, Connection, Row};
+
+use crate::review::decision::{ActionKind, Decision, SpanValue};
+
+/// The columns [`read`] expects, in order.
+pub const COLUMNS: &str = "id, reviewer, time, dataset, record_id, record_hash, action, span_key, \
+     start_before, end_before, label_before, category_before, subcategory_before, \
+     start_after, end_after, label_after, category_after, subcategory_after, \
+     reason, note, target, upheld, dismissed, origin";
+
+/// Insert `d` (its `id` ignored) with the given origin; returns the new row id.
+pub fn insert(conn: &Connection, d: &Decision, origin: &str) -> rusqlite::Result<i64> {
+    let b = d.before.as_ref();
+    let a = d.after.as_ref();
+    let upheld = json_list(&d.upheld)?;
+    let dismissed = json_list(&d.dismissed)?;
+    conn.prepare_cached(
+        "INSERT INTO decision (origin, reviewer, time, dataset, record_id, record_hash, action, \
+         span_key, start_before, end_before, label_before, category_before, subcategory_before, \
+         start_after, end_after, label_after, category_after, subcategory_after, reason, note, \
+         target, upheld, dismissed) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, \
+         ?18, ?19, ?20, ?21, ?22, ?23)",
+    )?
+    .execute(params![
+        origin,
+        d.reviewer,
+        d.time,
+        d.dataset,
+        d.record_id,
+        d.record_hash,
+        d.action.name(),
+        d.span_key,
+        b.map(|s| s.start),
+        b.map(|s| s.end),
+        b.map(|s| &s.label),
+        b.and_then(|s| s.category.as_ref()),
+        b.and_then(|s| s.subcategory.as_ref()),
+        a.map(|s| s.start),
+        a.map(|s| s.end),
+        a.map(|s| &s.label),
+        a.and_then(|s| s.category.as_ref()),
+        a.and_then(|s| s.subcategory.as_ref()),
+        d.reason,
+        d.note,
+        d.target,
+        upheld,
+        dismissed,
+    ])?;
+    Ok(conn.last_insert_rowid())
+}
+
+fn json_list(v: &[String]) -> rusqlite::Result<String> {
+    serde_json::to_string(v).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
+}
+
+/// Read a row selected with [`COLUMNS`]: the decision and its origin.
+pub fn read(row: &Row<'_>) -> rusqlite::Result<(Decision, String)> {
+    let action: String = row.get(6)?;
+    let action = ActionKind::from_name(&action).ok_or_else(|| {
+        rusqlite::Error::FromSqlConversionFailure(
+            6,
+            Type::Text,
+            format!("unknown action {action:?} (written by a newer spanreview?)").into(),
+        )
+    })?;
+    let d = Decision {
+        id: row.get(0)?,
+        reviewer: row.get(1)?,
+        time: row.get(2)?,
+        dataset: row.get(3)?,
+        record_id: row.get(4)?,
+        record_hash: row.get(5)?,
+        action,
+        span_key: row.get(7)?,
+        before: span(row, 8)?,
+        after: span(row, 13)?,
+        reason: row.get(18)?,
+        note: row.get(19)?,
+        target: row.get(20)?,
+        upheld: list(row, 21)?,
+        dismissed: list(row, 22)?,
+    };
+    Ok((d, row.get(23)?))
+}
+
+/// The span stored in the five columns from `at` (start, end, label, category, subcategory).
+fn span(row: &Row<'_>, at: usize) -> rusqlite::Result<Option<SpanValue>> {
+    let start: Option<usize> = row.get(at)?;
+    let Some(start) = start else { return Ok(None) };
+    Ok(Some(SpanValue {
+        start,
+        end: row.get(at + 1)?,
+        label: row.get(at + 2)?,
+        category: row.get(at + 3)?,
+        subcategory: row.get(at + 4)?,
+    }))
+}
+
+fn list(row: &Row<'_>, at: usize) -> rusqlite::Result<Vec<String>> {
+    let text: String = row.get(at)?;
+    serde_json::from_str(&text)
+        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(at, Type::Text, Box::new(e)))
+}

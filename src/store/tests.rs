@@ -1,0 +1,350 @@
+//! Store tests on in-memory and temporary databases.
+
+use super::*;
+use crate::review::decision::{ActionKind, SpanValue};
+
+fn dec(dataset: &str, record: &str, reviewer: &str, action: ActionKind) -> Decision {
+    Decision {
+        id: 0,
+        reviewer: reviewer.into(),
+        time: String::new(),
+        dataset: dataset.into(),
+        record_id: record.into(),
+        record_hash: "abc123".into(),
+        action,
+        span_key: None,
+        before: None,
+        after: None,
+        reason: None,
+        note: None,
+        target: None,
+        upheld: Vec::new(),
+        dismissed: Vec::new(),
+    }
+}
+
+fn sv(start: usize, end: usize, label: &str) -> SpanValue {
+    SpanValue {
+        start,
+        end,
+        label: label.into(),
+        category: None,
+        subcategory: None,
+    }
+}
+
+/// Every action, with every optional field it can carry filled in.
+fn every_kind() -> Vec<Decision> {
+    let all = [
+        ActionKind::Accept,
+        ActionKind::AcceptAll,
+        ActionKind::Drop,
+        ActionKind::Adjust,
+        ActionKind::Relabel,
+        ActionKind::Add,
+        ActionKind::Clean,
+        ActionKind::Remove,
+        ActionKind::Flag,
+        ActionKind::Note,
+        ActionKind::Undo,
+        ActionKind::Redo,
+        ActionKind::Resolve,
+    ];
+    all.iter()
+        .enumerate()
+        .map(|(i, &a)| {
+            let mut d = dec("ds", &format!("r{i}"), "ana", a);
+            if !a.is_meta() {
+                d.span_key = Some(format!("gold:{i}"));
+                d.before = Some(SpanValue {
+                    start: i,
+                    end: i + 4,
+                    label: "wrong_number".into(),
+                    category: Some("factual".into()),
+                    subcategory: Some("number".into()),
+                });
+                d.after = Some(sv(i + 1, i + 3, "東京 “quoted” \n"));
+                d.reason = Some("no-op edit".into());
+                d.note = Some("a note\twith tabs 👋".into());
+                d.upheld = vec!["judge_a".into(), "gold".into()];
+                d.dismissed = vec!["judge_b".into()];
+            }
+            d
+        })
+        .collect()
+}
+
+#[test]
+fn append_sets_id_and_time_and_round_trips_every_action() {
+    let store = Store::open_in_memory().expect("open");
+    let mut saved = Vec::new();
+    for mut d in every_kind() {
+        if d.action.is_meta() {
+            d.target = Some(saved.first().map_or(1, |s: &Decision| s.id));
+        }
+        let s = store.append(&d, None).expect("append");
+        assert!(s.id > 0);
+        assert_eq!(s.time.len(), "2026-11-30T05:52:34.123Z".len(), "{}", s.time);
+        assert!(s.time.ends_with('Z'));
+        assert_eq!(
+            Decision {
+                id: 0,
+                time: String::new(),
+                ..s.clone()
+            },
+            d
+        );
+        saved.push(s);
+    }
+    assert_eq!(store.decisions(None).expect("read"), saved);
+    for s in &saved {
+        assert_eq!(store.decision(s.id).expect("read").as_ref(), Some(s));
+    }
+    assert_eq!(store.decision(9999).expect("read"), None);
+}
+
+#[test]
+fn a_given_time_is_kept() {
+    let store = Store::open_in_memory().expect("open");
+    let mut d = dec("ds", "r", "ana", ActionKind::Accept);
+    d.time = "2020-01-02T03:04:05.000Z".into();
+    assert_eq!(store.append(&d, None).expect("append").time, d.time);
+}
+
+#[test]
+fn queries_filter_by_dataset_record_and_reviewer_in_id_order() {
+    let store = Store::open_in_memory().expect("open");
+    let rows = [
+        ("a", "r1", "ana"),
+        ("b", "r1", "ana"),
+        ("a", "r2", "bo"),
+        ("a", "r1", "bo"),
+        ("a", "r1", "ana"),
+    ];
+    let ids: Vec<i64> = rows
+        .iter()
+        .map(|(ds, r, who)| {
+            store
+                .append(&dec(ds, r, who, ActionKind::Accept), None)
+                .expect("append")
+                .id
+        })
+        .collect();
+    let pick = |v: Vec<Decision>| v.iter().map(|d| d.id).collect::<Vec<_>>();
+    assert_eq!(pick(store.decisions(None).expect("q")), ids);
+    assert_eq!(
+        pick(store.decisions(Some("a")).expect("q")),
+        [ids[0], ids[2], ids[3], ids[4]]
+    );
+    assert_eq!(
+        pick(store.record_decisions("a", "r1").expect("q")),
+        [ids[0], ids[3], ids[4]]
+    );
+    assert_eq!(
+        pick(store.reviewer_log("a", "ana").expect("q")),
+        [ids[0], ids[4]]
+    );
+    assert!(store.reviewer_log("c", "ana").expect("q").is_empty());
+    assert_eq!(store.datasets().expect("q"), ["a", "b"]);
+}
+
+#[test]
+fn record_state_is_upserted_with_the_decision() {
+    let store = Store::open_in_memory().expect("open");
+    let d = dec("ds", "r1", "ana", ActionKind::Flag);
+    let flagged = RecordState {
+        flagged: true,
+        ..RecordState::default()
+    };
+    store.append(&d, Some(&flagged)).expect("append");
+    let got = store.record_states("ds").expect("states");
+    assert_eq!(
+        got["r1"],
+        RecordState {
+            outcome: "open".into(),
+            ..flagged
+        }
+    );
+    let removed = RecordState {
+        reviewed: true,
+        flagged: false,
+        outcome: "removed".into(),
+        stale: true,
+    };
+    store
+        .append(&dec("ds", "r1", "ana", ActionKind::Remove), Some(&removed))
+        .expect("append");
+    store
+        .append(&dec("ds", "r2", "ana", ActionKind::Note), None)
+        .expect("append");
+    let got = store.record_states("ds").expect("states");
+    assert_eq!(got.len(), 1);
+    assert_eq!(got["r1"], removed);
+    assert_eq!(store.record_state("ds", "r1").expect("q"), Some(removed));
+    assert_eq!(store.record_state("ds", "r2").expect("q"), None);
+    assert!(store.record_states("other").expect("states").is_empty());
+}
+
+#[test]
+fn a_bad_state_saves_neither_state_nor_decision() {
+    let store = Store::open_in_memory().expect("open");
+    let bad = RecordState {
+        outcome: "deleted".into(),
+        ..RecordState::default()
+    };
+    let err = store
+        .append(&dec("ds", "r1", "ana", ActionKind::Clean), Some(&bad))
+        .expect_err("refused");
+    assert!(err.to_string().contains("\"deleted\""), "{err}");
+    assert!(store.decisions(None).expect("q").is_empty());
+    assert!(store.record_states("ds").expect("q").is_empty());
+}
+
+#[test]
+fn undo_and_redo_need_an_existing_target_and_others_refuse_one() {
+    let store = Store::open_in_memory().expect("open");
+    let e = store
+        .append(&dec("ds", "r", "ana", ActionKind::Undo), None)
+        .expect_err("no target");
+    assert!(e.to_string().contains("without the decision"), "{e}");
+    let mut undo = dec("ds", "r", "ana", ActionKind::Undo);
+    undo.target = Some(42);
+    let e = store.append(&undo, None).expect_err("missing target");
+    assert!(e.to_string().contains("no decision #42"), "{e}");
+    let mut accept = dec("ds", "r", "ana", ActionKind::Accept);
+    accept.target = Some(1);
+    let e = store.append(&accept, None).expect_err("target on accept");
+    assert!(e.to_string().contains("only undo and redo"), "{e}");
+    assert!(store.decisions(None).expect("q").is_empty());
+
+    let first = store
+        .append(&dec("ds", "r", "ana", ActionKind::Accept), None)
+        .expect("append");
+    undo.target = Some(first.id);
+    let u = store.append(&undo, None).expect("undo");
+    assert_eq!(u.target, Some(first.id));
+}
+
+#[test]
+fn a_reversed_span_is_refused() {
+    let store = Store::open_in_memory().expect("open");
+    let mut d = dec("ds", "r", "ana", ActionKind::Adjust);
+    d.after = Some(sv(5, 3, "x"));
+    let e = store.append(&d, None).expect_err("reversed");
+    assert!(e.to_string().contains("[5, 3)"), "{e}");
+}
+
+#[test]
+fn the_log_refuses_update_and_delete() {
+    let store = Store::open_in_memory().expect("open");
+    let d = store
+        .append(&dec("ds", "r", "ana", ActionKind::Accept), None)
+        .expect("append");
+    let e = store
+        .conn
+        .execute("UPDATE decision SET action = 'drop' WHERE id = ?1", [d.id])
+        .expect_err("update refused");
+    assert!(e.to_string().contains("append-only"), "{e}");
+    let e = store
+        .conn
+        .execute("DELETE FROM decision", [])
+        .expect_err("delete refused");
+    assert!(e.to_string().contains("append-only"), "{e}");
+    assert_eq!(store.decisions(None).expect("q"), [d]);
+}
+
+#[test]
+fn the_schema_enforces_what_append_checks() {
+    let store = Store::open_in_memory().expect("open");
+    let raw = |sql: &str| store.conn.execute_batch(sql);
+    let base =
+        "INSERT INTO decision (origin, reviewer, time, dataset, record_id, record_hash, action";
+    assert!(raw(&format!(
+        "{base}) VALUES ('o1','a','t','d','r','h','explode')"
+    ))
+    .is_err());
+    assert!(raw(&format!("{base}) VALUES ('o2','a','t','d','r','h','undo')")).is_err());
+    assert!(raw(&format!(
+        "{base}, start_after) VALUES ('o3','a','t','d','r','h','add', 3)"
+    ))
+    .is_err());
+    assert!(raw(&format!(
+        "{base}) VALUES ('o4','a','t','d','r','h','accept')"
+    ))
+    .is_ok());
+    assert!(raw(&format!(
+        "{base}) VALUES ('o4','a','t','d','r','h','accept')"
+    ))
+    .is_err());
+}
+
+#[test]
+fn a_file_database_is_created_with_its_folder_and_reopened() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("nested/deeper/review.sqlite");
+    let d = {
+        let store = Store::open(&path).expect("open");
+        assert_eq!(store.path(), Some(path.as_path()));
+        let mode: String = store
+            .conn
+            .pragma_query_value(None, "journal_mode", |r| r.get(0))
+            .expect("mode");
+        assert_eq!(mode, "wal");
+        let sync: i64 = store
+            .conn
+            .pragma_query_value(None, "synchronous", |r| r.get(0))
+            .expect("sync");
+        assert_eq!(sync, 2, "synchronous = FULL");
+        store
+            .append(&dec("ds", "r", "ana", ActionKind::Accept), None)
+            .expect("append")
+    };
+    let store = Store::open(&path).expect("reopen");
+    assert_eq!(store.schema_version().expect("v"), SCHEMA_VERSION);
+    assert_eq!(store.decisions(None).expect("q"), [d]);
+}
+
+#[test]
+fn a_newer_database_is_refused_untouched() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("new.sqlite");
+    {
+        let store = Store::open(&path).expect("open");
+        store
+            .conn
+            .pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .expect("bump");
+    }
+    let e = Store::open(&path).expect_err("refused");
+    assert!(matches!(e, StoreError::TooNew { found, .. } if found == SCHEMA_VERSION + 1));
+    let msg = e.to_string();
+    assert!(msg.contains(&path.display().to_string()), "{msg}");
+    assert!(msg.contains("newer spanreview"), "{msg}");
+    let conn = Connection::open(&path).expect("raw open");
+    let v: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .expect("v");
+    assert_eq!(v, SCHEMA_VERSION + 1);
+}
+
+#[test]
+fn open_existing_does_not_create() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("absent.sqlite");
+    let e = Store::open_existing(&path).expect_err("missing");
+    assert!(matches!(e, StoreError::Missing { .. }));
+    assert!(!path.exists());
+}
+
+#[test]
+fn a_file_that_is_not_a_database_is_named_in_the_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("notes.txt");
+    std::fs::write(
+        &path,
+        "this is not a database, just some text that is long enough",
+    )
+    .expect("write");
+    let e = Store::open(&path).expect_err("not a db");
+    assert!(e.to_string().contains("notes.txt"), "{e}");
+}
