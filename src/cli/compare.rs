@@ -1,18 +1,252 @@
-//! `spanreview compare` (not built yet).
+//! `spanreview compare`: agreement of two annotation sources over the same records.
+//!
+//! The files are opened as one dataset (a records file and prediction files joined by `id`).
+//! A (the reference, default `gold`) is compared with each B (default: every other source), and
+//! one row or JSON object is printed per comparison. The numbers come from
+//! [`crate::review::metrics`].
 
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+use anyhow::Context;
+use serde_json::{json, Map, Value};
+use unicode_width::UnicodeWidthStr;
+
+use crate::formats::{Dataset, Format};
+use crate::model::{Record, GOLD};
+use crate::review::metrics::{Agreement, Comparison};
 
 /// Arguments of `spanreview compare`.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Example:\n  spanreview compare data/toolace/ensemble/predictions_combined.jsonl --by-type"
+)]
 pub struct Args {
-    /// Input files.
-    pub files: Vec<std::path::PathBuf>,
+    /// Records and prediction files, joined by `id` (the first file with answer text leads).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// The reference source.
+    #[arg(long, value_name = "SOURCE", default_value = GOLD)]
+    pub a: String,
+    /// The source compared with A; repeat for several. Default: every source other than A.
+    #[arg(long, value_name = "SOURCE")]
+    pub b: Vec<String>,
+    /// Add a row per corruption type under each comparison.
+    #[arg(long)]
+    pub by_type: bool,
+    /// Print one JSON object per comparison (always with `by_type`) instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Read every file in this format instead of detecting it.
+    #[arg(long, value_enum, value_name = "F")]
+    pub format: Option<Format>,
+}
+
+/// One comparison being accumulated.
+struct Pair {
+    b: String,
+    comparison: Comparison,
 }
 
 /// Run the subcommand.
 ///
 /// # Errors
-/// Always, for now: the subcommand is not built yet.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`compare` is not built yet")
+/// Files that cannot be opened, an unknown source name, or nothing to compare (exit 2).
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let dataset = Dataset::open(&args.files, args.format)?;
+    for p in &dataset.problems {
+        eprintln!("{p}");
+    }
+    let mut pairs: Vec<Pair> = args
+        .b
+        .iter()
+        .map(|b| Pair {
+            b: b.clone(),
+            comparison: Comparison::default(),
+        })
+        .collect();
+    let mut seen: Vec<String> = Vec::new();
+    let mut read = 0usize;
+    let mut unreadable = 0usize;
+    for i in 0..dataset.len() {
+        let record = match dataset.record(i) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("{e}");
+                unreadable += 1;
+                continue;
+            }
+        };
+        read += 1;
+        report_warnings(&dataset, i, &record);
+        for s in &record.sources {
+            if !seen.contains(&s.name) {
+                seen.push(s.name.clone());
+            }
+        }
+        if args.b.is_empty() {
+            for s in &record.sources {
+                if s.name != args.a && !pairs.iter().any(|p| p.b == s.name) {
+                    pairs.push(Pair {
+                        b: s.name.clone(),
+                        comparison: Comparison::default(),
+                    });
+                }
+            }
+        }
+        for p in &mut pairs {
+            p.comparison.add_record(&record, &args.a, &p.b);
+        }
+    }
+    if unreadable > 0 {
+        eprintln!("{unreadable} record(s) could not be read and were skipped");
+    }
+
+    let available = if seen.is_empty() {
+        "(none: no record could be read)".to_owned()
+    } else {
+        seen.join(", ")
+    };
+    for (flag, name) in std::iter::once(("--a", &args.a)).chain(args.b.iter().map(|b| ("--b", b))) {
+        if !seen.contains(name) {
+            anyhow::bail!("{flag}: unknown source \"{name}\"; the files hold: {available}");
+        }
+    }
+    if pairs.is_empty() {
+        anyhow::bail!(
+            "nothing to compare \"{}\" with; the files hold: {available} \
+             (give a prediction file, or --b)",
+            args.a
+        );
+    }
+    for p in &pairs {
+        let left_out = read - p.comparison.overall.records;
+        if left_out > 0 {
+            eprintln!(
+                "{} vs {}: {left_out} of {read} record(s) lack one of the two sources and were left out",
+                args.a, p.b
+            );
+        }
+        let o = &p.comparison.overall;
+        if o.invalid_a + o.invalid_b > 0 {
+            eprintln!(
+                "{} vs {}: invalid spans (empty, reversed or past the end of the answer; clamped): \
+                 {} in {}, {} in {}",
+                args.a, p.b, o.invalid_a, args.a, o.invalid_b, p.b
+            );
+        }
+    }
+
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        for p in &pairs {
+            let line = comparison_json(&args.a, &p.b, &p.comparison, read);
+            writeln!(out, "{line}").context("writing to stdout")?;
+        }
+    } else {
+        write!(out, "{}", table(&args.a, &pairs, args.by_type)).context("writing to stdout")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Print a record's reader warnings as `FILE:LINE: message` (warnings from a joined file
+/// already name their own file and line).
+fn report_warnings(dataset: &Dataset, i: usize, record: &Record) {
+    let primary = dataset.primary();
+    for w in &record.warnings {
+        let located = dataset
+            .files()
+            .any(|f| w.starts_with(&format!("{}:", f.path().display())));
+        if located {
+            eprintln!("{w}");
+        } else {
+            eprintln!(
+                "{}:{}: {} ({})",
+                primary.path().display(),
+                primary.line(i),
+                w,
+                record.id
+            );
+        }
+    }
+}
+
+/// One comparison as a JSON object.
+fn comparison_json(a: &str, b: &str, c: &Comparison, read: usize) -> Value {
+    let by_type: Map<String, Value> = c
+        .by_type
+        .iter()
+        .map(|(t, ag)| (t.clone(), json!(ag.scores())))
+        .collect();
+    json!({
+        "a": a,
+        "b": b,
+        "records": c.overall.records,
+        "left_out": read - c.overall.records,
+        "overall": c.overall.scores(),
+        "by_type": by_type,
+    })
+}
+
+/// The readable table: a row per comparison, and per type under it when asked.
+fn table(a: &str, pairs: &[Pair], by_type: bool) -> String {
+    let mut rows: Vec<(String, &Agreement)> = Vec::new();
+    for p in pairs {
+        rows.push((format!("{a} vs {}", p.b), &p.comparison.overall));
+        if by_type {
+            for (t, ag) in &p.comparison.by_type {
+                rows.push((format!("  {t}"), ag));
+            }
+        }
+    }
+    let width = rows
+        .iter()
+        .map(|(l, _)| l.width())
+        .chain(std::iter::once("comparison".len()))
+        .max()
+        .unwrap_or(0);
+    let mut s = String::new();
+    s.push_str(&pad("comparison", width));
+    s.push_str(&format!(
+        " {:>7} {:>8} {:>8} {:>8} {:>6} {:>6} {:>6} │ {:>6} {:>6} {:>6} │ {:>6} {:>5} {:>6}\n",
+        "records", "char tp", "fp", "fn", "P", "R", "F1", "ex P", "R", "F1", "IoU", "n", "kappa"
+    ));
+    for (label, ag) in rows {
+        let sc = ag.scores();
+        let (c, e) = (sc.char_level, sc.example_level);
+        s.push_str(&pad(&label, width));
+        s.push_str(&format!(
+            " {:>7} {:>8} {:>8} {:>8} {:>6.4} {:>6.4} {:>6.4} │ {:>6.4} {:>6.4} {:>6.4} │ {:>6} {:>5} {:>6}\n",
+            sc.records,
+            c.tp,
+            c.fp,
+            c.fn_,
+            c.precision,
+            c.recall,
+            c.f1,
+            e.precision,
+            e.recall,
+            e.f1,
+            opt(sc.mean_iou),
+            sc.iou_records,
+            opt(sc.kappa),
+        ));
+    }
+    s.push_str(
+        "\nchar: code points covered by any span; ex: a record with ≥1 span is positive; \
+         IoU: mean over the n records where A or B marks something; kappa: over every character\n",
+    );
+    s
+}
+
+/// `label` padded with spaces to `width` terminal columns.
+fn pad(label: &str, width: usize) -> String {
+    let fill = width.saturating_sub(label.width());
+    format!("{label}{}", " ".repeat(fill))
+}
+
+/// A score with 4 decimals, `-` when undefined.
+fn opt(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_owned(), |v| format!("{v:.4}"))
 }

@@ -294,20 +294,20 @@ impl Agreement {
     /// The derived scores, for printing or serialising.
     #[must_use]
     pub fn scores(&self) -> Scores {
-        let prf = |c: Counts, n: usize| Prf {
+        let prf = |c: Counts| Prf {
             tp: c.tp,
             fp: c.fp,
             fn_: c.fn_,
             precision: c.precision(),
             recall: c.recall(),
             f1: c.f1(),
-            n,
+            n: self.records,
         };
         Scores {
             records: self.records,
             chars: self.chars,
-            char_level: prf(self.char_counts, self.chars),
-            example_level: prf(self.example_counts, self.records),
+            char_level: prf(self.char_counts),
+            example_level: prf(self.example_counts),
             mean_iou: self.mean_iou(),
             iou_records: self.iou_records,
             kappa: self.kappa(),
@@ -347,7 +347,8 @@ pub struct Prf {
     pub recall: f64,
     /// F1 (0 when undefined).
     pub f1: f64,
-    /// Units counted: characters for the character level, records for the example level.
+    /// Records counted (as the published metrics files write `n` at both levels; the number of
+    /// characters is [`Scores::chars`]).
     pub n: usize,
 }
 
