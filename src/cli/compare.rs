@@ -141,7 +141,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     if args.json {
         for p in &pairs {
-            let line = comparison_json(&args.a, &p.b, &p.comparison, read);
+            let line = comparison_json(&args.a, &p.b, &p.comparison, read, unreadable);
             writeln!(out, "{line}").context("writing to stdout")?;
         }
     } else {
@@ -172,8 +172,8 @@ fn report_warnings(dataset: &Dataset, i: usize, record: &Record) {
     }
 }
 
-/// One comparison as a JSON object.
-fn comparison_json(a: &str, b: &str, c: &Comparison, read: usize) -> Value {
+/// One comparison as a JSON object. `read` records were read, `unreadable` could not be.
+fn comparison_json(a: &str, b: &str, c: &Comparison, read: usize, unreadable: usize) -> Value {
     let by_type: Map<String, Value> = c
         .by_type
         .iter()
@@ -184,6 +184,7 @@ fn comparison_json(a: &str, b: &str, c: &Comparison, read: usize) -> Value {
         "b": b,
         "records": c.overall.records,
         "left_out": read - c.overall.records,
+        "unreadable": unreadable,
         "overall": c.overall.scores(),
         "by_type": by_type,
     })
@@ -234,8 +235,9 @@ fn table(a: &str, pairs: &[Pair], by_type: bool) -> String {
         ));
     }
     s.push_str(
-        "\nchar: code points covered by any span; ex: a record with ≥1 span is positive; \
-         IoU: mean over the n records where A or B marks something; kappa: over every character\n",
+        "\nchar: code points covered by any span; ex: a record is positive when a span covers \
+         a character;\nIoU: mean over the n records where A or B marks something; kappa: over \
+         every character (- when undefined)\n",
     );
     s
 }

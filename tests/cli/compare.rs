@@ -553,6 +553,7 @@ fn a_bad_line_is_reported_and_the_rest_compared() {
     );
     let v: Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
     assert_eq!(v["records"], 3);
+    assert_eq!(v["unreadable"], 1);
     assert_eq!(char_counts(&v), (2 + 5, 0, 1));
 }
 
