@@ -1,0 +1,287 @@
+//! Verdicts and report numbers from scripted reviews: each number asserted.
+
+use super::*;
+use crate::model::{Source, SourceRole, GOLD};
+use crate::review::decision::{replay, Decision, SpanValue};
+
+/// A record with three labels over non-ASCII text; label 2 is out of range.
+fn record(id: &str, ty: &str) -> Record {
+    let output = "Il fait 25°C à 東京 👋 aujourd’hui.";
+    let mut bad = Span::new(output, 30, 40, ty);
+    bad.text = "gone".into();
+    Record {
+        id: id.into(),
+        query: String::new(),
+        context: String::new(),
+        output: output.into(),
+        corruption_type: Some(ty.into()),
+        sources: vec![Source::new(
+            GOLD,
+            SourceRole::Gold,
+            vec![
+                Span::new(output, 8, 12, ty),
+                Span::new(output, 15, 17, ty),
+                bad,
+            ],
+        )],
+        raw: serde_json::Value::Null,
+        warnings: Vec::new(),
+    }
+}
+
+fn value(start: usize, end: usize, label: &str) -> SpanValue {
+    SpanValue {
+        start,
+        end,
+        label: label.into(),
+        category: None,
+        subcategory: None,
+    }
+}
+
+struct Log {
+    rows: Vec<Decision>,
+}
+
+impl Log {
+    fn push(
+        &mut self,
+        rec: &Record,
+        who: &str,
+        action: ActionKind,
+        f: impl FnOnce(&mut Decision),
+    ) -> i64 {
+        let mut d = Decision::new(rec, "ds", who, action);
+        d.id = i64::try_from(self.rows.len()).expect("small") + 1;
+        d.time = format!("2026-01-01T00:00:{:02}Z", d.id);
+        f(&mut d);
+        self.rows.push(d);
+        self.rows.len() as i64
+    }
+}
+
+fn key(k: &str) -> Option<String> {
+    Some(k.to_owned())
+}
+
+/// The scripted review the report test checks, record by record:
+/// - a: accept gold:0, tighten gold:1, drop gold:2 (invalid), add one span.
+/// - b: relabel gold:0 to overgeneration, drop gold:1, resolve gold:2 away (judge_x dismissed,
+///   judge_y upheld), resolve an added span in (judge_x upheld), note, flag.
+/// - c: clean. d: removed (incoherent). e: removed (no-op edit). f: only a note.
+/// - g: a stale drop only. h: no decisions.
+fn scripted() -> (Vec<Record>, Vec<Decision>) {
+    let recs: Vec<Record> = ["a", "b", "c", "d", "e", "f", "g", "h"]
+        .iter()
+        .map(|id| record(id, "contradiction"))
+        .collect();
+    let mut log = Log { rows: Vec::new() };
+    let [a, b, c, d, e, f, g, _h] = &recs[..] else {
+        unreachable!()
+    };
+    log.push(a, "ann", ActionKind::Accept, |d| d.span_key = key("gold:0"));
+    log.push(a, "ann", ActionKind::Adjust, |d| {
+        d.span_key = key("gold:1");
+        d.after = Some(value(15, 16, "contradiction"));
+    });
+    log.push(a, "bob", ActionKind::Drop, |d| d.span_key = key("gold:2"));
+    log.push(a, "ann", ActionKind::Add, |d| {
+        d.span_key = key("added:n1");
+        d.after = Some(value(18, 19, "contradiction"));
+    });
+    log.push(b, "ann", ActionKind::Relabel, |d| {
+        d.span_key = key("gold:0");
+        d.after = Some(value(8, 12, "overgeneration"));
+    });
+    log.push(b, "ann", ActionKind::Drop, |d| {
+        d.span_key = key("gold:1");
+        d.reason = Some("supported".into());
+    });
+    log.push(b, "arb", ActionKind::Resolve, |d| {
+        d.span_key = key("gold:2");
+        d.upheld = vec!["judge_y".into()];
+        d.dismissed = vec!["judge_x".into()];
+    });
+    log.push(b, "arb", ActionKind::Resolve, |d| {
+        d.span_key = key("added:r1");
+        d.after = Some(value(0, 2, "contradiction"));
+        d.upheld = vec!["judge_x".into()];
+    });
+    log.push(b, "ann", ActionKind::Note, |d| {
+        d.note = Some("check 25°C".into())
+    });
+    log.push(b, "ann", ActionKind::Flag, |_| {});
+    log.push(c, "ann", ActionKind::Clean, |_| {});
+    log.push(d, "ann", ActionKind::Remove, |d| {
+        d.reason = Some("incoherent".into());
+    });
+    log.push(e, "ann", ActionKind::Remove, |d| {
+        d.reason = Some("no-op edit".into());
+    });
+    log.push(f, "ann", ActionKind::Note, |d| d.note = Some("fine".into()));
+    log.push(g, "ann", ActionKind::Drop, |d| {
+        d.span_key = key("gold:0");
+        d.record_hash = "old".into();
+    });
+    (recs, log.rows)
+}
+
+fn tally(strict: bool) -> (Tally, Vec<Verdict>) {
+    let (recs, log) = scripted();
+    let mut t = Tally::default();
+    let mut verdicts = Vec::new();
+    for r in &recs {
+        let review = replay(r, &log);
+        let removed = matches!(review.outcome, RecordOutcome::Removed { .. });
+        let (kept, dropped) = if strict {
+            strict_split(review.kept_spans(&r.output), r.corruption_type.as_deref())
+        } else {
+            (review.kept_spans(&r.output), Vec::new())
+        };
+        t.add_strict(&dropped);
+        t.add(r, &review, !removed);
+        if !review.applied.is_empty() || !review.stale.is_empty() {
+            verdicts.push(Verdict::new(r, &review, &kept, &dropped));
+        }
+    }
+    t.add_orphans(2);
+    (t, verdicts)
+}
+
+#[test]
+fn report_numbers_of_a_scripted_review() {
+    let (t, _) = tally(false);
+    assert_eq!(t.records_in, 8);
+    assert_eq!(t.records_out, 6);
+    assert_eq!(t.reviewed, 5); // a b c d e (f has only a note, g only stale)
+    assert_eq!(t.reviewed_retained, 3); // a b c
+    assert_eq!(t.complete, 5);
+    assert_eq!(t.flagged, 1);
+    assert_eq!(t.labels_before, 15);
+    assert_eq!(t.kept, 1);
+    assert_eq!(t.tightened, 1);
+    assert_eq!(t.relabeled, 1);
+    assert_eq!(t.dropped, 3); // a gold:2, b gold:1, b gold:2 (resolved away)
+    assert_eq!(t.invalid_dropped, 2); // gold:2 of a and of b are out of range
+    assert_eq!(t.added, 2); // a added:n1, b added:r1 (resolution)
+    assert_eq!(t.reclassified_clean, 1);
+    assert_eq!(
+        t.removed,
+        BTreeMap::from([("incoherent".into(), 1), ("no-op edit".into(), 1)])
+    );
+    assert_eq!(t.removed_total(), 2);
+    assert_eq!(t.disputes, 2);
+    assert_eq!(t.disputes_upheld, 1);
+    assert_eq!(t.disputes_dropped, 1);
+    assert_eq!(
+        t.judges["judge_x"],
+        JudgeCounts {
+            upheld: 1,
+            dismissed: 1
+        }
+    );
+    assert_eq!(
+        t.judges["judge_y"],
+        JudgeCounts {
+            upheld: 1,
+            dismissed: 0
+        }
+    );
+    assert_eq!(t.judges["judge_x"].rate(), Some(0.5));
+    assert_eq!(t.judges["judge_y"].rate(), Some(1.0));
+    assert_eq!(t.strict_dropped, 0);
+    assert_eq!(t.stale, 1);
+    assert_eq!(t.stale_records, 1);
+    assert_eq!(t.orphans, 2);
+    let c = &t.by_type["contradiction"];
+    assert_eq!(
+        *c,
+        TypeCounts {
+            before: 15,
+            after: 4, // a: gold:0, gold:1, added; b: added:r1
+            tightened: 1,
+            relabeled_away: 1,
+            relabeled_to: 0,
+            dropped: 3,
+            added: 2,
+            cleared: 9,
+        }
+    );
+    let o = &t.by_type["overgeneration"];
+    assert_eq!((o.before, o.after, o.relabeled_to, o.added), (0, 1, 1, 0));
+    for tc in t.by_type.values() {
+        assert_eq!(
+            tc.before + tc.relabeled_to + tc.added,
+            tc.after + tc.dropped + tc.relabeled_away + tc.cleared
+        );
+    }
+}
+
+#[test]
+fn strict_drops_labels_of_another_type_and_counts_them() {
+    let (t, verdicts) = tally(true);
+    assert_eq!(t.strict_dropped, 1);
+    assert_eq!(
+        t.strict_by_type,
+        BTreeMap::from([("overgeneration".into(), 1)])
+    );
+    let b = verdicts.iter().find(|v| v.id == "b").expect("b");
+    assert_eq!(b.strict_dropped.len(), 1);
+    assert_eq!(b.strict_dropped[0].label, "overgeneration");
+    assert_eq!(b.labels_after.len(), 1);
+    // untyped records keep everything
+    let spans = vec![Span::new("abc", 0, 1, "x")];
+    assert_eq!(strict_split(spans.clone(), None), (spans, Vec::new()));
+}
+
+#[test]
+fn verdicts_name_outcomes_sources_reviewers_and_time() {
+    let (_, v) = tally(false);
+    let ids: Vec<&str> = v.iter().map(|v| v.id.as_str()).collect();
+    assert_eq!(ids, ["a", "b", "c", "d", "e", "f", "g"]);
+    let by = |id: &str| v.iter().find(|x| x.id == id).expect("verdict");
+    let a = by("a");
+    assert_eq!(a.outcomes, ["kept", "tightened", "dropped", "added"]);
+    assert_eq!(a.reviewers, ["ann", "bob"]);
+    assert_eq!(a.time.as_deref(), Some("2026-01-01T00:00:04Z"));
+    assert_eq!(a.labels_before.len(), 3);
+    let after: Vec<&str> = a.labels_after.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(after, ["25°C", "東", "👋"]);
+    assert_eq!(a.decisions, [1, 2, 3, 4]);
+    let b = by("b");
+    assert_eq!(b.outcomes, ["relabeled", "dropped", "added"]);
+    assert_eq!(b.upheld, ["judge_x", "judge_y"]);
+    assert_eq!(b.dismissed, ["judge_x"]);
+    assert_eq!(b.disputes.len(), 2);
+    assert!(!b.disputes[0].upheld_span && b.disputes[1].upheld_span);
+    assert_eq!(b.notes, ["check 25°C"]);
+    assert!(b.flagged);
+    let c = by("c");
+    assert_eq!(c.outcomes, ["reclassified_clean"]);
+    assert_eq!(c.corruption_type_after.as_deref(), Some("clean"));
+    assert!(c.labels_after.is_empty());
+    assert_eq!(by("d").outcomes, ["removed:incoherent"]);
+    assert_eq!(by("e").outcomes, ["removed:no-op edit"]);
+    let f = by("f");
+    assert_eq!(f.outcomes, ["kept"]);
+    assert!(!f.reviewed);
+    let g = by("g");
+    assert_eq!(g.stale, [15]);
+    assert!(g.decisions.is_empty());
+    let json = serde_json::to_value(a).expect("json");
+    assert_eq!(json["labels_after"][2]["text"], "👋");
+    assert!(json.get("stale").is_none());
+}
+
+#[test]
+fn invalid_means_out_of_range_or_text_mismatch() {
+    let out = "25°C ok";
+    assert!(!original_invalid(&Span::new(out, 0, 4, "x"), out));
+    assert!(original_invalid(&Span::new(out, 3, 9, "x"), out));
+    let mut s = Span::new(out, 0, 4, "x");
+    s.text = "25 C".into();
+    assert!(original_invalid(&s, out));
+    let mut no_text = Span::new(out, 0, 4, "x");
+    no_text.text.clear();
+    assert!(!original_invalid(&no_text, out), "formats without text");
+}
