@@ -7,5 +7,6 @@ mod export;
 mod formats;
 mod review_flow;
 mod stats;
+mod store;
 mod terminal;
 mod validate;

@@ -1,0 +1,312 @@
+//! The store's guarantees across processes: concurrent writers lose nothing, and a writer killed
+//! with SIGKILL at any moment loses no decision it acknowledged.
+//!
+//! The writers are this test binary run again (`current_exe`) with a test-name filter on
+//! [`child_writer`], which does nothing unless the parent set [`CHILD_DB`].
+
+use std::collections::{HashMap, HashSet};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+use spanreview::review::decision::{ActionKind, Decision, SpanValue};
+use spanreview::store::{RecordState, Store};
+
+/// Database path for a child writer; the child does nothing without it.
+const CHILD_DB: &str = "SPANREVIEW_TEST_CHILD_DB";
+/// How many decisions the child appends.
+const CHILD_N: &str = "SPANREVIEW_TEST_CHILD_N";
+/// The child's reviewer name (also the prefix of its record ids).
+const CHILD_TAG: &str = "SPANREVIEW_TEST_CHILD_TAG";
+/// When set, the child opens the database, then waits for a line on stdin before writing
+/// (a start barrier, so that two writers really overlap).
+const CHILD_WAIT: &str = "SPANREVIEW_TEST_CHILD_WAIT";
+/// Milliseconds the child pauses after each decision (a reviewer's think time; without it one
+/// writer holds the lock nearly all the time and the other mostly waits its turn).
+const CHILD_PAUSE_MS: &str = "SPANREVIEW_TEST_CHILD_PAUSE_MS";
+
+fn decision(reviewer: &str, i: usize) -> Decision {
+    Decision {
+        id: 0,
+        reviewer: reviewer.into(),
+        time: String::new(),
+        dataset: "crash".into(),
+        record_id: format!("{reviewer}-{i}"),
+        record_hash: "0123456789abcdef01234567".into(),
+        action: ActionKind::Adjust,
+        span_key: Some(format!("gold:{}", i % 7)),
+        before: Some(SpanValue {
+            start: i,
+            end: i + 5,
+            label: "wrong_number".into(),
+            category: None,
+            subcategory: None,
+        }),
+        after: Some(SpanValue {
+            start: i + 1,
+            end: i + 4,
+            label: "wrong_number".into(),
+            category: None,
+            subcategory: None,
+        }),
+        reason: None,
+        note: Some(format!("decision {i} of {reviewer}")),
+        target: None,
+        upheld: Vec::new(),
+        dismissed: Vec::new(),
+    }
+}
+
+fn reviewed() -> RecordState {
+    RecordState {
+        reviewed: true,
+        flagged: false,
+        outcome: "open".into(),
+        stale: false,
+    }
+}
+
+/// The writer: appends decisions and prints `ACK <id> <i>` after each `append` returns, the
+/// way the review screen shows "saved" only after `append` returns.
+#[test]
+fn child_writer() {
+    let Some(db) = std::env::var_os(CHILD_DB) else {
+        return;
+    };
+    let n: usize = std::env::var(CHILD_N)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(usize::MAX);
+    let tag = std::env::var(CHILD_TAG).unwrap_or_else(|_| "child".into());
+    let store = Store::open(Path::new(&db)).expect("child opens the database");
+    if std::env::var_os(CHILD_WAIT).is_some() {
+        let mut go = String::new();
+        std::io::stdin().read_line(&mut go).expect("start barrier");
+    }
+    let pause: u64 = std::env::var(CHILD_PAUSE_MS)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let mut out = std::io::stdout();
+    for i in 0..n {
+        let saved = store
+            .append(&decision(&tag, i), Some(&reviewed()))
+            .expect("child appends");
+        writeln!(out, "ACK {} {i}", saved.id).expect("stdout");
+        out.flush().expect("stdout");
+        if pause > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(pause));
+        }
+    }
+}
+
+fn spawn_writer(db: &Path, tag: &str, n: Option<usize>, barrier: bool) -> Child {
+    let mut cmd = Command::new(std::env::current_exe().expect("test binary"));
+    cmd.args([
+        "store::child_writer",
+        "--exact",
+        "--nocapture",
+        "--test-threads=1",
+        "-q",
+    ])
+    .env(CHILD_DB, db)
+    .env(CHILD_TAG, tag)
+    .stdout(Stdio::piped())
+    .stderr(Stdio::inherit());
+    if let Some(n) = n {
+        cmd.env(CHILD_N, n.to_string());
+    }
+    if barrier {
+        cmd.env(CHILD_WAIT, "1")
+            .env(CHILD_PAUSE_MS, "1")
+            .stdin(Stdio::piped());
+    }
+    cmd.spawn().expect("spawn writer")
+}
+
+/// `(id, i)` from an `ACK <id> <i>` line (the harness may print around it).
+fn ack(line: &str) -> Option<(i64, usize)> {
+    let rest = &line[line.find("ACK ")? + 4..];
+    let mut it = rest.split_whitespace();
+    Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?))
+}
+
+fn integrity_ok(db: &Path) {
+    let conn = rusqlite::Connection::open(db).expect("raw open");
+    let r: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .expect("integrity_check");
+    assert_eq!(r, "ok");
+}
+
+#[test]
+fn two_processes_writing_at_once_lose_nothing() {
+    const N: usize = 150;
+    let dir = tempfile::tempdir().expect("tempdir");
+    // Both open a database that does not exist yet: migrations race too.
+    let db = dir.path().join("shared.sqlite");
+    let mut children = [
+        spawn_writer(&db, "ana", Some(N), true),
+        spawn_writer(&db, "bo", Some(N), true),
+    ];
+    for child in &mut children {
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        stdin.write_all(b"go\n").expect("start the writer");
+    }
+    let mut acked: HashMap<&str, Vec<(i64, usize)>> = HashMap::new();
+    for (tag, child) in ["ana", "bo"].into_iter().zip(children) {
+        let out = child.wait_with_output().expect("writer runs");
+        assert!(out.status.success(), "{tag} failed: {:?}", out.status);
+        let text = String::from_utf8_lossy(&out.stdout);
+        acked.insert(tag, text.lines().filter_map(ack).collect());
+    }
+    let store = Store::open(&db).expect("reopen");
+    let log = store.decisions(Some("crash")).expect("log");
+    assert_eq!(log.len(), 2 * N);
+    let ids: HashSet<i64> = log.iter().map(|d| d.id).collect();
+    assert_eq!(ids.len(), 2 * N, "ids are distinct");
+    for tag in ["ana", "bo"] {
+        let acks = &acked[tag];
+        assert_eq!(acks.len(), N, "{tag} acknowledged every decision");
+        let mine: Vec<&Decision> = log.iter().filter(|d| d.reviewer == tag).collect();
+        assert_eq!(
+            mine.iter().map(|d| d.id).collect::<Vec<_>>(),
+            acks.iter().map(|a| a.0).collect::<Vec<_>>(),
+            "{tag}'s rows are the ones it was told were saved, in its order"
+        );
+        for (d, &(_, i)) in mine.iter().zip(acks) {
+            assert_eq!(
+                **d,
+                Decision {
+                    id: d.id,
+                    time: d.time.clone(),
+                    ..decision(tag, i)
+                }
+            );
+        }
+    }
+    assert_eq!(store.record_states("crash").expect("states").len(), 2 * N);
+    let switches = log
+        .windows(2)
+        .filter(|w| w[0].reviewer != w[1].reviewer)
+        .count();
+    eprintln!("the two writers' rows alternate {switches} times in the log");
+    assert!(
+        switches >= 2,
+        "the writers did not overlap; the test proved nothing"
+    );
+    integrity_ok(&db);
+}
+
+#[test]
+fn a_writer_killed_with_sigkill_loses_no_acknowledged_decision() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("crash.sqlite");
+    let mut all_acked: Vec<(i64, String)> = Vec::new();
+    for (round, kill_after) in [1usize, 9, 40, 3, 120].into_iter().enumerate() {
+        let tag = format!("round{round}");
+        let mut child = spawn_writer(&db, &tag, None, false);
+        let stdout = child.stdout.take().expect("piped stdout");
+        let mut lines = BufReader::new(stdout).lines();
+        let mut acked = Vec::new();
+        for line in lines.by_ref() {
+            if let Some(a) = ack(&line.expect("read child stdout")) {
+                acked.push(a);
+                if acked.len() == kill_after {
+                    break;
+                }
+            }
+        }
+        assert_eq!(
+            acked.len(),
+            kill_after,
+            "round {round}: the writer stopped early"
+        );
+        child.kill().expect("SIGKILL");
+        // Lines already in the pipe were printed after their append returned: count them too.
+        acked.extend(lines.map_while(Result::ok).filter_map(|l| ack(&l)));
+        let status = child.wait().expect("reap");
+        assert!(!status.success(), "round {round}: the writer was killed");
+
+        let store = Store::open(&db).expect("reopen after kill");
+        let states = store.record_states("crash").expect("states");
+        for &(id, i) in &acked {
+            let d = store
+                .decision(id)
+                .expect("read")
+                .unwrap_or_else(|| panic!("round {round}: acknowledged decision #{id} is lost"));
+            assert_eq!(d.record_id, format!("{tag}-{i}"));
+            assert_eq!(states.get(&d.record_id), Some(&reviewed()));
+        }
+        all_acked.extend(acked.iter().map(|&(id, i)| (id, format!("{tag}-{i}"))));
+        drop(store);
+        integrity_ok(&db);
+    }
+    // Earlier rounds survived the later ones too.
+    let store = Store::open(&db).expect("reopen");
+    let log: HashMap<i64, String> = store
+        .decisions(None)
+        .expect("log")
+        .into_iter()
+        .map(|d| (d.id, d.record_id))
+        .collect();
+    for (id, record) in &all_acked {
+        assert_eq!(log.get(id), Some(record));
+    }
+}
+
+#[test]
+fn a_raw_update_or_delete_of_the_log_is_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("log.sqlite");
+    let saved = Store::open(&db)
+        .expect("open")
+        .append(&decision("ana", 0), None)
+        .expect("append");
+    let conn = rusqlite::Connection::open(&db).expect("raw open");
+    let e = conn
+        .execute(
+            "UPDATE decision SET label_after = 'relabeled' WHERE id = ?1",
+            [saved.id],
+        )
+        .expect_err("update refused");
+    assert!(e.to_string().contains("append-only"), "{e}");
+    let e = conn
+        .execute("DELETE FROM decision WHERE id = ?1", [saved.id])
+        .expect_err("delete refused");
+    assert!(e.to_string().contains("append-only"), "{e}");
+    drop(conn);
+    let store = Store::open(&db).expect("reopen");
+    assert_eq!(store.decisions(None).expect("log"), [saved]);
+}
+
+#[test]
+fn labels_before_and_after_are_columns_sqlite3_can_query() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("cols.sqlite");
+    let mut d = decision("ana", 3);
+    d.action = ActionKind::Relabel;
+    d.after.as_mut().expect("after").label = "wrong_name".into();
+    let saved = Store::open(&db)
+        .expect("open")
+        .append(&d, None)
+        .expect("append");
+    let conn = rusqlite::Connection::open(&db).expect("raw open");
+    let row: (String, String, i64, i64, String) = conn
+        .query_row(
+            "SELECT label_before, label_after, start_after, end_after, action FROM decision WHERE id = ?1",
+            [saved.id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )
+        .expect("query");
+    assert_eq!(
+        row,
+        (
+            "wrong_number".into(),
+            "wrong_name".into(),
+            4,
+            7,
+            "relabel".into()
+        )
+    );
+}
