@@ -1,18 +1,180 @@
-//! `spanreview decisions` (not built yet).
+//! `spanreview decisions`: print the decision log, as a table or one JSON object per decision.
+//!
+//! A read command: it never creates a database (a missing one is an error, exit 2).
 
+use std::io::{self, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+use unicode_width::UnicodeWidthStr;
+
+use crate::review::decision::{Decision, SpanValue};
+use crate::store::Store;
 
 /// Arguments of `spanreview decisions`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  spanreview decisions\n  \
+    spanreview decisions --db review.sqlite --dataset toolace --reviewer ana --json")]
 pub struct Args {
-    /// Input files.
-    pub files: Vec<std::path::PathBuf>,
+    /// The database [default: $SPANREVIEW_DB, else spanreview.sqlite in the user data folder].
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    /// Only decisions on this dataset.
+    #[arg(long, value_name = "NAME")]
+    pub dataset: Option<String>,
+    /// Only this reviewer's decisions.
+    #[arg(long, value_name = "R")]
+    pub reviewer: Option<String>,
+    /// Print one JSON object per decision (the log's own fields) instead of the table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Run the subcommand.
 ///
 /// # Errors
-/// Always, for now: the subcommand is not built yet.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`decisions` is not built yet")
+/// No database at the path, a database that cannot be read, or stdout failing (exit 2).
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let path = args.db.clone().unwrap_or_else(Store::default_path);
+    let store = Store::open_existing(&path)?;
+    let log = match (&args.dataset, &args.reviewer) {
+        (Some(ds), Some(who)) => store.reviewer_log(ds, who)?,
+        (ds, who) => {
+            let mut log = store.decisions(ds.as_deref())?;
+            if let Some(who) = who {
+                log.retain(|d| &d.reviewer == who);
+            }
+            log
+        }
+    };
+    let out = io::stdout().lock();
+    let written = if args.json {
+        write_json(out, &log)
+    } else {
+        write_table(out, &log)
+    };
+    match written {
+        // `spanreview decisions | head` is fine.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        r => {
+            r?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn write_json(out: impl Write, log: &[Decision]) -> io::Result<()> {
+    let mut out = io::BufWriter::new(out);
+    for d in log {
+        serde_json::to_writer(&mut out, d)?;
+        out.write_all(b"\n")?;
+    }
+    out.flush()
+}
+
+const HEADER: [&str; 9] = [
+    "id",
+    "time",
+    "reviewer",
+    "dataset",
+    "record",
+    "action",
+    "span",
+    "change",
+    "reason / note",
+];
+
+fn write_table(out: impl Write, log: &[Decision]) -> io::Result<()> {
+    let mut out = io::BufWriter::new(out);
+    if log.is_empty() {
+        writeln!(out, "no decisions")?;
+        return out.flush();
+    }
+    let rows: Vec<[String; 9]> = log.iter().map(row).collect();
+    let mut widths = HEADER.map(UnicodeWidthStr::width);
+    for r in &rows {
+        for (w, cell) in widths.iter_mut().zip(r) {
+            *w = (*w).max(cell.width());
+        }
+    }
+    let header = HEADER.map(str::to_owned);
+    for r in std::iter::once(&header).chain(&rows) {
+        let mut line = String::new();
+        for (i, (cell, w)) in r.iter().zip(widths).enumerate() {
+            if i + 1 == r.len() {
+                line.push_str(cell);
+            } else {
+                line.push_str(cell);
+                line.extend(std::iter::repeat_n(' ', w - cell.width() + 2));
+            }
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    out.flush()
+}
+
+/// One decision as table cells, control characters escaped.
+fn row(d: &Decision) -> [String; 9] {
+    let span = match (d.target, &d.span_key) {
+        (Some(t), _) => format!("#{t}"),
+        (None, Some(k)) => k.clone(),
+        (None, None) => String::new(),
+    };
+    let change = match (&d.before, &d.after) {
+        (None, None) => String::new(),
+        (b, a) => format!("{} → {}", show_span(b.as_ref()), show_span(a.as_ref())),
+    };
+    let mut why = Vec::new();
+    if let Some(r) = &d.reason {
+        why.push(format!("reason: {r}"));
+    }
+    if let Some(n) = &d.note {
+        why.push(format!("note: {n}"));
+    }
+    if !d.upheld.is_empty() {
+        why.push(format!("upheld: {}", d.upheld.join(",")));
+    }
+    if !d.dismissed.is_empty() {
+        why.push(format!("dismissed: {}", d.dismissed.join(",")));
+    }
+    [
+        d.id.to_string(),
+        d.time.clone(),
+        d.reviewer.clone(),
+        d.dataset.clone(),
+        d.record_id.clone(),
+        d.action.name().to_owned(),
+        span,
+        change,
+        why.join("; "),
+    ]
+    .map(|c| escape(&c))
+}
+
+fn show_span(s: Option<&SpanValue>) -> String {
+    let Some(s) = s else {
+        return "–".to_owned();
+    };
+    let mut label = s.label.clone();
+    for part in [&s.category, &s.subcategory].into_iter().flatten() {
+        label.push('/');
+        label.push_str(part);
+    }
+    format!("[{},{}) {label}", s.start, s.end)
+}
+
+/// Control characters shown as escapes, so one decision stays on one line.
+fn escape(s: &str) -> String {
+    if !s.chars().any(char::is_control) {
+        return s.to_owned();
+    }
+    s.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }

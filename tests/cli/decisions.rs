@@ -1,1 +1,245 @@
-//! Integration tests: decisions.
+//! Integration tests: `spanreview decisions` prints the log that the store saved.
+
+use std::path::Path;
+
+use predicates::prelude::*;
+use spanreview::review::decision::{ActionKind, Decision, SpanValue};
+use spanreview::store::{Store, SCHEMA_VERSION};
+
+use crate::common::bin;
+
+fn dec(dataset: &str, record: &str, reviewer: &str, action: ActionKind) -> Decision {
+    Decision {
+        id: 0,
+        reviewer: reviewer.into(),
+        time: String::new(),
+        dataset: dataset.into(),
+        record_id: record.into(),
+        record_hash: "feedc0ffee".into(),
+        action,
+        span_key: None,
+        before: None,
+        after: None,
+        reason: None,
+        note: None,
+        target: None,
+        upheld: Vec::new(),
+        dismissed: Vec::new(),
+    }
+}
+
+fn span(start: usize, end: usize, label: &str) -> SpanValue {
+    SpanValue {
+        start,
+        end,
+        label: label.into(),
+        category: None,
+        subcategory: None,
+    }
+}
+
+/// A database with a few decisions by two reviewers on two datasets; returns them as saved.
+fn seed(db: &Path) -> Vec<Decision> {
+    let store = Store::open(db).expect("open");
+    let mut adjust = dec("toolace", "rec-1", "ana", ActionKind::Adjust);
+    adjust.span_key = Some("gold:0".into());
+    adjust.before = Some(span(10, 18, "wrong_number"));
+    adjust.after = Some(span(12, 16, "wrong_number"));
+    let mut drop = dec("toolace", "rec-2", "bo", ActionKind::Drop);
+    drop.span_key = Some("gold:1".into());
+    drop.before = Some(span(0, 4, "wrong_name"));
+    drop.reason = Some("not a hallucination".into());
+    let mut note = dec("mushroom", "val-en-3", "ana", ActionKind::Note);
+    note.note = Some("line one\nline two".into());
+    let mut saved: Vec<Decision> = [adjust, drop, note]
+        .iter()
+        .map(|d| store.append(d, None).expect("append"))
+        .collect();
+    let mut undo = dec("toolace", "rec-1", "ana", ActionKind::Undo);
+    undo.target = Some(saved[0].id);
+    saved.push(store.append(&undo, None).expect("undo"));
+    saved
+}
+
+fn json_lines(stdout: &[u8]) -> Vec<Decision> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+#[test]
+fn json_prints_every_decision_as_saved() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("log.sqlite");
+    let saved = seed(&db);
+    let out = bin()
+        .args(["decisions", "--json", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(json_lines(&out), saved);
+}
+
+#[test]
+fn dataset_and_reviewer_filter_the_log() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("log.sqlite");
+    let saved = seed(&db);
+    let run = |args: &[&str]| {
+        let out = bin()
+            .args(["decisions", "--json", "--db"])
+            .arg(&db)
+            .args(args)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        json_lines(&out).iter().map(|d| d.id).collect::<Vec<_>>()
+    };
+    let ids = |idx: &[usize]| idx.iter().map(|&i| saved[i].id).collect::<Vec<_>>();
+    assert_eq!(run(&["--dataset", "toolace"]), ids(&[0, 1, 3]));
+    assert_eq!(run(&["--reviewer", "ana"]), ids(&[0, 2, 3]));
+    assert_eq!(
+        run(&["--dataset", "toolace", "--reviewer", "ana"]),
+        ids(&[0, 3])
+    );
+    assert_eq!(run(&["--dataset", "nope"]), ids(&[]));
+}
+
+#[test]
+fn the_table_shows_spans_changes_and_escaped_notes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("log.sqlite");
+    let saved = seed(&db);
+    let out = bin()
+        .args(["decisions", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).expect("utf-8");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1 + saved.len(), "{text}");
+    for col in [
+        "id", "time", "reviewer", "dataset", "record", "action", "span", "change",
+    ] {
+        assert!(lines[0].contains(col), "{}", lines[0]);
+    }
+    assert!(lines[1].contains("rec-1") && lines[1].contains("adjust"));
+    assert!(lines[1].contains("gold:0"));
+    assert!(
+        lines[1].contains("[10,18) wrong_number → [12,16) wrong_number"),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[1].contains(&saved[0].time));
+    assert!(lines[2].contains("[0,4) wrong_name → –"), "{}", lines[2]);
+    assert!(
+        lines[2].contains("reason: not a hallucination"),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        lines[3].contains(r"note: line one\nline two"),
+        "{}",
+        lines[3]
+    );
+    assert!(lines[4].contains("undo") && lines[4].contains(&format!("#{}", saved[0].id)));
+}
+
+#[test]
+fn an_empty_log_says_so() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("empty.sqlite");
+    Store::open(&db).expect("create");
+    bin()
+        .args(["decisions", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout("no decisions\n");
+    bin()
+        .args(["decisions", "--json", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout("");
+}
+
+#[test]
+fn spanreview_db_is_the_default_database() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("env.sqlite");
+    let saved = seed(&db);
+    let out = bin()
+        .args(["decisions", "--json"])
+        .env("SPANREVIEW_DB", &db)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(json_lines(&out).len(), saved.len());
+}
+
+#[test]
+fn a_missing_database_is_an_error_and_is_not_created() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("sub/absent.sqlite");
+    bin()
+        .args(["decisions", "--db"])
+        .arg(&db)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            predicate::str::contains("no database at")
+                .and(predicate::str::contains("absent.sqlite")),
+        );
+    assert!(!db.exists());
+    assert!(!dir.path().join("sub").exists());
+}
+
+#[test]
+fn a_database_from_a_newer_spanreview_is_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("future.sqlite");
+    seed(&db);
+    rusqlite::Connection::open(&db)
+        .expect("raw open")
+        .pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+        .expect("bump");
+    bin()
+        .args(["decisions", "--db"])
+        .arg(&db)
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("newer spanreview")
+                .and(predicate::str::contains("future.sqlite")),
+        );
+}
+
+#[test]
+fn a_file_that_is_not_a_database_is_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("notes.txt");
+    std::fs::write(
+        &db,
+        "plain text, not SQLite at all, long enough to have a header",
+    )
+    .expect("write");
+    bin()
+        .args(["decisions", "--db"])
+        .arg(&db)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("notes.txt"));
+}
