@@ -5,16 +5,21 @@
 //! plus prediction files for the same records give one record with many sources.
 
 pub mod dataset;
+pub mod decisions;
 pub mod index;
+pub mod lettuce;
+pub mod mushroom;
 pub mod predictions;
 pub mod ragtruth;
 pub mod spans;
+pub mod validate;
+pub mod write;
 
 use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::model::Record;
+use crate::model::{Record, Span};
 
 pub use dataset::{DataFile, Dataset};
 
@@ -82,10 +87,23 @@ impl Format {
         match self {
             Self::Ragtruth => ragtruth::parse(value),
             Self::Predictions => predictions::parse(value, source),
-            Self::Decisions | Self::Lettuce | Self::Mushroom => Err(format!(
-                "reading the {} format is not implemented yet",
-                self.name()
-            )),
+            Self::Decisions => decisions::parse(value, source),
+            Self::Lettuce => lettuce::parse(value),
+            Self::Mushroom => mushroom::parse(value),
+        }
+    }
+
+    /// Write one record back in this format: `raw` (the record as read) with its gold spans
+    /// replaced by `gold` and, when given and the format has one, its type set to
+    /// `corruption_type`. Every other field passes through unchanged, key order included.
+    #[must_use]
+    pub fn write(self, raw: &Value, gold: &[Span], corruption_type: Option<&str>) -> Value {
+        match self {
+            Self::Ragtruth => ragtruth::write(raw, gold, corruption_type),
+            Self::Predictions => predictions::write(raw, gold, corruption_type),
+            Self::Decisions => decisions::write(raw, gold, corruption_type),
+            Self::Lettuce => lettuce::write(raw, gold, corruption_type),
+            Self::Mushroom => mushroom::write(raw, gold, corruption_type),
         }
     }
 }

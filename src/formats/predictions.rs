@@ -5,8 +5,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::spans;
-use crate::model::{Record, Source, SourceRole, GOLD};
+use super::{spans, write};
+use crate::model::{Record, Source, SourceRole, Span, GOLD};
 
 /// Parse one prediction line; the predictions become a `Detector` source named `detector`.
 ///
@@ -36,6 +36,22 @@ pub fn parse(value: Value, detector: &str) -> Result<Record, String> {
         raw: value,
         warnings,
     })
+}
+
+/// The line `raw` with `gold_spans` replaced by `gold` and, when given, `corruption_type` set;
+/// `pred_spans` and every other field pass through unchanged (see the `formats::write` module).
+#[must_use]
+pub fn write(raw: &Value, gold: &[Span], corruption_type: Option<&str>) -> Value {
+    let mut out = raw.clone();
+    let output = write::output_of(raw, "output");
+    let list = write::span_list(raw.get("gold_spans"), gold, output.as_ref(), true, true);
+    if let Some(obj) = out.as_object_mut() {
+        write::set(obj, "gold_spans", list);
+        if let Some(t) = corruption_type {
+            write::set(obj, "corruption_type", Value::String(t.to_owned()));
+        }
+    }
+    out
 }
 
 /// Name a detector after its file: `predictions_lexical_combined.jsonl` → `lexical`,

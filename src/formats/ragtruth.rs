@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
-use super::spans;
-use crate::model::{Record, Source, SourceRole, GOLD};
+use super::{spans, write};
+use crate::model::{Record, Source, SourceRole, Span, GOLD};
 
 /// Parse one record line.
 ///
@@ -33,4 +33,28 @@ pub fn parse(value: Value) -> Result<Record, String> {
         raw: value,
         warnings,
     })
+}
+
+/// The record `raw` with `hallucination_labels` replaced by `gold` and, when given,
+/// `meta.corruption_type` set; everything else passes through unchanged (see the `formats::write` module).
+/// New span objects follow the key order of the record's other labels, else sorted
+/// (`end, label, start, text`, as the published files are written).
+#[must_use]
+pub fn write(raw: &Value, gold: &[Span], corruption_type: Option<&str>) -> Value {
+    let mut out = raw.clone();
+    let output = write::output_of(raw, "output");
+    let list = write::span_list(
+        raw.get("hallucination_labels"),
+        gold,
+        output.as_ref(),
+        true,
+        true,
+    );
+    if let Some(obj) = out.as_object_mut() {
+        write::set(obj, "hallucination_labels", list);
+        if let Some(t) = corruption_type {
+            write::set_meta_type(obj, t);
+        }
+    }
+    out
 }

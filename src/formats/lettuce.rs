@@ -1,0 +1,106 @@
+//! LettuceDetect `HallucinationSample`s: `labels` over `answer`, usually one JSON array per file.
+//!
+//! `output` is `answer`, `query` is `question` (or empty), `context` is `context` when it is a
+//! string, else `prompt`. Labels keep `label`, `category` and `subcategory`. The format's labels
+//! carry no `text`; the span's `text` is filled from the answer (and not written back). Samples
+//! have no id: the record id is `id` when present, else `lettuce-` and a hash of prompt and
+//! answer (stable when the file is reordered).
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use super::{quote, spans, write};
+use crate::model::{Record, Source, SourceRole, Span, GOLD};
+
+/// Parse one sample.
+///
+/// # Errors
+/// A message quoting the missing or mistyped field.
+pub fn parse(value: Value) -> Result<Record, String> {
+    let obj = spans::as_object(&value)?;
+    let mut warnings = Vec::new();
+    let output = spans::required_str(obj, "answer")?;
+    let prompt = spans::optional_str(obj, "prompt")?;
+    let query = spans::optional_str(obj, "question")?;
+    let context = match obj.get("context") {
+        Some(Value::String(s)) => s.clone(),
+        _ => prompt.clone(),
+    };
+    let id = match obj.get("id") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        None | Some(Value::Null) => content_id(&prompt, &output),
+        Some(v) => return Err(format!("field \"id\" is not a string: {}", quote(v))),
+    };
+    let mut gold: Vec<Span> = spans::span_list(obj, "labels", "", &mut warnings)?;
+    let out = write::Output::new(&output);
+    for s in &mut gold {
+        if s.text.is_empty() && !s.raw.contains_key("text") {
+            s.text = out.slice(s.start, s.end).unwrap_or_default().to_owned();
+        }
+    }
+    drop(out);
+    Ok(Record {
+        id,
+        query,
+        context,
+        output,
+        corruption_type: None,
+        sources: vec![Source::new(GOLD, SourceRole::Gold, gold)],
+        raw: value,
+        warnings,
+    })
+}
+
+/// `lettuce-` and the first 12 hex digits of SHA-256 over prompt and answer.
+fn content_id(prompt: &str, answer: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(prompt.len().to_le_bytes());
+    h.update(prompt.as_bytes());
+    h.update(answer.as_bytes());
+    let d = h.finalize();
+    let hex: String = d[..6].iter().map(|b| format!("{b:02x}")).collect();
+    format!("lettuce-{hex}")
+}
+
+/// The sample `raw` with `labels` replaced by `gold` (`start, end, label[, category,
+/// subcategory]`, no `text` unless the original label objects had one). LettuceDetect has no type
+/// field, so `corruption_type` is ignored.
+#[must_use]
+pub fn write(raw: &Value, gold: &[Span], _corruption_type: Option<&str>) -> Value {
+    let mut out = raw.clone();
+    let output = write::output_of(raw, "answer");
+    let list = write::span_list(raw.get("labels"), gold, output.as_ref(), false, false);
+    if let Some(obj) = out.as_object_mut() {
+        write::set(obj, "labels", list);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_answer_labels_and_context() {
+        let v: Value = serde_json::from_str(
+            r#"{"prompt":"P","answer":"Öldü 1945'te.","labels":[{"start":5,"end":9,"label":"Evident Conflict","category":"contradiction","subcategory":"temporal"}],"context":["a","b"],"question":null}"#,
+        )
+        .expect("json");
+        let r = parse(v.clone()).expect("parse");
+        assert_eq!(r.context, "P");
+        assert_eq!(r.query, "");
+        assert!(r.id.starts_with("lettuce-"));
+        let s = &r.gold_spans()[0];
+        assert_eq!(s.text, "1945");
+        assert_eq!(s.category.as_deref(), Some("contradiction"));
+        assert_eq!(write(&v, r.gold_spans(), None), v);
+        let mut added = r.gold_spans().to_vec();
+        added.push(Span::new(&r.output, 0, 4, "Evident Baseless Info"));
+        let w = write(&v, &added, None);
+        assert_eq!(
+            w["labels"][1].to_string(),
+            r#"{"start":0,"end":4,"label":"Evident Baseless Info"}"#
+        );
+    }
+}

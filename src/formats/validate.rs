@@ -1,0 +1,365 @@
+//! `validate`: every problem of every record of one or more files, each with its file and line.
+//!
+//! Checks, per format: each line is a JSON object; required fields are present and of the right
+//! type; offsets are integers with `0 <= start < end <= len(output)` in code points (negative,
+//! non-integer, reversed, empty and out-of-range spans are told apart); `output[start:end]`
+//! equals `text`; no span boundary splits a grapheme cluster; gold labels (and categories,
+//! subcategories) are in the label set; the record's type is in the label set; a clean record
+//! carries no labels and a record of another type carries at least one (unless
+//! [`Options::allow_clean`]); with [`Options::strict`] every gold label equals the record's
+//! type; ids are unique within a file; no `meta.base_id` is in two of the files (split leakage).
+//!
+//! Speed: records are read in large blocks with positional reads, parsed into borrowed views
+//! (`shape`) that skip unchecked fields, each output is measured once, and a file's records are
+//! checked on two threads; problems come out in line order.
+
+mod check;
+pub mod labels;
+mod shape;
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::PathBuf;
+
+pub use labels::LabelSet;
+
+use super::index::Entry;
+use super::{DataFile, Format, FormatError};
+
+/// The kinds of problem, as named in the summary and in `--json` output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// The line is not valid JSON.
+    InvalidJson,
+    /// The line is JSON but not an object.
+    NotObject,
+    /// A required field is absent.
+    MissingField,
+    /// A field has the wrong JSON type.
+    WrongType,
+    /// A required text field is empty.
+    EmptyField,
+    /// A field has a value outside its allowed set.
+    BadValue,
+    /// An offset is negative.
+    NegativeOffset,
+    /// An offset is not an integer.
+    NonIntegerOffset,
+    /// `start > end`.
+    ReversedSpan,
+    /// `start == end`.
+    EmptySpan,
+    /// The span reaches past the end of the output.
+    OutOfRange,
+    /// `output[start:end] != text`.
+    TextMismatch,
+    /// A span boundary splits a grapheme cluster (a letter from its combining mark).
+    GraphemeSplit,
+    /// A label, category or subcategory is not in the label set.
+    UnknownLabel,
+    /// The record's type is not in the label set.
+    UnknownType,
+    /// A label differs from the record's type (`--strict`).
+    LabelTypeMismatch,
+    /// A clean record carries labels.
+    CleanWithLabels,
+    /// A record of a hallucination type carries no label.
+    Unlabeled,
+    /// The same id twice in a file.
+    DuplicateId,
+    /// The same `meta.base_id` in two files.
+    SplitLeakage,
+    /// The file ends inside a JSON array.
+    Truncated,
+}
+
+impl Kind {
+    /// The snake_case name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::InvalidJson => "invalid_json",
+            Self::NotObject => "not_object",
+            Self::MissingField => "missing_field",
+            Self::WrongType => "wrong_type",
+            Self::EmptyField => "empty_field",
+            Self::BadValue => "bad_value",
+            Self::NegativeOffset => "negative_offset",
+            Self::NonIntegerOffset => "non_integer_offset",
+            Self::ReversedSpan => "reversed_span",
+            Self::EmptySpan => "empty_span",
+            Self::OutOfRange => "out_of_range",
+            Self::TextMismatch => "text_mismatch",
+            Self::GraphemeSplit => "grapheme_split",
+            Self::UnknownLabel => "unknown_label",
+            Self::UnknownType => "unknown_type",
+            Self::LabelTypeMismatch => "label_type_mismatch",
+            Self::CleanWithLabels => "clean_with_labels",
+            Self::Unlabeled => "unlabeled",
+            Self::DuplicateId => "duplicate_id",
+            Self::SplitLeakage => "split_leakage",
+            Self::Truncated => "truncated",
+        }
+    }
+}
+
+/// What to check.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Labels a gold span may carry (default: the toolace corruption types). Files in the
+    /// lettuce format also accept the embedded LettuceDetect taxonomy.
+    pub labels: LabelSet,
+    /// Every gold label must equal the record's type.
+    pub strict: bool,
+    /// Accept records without labels whatever their type (a clean record must still carry none).
+    pub allow_clean: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            labels: LabelSet::toolace(),
+            strict: false,
+            allow_clean: false,
+        }
+    }
+}
+
+/// One problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// Index of the file in the list given.
+    pub file: usize,
+    /// 1-based line where the record starts.
+    pub line: u32,
+    /// What kind of problem.
+    pub kind: Kind,
+    /// The message, quoting the offending value.
+    pub message: String,
+}
+
+/// One file's part of the report.
+#[derive(Debug, Clone)]
+pub struct FileReport {
+    /// The path as given.
+    pub path: PathBuf,
+    /// Its format.
+    pub format: Format,
+    /// Number of records (non-blank lines, or array elements).
+    pub records: usize,
+}
+
+/// The outcome of a validation.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    /// The files, in the order given.
+    pub files: Vec<FileReport>,
+    /// Every problem, by file and line.
+    pub problems: Vec<Problem>,
+    /// Records by type (`(none)` for records without one).
+    pub by_type: BTreeMap<String, usize>,
+}
+
+impl Report {
+    /// Number of records in all files.
+    #[must_use]
+    pub fn records(&self) -> usize {
+        self.files.iter().map(|f| f.records).sum()
+    }
+
+    /// Number of records with at least one problem.
+    #[must_use]
+    pub fn records_with_problems(&self) -> usize {
+        let mut n = 0;
+        let mut last = None;
+        for p in &self.problems {
+            if last != Some((p.file, p.line)) {
+                n += 1;
+                last = Some((p.file, p.line));
+            }
+        }
+        n
+    }
+
+    /// Problems by kind.
+    #[must_use]
+    pub fn by_kind(&self) -> BTreeMap<&'static str, usize> {
+        let mut m = BTreeMap::new();
+        for p in &self.problems {
+            *m.entry(p.kind.name()).or_insert(0) += 1;
+        }
+        m
+    }
+}
+
+/// What one thread found in its share of a file.
+#[derive(Default)]
+struct Part {
+    problems: Vec<Problem>,
+    keys: Vec<(u32, Box<str>)>,
+    bases: Vec<(u32, Box<str>)>,
+    by_type: HashMap<Box<str>, usize>,
+}
+
+/// Bytes read at once.
+const BLOCK: u64 = 8 << 20;
+
+/// Validate `files` (opened with their formats).
+///
+/// # Errors
+/// I/O errors reading a file.
+pub fn validate(files: &[DataFile], opts: &Options) -> Result<Report, FormatError> {
+    let mut report = Report::default();
+    // base_id -> (file, line) where it was first seen.
+    let mut bases: HashMap<Box<str>, (usize, u32)> = HashMap::new();
+    let lettuce = LabelSet::builtin("lettucedetect").unwrap_or_default();
+    for (fi, file) in files.iter().enumerate() {
+        let mut labels = opts.labels.clone();
+        if file.format == Format::Lettuce {
+            labels.extend(&lettuce);
+        }
+        let settings = check::Settings {
+            format: file.format,
+            labels: &labels,
+            strict: opts.strict,
+            allow_clean: opts.allow_clean,
+        };
+        let entries = file.index.entries();
+        let mid = split_point(entries);
+        let (a, b) = std::thread::scope(|s| {
+            let first = s.spawn(|| check_range(file, fi, &entries[..mid], &settings));
+            let second = check_range(file, fi, &entries[mid..], &settings);
+            (first.join(), second)
+        });
+        let a = a.map_err(|_| FormatError::Io {
+            path: file.path().to_path_buf(),
+            source: std::io::Error::other("a validation thread panicked"),
+        })??;
+        let b = b?;
+        let mut problems = Vec::new();
+        for (line, message) in &file.index.problems {
+            problems.push(Problem {
+                file: fi,
+                line: *line,
+                kind: Kind::Truncated,
+                message: message.clone(),
+            });
+        }
+        let mut seen: HashMap<&str, u32> = HashMap::new();
+        let mut global = Vec::new();
+        for (line, key) in a.keys.iter().chain(&b.keys) {
+            if let Some(first) = seen.insert(key, *line) {
+                seen.insert(key, first);
+                global.push(Problem {
+                    file: fi,
+                    line: *line,
+                    kind: Kind::DuplicateId,
+                    message: format!(
+                        "duplicate id {} (first at line {first})",
+                        shape::quote_str(key)
+                    ),
+                });
+            }
+        }
+        for (line, base) in a.bases.iter().chain(&b.bases) {
+            match bases.get(base) {
+                Some(&(other, other_line)) if other != fi => global.push(Problem {
+                    file: fi,
+                    line: *line,
+                    kind: Kind::SplitLeakage,
+                    message: format!(
+                        "meta.base_id {} is also in {}:{other_line} (split leakage: all variants of a base belong in one split)",
+                        shape::quote_str(base),
+                        files[other].path().display()
+                    ),
+                }),
+                Some(_) => {}
+                None => {
+                    bases.insert(base.clone(), (fi, *line));
+                }
+            }
+        }
+        problems.extend(a.problems);
+        problems.extend(b.problems);
+        problems.extend(global);
+        problems.sort_by_key(|p| p.line);
+        report.problems.extend(problems);
+        for (t, n) in a.by_type.into_iter().chain(b.by_type) {
+            *report.by_type.entry(t.into()).or_insert(0) += n;
+        }
+        report.files.push(FileReport {
+            path: file.path().to_path_buf(),
+            format: file.format,
+            records: file.len(),
+        });
+    }
+    Ok(report)
+}
+
+/// Index that splits `entries` into two halves of about equal bytes.
+fn split_point(entries: &[Entry]) -> usize {
+    let (Some(first), Some(last)) = (entries.first(), entries.last()) else {
+        return 0;
+    };
+    let half = first.offset + (last.offset - first.offset) / 2;
+    entries.partition_point(|e| e.offset < half)
+}
+
+/// Check `entries` of `file`, reading them in blocks.
+fn check_range(
+    file: &DataFile,
+    fi: usize,
+    entries: &[Entry],
+    settings: &check::Settings<'_>,
+) -> Result<Part, FormatError> {
+    let mut part = Part::default();
+    if entries.is_empty() {
+        return Ok(part);
+    }
+    let io = |source: std::io::Error| FormatError::Io {
+        path: file.path().to_path_buf(),
+        source,
+    };
+    let handle = File::open(file.path()).map_err(io)?;
+    let mut buf: Vec<u8> = Vec::new();
+    let mut i = 0;
+    while i < entries.len() {
+        let start = entries[i].offset;
+        let mut end = start + u64::from(entries[i].len);
+        let mut j = i + 1;
+        while j < entries.len() {
+            let e = entries[j].offset + u64::from(entries[j].len);
+            if e - start > BLOCK {
+                break;
+            }
+            end = e;
+            j += 1;
+        }
+        buf.resize(usize::try_from(end - start).unwrap_or(usize::MAX), 0);
+        handle.read_exact_at(&mut buf, start).map_err(io)?;
+        for e in &entries[i..j] {
+            let at = usize::try_from(e.offset - start).unwrap_or(0);
+            let bytes = &buf[at..at + e.len as usize];
+            let (problems, facts) = check::check(bytes, settings);
+            for (kind, message) in problems {
+                part.problems.push(Problem {
+                    file: fi,
+                    line: e.line,
+                    kind,
+                    message,
+                });
+            }
+            if let Some(k) = facts.key {
+                part.keys.push((e.line, k));
+            }
+            if let Some(b) = facts.base_id {
+                part.bases.push((e.line, b));
+            }
+            let t = facts.corruption_type.unwrap_or_else(|| "(none)".into());
+            *part.by_type.entry(t).or_insert(0) += 1;
+        }
+        i = j;
+    }
+    Ok(part)
+}

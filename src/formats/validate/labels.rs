@@ -1,0 +1,142 @@
+//! Label sets for `validate`: the labels and taxonomy categories a span may carry, read from
+//! TOML taxonomy files (`assets/labels/*.toml` are embedded).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The toolace corruption types (the default label set).
+pub const TOOLACE: &str = include_str!("../../../assets/labels/toolace.toml");
+/// The LettuceDetect taxonomy.
+pub const LETTUCEDETECT: &str = include_str!("../../../assets/labels/lettucedetect.toml");
+
+/// One taxonomy file.
+#[derive(Debug, serde::Deserialize)]
+struct Taxonomy {
+    #[serde(default)]
+    labels: Vec<String>,
+    #[serde(default)]
+    categories: BTreeMap<String, Category>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct Category {
+    #[serde(default)]
+    subcategories: Vec<String>,
+}
+
+/// The labels, categories and subcategories a span may carry.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LabelSet {
+    labels: BTreeSet<String>,
+    categories: BTreeMap<String, BTreeSet<String>>,
+}
+
+impl LabelSet {
+    /// The default set: the toolace corruption types.
+    #[must_use]
+    pub fn toolace() -> Self {
+        Self::from_toml(TOOLACE).unwrap_or_default()
+    }
+
+    /// An embedded taxonomy by name (`toolace`, `lettucedetect`).
+    #[must_use]
+    pub fn builtin(name: &str) -> Option<Self> {
+        match name {
+            "toolace" => Self::from_toml(TOOLACE).ok(),
+            "lettucedetect" | "lettuce" => Self::from_toml(LETTUCEDETECT).ok(),
+            _ => None,
+        }
+    }
+
+    /// Read a taxonomy file: `labels = [...]` and `[categories.NAME] subcategories = [...]`.
+    ///
+    /// # Errors
+    /// The TOML error, when the text is not a taxonomy.
+    pub fn from_toml(text: &str) -> Result<Self, String> {
+        let t: Taxonomy = toml::from_str(text).map_err(|e| e.to_string())?;
+        Ok(Self {
+            labels: t.labels.into_iter().collect(),
+            categories: t
+                .categories
+                .into_iter()
+                .map(|(k, c)| (k, c.subcategories.into_iter().collect()))
+                .collect(),
+        })
+    }
+
+    /// Add every label and category of `other`.
+    pub fn extend(&mut self, other: &Self) {
+        self.labels.extend(other.labels.iter().cloned());
+        for (k, subs) in &other.categories {
+            self.categories
+                .entry(k.clone())
+                .or_default()
+                .extend(subs.iter().cloned());
+        }
+    }
+
+    /// True when a span may carry `label` (a label or a category).
+    #[must_use]
+    pub fn has_label(&self, label: &str) -> bool {
+        self.labels.contains(label) || self.categories.contains_key(label)
+    }
+
+    /// True when `category` is a category of the set.
+    #[must_use]
+    pub fn has_category(&self, category: &str) -> bool {
+        self.categories.contains_key(category)
+    }
+
+    /// True when `subcategory` is listed under `category` (or, with no known category, under
+    /// any category).
+    #[must_use]
+    pub fn has_subcategory(&self, category: Option<&str>, subcategory: &str) -> bool {
+        match category.and_then(|c| self.categories.get(c)) {
+            Some(subs) => subs.contains(subcategory),
+            None => self.categories.values().any(|s| s.contains(subcategory)),
+        }
+    }
+
+    /// The labels and categories, for messages (`clean, contradiction, ...`).
+    #[must_use]
+    pub fn describe(&self) -> String {
+        let mut all: Vec<&str> = self.labels.iter().map(String::as_str).collect();
+        all.extend(self.categories.keys().map(String::as_str));
+        all.join(", ")
+    }
+
+    /// The categories, for messages.
+    #[must_use]
+    pub fn describe_categories(&self) -> String {
+        let c: Vec<&str> = self.categories.keys().map(String::as_str).collect();
+        if c.is_empty() {
+            "none: the label set has no categories".to_owned()
+        } else {
+            c.join(", ")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_sets_parse() {
+        let t = LabelSet::toolace();
+        assert!(t.has_label("missing_tool"));
+        assert!(!t.has_label("Evident Conflict"));
+        let l = LabelSet::builtin("lettucedetect").expect("embedded");
+        assert!(l.has_label("Evident Conflict"));
+        assert!(l.has_label("unsupported_addition"));
+        assert!(l.has_subcategory(Some("contradiction"), "numerical"));
+        assert!(!l.has_subcategory(Some("contradiction"), "claim"));
+        let mut both = t.clone();
+        both.extend(&l);
+        assert!(both.has_label("clean") && both.has_category("fabricated_reference"));
+    }
+
+    #[test]
+    fn bad_taxonomy_is_an_error() {
+        assert!(LabelSet::from_toml("labels = 3").is_err());
+    }
+}
