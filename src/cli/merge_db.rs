@@ -1,18 +1,73 @@
-//! `spanreview merge-db` (not built yet).
+//! `spanreview merge-db`: combine reviewers' databases into one.
+//!
+//! Every decision keeps its reviewer, time and content; a decision already in OUT (same origin:
+//! the random id it got when first saved) is not added again, so merging is idempotent and
+//! merged databases can be merged further. Undo/redo targets are remapped to OUT's ids.
 
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use anyhow::bail;
+
+use crate::store::Store;
 
 /// Arguments of `spanreview merge-db`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Example:\n  spanreview merge-db team.sqlite ana.sqlite bo.sqlite")]
 pub struct Args {
-    /// Input files.
-    pub files: Vec<std::path::PathBuf>,
+    /// The database to merge into (created when missing).
+    #[arg(value_name = "OUT.sqlite")]
+    pub out: PathBuf,
+    /// Databases to merge from, in order (only read; an older schema is brought up to date).
+    #[arg(required = true, value_name = "IN.sqlite")]
+    pub inputs: Vec<PathBuf>,
 }
 
-/// Run the subcommand.
+/// Run the subcommand: one line per input on stdout.
 ///
 /// # Errors
-/// Always, for now: the subcommand is not built yet.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`merge-db` is not built yet")
+/// An input that is missing, is OUT itself, or cannot be read; OUT cannot be written (exit 2).
+/// Inputs merged before the failing one stay merged (each input is one transaction).
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    for input in &args.inputs {
+        if same_file(input, &args.out) {
+            bail!(
+                "cannot merge {} into itself: give a different OUT",
+                input.display()
+            );
+        }
+    }
+    let inputs = args
+        .inputs
+        .iter()
+        .map(|p| Store::open_existing(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let out = Store::open(&args.out)?;
+    let mut stdout = io::stdout().lock();
+    for (path, input) in args.inputs.iter().zip(&inputs) {
+        let r = out.merge_from(input)?;
+        let line = format!(
+            "{}: {} decisions, {} added, {} already present; {} record states taken",
+            path.display(),
+            r.read,
+            r.added,
+            r.present,
+            r.states
+        );
+        if let Err(e) = writeln!(stdout, "{line}") {
+            if e.kind() != io::ErrorKind::BrokenPipe {
+                return Err(e.into());
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// True when both paths name the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }

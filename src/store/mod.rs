@@ -19,6 +19,7 @@
 
 mod clock;
 mod error;
+mod merge;
 mod row;
 
 use std::collections::HashMap;
@@ -29,6 +30,7 @@ use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBe
 
 pub use clock::{new_origin, now, rfc3339};
 pub use error::StoreError;
+pub use merge::MergeReport;
 
 use crate::review::decision::Decision;
 
@@ -335,6 +337,17 @@ impl Store {
         d: &Decision,
         s: &RecordState,
     ) -> Result<(), StoreError> {
+        self.write_state(tx, &d.dataset, &d.record_id, Some(d.id), s)
+    }
+
+    fn write_state(
+        &self,
+        tx: &Transaction<'_>,
+        dataset: &str,
+        record_id: &str,
+        decision_id: Option<i64>,
+        s: &RecordState,
+    ) -> Result<(), StoreError> {
         let outcome = if s.outcome.is_empty() {
             "open"
         } else {
@@ -349,16 +362,16 @@ impl Store {
         )
         .and_then(|mut st| {
             st.execute(params![
-                d.dataset,
-                d.record_id,
+                dataset,
+                record_id,
                 s.reviewed,
                 s.flagged,
                 outcome,
                 s.stale,
-                d.id
+                decision_id
             ])
         })
-        .map_err(|e| self.err(format!("saving the state of record {:?}", d.record_id), e))?;
+        .map_err(|e| self.err(format!("saving the state of record {record_id:?}"), e))?;
         Ok(())
     }
 

@@ -310,3 +310,112 @@ fn labels_before_and_after_are_columns_sqlite3_can_query() {
         )
     );
 }
+
+/// A reviewer's database: `n` decisions then an undo of the first one.
+fn reviewer_db(path: &Path, who: &str, n: usize) -> Vec<Decision> {
+    let store = Store::open(path).expect("open");
+    let mut saved: Vec<Decision> = (0..n)
+        .map(|i| {
+            store
+                .append(&decision(who, i), Some(&reviewed()))
+                .expect("append")
+        })
+        .collect();
+    let mut undo = decision(who, 0);
+    undo.action = ActionKind::Undo;
+    undo.span_key = None;
+    undo.before = None;
+    undo.after = None;
+    undo.target = Some(saved[0].id);
+    saved.push(store.append(&undo, None).expect("undo"));
+    saved
+}
+
+#[test]
+fn merge_db_combines_reviewers_once_and_remaps_undo_targets() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (a, b, out) = (
+        dir.path().join("ana.sqlite"),
+        dir.path().join("bo.sqlite"),
+        dir.path().join("team/all.sqlite"),
+    );
+    let ana = reviewer_db(&a, "ana", 3);
+    let bo = reviewer_db(&b, "bo", 5);
+    crate::common::bin()
+        .arg("merge-db")
+        .args([&out, &a, &b])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "ana.sqlite: 4 decisions, 4 added, 0 already present",
+        ))
+        .stdout(predicates::str::contains(
+            "bo.sqlite: 6 decisions, 6 added, 0 already present",
+        ));
+    crate::common::bin()
+        .arg("merge-db")
+        .args([&out, &b, &a])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "bo.sqlite: 6 decisions, 0 added, 6 already present",
+        ))
+        .stdout(predicates::str::contains(
+            "ana.sqlite: 4 decisions, 0 added, 4 already present",
+        ));
+
+    let store = Store::open(&out).expect("open merged");
+    let log = store.decisions(None).expect("log");
+    assert_eq!(log.len(), ana.len() + bo.len());
+    for (who, theirs) in [("ana", &ana), ("bo", &bo)] {
+        let merged = store.reviewer_log("crash", who).expect("log");
+        assert_eq!(merged.len(), theirs.len());
+        for (m, t) in merged.iter().zip(theirs.iter()) {
+            assert_eq!(
+                (&m.time, &m.record_id, m.action),
+                (&t.time, &t.record_id, t.action)
+            );
+        }
+        let undo = merged.last().expect("undo");
+        assert_eq!(
+            undo.target,
+            Some(merged[0].id),
+            "{who}'s undo names its first decision"
+        );
+    }
+    // bo's ids moved (ana's rows came first), so the remapping was needed.
+    assert_ne!(
+        store.reviewer_log("crash", "bo").expect("log")[0].id,
+        bo[0].id
+    );
+    assert_eq!(store.record_states("crash").expect("states").len(), 3 + 5);
+}
+
+#[test]
+fn merge_db_refuses_a_missing_input_and_merging_into_itself() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let a = dir.path().join("ana.sqlite");
+    let out = dir.path().join("out.sqlite");
+    reviewer_db(&a, "ana", 1);
+    crate::common::bin()
+        .arg("merge-db")
+        .args([&out, &a, &dir.path().join("absent.sqlite")])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("absent.sqlite"));
+    assert!(!out.exists(), "nothing is written when an input is missing");
+    crate::common::bin()
+        .arg("merge-db")
+        .args([&a, &a])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("into itself"));
+    assert_eq!(
+        Store::open(&a)
+            .expect("open")
+            .decisions(None)
+            .expect("log")
+            .len(),
+        2
+    );
+}

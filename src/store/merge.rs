@@ -1,0 +1,339 @@
+//! Combining databases: every decision of another database added to this one, once.
+//!
+//! A decision is identified across databases by its `origin` (a random 128-bit id given when it
+//! was first saved and copied along by merges), so merging the same database twice, or a
+//! database that already holds merged rows, adds nothing. Rows keep their reviewer, time and
+//! content; ids are new, and undo/redo targets are remapped to the new ids.
+
+use std::collections::HashMap;
+
+use rusqlite::{params, OptionalExtension};
+
+use super::{row, RecordState, Store, StoreError};
+
+/// What one merge did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct MergeReport {
+    /// Decisions in the source database.
+    pub read: usize,
+    /// Decisions added.
+    pub added: usize,
+    /// Decisions already present (same origin).
+    pub present: usize,
+    /// Record states written (new records, or set by a later decision than the one here).
+    pub states: usize,
+}
+
+/// A record state of the source database with the decision that set it.
+struct SourceState {
+    dataset: String,
+    record_id: String,
+    state: RecordState,
+    origin: Option<String>,
+    time: Option<String>,
+}
+
+impl Store {
+    /// Add every decision of `other` not yet in this database, in `other`'s log order, in one
+    /// transaction. Undo/redo targets are remapped to this database's ids. A record state is
+    /// taken from `other` when this database has none for the record, or when the decision that
+    /// set `other`'s is later (by time) than the one that set this database's.
+    ///
+    /// # Errors
+    /// Either database cannot be read, or the write fails (nothing is added then).
+    pub fn merge_from(&self, other: &Store) -> Result<MergeReport, StoreError> {
+        let incoming = other.select_with_origin("reading the decision log to merge", "", &[])?;
+        let states = other.source_states()?;
+        let tx = self.begin()?;
+        let mut report = MergeReport {
+            read: incoming.len(),
+            ..MergeReport::default()
+        };
+        // Source id → id here.
+        let mut ids: HashMap<i64, i64> = HashMap::with_capacity(incoming.len());
+        for (d, origin) in incoming {
+            if let Some(id) = self.id_of_origin(&origin)? {
+                ids.insert(d.id, id);
+                report.present += 1;
+                continue;
+            }
+            let mut d2 = d.clone();
+            if let Some(t) = d.target {
+                d2.target = Some(*ids.get(&t).ok_or_else(|| {
+                    other.invalid(format!(
+                        "decision #{} is the {} of decision #{t}, which comes later or is missing",
+                        d.id,
+                        d.action.name()
+                    ))
+                })?);
+            }
+            let id = row::insert(&tx, &d2, &origin).map_err(|e| {
+                self.err(
+                    format!(
+                        "adding decision #{} of {} (origin {origin})",
+                        d.id, d.reviewer
+                    ),
+                    e,
+                )
+            })?;
+            ids.insert(d.id, id);
+            report.added += 1;
+        }
+        for s in states {
+            if self.take_state(&s)? {
+                let decision_id = match &s.origin {
+                    Some(o) => self.id_of_origin(o)?,
+                    None => None,
+                };
+                self.write_state(&tx, &s.dataset, &s.record_id, decision_id, &s.state)?;
+                report.states += 1;
+            }
+        }
+        tx.commit()
+            .map_err(|e| self.err("committing the merge", e))?;
+        Ok(report)
+    }
+
+    /// The id of the decision with this origin, if present.
+    fn id_of_origin(&self, origin: &str) -> Result<Option<i64>, StoreError> {
+        self.conn
+            .prepare_cached("SELECT id FROM decision WHERE origin = ?1")
+            .and_then(|mut st| st.query_row([origin], |r| r.get(0)).optional())
+            .map_err(|e| self.err(format!("looking up origin {origin}"), e))
+    }
+
+    fn source_states(&self) -> Result<Vec<SourceState>, StoreError> {
+        let what = "reading the record states to merge";
+        let mut st = self
+            .conn
+            .prepare(
+                "SELECT s.dataset, s.record_id, s.reviewed, s.flagged, s.outcome, s.stale, \
+                 d.origin, d.time FROM record_state s LEFT JOIN decision d ON d.id = s.decision_id \
+                 ORDER BY s.dataset, s.record_id",
+            )
+            .map_err(|e| self.err(what, e))?;
+        let rows = st
+            .query_map([], |r| {
+                Ok(SourceState {
+                    dataset: r.get(0)?,
+                    record_id: r.get(1)?,
+                    state: RecordState {
+                        reviewed: r.get(2)?,
+                        flagged: r.get(3)?,
+                        outcome: r.get(4)?,
+                        stale: r.get(5)?,
+                    },
+                    origin: r.get(6)?,
+                    time: r.get(7)?,
+                })
+            })
+            .and_then(Iterator::collect::<Result<Vec<_>, _>>)
+            .map_err(|e| self.err(what, e))?;
+        Ok(rows)
+    }
+
+    /// Should `s` replace this database's state of the record? Yes when there is none, or when
+    /// `s` was set by a different decision made later than the one that set ours.
+    fn take_state(&self, s: &SourceState) -> Result<bool, StoreError> {
+        let ours: Option<(Option<String>, Option<String>)> = self
+            .conn
+            .query_row(
+                "SELECT d.origin, d.time FROM record_state s \
+                 LEFT JOIN decision d ON d.id = s.decision_id \
+                 WHERE s.dataset = ?1 AND s.record_id = ?2",
+                params![s.dataset, s.record_id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .map_err(|e| self.err(format!("reading the state of record {:?}", s.record_id), e))?;
+        Ok(match ours {
+            None => true,
+            Some((origin, time)) => origin != s.origin && s.time > time,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::review::decision::{redo_target, undo_target, ActionKind, Decision};
+
+    fn dec(record: &str, reviewer: &str, action: ActionKind, time: &str) -> Decision {
+        Decision {
+            id: 0,
+            reviewer: reviewer.into(),
+            time: time.into(),
+            dataset: "ds".into(),
+            record_id: record.into(),
+            record_hash: "h".into(),
+            action,
+            span_key: None,
+            before: None,
+            after: None,
+            reason: None,
+            note: Some(format!("{reviewer} {record} {}", action.name())),
+            target: None,
+            upheld: Vec::new(),
+            dismissed: Vec::new(),
+        }
+    }
+
+    fn state(reviewed: bool, flagged: bool) -> RecordState {
+        RecordState {
+            reviewed,
+            flagged,
+            outcome: "open".into(),
+            stale: false,
+        }
+    }
+
+    /// A store with one reviewer's work: three decisions, an undo, a redo of it and an undo.
+    fn reviewer_db(who: &str, minute: u32, flagged: bool) -> Store {
+        let s = Store::open_in_memory().expect("open");
+        let t = |sec: u32| format!("2026-11-30T06:{minute:02}:{sec:02}.000Z");
+        let a = s
+            .append(
+                &dec("r1", who, ActionKind::Accept, &t(1)),
+                Some(&state(true, flagged)),
+            )
+            .expect("append");
+        let b = s
+            .append(&dec("r2", who, ActionKind::Drop, &t(2)), None)
+            .expect("append");
+        s.append(&dec("r3", who, ActionKind::Flag, &t(3)), None)
+            .expect("append");
+        for (action, target, sec) in [
+            (ActionKind::Undo, b.id, 4),
+            (ActionKind::Redo, b.id, 5),
+            (ActionKind::Undo, a.id, 6),
+        ] {
+            let mut d = dec("r2", who, action, &t(sec));
+            d.target = Some(target);
+            s.append(&d, None).expect("append meta");
+        }
+        s
+    }
+
+    /// The log with ids replaced by (reviewer, note) and targets by the target's note, so logs
+    /// of different databases compare.
+    fn shape(log: &[Decision]) -> Vec<(String, String, Option<String>)> {
+        let note = |id: i64| {
+            log.iter()
+                .find(|d| d.id == id)
+                .and_then(|d| d.note.clone())
+                .unwrap_or_default()
+        };
+        log.iter()
+            .map(|d| {
+                (
+                    d.reviewer.clone(),
+                    format!("{} {}", d.time, d.note.clone().unwrap_or_default()),
+                    d.target.map(note),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn merge_keeps_every_decision_and_remaps_targets() {
+        let ana = reviewer_db("ana", 1, false);
+        let bo = reviewer_db("bo", 2, true);
+        let out = Store::open_in_memory().expect("open");
+        // Some work of its own first, so that ids shift.
+        for r in ["x1", "x2", "x3", "x4"] {
+            out.append(
+                &dec(r, "cy", ActionKind::Accept, "2026-11-30T05:00:00.000Z"),
+                None,
+            )
+            .expect("append");
+        }
+        let r1 = out.merge_from(&ana).expect("merge ana");
+        assert_eq!(
+            r1,
+            MergeReport {
+                read: 6,
+                added: 6,
+                present: 0,
+                states: 1
+            }
+        );
+        let r2 = out.merge_from(&bo).expect("merge bo");
+        assert_eq!((r2.added, r2.present), (6, 0));
+
+        let log = out.decisions(None).expect("log");
+        assert_eq!(log.len(), 16);
+        for (who, src) in [("ana", &ana), ("bo", &bo)] {
+            let theirs = src.reviewer_log("ds", who).expect("src log");
+            let merged = out.reviewer_log("ds", who).expect("merged log");
+            assert_eq!(shape(&merged), shape(&theirs), "{who}");
+            assert!(
+                merged.iter().all(|d| d.id > 4),
+                "new ids after the existing rows"
+            );
+            assert!(merged.iter().zip(&theirs).any(|(m, t)| m.id != t.id));
+            // Undo and redo walk the merged log as they walked the original.
+            let pos = |log: &[Decision], id: Option<i64>| {
+                id.and_then(|id| log.iter().position(|d| d.id == id))
+            };
+            assert_eq!(
+                pos(&merged, undo_target(&merged)),
+                pos(&theirs, undo_target(&theirs))
+            );
+            assert_eq!(
+                pos(&merged, redo_target(&merged)),
+                pos(&theirs, redo_target(&theirs))
+            );
+        }
+        // Every target points at a decision of the same reviewer in the merged log.
+        for d in log.iter().filter(|d| d.action.is_meta()) {
+            let t = out
+                .decision(d.target.expect("target"))
+                .expect("q")
+                .expect("present");
+            assert_eq!(t.reviewer, d.reviewer);
+        }
+    }
+
+    #[test]
+    fn merging_twice_adds_nothing() {
+        let ana = reviewer_db("ana", 1, false);
+        let out = Store::open_in_memory().expect("open");
+        out.merge_from(&ana).expect("merge");
+        let before = out.decisions(None).expect("log");
+        let states = out.record_states("ds").expect("states");
+        let again = out.merge_from(&ana).expect("merge again");
+        assert_eq!(
+            again,
+            MergeReport {
+                read: 6,
+                added: 0,
+                present: 6,
+                states: 0
+            }
+        );
+        assert_eq!(out.decisions(None).expect("log"), before);
+        assert_eq!(out.record_states("ds").expect("states"), states);
+
+        // A merge of a merge knows the rows too.
+        let out2 = Store::open_in_memory().expect("open");
+        out2.merge_from(&out).expect("merge the merge");
+        assert_eq!(out2.merge_from(&ana).expect("merge the source").added, 0);
+        assert_eq!(out2.decisions(None).expect("log").len(), 6);
+    }
+
+    #[test]
+    fn the_latest_record_state_wins_whatever_the_order() {
+        let early = reviewer_db("ana", 1, false);
+        let late = reviewer_db("bo", 2, true);
+        for order in [[&early, &late], [&late, &early]] {
+            let out = Store::open_in_memory().expect("open");
+            for src in order {
+                out.merge_from(src).expect("merge");
+            }
+            assert_eq!(
+                out.record_states("ds").expect("states")["r1"],
+                state(true, true)
+            );
+        }
+    }
+}
