@@ -1,18 +1,611 @@
-//! `spanreview export` (not built yet).
+//! `spanreview export`: the reviewed records in the input's own schema, per-record verdicts and
+//! a Markdown report, all from the decision log.
+//!
+//! Records are streamed from the leading input file in file order; the log of one dataset is
+//! read once and grouped by record id. For each record:
+//!
+//! - **No decision in force** (none at all, only flags and notes, only undone or stale ones):
+//!   the record's bytes are copied as read (so the exported value equals the input), unless
+//!   `--strict` drops a label from it or `--reviewed-only` leaves it out.
+//! - **Reviewed**: the log is replayed ([`replay`]) and the kept spans written back through the
+//!   format's writer ([`Format::write`]), which patches the record's own JSON: every field the
+//!   tool does not manage passes through, key order included. Clean records get no labels and
+//!   type `clean`; removed records are left out, or with `--keep-removed` written with their span
+//!   decisions applied and `meta.review.removed = "<reason>"`. Changed lines are written in the
+//!   input line's own JSON style (separators, `\u` escapes).
+//! - `--provenance` adds `meta.review = {reviewers, time, outcome}` to reviewed records (`meta`
+//!   is created, last, in formats that have none).
+//!
+//! Every output goes to a temporary file beside its destination and is renamed into place only
+//! after all of them were written and synced: an error, or stale decisions without
+//! `--skip-stale` (exit 1), leave no output and every existing file untouched. `--split-by`
+//! writes `<out-stem>.<value>.<out-ext>` beside `--out` (a value's characters other than letters,
+//! digits, `-`, `_`, `.` become `_`; a missing value is `none`); with `--clean-in-all`, records
+//! of type `clean` go to every other value's file (read in a first pass) instead of their own.
 
+mod output;
+mod report;
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use serde_json::{json, Map, Value};
+
+use crate::formats::{Dataset, Format};
+use crate::model::{Record, Span};
+use crate::review::decision::{replay, Decision, RecordOutcome, RecordReview};
+use crate::review::outcome::{self, strict_split, type_after, Tally, Verdict};
+use crate::store::Store;
+
+use output::{AtomicFile, Protected, RecordFile, Records, Style};
 
 /// Arguments of `spanreview export`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    spanreview export data/toolace/test_records_reconstructed.jsonl --out reviewed.jsonl \\\n    \
+    --verdicts verdicts.jsonl --report report.md\n  \
+    spanreview export data/toolace/test_records_reconstructed.jsonl --out reviewed.jsonl \\\n    \
+    --strict --split-by meta.corruption_type --clean-in-all\n\n\
+Exit status: 0 written; 1 stale decisions (nothing written; --skip-stale exports without them); \
+2 errors (nothing written).")]
+#[allow(clippy::struct_excessive_bools)]
 pub struct Args {
-    /// Input files.
-    pub files: Vec<std::path::PathBuf>,
+    /// Records (and prediction files joined by `id`); the first file with answer text is
+    /// exported, in its own format.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// A judge's decisions file as an arbitration source. Accepted and checked, not used yet:
+    /// resolutions already in the log are exported and counted without it.
+    #[arg(long, value_name = "NAME=FILE")]
+    pub judge: Vec<String>,
+    /// The database [default: $SPANREVIEW_DB, else spanreview.sqlite in the user data folder].
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    /// Dataset name in the log [default: the name the review screen uses: the leading file's
+    /// stem].
+    #[arg(long, value_name = "NAME")]
+    pub dataset: Option<String>,
+    /// Where to write the records (with --split-by: the stem and extension of the files).
+    #[arg(long, value_name = "PATH")]
+    pub out: PathBuf,
+    /// Write one JSON object per record with decisions: outcomes, labels before and after,
+    /// upheld and dismissed sources, reviewers, time, notes.
+    #[arg(long, value_name = "PATH")]
+    pub verdicts: Option<PathBuf>,
+    /// Write the Markdown review report.
+    #[arg(long, value_name = "PATH.md")]
+    pub report: Option<PathBuf>,
+    /// Drop labels whose type is not the record's corruption_type (the published rule); they
+    /// are counted in the report.
+    #[arg(long)]
+    pub strict: bool,
+    /// Write one file per value of this field (dotted path, e.g. meta.corruption_type):
+    /// <out-stem>.<value>.<out-ext>.
+    #[arg(long, value_name = "FIELD")]
+    pub split_by: Option<String>,
+    /// With --split-by: write clean records into every other value's file.
+    #[arg(long, requires = "split_by")]
+    pub clean_in_all: bool,
+    /// Keep removed records, marked with meta.review.removed = "<reason>".
+    #[arg(long)]
+    pub keep_removed: bool,
+    /// Leave out records without a decision in force.
+    #[arg(long)]
+    pub reviewed_only: bool,
+    /// Export even when some decisions are stale (they are listed and not applied).
+    #[arg(long)]
+    pub skip_stale: bool,
+    /// Add meta.review (reviewers, time, outcome) to reviewed records.
+    #[arg(long)]
+    pub provenance: bool,
+    /// Read every file in this format instead of detecting it.
+    #[arg(long, value_enum, value_name = "F")]
+    pub format: Option<Format>,
+}
+
+/// One record's line, ready to write.
+struct Line {
+    bytes: Vec<u8>,
+    route: String,
+    clean: bool,
+}
+
+/// What became of one input record.
+struct Item {
+    /// The line to write, `None` when the record is left out.
+    line: Option<Line>,
+    /// Labels `--strict` dropped.
+    strict_dropped: Vec<Span>,
+    /// For records with decisions in the log: the record, its review and the labels exported.
+    review: Option<(Record, RecordReview, Vec<Span>)>,
+}
+
+/// The per-record work, shared by both passes.
+struct Exporter<'a> {
+    args: &'a Args,
+    dataset: &'a Dataset,
+    log: &'a HashMap<String, Vec<Decision>>,
+    warnings: Vec<String>,
 }
 
 /// Run the subcommand.
 ///
 /// # Errors
-/// Always, for now: the subcommand is not built yet.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`export` is not built yet")
+/// Usage and I/O errors, unreadable records, a missing database, an output that is an input
+/// (exit 2; nothing is written).
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let judges = parse_judges(&args.judge)?;
+    if !judges.is_empty() {
+        eprintln!(
+            "note: --judge is accepted but not used by export yet: resolutions already in the \
+             log (upheld/dismissed sources) are exported and counted without it"
+        );
+    }
+    let dataset = Dataset::open(&args.files, args.format)?;
+    for p in &dataset.problems {
+        eprintln!("{p}");
+    }
+    let name = args.dataset.clone().unwrap_or_else(|| dataset.name.clone());
+    let db = args.db.clone().unwrap_or_else(Store::default_path);
+
+    let mut protected = Protected::default();
+    for f in args.files.iter().chain(judges.iter().map(|(_, p)| p)) {
+        protected.add(f);
+    }
+    protected.add(&db);
+    let mut dests: Vec<(&Path, &str)> = Vec::new();
+    if args.split_by.is_none() {
+        dests.push((&args.out, "--out"));
+    }
+    if let Some(p) = &args.verdicts {
+        dests.push((p, "--verdicts"));
+    }
+    if let Some(p) = &args.report {
+        dests.push((p, "--report"));
+    }
+    for (i, (p, what)) in dests.iter().enumerate() {
+        protected.check(p, what)?;
+        for (q, other) in &dests[..i] {
+            if output::canonical(p) == output::canonical(q) {
+                bail!("{what} and {other} are the same file {}", p.display());
+            }
+        }
+    }
+
+    let store = Store::open_existing(&db)
+        .with_context(|| "export reads the decisions from the review database (pass --db)")?;
+    let log = store.decisions(Some(&name))?;
+    if log.is_empty() {
+        let known = store.datasets().unwrap_or_default();
+        eprintln!(
+            "warning: {} has no decisions on dataset {name:?} (it has: {}); records are \
+             exported as read",
+            db.display(),
+            if known.is_empty() {
+                "none".to_owned()
+            } else {
+                known.join(", ")
+            }
+        );
+    }
+    drop(store);
+    let mut by_record: HashMap<String, Vec<Decision>> = HashMap::new();
+    for d in log {
+        by_record.entry(d.record_id.clone()).or_default().push(d);
+    }
+
+    let mut ex = Exporter {
+        args: &args,
+        dataset: &dataset,
+        log: &by_record,
+        warnings: Vec::new(),
+    };
+    let primary = dataset.primary();
+
+    // First pass, only for --clean-in-all: the values clean records are copied into.
+    let mut routes: BTreeSet<String> = BTreeSet::new();
+    if args.clean_in_all {
+        for i in 0..primary.len() {
+            if let Some(line) = ex.item(i)?.line {
+                if !line.clean {
+                    routes.insert(line.route);
+                }
+            }
+        }
+        ex.warnings.clear();
+    }
+
+    let layout = primary.index.layout();
+    let mut records = match &args.split_by {
+        None => Records::One(RecordFile::create(&args.out, layout)?),
+        Some(_) => Records::Split {
+            out: args.out.clone(),
+            layout,
+            files: std::collections::BTreeMap::new(),
+        },
+    };
+    let mut verdicts = args
+        .verdicts
+        .as_deref()
+        .map(AtomicFile::create)
+        .transpose()?;
+    let mut tally = Tally::default();
+    let mut stale: Vec<Decision> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
+
+    for i in 0..primary.len() {
+        let item = ex.item(i)?;
+        let written = item.line.is_some();
+        if let Some(line) = &item.line {
+            if args.clean_in_all && line.clean && !routes.is_empty() {
+                for r in &routes {
+                    records.push(r, &line.bytes)?;
+                }
+            } else {
+                records.push(&line.route, &line.bytes)?;
+            }
+        }
+        tally.add_strict(&item.strict_dropped);
+        match item.review {
+            None if written => tally.add_unchanged(),
+            None => tally.add_skipped(),
+            Some((rec, review, exported)) => {
+                seen.insert(rec.id.clone());
+                tally.add(&rec, &review, written);
+                let verdict_made = review
+                    .applied
+                    .iter()
+                    .any(|d| outcome::is_verdict_action(d.action));
+                if !written && !verdict_made {
+                    tally.unreviewed_skipped += 1;
+                }
+                if let Some(v) = &mut verdicts {
+                    let verdict = Verdict::new(&rec, &review, &exported, &item.strict_dropped);
+                    let w = v.writer()?;
+                    serde_json::to_writer(&mut *w, &verdict)?;
+                    w.write_all(b"\n")?;
+                }
+                stale.extend(review.stale);
+            }
+        }
+    }
+    for w in &ex.warnings {
+        eprintln!("warning: {w}");
+    }
+
+    let orphans: Vec<(&String, usize)> = by_record
+        .iter()
+        .filter(|(id, _)| !seen.contains(*id))
+        .map(|(id, d)| (id, d.len()))
+        .collect();
+    if !orphans.is_empty() {
+        let n: usize = orphans.iter().map(|(_, n)| n).sum();
+        tally.add_orphans(n);
+        let mut ids: Vec<&str> = orphans.iter().map(|(id, _)| id.as_str()).collect();
+        ids.sort_unstable();
+        eprintln!(
+            "warning: {n} decision(s) name {} record(s) the input does not have (not applied): {}{}",
+            ids.len(),
+            ids.iter().take(10).copied().collect::<Vec<_>>().join(", "),
+            if ids.len() > 10 { ", ..." } else { "" }
+        );
+    }
+
+    if !stale.is_empty() {
+        for d in &stale {
+            eprintln!(
+                "stale: record {:?}: decision #{} ({} by {} at {}) was made on other content \
+                 of the record; not applied",
+                d.record_id,
+                d.id,
+                d.action.name(),
+                d.reviewer,
+                d.time
+            );
+        }
+        if !args.skip_stale {
+            eprintln!(
+                "spanreview: {} stale decision(s) on {} record(s); nothing was written. Review \
+                 those records again, or pass --skip-stale to export without these decisions.",
+                stale.len(),
+                tally.stale_records
+            );
+            return Ok(ExitCode::from(1));
+        }
+    }
+
+    let mut report_file = match &args.report {
+        Some(p) => {
+            let header = report::Header {
+                dataset: &name,
+                inputs: args.files.iter().map(|p| p.display().to_string()).collect(),
+                strict: args.strict,
+            };
+            let mut f = AtomicFile::create(p)?;
+            f.writer()?
+                .write_all(report::markdown(&header, &tally).as_bytes())
+                .with_context(|| format!("writing {}", p.display()))?;
+            Some(f)
+        }
+        None => None,
+    };
+    let files = records.finish()?;
+    for f in &files {
+        protected.check(f.dest(), "output file")?;
+    }
+    if let Some(v) = &mut verdicts {
+        v.finish()?;
+    }
+    if let Some(r) = &mut report_file {
+        r.finish()?;
+    }
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| format!("{} ({} records)", f.dest().display(), f.count()))
+        .collect();
+    for f in files {
+        f.persist()?;
+    }
+    for f in verdicts.into_iter().chain(report_file) {
+        f.persist()?;
+    }
+    eprintln!(
+        "exported {} of {} records ({} reviewed, {} removed, {} reclassified clean) to {}",
+        tally.records_out,
+        tally.records_in,
+        tally.reviewed,
+        tally.removed_total(),
+        tally.reclassified_clean,
+        if names.is_empty() {
+            "no file (no record to write)".to_owned()
+        } else {
+            names.join(", ")
+        }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Exporter<'_> {
+    /// Record `i` of the leading file, exported.
+    fn item(&mut self, i: usize) -> anyhow::Result<Item> {
+        let file = self.dataset.primary();
+        // The id alone is cheap to read; formats whose ids are derived need the full parse.
+        let (id, parsed) = match file.id(i) {
+            Ok(id) => (id, None),
+            Err(_) => {
+                let r = file.record(i)?;
+                (r.id.clone(), Some(r))
+            }
+        };
+        let Some(decisions) = self.log.get(&id) else {
+            let (line, strict_dropped) = self.unchanged(i, parsed)?;
+            return Ok(Item {
+                line,
+                strict_dropped,
+                review: None,
+            });
+        };
+        let rec = match parsed {
+            Some(r) => r,
+            None => file.record(i)?,
+        };
+        let review = replay(&rec, decisions);
+        if !review
+            .applied
+            .iter()
+            .any(|d| outcome::is_verdict_action(d.action))
+        {
+            let (line, strict_dropped) = self.unchanged(i, Some(rec.clone()))?;
+            let exported = if line.is_some() {
+                let (kept, _) =
+                    self.strict(rec.gold_spans().to_vec(), rec.corruption_type.as_deref());
+                kept
+            } else {
+                Vec::new()
+            };
+            return Ok(Item {
+                line,
+                strict_dropped,
+                review: Some((rec, review, exported)),
+            });
+        }
+        self.reviewed(i, rec, review)
+    }
+
+    fn strict(&self, spans: Vec<Span>, corruption_type: Option<&str>) -> (Vec<Span>, Vec<Span>) {
+        if self.args.strict {
+            strict_split(spans, corruption_type)
+        } else {
+            (spans, Vec::new())
+        }
+    }
+
+    /// A record without a decision in force: its bytes as read, unless `--strict` drops one of
+    /// its labels; `None` with `--reviewed-only`.
+    fn unchanged(
+        &self,
+        i: usize,
+        parsed: Option<Record>,
+    ) -> anyhow::Result<(Option<Line>, Vec<Span>)> {
+        if self.args.reviewed_only {
+            return Ok((None, Vec::new()));
+        }
+        let file = self.dataset.primary();
+        let bytes = file.index.bytes(i)?;
+        if !self.args.strict && self.args.split_by.is_none() {
+            return Ok((
+                Some(Line {
+                    bytes,
+                    route: String::new(),
+                    clean: false,
+                }),
+                Vec::new(),
+            ));
+        }
+        let rec = match parsed {
+            Some(r) => r,
+            None => file.record(i)?,
+        };
+        let (kept, dropped) =
+            self.strict(rec.gold_spans().to_vec(), rec.corruption_type.as_deref());
+        let (bytes, value) = if dropped.is_empty() {
+            (bytes, None)
+        } else {
+            let v = file.format.write(&rec.raw, &kept, None);
+            (output::to_bytes(&v, Style::of(&bytes))?, Some(v))
+        };
+        let route = self
+            .args
+            .split_by
+            .as_deref()
+            .map(|f| output::route_of(value.as_ref().unwrap_or(&rec.raw), f))
+            .unwrap_or_default();
+        let clean = rec.corruption_type.as_deref() == Some("clean");
+        Ok((
+            Some(Line {
+                bytes,
+                route,
+                clean,
+            }),
+            dropped,
+        ))
+    }
+
+    /// A record with decisions in force: the kept spans written back in its own schema.
+    fn reviewed(&mut self, i: usize, rec: Record, review: RecordReview) -> anyhow::Result<Item> {
+        let removed = match &review.outcome {
+            RecordOutcome::Removed { reason } => Some(reason.clone()),
+            _ => None,
+        };
+        if removed.is_some() && !self.args.keep_removed {
+            return Ok(Item {
+                line: None,
+                strict_dropped: Vec::new(),
+                review: Some((rec, review, Vec::new())),
+            });
+        }
+        let spans = if removed.is_some() {
+            // Kept with a marker: its span decisions still apply.
+            let mut open = review.clone();
+            open.outcome = RecordOutcome::Open;
+            self.kept_spans(&rec, &open)
+        } else {
+            self.kept_spans(&rec, &review)
+        };
+        let type_after = type_after(&rec, &review);
+        let (kept, strict_dropped) = self.strict(spans, type_after.as_deref());
+        let set_type = (review.outcome == RecordOutcome::Clean).then_some("clean");
+        let file = self.dataset.primary();
+        let mut value = file.format.write(&rec.raw, &kept, set_type);
+        if self.args.provenance || removed.is_some() {
+            let mut m = Map::new();
+            if self.args.provenance {
+                let mut who: Vec<&str> =
+                    review.applied.iter().map(|d| d.reviewer.as_str()).collect();
+                who.sort_unstable();
+                who.dedup();
+                m.insert("reviewers".into(), json!(who));
+                m.insert(
+                    "time".into(),
+                    json!(review.applied.iter().map(|d| d.time.as_str()).max()),
+                );
+                m.insert("outcome".into(), json!(outcome::outcomes(&rec, &review)));
+            }
+            if let Some(reason) = &removed {
+                m.insert("removed".into(), json!(reason));
+            }
+            add_review_meta(&mut value, m);
+        }
+        let bytes = file.index.bytes(i)?;
+        let line = Line {
+            bytes: output::to_bytes(&value, Style::of(&bytes))?,
+            route: self
+                .args
+                .split_by
+                .as_deref()
+                .map(|f| output::route_of(&value, f))
+                .unwrap_or_default(),
+            clean: type_after.as_deref() == Some("clean"),
+        };
+        let exported = if removed.is_some() { Vec::new() } else { kept };
+        Ok(Item {
+            line: Some(line),
+            strict_dropped,
+            review: Some((rec, review, exported)),
+        })
+    }
+
+    /// The spans the review keeps. A kept span whose offsets are out of range keeps the text
+    /// it was read with (there is no `output[start:end]` to take) and is reported.
+    fn kept_spans(&mut self, rec: &Record, review: &RecordReview) -> Vec<Span> {
+        let mut spans = review.kept_spans(&rec.output);
+        let kept = review.spans.iter().filter(|s| s.kept());
+        for (span, rs) in spans.iter_mut().zip(kept) {
+            if span.slice(&rec.output).is_none() {
+                if let Some(o) = &rs.original {
+                    span.text.clone_from(&o.text);
+                }
+                self.warnings.push(format!(
+                    "record {:?}: kept span {} [{}, {}) is out of range of its output ({} code \
+                     points); written as it is (run `spanreview validate`)",
+                    rec.id,
+                    rs.key,
+                    span.start,
+                    span.end,
+                    crate::model::offsets::char_len(&rec.output)
+                ));
+            }
+        }
+        if !rec.warnings.is_empty() {
+            self.warnings.push(format!(
+                "record {:?}: reviewed, but some of its labels could not be read and are not in \
+                 the export: {}",
+                rec.id,
+                rec.warnings.join("; ")
+            ));
+        }
+        spans
+    }
+}
+
+/// Put `review` under `meta.review` (`meta` created last when absent; a top-level `review`
+/// when `meta` is not an object).
+fn add_review_meta(value: &mut Value, review: Map<String, Value>) {
+    let Some(obj) = value.as_object_mut() else {
+        return;
+    };
+    match obj.get_mut("meta") {
+        Some(Value::Object(meta)) => {
+            meta.insert("review".into(), Value::Object(review));
+        }
+        Some(_) => {
+            obj.insert("review".into(), Value::Object(review));
+        }
+        None => {
+            obj.insert("meta".into(), json!({ "review": review }));
+        }
+    }
+}
+
+/// `NAME=FILE` pairs; each file must exist.
+fn parse_judges(specs: &[String]) -> anyhow::Result<Vec<(String, PathBuf)>> {
+    specs
+        .iter()
+        .map(|s| {
+            let Some((name, file)) = s
+                .split_once('=')
+                .filter(|(n, f)| !n.is_empty() && !f.is_empty())
+            else {
+                bail!("--judge {s:?}: expected NAME=FILE");
+            };
+            let path = PathBuf::from(file);
+            if !path.is_file() {
+                bail!("--judge {s:?}: no file at {}", path.display());
+            }
+            Ok((name.to_owned(), path))
+        })
+        .collect()
 }

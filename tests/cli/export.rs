@@ -1,1 +1,949 @@
-//! Integration tests: export.
+//! `spanreview export`: round trips, every outcome from a scripted review to the exported line,
+//! verdicts, report numbers, Python's own slicing, and a known-bad case for each refusal.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use spanreview::formats::DataFile;
+use spanreview::model::offsets::char_of;
+use spanreview::model::Record;
+use spanreview::review::decision::{ActionKind, Decision, SpanValue};
+use spanreview::review::outcome::original_invalid;
+use spanreview::store::Store;
+use tempfile::TempDir;
+
+use crate::common;
+
+/// The fixture: 11 RAGTruth-compatible records full of non-ASCII text (`°`, `’`, CJK, emoji,
+/// combining marks, ZWJ sequences), extra keys at every level.
+fn fixture() -> PathBuf {
+    common::fixture("export/records.jsonl")
+}
+
+/// Every record of a file.
+fn records(path: &Path) -> Vec<Record> {
+    let f = DataFile::open(path, None, None).expect("open");
+    (0..f.len()).map(|i| f.record(i).expect("record")).collect()
+}
+
+fn lines(path: &Path) -> Vec<Value> {
+    fs::read_to_string(path)
+        .expect("read")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect()
+}
+
+fn by_id(values: Vec<Value>) -> BTreeMap<String, Value> {
+    values
+        .into_iter()
+        .map(|v| (v["id"].as_str().expect("id").to_owned(), v))
+        .collect()
+}
+
+/// `[start, end)` in code points of `sub` in `output`.
+fn cp(output: &str, sub: &str) -> (usize, usize) {
+    let b = output.find(sub).expect("substring");
+    let s = char_of(output, b).expect("boundary");
+    (s, s + sub.chars().count())
+}
+
+fn value(output: &str, sub: &str, label: &str) -> SpanValue {
+    let (start, end) = cp(output, sub);
+    SpanValue {
+        start,
+        end,
+        label: label.into(),
+        category: None,
+        subcategory: None,
+    }
+}
+
+/// A decision log being scripted into a database.
+struct Script {
+    store: Store,
+    dataset: String,
+}
+
+impl Script {
+    fn new(db: &Path, dataset: &str) -> Self {
+        Self {
+            store: Store::open(db).expect("db"),
+            dataset: dataset.into(),
+        }
+    }
+
+    fn push(
+        &self,
+        rec: &Record,
+        who: &str,
+        action: ActionKind,
+        f: impl FnOnce(&mut Decision),
+    ) -> Decision {
+        let mut d = Decision::new(rec, &self.dataset, who, action);
+        f(&mut d);
+        self.store.append(&d, None).expect("append")
+    }
+}
+
+fn key(k: &str) -> Option<String> {
+    Some(k.into())
+}
+
+/// The scripted review of the fixture (dataset `records`, its file stem):
+/// f01 accept (+ note), f02 tighten, f03 relabel, f04 accept + add, f05 drop (+ flag), f06 clean,
+/// f07 remove, f08 three resolutions (kept, dropped, added), f09 drop of an invalid span, f10 a
+/// drop that was undone, f11 nothing; and one decision on a record the input does not have.
+fn script(db: &Path) {
+    let recs = records(&fixture());
+    let s = Script::new(db, "records");
+    let r = |i: usize| &recs[i - 1];
+    s.push(r(1), "ann", ActionKind::Accept, |d| {
+        d.span_key = key("gold:0")
+    });
+    s.push(r(1), "ann", ActionKind::Note, |d| {
+        d.note = Some("checked the context".into());
+    });
+    s.push(r(2), "ann", ActionKind::Adjust, |d| {
+        d.span_key = key("gold:0");
+        d.before = Some(SpanValue::of(&r(2).gold_spans()[0]));
+        d.after = Some(value(&r(2).output, "rating is 4.5 ★", "overgeneration"));
+    });
+    s.push(r(3), "bob", ActionKind::Relabel, |d| {
+        d.span_key = key("gold:0");
+        d.after = Some(value(&r(3).output, "25°C", "overgeneration"));
+    });
+    s.push(r(4), "ann", ActionKind::Accept, |d| {
+        d.span_key = key("gold:0")
+    });
+    s.push(r(4), "ann", ActionKind::Add, |d| {
+        d.span_key = key("added:a1");
+        d.after = Some(value(&r(4).output, "emailed José", "missing_tool"));
+    });
+    s.push(r(5), "ann", ActionKind::Drop, |d| {
+        d.span_key = key("gold:0");
+        d.reason = Some("supported".into());
+    });
+    s.push(r(5), "ann", ActionKind::Flag, |_| {});
+    s.push(r(6), "ann", ActionKind::Clean, |_| {});
+    s.push(r(7), "ann", ActionKind::Remove, |d| {
+        d.reason = Some("question/answer mismatch".into());
+    });
+    s.push(r(8), "arb", ActionKind::Resolve, |d| {
+        d.span_key = key("gold:0");
+        d.after = Some(value(&r(8).output, "30°C", "contradiction"));
+        d.upheld = vec!["judge_a".into()];
+        d.dismissed = vec!["judge_b".into()];
+    });
+    s.push(r(8), "arb", ActionKind::Resolve, |d| {
+        d.span_key = key("gold:1");
+        d.upheld = vec!["judge_b".into()];
+        d.dismissed = vec!["judge_a".into()];
+    });
+    s.push(r(8), "arb", ActionKind::Resolve, |d| {
+        d.span_key = key("added:r1");
+        d.after = Some(value(&r(8).output, "80 %", "contradiction"));
+        d.upheld = vec!["judge_a".into()];
+    });
+    s.push(r(9), "ann", ActionKind::Drop, |d| {
+        d.span_key = key("gold:0");
+        d.reason = Some("invalid".into());
+    });
+    let undone = s.push(r(10), "ann", ActionKind::Drop, |d| {
+        d.span_key = key("gold:0")
+    });
+    s.push(r(10), "ann", ActionKind::Undo, |d| {
+        d.target = Some(undone.id)
+    });
+    let mut gone = r(11).clone();
+    gone.id = "gone".into();
+    s.push(&gone, "ann", ActionKind::Accept, |d| {
+        d.span_key = key("gold:0")
+    });
+}
+
+/// A temp folder with the scripted database.
+fn scripted() -> (TempDir, PathBuf) {
+    let dir = TempDir::new().expect("tmp");
+    let db = dir.path().join("review.sqlite");
+    script(&db);
+    (dir, db)
+}
+
+fn export(db: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
+    let mut cmd = common::bin();
+    cmd.arg("export")
+        .arg(fixture())
+        .arg("--db")
+        .arg(db)
+        .args(extra);
+    cmd.assert()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+/// Export the scripted review with verdicts and report (and `extra` options).
+struct Run {
+    _dir: TempDir,
+    out: BTreeMap<String, Value>,
+    verdicts: BTreeMap<String, Value>,
+    report: String,
+    stderr: String,
+    out_raw: String,
+}
+
+fn run(extra: &[&str]) -> Run {
+    let (dir, db) = scripted();
+    let out = dir.path().join("reviewed.jsonl");
+    let verdicts = dir.path().join("v.jsonl");
+    let report = dir.path().join("report.md");
+    let mut args = vec![
+        "--out",
+        s(&out),
+        "--verdicts",
+        s(&verdicts),
+        "--report",
+        s(&report),
+    ];
+    args.extend_from_slice(extra);
+    let a = export(&db, &args).success();
+    Run {
+        out: by_id(lines(&out)),
+        verdicts: by_id(lines(&verdicts)),
+        report: fs::read_to_string(&report).expect("report"),
+        stderr: String::from_utf8_lossy(&a.get_output().stderr).into_owned(),
+        out_raw: fs::read_to_string(&out).expect("out"),
+        _dir: dir,
+    }
+}
+
+fn input() -> BTreeMap<String, Value> {
+    by_id(lines(&fixture()))
+}
+
+/// `value` without the fields export manages (labels and type), for pass-through checks.
+fn unmanaged(v: &Value) -> Value {
+    let mut v = v.clone();
+    let o = v.as_object_mut().expect("object");
+    o.remove("hallucination_labels");
+    if let Some(m) = o.get_mut("meta").and_then(Value::as_object_mut) {
+        m.remove("corruption_type");
+        m.remove("review");
+    }
+    v
+}
+
+fn labels(v: &Value) -> Vec<(u64, u64, String, String)> {
+    v["hallucination_labels"]
+        .as_array()
+        .expect("labels")
+        .iter()
+        .map(|l| {
+            (
+                l["start"].as_u64().expect("start"),
+                l["end"].as_u64().expect("end"),
+                l["text"].as_str().expect("text").to_owned(),
+                l["label"].as_str().expect("label").to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn texts(v: &Value) -> Vec<String> {
+    labels(v).into_iter().map(|l| l.2).collect()
+}
+
+// ---- each outcome, from the scripted review to the exported line ----
+
+#[test]
+fn unmanaged_fields_pass_through_and_untouched_lines_are_byte_equal() {
+    let r = run(&[]);
+    let inp = input();
+    assert_eq!(r.out.len(), 10, "f07 was removed");
+    for (id, v) in &r.out {
+        assert_eq!(unmanaged(v), unmanaged(&inp[id]), "{id}");
+        let keys: Vec<&String> = v.as_object().expect("o").keys().collect();
+        let want: Vec<&String> = inp[id].as_object().expect("o").keys().collect();
+        assert_eq!(keys, want, "{id}: key order");
+    }
+    // no decision in force (f10's only drop was undone; f11 has none): the very same bytes
+    let in_text = fs::read_to_string(fixture()).expect("read");
+    for id in ["f10__overgeneration", "f11"] {
+        let pick = |text: &str| -> String {
+            let tag = format!("{{\"id\": \"{id}\",");
+            text.lines()
+                .find(|l| l.starts_with(&tag))
+                .expect("line")
+                .to_owned()
+        };
+        assert_eq!(pick(&r.out_raw), pick(&in_text), "{id}");
+    }
+    // changed lines keep the input's JSON style: Python separators, non-ASCII raw
+    let f02 = r
+        .out_raw
+        .lines()
+        .find(|l| l.contains("f02__overgeneration"))
+        .expect("f02");
+    assert!(
+        f02.starts_with(r#"{"id": "f02__overgeneration", "query": "#),
+        "{f02}"
+    );
+    assert!(f02.contains("★"));
+}
+
+#[test]
+fn accept_exports_the_input_value() {
+    let r = run(&[]);
+    let id = "f01__contradiction";
+    assert_eq!(r.out[id], input()[id]);
+}
+
+#[test]
+fn tighten_moves_the_boundaries_and_retakes_the_text() {
+    let r = run(&[]);
+    let v = &r.out["f02__overgeneration"];
+    let out = v["output"].as_str().expect("output");
+    let (a, b) = cp(out, "rating is 4.5 ★");
+    assert_eq!(
+        labels(v),
+        [(
+            a as u64,
+            b as u64,
+            "rating is 4.5 ★".into(),
+            "overgeneration".into()
+        )]
+    );
+    let keys: Vec<&String> = v["hallucination_labels"][0]
+        .as_object()
+        .expect("o")
+        .keys()
+        .collect();
+    assert_eq!(keys, ["end", "label", "start", "text"]);
+}
+
+#[test]
+fn relabel_changes_the_label_and_keeps_extra_keys() {
+    let r = run(&[]);
+    let l = &r.out["f03__contradiction"]["hallucination_labels"][0];
+    assert_eq!(l["label"], "overgeneration");
+    assert_eq!(l["text"], "25°C");
+    assert_eq!(l["confidence"], 0.8);
+    assert_eq!(l["category"], "numerical");
+    assert_eq!(
+        r.out["f03__contradiction"]["meta"]["corruption_type"],
+        "contradiction"
+    );
+}
+
+#[test]
+fn add_appends_a_span_in_the_list_style() {
+    let r = run(&[]);
+    let v = &r.out["f04__missing_tool"];
+    assert_eq!(texts(v), ["booked the flight ✈️", "emailed José"]);
+    let keys: Vec<&String> = v["hallucination_labels"][1]
+        .as_object()
+        .expect("o")
+        .keys()
+        .collect();
+    assert_eq!(keys, ["end", "label", "start", "text"]);
+}
+
+#[test]
+fn drop_removes_the_label() {
+    let r = run(&[]);
+    assert!(texts(&r.out["f05__contradiction"]).is_empty());
+    assert!(texts(&r.out["f09__contradiction"]).is_empty());
+}
+
+#[test]
+fn clean_empties_labels_and_sets_the_type() {
+    let r = run(&[]);
+    let v = &r.out["f06__contradiction"];
+    assert!(texts(v).is_empty());
+    assert_eq!(v["meta"]["corruption_type"], "clean");
+}
+
+#[test]
+fn remove_leaves_the_record_out_unless_kept_with_a_marker() {
+    let r = run(&[]);
+    assert!(!r.out.contains_key("f07__overgeneration"));
+    let r = run(&["--keep-removed"]);
+    let v = &r.out["f07__overgeneration"];
+    assert_eq!(v["meta"]["review"]["removed"], "question/answer mismatch");
+    assert_eq!(unmanaged(v), unmanaged(&input()["f07__overgeneration"]));
+    assert_eq!(r.out.len(), 11);
+}
+
+#[test]
+fn resolutions_keep_drop_and_add_spans() {
+    let r = run(&[]);
+    assert_eq!(texts(&r.out["f08__contradiction"]), ["30°C", "80 %"]);
+    let v = &r.verdicts["f08__contradiction"];
+    assert_eq!(v["upheld"], serde_json::json!(["judge_a", "judge_b"]));
+    assert_eq!(v["dismissed"], serde_json::json!(["judge_a", "judge_b"]));
+    assert_eq!(v["disputes"].as_array().expect("disputes").len(), 3);
+    assert_eq!(v["disputes"][1]["upheld_span"], false);
+    assert_eq!(
+        v["outcomes"],
+        serde_json::json!(["kept", "dropped", "added"])
+    );
+}
+
+#[test]
+fn provenance_adds_meta_review() {
+    let r = run(&["--provenance"]);
+    let m = &r.out["f02__overgeneration"]["meta"]["review"];
+    assert_eq!(m["reviewers"], serde_json::json!(["ann"]));
+    assert_eq!(m["outcome"], serde_json::json!(["tightened"]));
+    assert!(m["time"].as_str().is_some_and(|t| t.starts_with("20")));
+    assert!(
+        r.out["f11"]["meta"].get("review").is_none(),
+        "unreviewed: no provenance"
+    );
+}
+
+#[test]
+fn reviewed_only_leaves_out_records_without_decisions_in_force() {
+    let r = run(&["--reviewed-only"]);
+    let ids: Vec<&str> = r.out.keys().map(String::as_str).collect();
+    assert_eq!(ids.len(), 8);
+    assert!(!ids.contains(&"f10__overgeneration") && !ids.contains(&"f11"));
+    assert!(r
+        .report
+        .contains("| Unreviewed records left out (--reviewed-only) | 2 |"));
+}
+
+#[test]
+fn strict_drops_labels_of_another_type() {
+    let r = run(&["--strict"]);
+    assert!(texts(&r.out["f03__contradiction"]).is_empty());
+    let v = &r.verdicts["f03__contradiction"];
+    assert_eq!(v["strict_dropped"][0]["label"], "overgeneration");
+    assert_eq!(cell(&r.report, "Labels dropped by --strict"), "1");
+    assert!(r.report.contains("## Dropped by --strict, by label"));
+}
+
+#[test]
+fn split_by_routes_records_and_clean_in_all_copies_clean_ones() {
+    let (dir, db) = scripted();
+    let out = dir.path().join("reviewed.jsonl");
+    export(
+        &db,
+        &["--out", s(&out), "--split-by", "meta.corruption_type"],
+    )
+    .success();
+    let file = |v: &str| dir.path().join(format!("reviewed.{v}.jsonl"));
+    assert!(
+        !out.exists(),
+        "--out names the files, it is not written itself"
+    );
+    let ids = |v: &str| -> Vec<String> { by_id(lines(&file(v))).into_keys().collect() };
+    assert_eq!(ids("clean"), ["f06__contradiction", "f11"]);
+    assert_eq!(ids("missing_tool"), ["f04__missing_tool"]);
+    assert_eq!(
+        ids("overgeneration"),
+        ["f02__overgeneration", "f10__overgeneration"]
+    );
+    assert_eq!(ids("contradiction").len(), 5);
+
+    let dir2 = TempDir::new().expect("tmp");
+    let out2 = dir2.path().join("cfg.jsonl");
+    export(
+        &db,
+        &[
+            "--out",
+            s(&out2),
+            "--split-by",
+            "meta.corruption_type",
+            "--clean-in-all",
+        ],
+    )
+    .success();
+    let mut names: Vec<String> = fs::read_dir(dir2.path())
+        .expect("ls")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "cfg.contradiction.jsonl",
+            "cfg.missing_tool.jsonl",
+            "cfg.overgeneration.jsonl"
+        ]
+    );
+    for n in &names {
+        let got = by_id(lines(&dir2.path().join(n)));
+        assert!(
+            got.contains_key("f06__contradiction") && got.contains_key("f11"),
+            "{n}"
+        );
+    }
+}
+
+// ---- verdicts ----
+
+#[test]
+fn verdicts_account_for_every_decision() {
+    let r = run(&[]);
+    // f01..f10 have decisions; f11 has none; "gone" is not in the input
+    assert_eq!(r.verdicts.len(), 10);
+    let v = &r.verdicts["f01__contradiction"];
+    assert_eq!(v["outcomes"], serde_json::json!(["kept"]));
+    assert_eq!(v["notes"], serde_json::json!(["checked the context"]));
+    assert_eq!(v["reviewers"], serde_json::json!(["ann"]));
+    assert!(v["time"].as_str().is_some());
+    assert_eq!(
+        r.verdicts["f02__overgeneration"]["outcomes"],
+        serde_json::json!(["tightened"])
+    );
+    assert_eq!(
+        r.verdicts["f03__contradiction"]["outcomes"],
+        serde_json::json!(["relabeled"])
+    );
+    assert_eq!(
+        r.verdicts["f03__contradiction"]["reviewers"],
+        serde_json::json!(["bob"])
+    );
+    assert_eq!(
+        r.verdicts["f04__missing_tool"]["outcomes"],
+        serde_json::json!(["kept", "added"])
+    );
+    assert_eq!(
+        r.verdicts["f05__contradiction"]["outcomes"],
+        serde_json::json!(["dropped"])
+    );
+    assert_eq!(r.verdicts["f05__contradiction"]["flagged"], true);
+    assert_eq!(
+        r.verdicts["f06__contradiction"]["outcomes"],
+        serde_json::json!(["reclassified_clean"])
+    );
+    assert_eq!(
+        r.verdicts["f07__overgeneration"]["outcomes"],
+        serde_json::json!(["removed:question/answer mismatch"])
+    );
+    let f10 = &r.verdicts["f10__overgeneration"];
+    assert_eq!(f10["decisions"], serde_json::json!([]));
+    assert_eq!(f10["reviewed"], false);
+    let before = &r.verdicts["f02__overgeneration"]["labels_before"][0]["text"];
+    assert_eq!(before, " rating is 4.5 ★ ");
+    let n: usize = r
+        .verdicts
+        .values()
+        .map(|v| v["decisions"].as_array().expect("ids").len())
+        .sum();
+    // 17 rows: 2 of them are f10's undone drop and its undo, 1 is on "gone"
+    assert_eq!(n, 14);
+    assert!(r
+        .stderr
+        .contains("1 decision(s) name 1 record(s) the input does not have"));
+}
+
+// ---- report numbers against the scripted review ----
+
+/// The value cell of a `| name | value |` row.
+fn cell(report: &str, name: &str) -> String {
+    row(report, name).first().cloned().expect("value cell")
+}
+
+/// The cells after the first of the row whose first cell is `name`.
+fn row(report: &str, name: &str) -> Vec<String> {
+    let line = report
+        .lines()
+        .find(|l| l.starts_with(&format!("| {name} |")))
+        .unwrap_or_else(|| panic!("no row {name:?} in\n{report}"));
+    line.trim_matches('|')
+        .split(" | ")
+        .skip(1)
+        .map(|c| c.trim().trim_end_matches('|').trim().to_owned())
+        .collect()
+}
+
+#[test]
+fn report_numbers_match_the_scripted_review() {
+    let r = run(&["--strict"]);
+    let want = [
+        ("Records in the input", "11"),
+        ("Records exported", "10"),
+        ("Records reviewed", "9"),
+        ("Records reviewed and retained", "8"),
+        ("Records fully reviewed", "9"),
+        ("Records flagged for a second look", "1"),
+        ("Labels in reviewed records", "10"),
+        ("Labels kept unchanged", "3"),
+        ("Boundaries tightened", "1"),
+        ("Categories corrected", "1"),
+        ("Labels dropped", "3"),
+        ("Invalid spans dropped", "1"),
+        ("Spans added", "2"),
+        ("Records reclassified clean", "1"),
+        ("Records removed", "1"),
+        ("Disputed spans resolved", "3"),
+        ("Disputed spans upheld", "2"),
+        ("Disputed spans dropped", "1"),
+        ("Labels dropped by --strict", "1"),
+        ("Stale decisions not applied", "0"),
+        ("Decisions on records not in the input", "1"),
+    ];
+    for (name, n) in want {
+        assert_eq!(cell(&r.report, name), n, "{name}");
+    }
+    assert_eq!(row(&r.report, "question/answer mismatch"), ["1"]);
+    assert_eq!(row(&r.report, "judge_a"), ["2", "1", "0.667"]);
+    assert_eq!(row(&r.report, "judge_b"), ["1", "1", "0.500"]);
+    // Label | Before | After | Tightened | Relabeled away | Relabeled to | Dropped | Added | Cleared
+    assert_eq!(
+        row(&r.report, "contradiction"),
+        ["7", "3", "0", "1", "0", "3", "1", "1"]
+    );
+    // the by-type row of overgeneration comes first; the --strict table's row second
+    assert_eq!(
+        row(&r.report, "overgeneration"),
+        ["2", "2", "1", "0", "1", "0", "0", "1"]
+    );
+    assert_eq!(
+        row(&r.report, "missing_tool"),
+        ["1", "2", "0", "0", "0", "0", "1", "0"]
+    );
+    let strict_rows: Vec<&str> = r
+        .report
+        .split("## Dropped by --strict")
+        .nth(1)
+        .expect("strict section")
+        .lines()
+        .filter(|l| l.starts_with("| overgeneration |"))
+        .collect();
+    assert_eq!(strict_rows, ["| overgeneration | 1 |"]);
+}
+
+#[test]
+fn report_without_disputes_says_zero() {
+    let dir = TempDir::new().expect("tmp");
+    let db = dir.path().join("db.sqlite");
+    Store::open(&db).expect("db");
+    let out = dir.path().join("o.jsonl");
+    let report = dir.path().join("r.md");
+    export(&db, &["--out", s(&out), "--report", s(&report)]).success();
+    let text = fs::read_to_string(&report).expect("report");
+    assert_eq!(cell(&text, "Disputed spans resolved"), "0");
+    assert_eq!(cell(&text, "Records reviewed"), "0");
+    assert_eq!(cell(&text, "Records exported"), "11");
+    assert!(text.contains("No disputed span was resolved."));
+}
+
+// ---- Python's own slicing ----
+
+#[test]
+fn python_slices_every_exported_span_to_its_text() {
+    if std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIP: python3 is not installed");
+        return;
+    }
+    let (dir, db) = scripted();
+    let out = dir.path().join("reviewed.jsonl");
+    export(&db, &["--out", s(&out), "--keep-removed"]).success();
+    let script = r#"
+import json, sys
+n = 0
+for line in open(sys.argv[1], encoding="utf-8"):
+    r = json.loads(line)
+    if r["id"] == "f09__contradiction":
+        assert r["hallucination_labels"] == [], r
+    for l in r["hallucination_labels"]:
+        if r["id"] == "f09__contradiction":
+            continue
+        got = r["output"][l["start"]:l["end"]]
+        assert got == l["text"], (r["id"], l, got)
+        n += 1
+print(n)
+"#;
+    let o = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(&out)
+        .output()
+        .expect("python3");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // f01 1, f02 1, f03 1, f04 2, f07 1, f08 2, f10 1
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "9");
+}
+
+// ---- refusals ----
+
+#[test]
+fn stale_decisions_refuse_the_export_unless_skipped() {
+    let dir = TempDir::new().expect("tmp");
+    let db = dir.path().join("db.sqlite");
+    let recs = records(&fixture());
+    let sc = Script::new(&db, "records");
+    sc.push(&recs[0], "ann", ActionKind::Drop, |d| {
+        d.span_key = key("gold:0");
+        d.record_hash = "made-on-other-content".into();
+    });
+    sc.push(&recs[1], "ann", ActionKind::Clean, |_| {});
+    let out = dir.path().join("o.jsonl");
+    let a = export(&db, &["--out", s(&out)]).code(1);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(
+        err.contains("stale: record \"f01__contradiction\""),
+        "{err}"
+    );
+    assert!(err.contains("nothing was written"), "{err}");
+    assert!(!out.exists());
+    let tmp = fs::read_dir(dir.path())
+        .expect("ls")
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.file_name().to_string_lossy().contains("spanreview-tmp"))
+        })
+        .count();
+    assert_eq!(tmp, 0, "no temporary file left");
+
+    let report = dir.path().join("r.md");
+    export(
+        &db,
+        &["--out", s(&out), "--skip-stale", "--report", s(&report)],
+    )
+    .success();
+    let got = by_id(lines(&out));
+    assert_eq!(
+        got["f01__contradiction"],
+        input()["f01__contradiction"],
+        "not applied"
+    );
+    assert_eq!(
+        got["f02__overgeneration"]["meta"]["corruption_type"],
+        "clean"
+    );
+    assert_eq!(
+        cell(
+            &fs::read_to_string(&report).expect("r"),
+            "Stale decisions not applied"
+        ),
+        "1"
+    );
+}
+
+#[test]
+fn refuses_to_overwrite_an_input() {
+    let dir = TempDir::new().expect("tmp");
+    let db = dir.path().join("db.sqlite");
+    Store::open(&db).expect("db");
+    let input = dir.path().join("records.jsonl");
+    fs::copy(fixture(), &input).expect("copy");
+    fs::create_dir(dir.path().join("sub")).expect("mkdir");
+    let before = fs::read(&input).expect("read");
+    let sneaky = dir.path().join("sub/../records.jsonl");
+    for (flag, path) in [
+        ("--out", &input),
+        ("--out", &sneaky),
+        ("--verdicts", &input),
+        ("--report", &db),
+    ] {
+        let mut cmd = common::bin();
+        cmd.arg("export").arg(&input).arg("--db").arg(&db);
+        if flag != "--out" {
+            cmd.arg("--out").arg(dir.path().join("fine.jsonl"));
+        }
+        let a = cmd.arg(flag).arg(path).assert().code(2);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+        assert!(
+            err.contains("refusing to write"),
+            "{flag} {}: {err}",
+            path.display()
+        );
+        assert_eq!(fs::read(&input).expect("read"), before);
+        assert!(!dir.path().join("fine.jsonl").exists());
+    }
+}
+
+#[test]
+fn a_failure_mid_write_leaves_no_partial_output() {
+    let dir = TempDir::new().expect("tmp");
+    let db = dir.path().join("db.sqlite");
+    Store::open(&db).expect("db");
+    // records 1-5, then a broken line: the export has written five records when it fails
+    let text = fs::read_to_string(fixture()).expect("read");
+    let mut ls: Vec<&str> = text.lines().collect();
+    ls.insert(5, r#"{"id": "broken", "output": "#);
+    let bad = dir.path().join("records.jsonl");
+    fs::write(&bad, ls.join("\n") + "\n").expect("write");
+    let out = dir.path().join("out.jsonl");
+    fs::write(&out, "old\n").expect("old output");
+    let verdicts = dir.path().join("v.jsonl");
+    let mut cmd = common::bin();
+    let a = cmd
+        .arg("export")
+        .arg(&bad)
+        .arg("--db")
+        .arg(&db)
+        .args(["--out", s(&out), "--verdicts", s(&verdicts)])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(err.contains("records.jsonl:6"), "{err}");
+    assert_eq!(
+        fs::read_to_string(&out).expect("out"),
+        "old\n",
+        "old output untouched"
+    );
+    assert!(!verdicts.exists());
+    let leftovers: Vec<String> = fs::read_dir(dir.path())
+        .expect("ls")
+        .map(|e| e.expect("e").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("spanreview-tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+
+    // an output folder that does not exist: nothing is created
+    let nowhere = dir.path().join("nope/out.jsonl");
+    export(&db, &["--out", s(&nowhere)]).code(2);
+    assert!(!dir.path().join("nope").exists());
+}
+
+#[test]
+fn a_missing_database_is_an_error() {
+    let dir = TempDir::new().expect("tmp");
+    let out = dir.path().join("o.jsonl");
+    export(&dir.path().join("none.sqlite"), &["--out", s(&out)]).code(2);
+    assert!(!out.exists());
+    assert!(
+        !dir.path().join("none.sqlite").exists(),
+        "export never creates a database"
+    );
+}
+
+// ---- round trips ----
+
+/// Export `file` with an empty database: every record equals its input, as JSON values and
+/// here byte for byte. Then accept every span of the first `n` records (through the writers):
+/// still equal as JSON values.
+fn round_trip(file: &Path, n: usize) {
+    let dir = TempDir::new().expect("tmp");
+    let db = dir.path().join("db.sqlite");
+    Store::open(&db).expect("db");
+    let out = dir.path().join(file.file_name().expect("name"));
+    let mut cmd = common::bin();
+    cmd.arg("export")
+        .arg(file)
+        .arg("--db")
+        .arg(&db)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let f = DataFile::open(file, None, None).expect("open");
+    let got = DataFile::open(&out, None, None).expect("open out");
+    assert_eq!(got.len(), f.len(), "{}", file.display());
+    for i in 0..f.len() {
+        assert_eq!(
+            got.value(i).expect("out value"),
+            f.value(i).expect("in value"),
+            "{} record {i}",
+            file.display()
+        );
+    }
+
+    let dataset = file
+        .file_stem()
+        .expect("stem")
+        .to_string_lossy()
+        .into_owned();
+    let sc = Script::new(&db, &dataset);
+    for i in 0..f.len().min(n) {
+        let rec = f.record(i).expect("record");
+        sc.push(&rec, "ann", ActionKind::AcceptAll, |_| {});
+    }
+    let out2 = dir.path().join("accepted.json");
+    let mut cmd = common::bin();
+    cmd.arg("export")
+        .arg(file)
+        .arg("--db")
+        .arg(&db)
+        .arg("--out")
+        .arg(&out2)
+        .assert()
+        .success();
+    let got = DataFile::open(&out2, None, None).expect("open out");
+    assert_eq!(got.len(), f.len());
+    for i in 0..f.len() {
+        let rec = f.record(i).expect("record");
+        if i < n
+            && rec
+                .gold_spans()
+                .iter()
+                .any(|s| original_invalid(s, &rec.output))
+        {
+            // a stated text that disagrees with the output is corrected, never passed on
+            let back = got.record(i).expect("out record");
+            assert!(back
+                .gold_spans()
+                .iter()
+                .all(|s| s.text_matches(&back.output)));
+            continue;
+        }
+        assert_eq!(
+            got.value(i).expect("out value"),
+            f.value(i).expect("in value"),
+            "{} record {i} through the writer",
+            file.display()
+        );
+    }
+}
+
+#[test]
+fn round_trip_fixture_and_data_files() {
+    round_trip(&fixture(), usize::MAX);
+    for rel in [
+        "toolace/test_records_reconstructed.jsonl",
+        "toolace/ensemble/predictions_combined.jsonl",
+        "toolace/modernbert_ft/predictions_combined.jsonl",
+    ] {
+        round_trip(&common::data(rel), 60);
+    }
+}
+
+#[test]
+fn round_trip_shared_data() {
+    let Some(root) = common::shared("") else {
+        return;
+    };
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut stack = vec![root];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).expect("ls") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "jsonl" || x == "json") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let mut done = 0;
+    for f in &files {
+        // Files no reader recognises (string-only prompt examples, metrics) or that are not
+        // valid JSON (the truncated LettuceDetect file) have no round trip to check.
+        let Ok(df) = DataFile::open(f, None, None) else {
+            eprintln!("SKIP: {}: no known format", f.display());
+            continue;
+        };
+        if !df.format.has_output() || (0..df.len()).any(|i| df.record(i).is_err()) {
+            eprintln!("SKIP: {}: not a readable records file", f.display());
+            continue;
+        }
+        round_trip(f, 15);
+        done += 1;
+    }
+    assert!(done >= 10, "only {done} shared files were round-tripped");
+}

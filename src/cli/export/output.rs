@@ -1,0 +1,547 @@
+//! Export's output files: written beside their destination under a temporary name and renamed
+//! into place only when everything succeeded; one file per value with `--split-by`; lines
+//! serialised in the input's own JSON style.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use serde_json::Value;
+
+use crate::formats::index::Layout;
+
+/// A file being written under a temporary name in its destination's folder. Dropped without
+/// [`AtomicFile::persist`], the temporary file is removed: a failure leaves nothing behind.
+#[derive(Debug)]
+pub struct AtomicFile {
+    dest: PathBuf,
+    tmp: PathBuf,
+    out: Option<BufWriter<File>>,
+    done: bool,
+}
+
+impl AtomicFile {
+    /// Create the temporary file for `dest` (`.<name>.<pid>.spanreview-tmp` beside it).
+    ///
+    /// # Errors
+    /// The folder does not exist or is not writable.
+    pub fn create(dest: &Path) -> anyhow::Result<Self> {
+        let dir = parent(dest);
+        let name = dest
+            .file_name()
+            .with_context(|| format!("{}: not a file name", dest.display()))?
+            .to_string_lossy();
+        let tmp = dir.join(format!(".{name}.{}.spanreview-tmp", std::process::id()));
+        let file = File::options()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+            .with_context(|| {
+                format!(
+                    "cannot write {} (creating {} in its folder)",
+                    dest.display(),
+                    tmp.display()
+                )
+            })?;
+        Ok(Self {
+            dest: dest.to_path_buf(),
+            tmp,
+            out: Some(BufWriter::with_capacity(1 << 20, file)),
+            done: false,
+        })
+    }
+
+    /// Where the file goes.
+    #[must_use]
+    pub fn dest(&self) -> &Path {
+        &self.dest
+    }
+
+    /// The writer.
+    ///
+    /// # Errors
+    /// After [`AtomicFile::finish`].
+    pub fn writer(&mut self) -> io::Result<&mut BufWriter<File>> {
+        self.out
+            .as_mut()
+            .ok_or_else(|| io::Error::other("the file was already finished"))
+    }
+
+    /// Flush and sync to disk (still under the temporary name).
+    ///
+    /// # Errors
+    /// Writing fails (disk full, say).
+    pub fn finish(&mut self) -> anyhow::Result<()> {
+        if let Some(w) = self.out.take() {
+            let file = w
+                .into_inner()
+                .map_err(io::IntoInnerError::into_error)
+                .with_context(|| format!("writing {}", self.tmp.display()))?;
+            file.sync_all()
+                .with_context(|| format!("syncing {}", self.tmp.display()))?;
+        }
+        Ok(())
+    }
+
+    /// Rename into place (after [`AtomicFile::finish`]).
+    ///
+    /// # Errors
+    /// The rename fails.
+    pub fn persist(mut self) -> anyhow::Result<()> {
+        self.finish()?;
+        std::fs::rename(&self.tmp, &self.dest).with_context(|| {
+            format!("renaming {} to {}", self.tmp.display(), self.dest.display())
+        })?;
+        self.done = true;
+        Ok(())
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if !self.done {
+            self.out = None;
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+fn parent(p: &Path) -> &Path {
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// `path` made absolute with symlinks resolved, also when the file does not exist yet (its
+/// folder is resolved instead).
+#[must_use]
+pub fn canonical(path: &Path) -> PathBuf {
+    if let Ok(p) = path.canonicalize() {
+        return p;
+    }
+    match (parent(path).canonicalize(), path.file_name()) {
+        (Ok(d), Some(n)) => d.join(n),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// Files that must not be written to: the inputs (and the database).
+#[derive(Debug, Default)]
+pub struct Protected {
+    paths: Vec<(PathBuf, Option<(u64, u64)>)>,
+}
+
+fn file_id(p: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()))
+}
+
+impl Protected {
+    /// Protect `path`.
+    pub fn add(&mut self, path: &Path) {
+        self.paths.push((canonical(path), file_id(path)));
+    }
+
+    /// Refuse `dest` when it is a protected file (same canonical path, or the same file under
+    /// another name: a hard link).
+    ///
+    /// # Errors
+    /// A message naming both paths.
+    pub fn check(&self, dest: &Path, what: &str) -> anyhow::Result<()> {
+        let c = canonical(dest);
+        let id = file_id(dest);
+        for (p, pid) in &self.paths {
+            if *p == c || (id.is_some() && id == *pid) {
+                bail!(
+                    "refusing to write {what} {}: it is the input file {} (choose another path)",
+                    dest.display(),
+                    p.display()
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// How the input wrote JSON, so that changed records read like their neighbours:
+/// `", "`/`": "` separators (Python's default) or compact, non-ASCII raw or `\uXXXX`-escaped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Style {
+    /// Python's `", "` and `": "` separators.
+    pub spaced: bool,
+    /// Non-ASCII escaped as `\uXXXX` (Python's `ensure_ascii=True`).
+    pub ascii: bool,
+}
+
+impl Style {
+    /// Guess the style of one record's bytes.
+    #[must_use]
+    pub fn of(bytes: &[u8]) -> Self {
+        // The first key's colon: the first `"` after `{`, its closing `"`, then `:` or `: `.
+        let mut spaced = false;
+        let mut i = bytes
+            .iter()
+            .position(|&b| b == b'"')
+            .map_or(bytes.len(), |p| p + 1);
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\\' => i += 2,
+                b'"' => {
+                    spaced = bytes.get(i + 1..i + 3) == Some(b": ");
+                    break;
+                }
+                _ => i += 1,
+            }
+        }
+        Self {
+            spaced,
+            ascii: bytes.is_ascii() && has_non_ascii_escape(bytes),
+        }
+    }
+}
+
+/// True when the bytes hold a `\uXXXX` escape of a character past ASCII.
+fn has_non_ascii_escape(bytes: &[u8]) -> bool {
+    let mut i = 0;
+    while i + 1 < bytes.len() {
+        if bytes[i] == b'\\' {
+            if bytes[i + 1] == b'u' {
+                let hex = bytes
+                    .get(i + 2..i + 6)
+                    .and_then(|h| std::str::from_utf8(h).ok());
+                if hex
+                    .and_then(|h| u32::from_str_radix(h, 16).ok())
+                    .is_some_and(|c| c >= 0x80)
+                {
+                    return true;
+                }
+            }
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    false
+}
+
+/// serde_json formatter for [`Style`].
+struct StyleFormatter(Style);
+
+impl serde_json::ser::Formatter for StyleFormatter {
+    fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+        if first {
+            Ok(())
+        } else if self.0.spaced {
+            w.write_all(b", ")
+        } else {
+            w.write_all(b",")
+        }
+    }
+
+    fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+        self.begin_array_value(w, first)
+    }
+
+    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        w.write_all(if self.0.spaced { b": " } else { b":" })
+    }
+
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        if !self.0.ascii || fragment.is_ascii() {
+            return w.write_all(fragment.as_bytes());
+        }
+        let mut units = [0u16; 2];
+        for c in fragment.chars() {
+            if c.is_ascii() {
+                w.write_all(&[c as u8])?;
+            } else {
+                for u in c.encode_utf16(&mut units) {
+                    write!(w, "\\u{u:04x}")?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Serialise `value` in `style`.
+///
+/// # Errors
+/// Never for JSON values built from JSON (serde_json's own errors are passed on).
+pub fn to_bytes(value: &Value, style: Style) -> anyhow::Result<Vec<u8>> {
+    let mut buf = Vec::with_capacity(256);
+    let mut ser = serde_json::Serializer::with_formatter(&mut buf, StyleFormatter(style));
+    serde::Serialize::serialize(value, &mut ser)?;
+    Ok(buf)
+}
+
+/// A file of records in the input's layout (JSONL, or one JSON array).
+#[derive(Debug)]
+pub struct RecordFile {
+    file: AtomicFile,
+    layout: Layout,
+    count: usize,
+}
+
+impl RecordFile {
+    /// Start writing `dest`.
+    ///
+    /// # Errors
+    /// As [`AtomicFile::create`].
+    pub fn create(dest: &Path, layout: Layout) -> anyhow::Result<Self> {
+        Ok(Self {
+            file: AtomicFile::create(dest)?,
+            layout,
+            count: 0,
+        })
+    }
+
+    /// Append one record's bytes.
+    ///
+    /// # Errors
+    /// Writing fails.
+    pub fn push(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
+        let layout = self.layout;
+        let first = self.count == 0;
+        let dest = self.file.dest().to_path_buf();
+        let w = self.file.writer()?;
+        let r = match layout {
+            Layout::Lines => w.write_all(bytes).and_then(|()| w.write_all(b"\n")),
+            Layout::Array => w
+                .write_all(if first { b"[\n  " } else { b",\n  " })
+                .and_then(|()| w.write_all(bytes)),
+        };
+        r.with_context(|| format!("writing {}", dest.display()))?;
+        self.count += 1;
+        Ok(())
+    }
+
+    /// Close the layout, flush and sync.
+    ///
+    /// # Errors
+    /// Writing fails.
+    pub fn finish(&mut self) -> anyhow::Result<()> {
+        if self.layout == Layout::Array {
+            let tail: &[u8] = if self.count == 0 { b"[]\n" } else { b"\n]\n" };
+            let dest = self.file.dest().to_path_buf();
+            self.file
+                .writer()?
+                .write_all(tail)
+                .with_context(|| format!("writing {}", dest.display()))?;
+        }
+        self.file.finish()
+    }
+
+    /// Where it goes.
+    #[must_use]
+    pub fn dest(&self) -> &Path {
+        self.file.dest()
+    }
+
+    /// Records written.
+    #[must_use]
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// Rename into place.
+    ///
+    /// # Errors
+    /// As [`AtomicFile::persist`].
+    pub fn persist(self) -> anyhow::Result<()> {
+        self.file.persist()
+    }
+}
+
+/// The record output: one file, or one file per value of the `--split-by` field.
+#[derive(Debug)]
+pub enum Records {
+    /// Everything into `--out`.
+    One(RecordFile),
+    /// One file per value, created when the value is first met.
+    Split {
+        /// `--out`, whose stem and extension name the files.
+        out: PathBuf,
+        /// Layout of the files.
+        layout: Layout,
+        /// Open files by value.
+        files: BTreeMap<String, RecordFile>,
+    },
+}
+
+/// The file name part of a split value: characters other than letters, digits, `-`, `_` and
+/// `.` become `_`; an empty value is `none`.
+#[must_use]
+pub fn file_part(value: &str) -> String {
+    let s: String = value
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let s = s.trim_matches('.').to_owned();
+    if s.is_empty() {
+        "none".to_owned()
+    } else {
+        s
+    }
+}
+
+/// `<out-stem>.<value>.<out-extension>` beside `out`.
+#[must_use]
+pub fn split_path(out: &Path, value: &str) -> PathBuf {
+    let stem = out
+        .file_stem()
+        .map_or_else(|| "export".into(), |s| s.to_string_lossy());
+    let name = match out.extension() {
+        Some(ext) => format!("{stem}.{}.{}", file_part(value), ext.to_string_lossy()),
+        None => format!("{stem}.{}", file_part(value)),
+    };
+    parent(out).join(name)
+}
+
+impl Records {
+    /// Write one record to the file of `route` (ignored when not splitting).
+    ///
+    /// # Errors
+    /// A file cannot be created or written.
+    pub fn push(&mut self, route: &str, bytes: &[u8]) -> anyhow::Result<()> {
+        match self {
+            Self::One(f) => f.push(bytes),
+            Self::Split { out, layout, files } => {
+                if !files.contains_key(route) {
+                    let f = RecordFile::create(&split_path(out, route), *layout)?;
+                    files.insert(route.to_owned(), f);
+                }
+                match files.get_mut(route) {
+                    Some(f) => f.push(bytes),
+                    None => bail!("internal: no file for {route:?}"),
+                }
+            }
+        }
+    }
+
+    /// Finish every file, and return them for renaming.
+    ///
+    /// # Errors
+    /// Writing fails.
+    pub fn finish(self) -> anyhow::Result<Vec<RecordFile>> {
+        let mut all = match self {
+            Self::One(f) => vec![f],
+            Self::Split { files, .. } => files.into_values().collect(),
+        };
+        for f in &mut all {
+            f.finish()?;
+        }
+        Ok(all)
+    }
+}
+
+/// The value at a dotted path (`meta.corruption_type`) as a file-name-ready string: strings as
+/// they are, other values as JSON, missing or null as `none`.
+#[must_use]
+pub fn route_of(value: &Value, path: &str) -> String {
+    let mut v = value;
+    for part in path.split('.') {
+        match v.get(part) {
+            Some(x) => v = x,
+            None => return "none".to_owned(),
+        }
+    }
+    match v {
+        Value::Null => "none".to_owned(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn style_follows_the_input() {
+        let v = json!({"a": "25°C", "b": [1, 2]});
+        let py = Style::of(br#"{"id": "x", "t": "25\u00b0C"}"#);
+        assert_eq!(
+            py,
+            Style {
+                spaced: true,
+                ascii: true
+            }
+        );
+        assert_eq!(
+            to_bytes(&v, py).expect("json"),
+            br#"{"a": "25\u00b0C", "b": [1, 2]}"#
+        );
+        let raw = Style::of("{\"id\":\"東\"}".as_bytes());
+        assert_eq!(raw, Style::default());
+        assert_eq!(
+            to_bytes(&v, raw).expect("json"),
+            "{\"a\":\"25°C\",\"b\":[1,2]}".as_bytes()
+        );
+        let emoji = to_bytes(
+            &json!("👋"),
+            Style {
+                spaced: false,
+                ascii: true,
+            },
+        )
+        .expect("json");
+        assert_eq!(emoji, br#""\ud83d\udc4b""#);
+        assert_eq!(
+            serde_json::from_slice::<Value>(&emoji).expect("back"),
+            json!("👋")
+        );
+        // an escaped backslash followed by u is not an escape
+        assert!(!Style::of(br#"{"a": "\\u00e9"}"#).ascii);
+    }
+
+    #[test]
+    fn routes_and_split_names() {
+        let v = json!({"meta": {"corruption_type": "missing_tool", "n": 3}});
+        assert_eq!(route_of(&v, "meta.corruption_type"), "missing_tool");
+        assert_eq!(route_of(&v, "meta.n"), "3");
+        assert_eq!(route_of(&v, "meta.nope"), "none");
+        assert_eq!(
+            split_path(Path::new("out/reviewed.jsonl"), "missing_tool"),
+            Path::new("out/reviewed.missing_tool.jsonl")
+        );
+        assert_eq!(file_part("a/b c"), "a_b_c");
+        assert_eq!(file_part(".."), "none");
+    }
+
+    #[test]
+    fn dropped_file_leaves_nothing() {
+        let dir = std::env::temp_dir().join(format!("spanreview-atomic-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let dest = dir.join("x.jsonl");
+        {
+            let mut f = RecordFile::create(&dest, Layout::Lines).expect("create");
+            f.push(b"{}").expect("push");
+        }
+        assert_eq!(std::fs::read_dir(&dir).expect("ls").count(), 0);
+        let mut f = RecordFile::create(&dest, Layout::Array).expect("create");
+        f.push(b"{}").expect("push");
+        f.push(b"[1]").expect("push");
+        f.finish().expect("finish");
+        f.persist().expect("persist");
+        assert_eq!(
+            std::fs::read_to_string(&dest).expect("read"),
+            "[\n  {},\n  [1]\n]\n"
+        );
+        std::fs::remove_dir_all(&dir).expect("cleanup");
+    }
+}

@@ -1,0 +1,159 @@
+//! The Markdown review report: every number from a [`Tally`], laid out for a dataset card.
+
+use std::fmt::Write;
+
+use crate::review::outcome::Tally;
+
+/// What the report says about the export itself.
+#[derive(Debug)]
+pub struct Header<'a> {
+    /// Dataset name in the decision log.
+    pub dataset: &'a str,
+    /// The input files, as given.
+    pub inputs: Vec<String>,
+    /// Whether `--strict` was applied.
+    pub strict: bool,
+}
+
+/// Render the report.
+#[must_use]
+pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# Review report: `{}`\n", h.dataset);
+    let _ = writeln!(
+        s,
+        "Exported by spanreview {} from {}. Every number below is computed from the decision \
+         log; labels are span annotations, records are dataset rows.\n",
+        env!("CARGO_PKG_VERSION"),
+        h.inputs
+            .iter()
+            .map(|p| format!("`{p}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let strict = if h.strict {
+        t.strict_dropped.to_string()
+    } else {
+        "not applied".to_owned()
+    };
+    let rows: [(&str, String); 21] = [
+        ("Records in the input", t.records_in.to_string()),
+        ("Records exported", t.records_out.to_string()),
+        ("Records reviewed", t.reviewed.to_string()),
+        (
+            "Records reviewed and retained",
+            t.reviewed_retained.to_string(),
+        ),
+        ("Records fully reviewed", t.complete.to_string()),
+        ("Records flagged for a second look", t.flagged.to_string()),
+        ("Labels in reviewed records", t.labels_before.to_string()),
+        ("Labels kept unchanged", t.kept.to_string()),
+        ("Boundaries tightened", t.tightened.to_string()),
+        ("Categories corrected", t.relabeled.to_string()),
+        ("Labels dropped", t.dropped.to_string()),
+        ("Invalid spans dropped", t.invalid_dropped.to_string()),
+        ("Spans added", t.added.to_string()),
+        (
+            "Records reclassified clean",
+            t.reclassified_clean.to_string(),
+        ),
+        ("Records removed", t.removed_total().to_string()),
+        ("Disputed spans resolved", t.disputes.to_string()),
+        ("Disputed spans upheld", t.disputes_upheld.to_string()),
+        ("Disputed spans dropped", t.disputes_dropped.to_string()),
+        ("Labels dropped by --strict", strict),
+        ("Stale decisions not applied", t.stale.to_string()),
+        (
+            "Decisions on records not in the input",
+            t.orphans.to_string(),
+        ),
+    ];
+    s.push_str("| | |\n|---|---:|\n");
+    for (k, v) in rows {
+        let _ = writeln!(s, "| {k} | {v} |");
+    }
+    if t.unreviewed_skipped > 0 {
+        let _ = writeln!(
+            s,
+            "| Unreviewed records left out (--reviewed-only) | {} |",
+            t.unreviewed_skipped
+        );
+    }
+
+    s.push_str("\n## Records removed, by reason\n\n");
+    if t.removed.is_empty() {
+        s.push_str("No record was removed.\n");
+    } else {
+        s.push_str("| Reason | Records |\n|---|---:|\n");
+        for (reason, n) in &t.removed {
+            let _ = writeln!(s, "| {} | {n} |", cell(reason));
+        }
+    }
+
+    s.push_str("\n## Per-judge upheld rates\n\n");
+    if t.judges.is_empty() {
+        s.push_str("No disputed span was resolved.\n");
+    } else {
+        s.push_str(
+            "Over the resolved disputes that name the source: upheld / (upheld + dismissed).\n\n\
+             | Source | Upheld | Dismissed | Upheld rate |\n|---|---:|---:|---:|\n",
+        );
+        for (name, j) in &t.judges {
+            let rate = j
+                .rate()
+                .map_or_else(|| "–".to_owned(), |r| format!("{r:.3}"));
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {rate} |",
+                cell(name),
+                j.upheld,
+                j.dismissed
+            );
+        }
+    }
+
+    s.push_str("\n## By type (reviewed records)\n\n");
+    if t.by_type.is_empty() {
+        s.push_str("No labels in reviewed records.\n");
+    } else {
+        s.push_str(
+            "Before − dropped − relabeled away − cleared + relabeled to + added = after. \
+             Cleared: labels of records reclassified clean or removed.\n\n\
+             | Label | Before | After | Tightened | Relabeled away | Relabeled to | Dropped | \
+             Added | Cleared |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        );
+        for (label, c) in &t.by_type {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                cell(if label.is_empty() { "(none)" } else { label }),
+                c.before,
+                c.after,
+                c.tightened,
+                c.relabeled_away,
+                c.relabeled_to,
+                c.dropped,
+                c.added,
+                c.cleared
+            );
+        }
+    }
+
+    if h.strict {
+        s.push_str("\n## Dropped by --strict, by label\n\n");
+        if t.strict_by_type.is_empty() {
+            s.push_str("Every exported label had its record's type.\n");
+        } else {
+            s.push_str("| Label | Dropped |\n|---|---:|\n");
+            for (label, n) in &t.strict_by_type {
+                let _ = writeln!(s, "| {} | {n} |", cell(label));
+            }
+        }
+    }
+    s
+}
+
+/// Text safe inside a table cell.
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
