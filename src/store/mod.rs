@@ -125,6 +125,8 @@ impl Store {
             .conn
             .busy_timeout(BUSY_TIMEOUT)
             .map_err(|e| store.err("setting the busy timeout", e))?;
+        // Refuse a newer database before touching it (even the journal mode).
+        store.refuse_newer(store.schema_version()?)?;
         store.enable_wal()?;
         store
             .conn

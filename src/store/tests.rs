@@ -309,12 +309,14 @@ fn a_newer_database_is_refused_untouched() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("new.sqlite");
     {
-        let store = Store::open(&path).expect("open");
-        store
-            .conn
-            .pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+        // A rollback-journal database, so that switching it to WAL would change it.
+        let conn = Connection::open(&path).expect("raw open");
+        conn.execute_batch("CREATE TABLE future (x)")
+            .expect("create");
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
             .expect("bump");
     }
+    let bytes = std::fs::read(&path).expect("read");
     let e = Store::open(&path).expect_err("refused");
     assert!(matches!(e, StoreError::TooNew { found, .. } if found == SCHEMA_VERSION + 1));
     let msg = e.to_string();
@@ -325,6 +327,12 @@ fn a_newer_database_is_refused_untouched() {
         .pragma_query_value(None, "user_version", |r| r.get(0))
         .expect("v");
     assert_eq!(v, SCHEMA_VERSION + 1);
+    drop(conn);
+    assert_eq!(
+        std::fs::read(&path).expect("read"),
+        bytes,
+        "the file is untouched"
+    );
 }
 
 #[test]
