@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# Issue 2 benchmarks, side by side in one run (results: BENCHMARKS.md).
+#
+#   bench/run.sh                      # 150,000 records (~1.5 GB) in $BENCH_DIR (/work/bench-data)
+#   bench/run.sh --quick              # 15,000 records (~150 MB), for a small machine
+#   bench/run.sh --skip-python-open   # skip the slow Python load-everything baseline (~6 GB RSS)
+#
+# Options: --records N  --seed S  --repeat R (runs per contender, interleaved; medians reported)
+#          --index I (record to fetch; default 140000, or 14/15 of the file)  --no-cold
+#          --skip-validate  --skip-open
+#
+# (a) `spanreview validate --strict` against bench/validate_baseline.py --strict (the same
+#     checks): wall time, CPU time (user+sys) and max RSS from GNU time, and the ratios.
+# (b) examples/open_at.rs (Dataset::open + record(I)) against bench/open_at_baseline.py
+#     (`[json.loads(l) for l in f]`): elapsed ms and peak RSS (VmHWM), warm page cache, plus one
+#     run with the file evicted from the page cache (cold).
+# The data file is generated once per (records, seed, generator source) and reused. Not a test:
+# .ci/run does not call it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+BENCH_DIR=${BENCH_DIR:-/work/bench-data}
+RECORDS=150000
+SEED=1
+REPEAT=3
+INDEX=
+PY_OPEN=1
+VALIDATE=1
+OPEN=1
+COLD=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --records) RECORDS=$2; shift ;;
+    --seed) SEED=$2; shift ;;
+    --repeat) REPEAT=$2; shift ;;
+    --index) INDEX=$2; shift ;;
+    --quick) RECORDS=15000 ;;
+    --skip-python-open) PY_OPEN=0 ;;
+    --skip-validate) VALIDATE=0 ;;
+    --skip-open) OPEN=0 ;;
+    --no-cold) COLD=0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+if [ -z "$INDEX" ]; then
+  if [ "$RECORDS" -gt 140000 ]; then INDEX=140000; else INDEX=$((RECORDS * 14 / 15)); fi
+fi
+
+# GNU time for max RSS.
+if ! /usr/bin/time -f %M true >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get update -qq && apt-get install -y -qq time >/dev/null
+  else
+    echo "run.sh: GNU time (/usr/bin/time) is needed: apt-get install time" >&2; exit 2
+  fi
+fi
+
+echo "== build (release)" >&2
+nice cargo build --release --quiet --bin spanreview --example gen --example open_at
+BIN=$ROOT/target/release/spanreview
+GEN=$ROOT/target/release/examples/gen
+OPEN_AT=$ROOT/target/release/examples/open_at
+
+mkdir -p "$BENCH_DIR"
+GEN_HASH=$(cat examples/gen/synth.rs examples/gen/main.rs | sha1sum | cut -c1-8)
+FILE=$BENCH_DIR/records-$RECORDS-s$SEED-$GEN_HASH.jsonl
+if [ ! -s "$FILE" ]; then
+  echo "== generate $FILE" >&2
+  "$GEN" --records "$RECORDS" --seed "$SEED" --out "$FILE.tmp"
+  mv "$FILE.tmp" "$FILE"
+fi
+OUT=$BENCH_DIR/results-$(date -u +%Y%m%dT%H%M%SZ).txt
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+RES=$TMP/results.tsv
+: >"$RES"
+
+{
+  echo "# spanreview issue-2 benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo '+dirty')"
+  echo "file: $FILE ($(du -h "$FILE" | cut -f1), $RECORDS records, seed $SEED)"
+  echo "machine: nproc $(nproc), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+  free -h | sed 's/^/  /'
+  echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) (the machine is shared: compare ratios, not absolute times)"
+} | tee "$OUT"
+
+# measure LABEL CMD...: run under GNU time; append "LABEL wall cpu maxrss_kb exit" to $RES.
+# Exit codes 0 and 1 (problems found) are results; anything else stops the script.
+measure() {
+  local label=$1; shift
+  local rc=0
+  /usr/bin/time -f '%e %U %S %M' -o "$TMP/time" "$@" >"$TMP/$label.out" 2>"$TMP/$label.err" || rc=$?
+  if [ "$rc" -gt 1 ]; then
+    echo "run.sh: $label failed (exit $rc):" >&2; tail -5 "$TMP/$label.err" >&2; exit 1
+  fi
+  read -r wall user sys rss < <(tail -n1 "$TMP/time")
+  echo "$label $wall $(echo "$user + $sys" | bc) $rss $rc" >>"$RES"
+}
+
+# Evict FILE from the page cache (it must be clean: fsync first), for a cold open.
+evict() {
+  python3 -c 'import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.fsync(fd); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$1"
+}
+
+command -v bc >/dev/null || { apt-get install -y -qq bc >/dev/null 2>&1 || true; }
+
+if [ "$VALIDATE" = 1 ]; then
+  if "$BIN" validate "$ROOT/data/toolace/test_records_reconstructed.jsonl" 2>&1 | grep -q "not built yet"; then
+    echo "validate: skipped, \`spanreview validate\` is not built yet" | tee -a "$OUT"
+  else
+    echo "== validate x$REPEAT (interleaved)" >&2
+    cat "$FILE" >/dev/null # warm the page cache for both
+    for r in $(seq "$REPEAT"); do
+      measure validate_rust "$BIN" validate --strict "$FILE"
+      measure validate_python python3 bench/validate_baseline.py --strict "$FILE"
+    done
+    rust_summary=$(tail -n1 "$TMP/validate_rust.out" | sed 's/^ *//')
+    py_summary=$(tail -n1 "$TMP/validate_python.out")
+    echo "validate problems: rust: $rust_summary | python: ${py_summary%%;*}" | tee -a "$OUT"
+  fi
+fi
+
+if [ "$OPEN" = 1 ]; then
+  echo "== open_at x$REPEAT" >&2
+  cat "$FILE" >/dev/null
+  for r in $(seq "$REPEAT"); do
+    "$OPEN_AT" "$FILE" "$INDEX" >>"$TMP/open_rust.jsonl"
+  done
+  if [ "$COLD" = 1 ]; then
+    evict "$FILE"
+    "$OPEN_AT" "$FILE" "$INDEX" >"$TMP/open_rust_cold.jsonl"
+  fi
+  if [ "$PY_OPEN" = 1 ]; then
+    echo "== open_at python (slow: loads every record)" >&2
+    cat "$FILE" >/dev/null
+    python3 bench/open_at_baseline.py "$FILE" "$INDEX" >"$TMP/open_python.jsonl"
+  fi
+fi
+
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT"
+python3 - "$TMP" <<'EOF' | tee -a "$OUT"
+import json, os, statistics, sys
+tmp = sys.argv[1]
+rows = {}
+for line in open(os.path.join(tmp, "results.tsv")):
+    label, wall, cpu, rss, rc = line.split()
+    rows.setdefault(label, []).append((float(wall), float(cpu), int(rss), int(rc)))
+
+def med(label, i):
+    return statistics.median(r[i] for r in rows[label])
+
+if "validate_rust" in rows:
+    print("\n(a) validate, %d run(s) each, medians" % len(rows["validate_rust"]))
+    print("  %-28s %9s %9s %10s" % ("", "wall s", "cpu s", "max RSS"))
+    for label, name in (("validate_rust", "spanreview validate"), ("validate_python", "python baseline")):
+        walls = " ".join("%.2f" % r[0] for r in rows[label])
+        print("  %-28s %9.2f %9.2f %7.0f MB   (walls: %s)" % (name, med(label, 0), med(label, 1), med(label, 2) / 1024, walls))
+    w = med("validate_python", 0) / med("validate_rust", 0)
+    c = med("validate_python", 1) / med("validate_rust", 1)
+    print("  ratio python/rust: wall %.1fx, cpu %.1fx   (target: wall >= 10x) -> %s" % (w, c, "MET" if w >= 10 else "MISSED"))
+
+def load(name):
+    p = os.path.join(tmp, name)
+    return [json.loads(l) for l in open(p)] if os.path.exists(p) else []
+
+warm, cold, py = load("open_rust.jsonl"), load("open_rust_cold.jsonl"), load("open_python.jsonl")
+if warm:
+    print("\n(b) open + fetch record %d of %d" % (warm[0]["index"], warm[0]["records"]))
+    ms = statistics.median(r["total_ms"] for r in warm)
+    hwm = max(r["vmhwm_kb"] for r in warm) / 1024
+    print("  spanreview Dataset::open+record, warm: %.0f ms (runs: %s), peak RSS %.0f MB  (target < 300 ms, < 150 MB) -> %s"
+          % (ms, " ".join("%.0f" % r["total_ms"] for r in warm), hwm, "MET" if ms < 300 and hwm < 150 else "MISSED"))
+    for r in cold:
+        print("  spanreview, cold page cache:      %.0f ms, peak RSS %.0f MB -> %s"
+              % (r["total_ms"], r["vmhwm_kb"] / 1024, "MET" if r["total_ms"] < 300 and r["vmhwm_kb"] < 150 * 1024 else "MISSED"))
+    for r in py:
+        print("  python [json.loads(l) for l in f]: %.0f ms, peak RSS %.0f MB  -> ratio %.0fx time, %.0fx memory"
+              % (r["total_ms"], r["vmhwm_kb"] / 1024, r["total_ms"] / ms, r["vmhwm_kb"] / 1024 / hwm))
+EOF
+echo "results saved to $OUT" >&2
