@@ -235,6 +235,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut tally = Tally::default();
     let mut stale: Vec<Decision> = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
+    let mut unlabeled: Vec<String> = Vec::new();
 
     for i in 0..primary.len() {
         let item = ex.item(i)?;
@@ -255,6 +256,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Some((rec, review, exported)) => {
                 seen.insert(rec.id.clone());
                 tally.add(&rec, &review, written);
+                if written && tally.add_written(&rec, &review, &exported) {
+                    unlabeled.push(rec.id.clone());
+                }
                 let verdict_made = review
                     .applied
                     .iter()
@@ -274,6 +278,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     for w in &ex.warnings {
         eprintln!("warning: {w}");
+    }
+    if !unlabeled.is_empty() {
+        eprintln!(
+            "warning: {} reviewed record(s) keep a hallucination type but no label (the \
+             published schema allows that only for clean records; reclassify or remove them): {}{}",
+            unlabeled.len(),
+            unlabeled
+                .iter()
+                .take(10)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", "),
+            if unlabeled.len() > 10 { ", ..." } else { "" }
+        );
     }
 
     let orphans: Vec<(&String, usize)> = by_record

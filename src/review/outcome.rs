@@ -387,6 +387,9 @@ pub struct Tally {
     pub stale_records: usize,
     /// Decisions on record ids the input does not have.
     pub orphans: usize,
+    /// Reviewed records written with a hallucination type but no label (every span dropped, or
+    /// left out by `--strict`): the published schema allows no labels only on `clean` records.
+    pub typed_unlabeled: usize,
 }
 
 impl Tally {
@@ -475,6 +478,23 @@ impl Tally {
                 }
             }
         }
+    }
+
+    /// Count a reviewed record written with `exported` labels; true when it is left with a
+    /// hallucination type and no label ([`Tally::typed_unlabeled`]).
+    pub fn add_written(
+        &mut self,
+        record: &Record,
+        review: &RecordReview,
+        exported: &[Span],
+    ) -> bool {
+        let typed = type_after(record, review).is_some_and(|t| t != "clean");
+        let hit = review.outcome == RecordOutcome::Open
+            && typed
+            && exported.is_empty()
+            && review.applied.iter().any(|d| is_verdict_action(d.action));
+        self.typed_unlabeled += usize::from(hit);
+        hit
     }
 
     /// Count the labels `--strict` dropped from one record.

@@ -333,7 +333,7 @@ fn relabel_changes_the_label_and_keeps_extra_keys() {
     assert_eq!(l["label"], "overgeneration");
     assert_eq!(l["text"], "25°C");
     assert_eq!(l["confidence"], 0.8);
-    assert_eq!(l["category"], "numerical");
+    assert_eq!(l["annotator"], "a1");
     assert_eq!(
         r.out["f03__contradiction"]["meta"]["corruption_type"],
         "contradiction"
@@ -486,6 +486,31 @@ fn split_by_routes_records_and_clean_in_all_copies_clean_ones() {
     }
 }
 
+#[test]
+fn the_validator_accepts_the_export() {
+    let (dir, db) = scripted();
+    let input = fixture();
+    // the input holds one known-bad span (f09's stated text); the reviewer dropped it
+    common::bin().arg("validate").arg(&input).assert().code(1);
+    for (extra, validate) in [
+        (&[][..], &["--allow-clean"][..]),
+        (&["--strict"][..], &["--strict", "--allow-clean"][..]),
+    ] {
+        let out = dir.path().join("reviewed.jsonl");
+        let mut args = vec!["--out", s(&out)];
+        args.extend_from_slice(extra);
+        export(&db, &args).success();
+        // --allow-clean: records whose every span was dropped keep their type (the export
+        // warns about them and the report counts them)
+        common::bin()
+            .arg("validate")
+            .args(validate)
+            .arg(&out)
+            .assert()
+            .success();
+    }
+}
+
 // ---- verdicts ----
 
 #[test]
@@ -589,6 +614,11 @@ fn report_numbers_match_the_scripted_review() {
         ("Labels dropped by --strict", "1"),
         ("Stale decisions not applied", "0"),
         ("Decisions on records not in the input", "1"),
+        // f05 and f09 (every span dropped), f03 (its only label left out by --strict)
+        (
+            "Reviewed records left with a hallucination type and no label",
+            "3",
+        ),
     ];
     for (name, n) in want {
         assert_eq!(cell(&r.report, name), n, "{name}");

@@ -36,7 +36,7 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
     } else {
         "not applied".to_owned()
     };
-    let rows: [(&str, String); 21] = [
+    let rows: [(&str, String); 22] = [
         ("Records in the input", t.records_in.to_string()),
         ("Records exported", t.records_out.to_string()),
         ("Records reviewed", t.reviewed.to_string()),
@@ -62,6 +62,10 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
         ("Disputed spans upheld", t.disputes_upheld.to_string()),
         ("Disputed spans dropped", t.disputes_dropped.to_string()),
         ("Labels dropped by --strict", strict),
+        (
+            "Reviewed records left with a hallucination type and no label",
+            t.typed_unlabeled.to_string(),
+        ),
         ("Stale decisions not applied", t.stale.to_string()),
         (
             "Decisions on records not in the input",

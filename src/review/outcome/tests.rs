@@ -140,6 +140,9 @@ fn tally(strict: bool) -> (Tally, Vec<Verdict>) {
         };
         t.add_strict(&dropped);
         t.add(r, &review, !removed);
+        if !removed {
+            t.add_written(r, &review, &kept);
+        }
         if !review.applied.is_empty() || !review.stale.is_empty() {
             verdicts.push(Verdict::new(r, &review, &kept, &dropped));
         }
@@ -193,6 +196,10 @@ fn report_numbers_of_a_scripted_review() {
     assert_eq!(t.stale, 1);
     assert_eq!(t.stale_records, 1);
     assert_eq!(t.orphans, 2);
+    assert_eq!(
+        t.typed_unlabeled, 0,
+        "a and b keep labels; c is clean; f has no verdict"
+    );
     let c = &t.by_type["contradiction"];
     assert_eq!(
         *c,
@@ -221,6 +228,7 @@ fn report_numbers_of_a_scripted_review() {
 fn strict_drops_labels_of_another_type_and_counts_them() {
     let (t, verdicts) = tally(true);
     assert_eq!(t.strict_dropped, 1);
+    assert_eq!(t.typed_unlabeled, 0, "b keeps its added contradiction span");
     assert_eq!(
         t.strict_by_type,
         BTreeMap::from([("overgeneration".into(), 1)])
@@ -284,4 +292,25 @@ fn invalid_means_out_of_range_or_text_mismatch() {
     let mut no_text = Span::new(out, 0, 4, "x");
     no_text.text.clear();
     assert!(!original_invalid(&no_text, out), "formats without text");
+}
+
+#[test]
+fn typed_records_left_without_labels_are_counted() {
+    let r = record("x", "contradiction");
+    let mut log = Log { rows: Vec::new() };
+    for i in 0..3 {
+        log.push(&r, "ann", ActionKind::Drop, |d| {
+            d.span_key = key(&format!("gold:{i}"))
+        });
+    }
+    let review = replay(&r, &log.rows);
+    let mut t = Tally::default();
+    assert!(t.add_written(&r, &review, &review.kept_spans(&r.output)));
+    assert_eq!(t.typed_unlabeled, 1);
+    // a record nobody reviewed, or one reclassified clean, is not counted
+    let fresh = replay(&r, &[]);
+    assert!(!t.add_written(&r, &fresh, &[]));
+    log.push(&r, "ann", ActionKind::Clean, |_| {});
+    assert!(!t.add_written(&r, &replay(&r, &log.rows), &[]));
+    assert_eq!(t.typed_unlabeled, 1);
 }
