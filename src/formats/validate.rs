@@ -68,6 +68,8 @@ pub enum Kind {
     Unlabeled,
     /// The same id twice in a file.
     DuplicateId,
+    /// The id is neither `meta.base_id` nor `<base_id>__<variant>`.
+    IdBaseMismatch,
     /// The same `meta.base_id` in two files.
     SplitLeakage,
     /// The file ends inside a JSON array.
@@ -98,6 +100,7 @@ impl Kind {
             Self::CleanWithLabels => "clean_with_labels",
             Self::Unlabeled => "unlabeled",
             Self::DuplicateId => "duplicate_id",
+            Self::IdBaseMismatch => "id_base_mismatch",
             Self::SplitLeakage => "split_leakage",
             Self::Truncated => "truncated",
         }

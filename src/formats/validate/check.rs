@@ -99,6 +99,43 @@ impl Sink<'_> {
         }
     }
 
+    /// A string field kept raw: present, a string and (when `required`) not blank.
+    fn blob(&mut self, b: shape::Blob<'_>, name: &str, required: bool) {
+        let Some(raw) = b.0 else {
+            if required {
+                self.push(Kind::MissingField, format!("missing field \"{name}\""));
+            }
+            return;
+        };
+        let raw = raw.get();
+        if !raw.starts_with('"') {
+            if raw == "null" && !required {
+                return;
+            }
+            let q =
+                serde_json::from_str::<Value>(raw).map_or_else(|_| raw.to_owned(), |v| quote(&v));
+            self.push(
+                Kind::WrongType,
+                format!("field \"{name}\" is not a string: {q}"),
+            );
+            return;
+        }
+        if !required {
+            return;
+        }
+        let inner = raw[1..raw.len().saturating_sub(1)]
+            .trim_start_matches(|c: char| c.is_ascii_whitespace());
+        let blank = inner.is_empty()
+            || (inner.starts_with('\\')
+                && serde_json::from_str::<String>(raw).is_ok_and(|s| s.trim().is_empty()));
+        if blank {
+            self.push(
+                Kind::EmptyField,
+                format!("field \"{name}\" is empty: {raw}"),
+            );
+        }
+    }
+
     /// A required field of any type.
     fn present(&mut self, s: &Scalar<'_>, name: &str) {
         if s.is_missing() {
@@ -215,7 +252,20 @@ pub fn check(bytes: &[u8], set: &Settings<'_>) -> (Vec<(Kind, String)>, Facts) {
 
 /// The line as `T`, or `None` after reporting why not.
 fn parse<'a, T: serde::Deserialize<'a>>(sink: &mut Sink<'_>, bytes: &'a [u8]) -> Option<T> {
-    match shape::read::<T>(bytes) {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            sink.push(
+                Kind::InvalidJson,
+                format!(
+                    "invalid JSON: not UTF-8 at byte {} of the record",
+                    e.valid_up_to()
+                ),
+            );
+            return None;
+        }
+    };
+    match shape::read::<T>(text) {
         Ok(Obj::Ok(t)) => Some(t),
         Ok(Obj::Other(s)) => {
             let q = sink.quote("", &s);
@@ -244,8 +294,8 @@ impl Record<'_> {
         };
         let s = &mut self.sink;
         let id = s.req_str(&rec.id, "id", "/id");
-        s.req_text(&rec.query, "query", "/query");
-        s.req_text(&rec.context, "context", "/context");
+        s.blob(rec.query, "query", true);
+        s.blob(rec.context, "context", true);
         let output = s.req_text(&rec.output, "output", "/output");
         let mut base_id = None;
         match &rec.meta {
@@ -278,6 +328,21 @@ impl Record<'_> {
                 s.push(
                     Kind::WrongType,
                     format!("field \"meta\" is not an object: {q}"),
+                );
+            }
+        }
+        if let (Some(id), Some(base)) = (id, base_id) {
+            let belongs = id
+                .strip_prefix(base)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with("__"));
+            if !belongs {
+                s.push(
+                    Kind::IdBaseMismatch,
+                    format!(
+                        "id {} does not belong to meta.base_id {} (ids are <base_id>__<variant>)",
+                        shape::quote_str(id),
+                        shape::quote_str(base)
+                    ),
                 );
             }
         }
@@ -345,7 +410,7 @@ impl Record<'_> {
         self.corruption_type = s
             .opt_str(&rec.corruption_type, "corruption_type", "/corruption_type")
             .map(str::to_owned);
-        s.opt_str(&rec.judge_raw, "judge_raw", "/judge_raw");
+        s.blob(rec.judge_raw, "judge_raw", false);
         match &rec.judge {
             Obj::Ok(j) => {
                 match &j.label_correct {
@@ -400,9 +465,9 @@ impl Record<'_> {
                     Kind::MissingField,
                     "missing field \"labeled_span\"".to_owned(),
                 );
-                0
+                None
             }
-            OneSpan::Null => 0,
+            OneSpan::Null => Some(0),
             OneSpan::Item(item) => {
                 if let SpanItem::Obj(o) = item {
                     span_key = format!(
@@ -412,7 +477,7 @@ impl Record<'_> {
                     );
                 }
                 self.item(item, None, spec, None);
-                1
+                Some(1)
             }
         };
         self.check_type("corruption_type", n);
@@ -429,7 +494,7 @@ impl Record<'_> {
         };
         let s = &mut self.sink;
         let id = s.opt_str(&rec.id, "id", "/id");
-        s.opt_str(&rec.prompt, "prompt", "/prompt");
+        s.blob(rec.prompt, "prompt", false);
         let output = s.req_str(&rec.answer, "answer", "/answer");
         let out = output.map(|o| Out::new(o, "answer"));
         let spec = ListSpec {
@@ -454,7 +519,7 @@ impl Record<'_> {
         };
         let s = &mut self.sink;
         let id = s.req_str(&rec.id, "id", "/id");
-        s.opt_str(&rec.model_input, "model_input", "/model_input");
+        s.blob(rec.model_input, "model_input", false);
         let output = s.req_str(
             &rec.model_output_text,
             "model_output_text",
@@ -512,8 +577,9 @@ impl Record<'_> {
         }
     }
 
-    /// The type's own checks, once the number of gold spans is known.
-    fn check_type(&mut self, name: &str, n_gold: usize) {
+    /// The type's own checks, once the number of gold spans is known (`None`: the list could
+    /// not be read, so the label count checks are skipped).
+    fn check_type(&mut self, name: &str, n_gold: Option<usize>) {
         let Some(t) = self.corruption_type.as_deref() else {
             return;
         };
@@ -525,6 +591,9 @@ impl Record<'_> {
             );
             self.sink.push(Kind::UnknownType, msg);
         }
+        let Some(n_gold) = n_gold else {
+            return;
+        };
         if t == "clean" && n_gold > 0 {
             let s = if n_gold == 1 { "" } else { "s" };
             self.sink.push(
@@ -542,29 +611,28 @@ impl Record<'_> {
         }
     }
 
-    /// Check a span list; returns the number of items (0 when it is not a list).
+    /// Check a span list; returns the number of items (`None` when it is not a list).
     fn list(
         &mut self,
         list: &List<SpanItem<'_>>,
         spec: ListSpec<'_>,
         out: Option<&Out<'_>>,
         required: bool,
-    ) -> usize {
+    ) -> Option<usize> {
         match list {
             List::Ok(items) => {
                 for (i, item) in items.iter().enumerate() {
                     self.item(item, Some(i), spec, out);
                 }
-                items.len()
+                Some(items.len())
             }
+            List::Missing if !required => Some(0),
             List::Missing => {
-                if required {
-                    self.sink.push(
-                        Kind::MissingField,
-                        format!("missing field \"{}\"", spec.key),
-                    );
-                }
-                0
+                self.sink.push(
+                    Kind::MissingField,
+                    format!("missing field \"{}\"", spec.key),
+                );
+                None
             }
             List::Other(o) => {
                 let q = self.sink.quote(spec.ptr, o);
@@ -572,7 +640,7 @@ impl Record<'_> {
                     Kind::WrongType,
                     format!("field \"{}\" is not a list: {q}", spec.key),
                 );
-                0
+                None
             }
         }
     }

@@ -141,6 +141,17 @@ impl<'de: 'a, 'a> Deserialize<'de> for Scalar<'a> {
     }
 }
 
+/// A field kept as its raw JSON text, skipped without unescaping (long strings such as
+/// `context`, whose content is not checked).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Blob<'a>(pub Option<&'a serde_json::value::RawValue>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Blob<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        <&'a serde_json::value::RawValue>::deserialize(d).map(|r| Blob(Some(r)))
+    }
+}
+
 /// An object field read as `T`, or the kind of value found instead.
 #[derive(Debug, Default)]
 pub enum Obj<T> {
@@ -360,9 +371,9 @@ pub struct Ragtruth<'a> {
     #[serde(default, borrow)]
     pub id: Scalar<'a>,
     #[serde(default, borrow)]
-    pub query: Scalar<'a>,
+    pub query: Blob<'a>,
     #[serde(default, borrow)]
-    pub context: Scalar<'a>,
+    pub context: Blob<'a>,
     #[serde(default, borrow)]
     pub output: Scalar<'a>,
     #[serde(default, borrow)]
@@ -413,7 +424,7 @@ pub struct Decision<'a> {
     #[serde(default, borrow)]
     pub judge: Obj<Judge<'a>>,
     #[serde(default, borrow)]
-    pub judge_raw: Scalar<'a>,
+    pub judge_raw: Blob<'a>,
 }
 
 /// A LettuceDetect sample.
@@ -422,7 +433,7 @@ pub struct Lettuce<'a> {
     #[serde(default, borrow)]
     pub id: Scalar<'a>,
     #[serde(default, borrow)]
-    pub prompt: Scalar<'a>,
+    pub prompt: Blob<'a>,
     #[serde(default, borrow)]
     pub answer: Scalar<'a>,
     #[serde(default, borrow)]
@@ -466,7 +477,7 @@ pub struct Mushroom<'a> {
     #[serde(default, borrow)]
     pub id: Scalar<'a>,
     #[serde(default, borrow)]
-    pub model_input: Scalar<'a>,
+    pub model_input: Blob<'a>,
     #[serde(default, borrow)]
     pub model_output_text: Scalar<'a>,
     #[serde(default, borrow)]
@@ -481,8 +492,8 @@ pub struct Mushroom<'a> {
 ///
 /// # Errors
 /// The JSON error (invalid JSON, or a duplicate key).
-pub fn read<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<Obj<T>, serde_json::Error> {
-    serde_json::from_slice(bytes)
+pub fn read<'a, T: Deserialize<'a>>(text: &'a str) -> Result<Obj<T>, serde_json::Error> {
+    serde_json::from_str(text)
 }
 
 #[cfg(test)]
@@ -491,13 +502,13 @@ mod tests {
 
     #[test]
     fn reads_checked_fields_and_kinds() {
-        let line = br#"{"id":"a","output":"x\u00b0y","hallucination_labels":[{"start":1,"end":2.5,"text":"\u00b0","extra":[1]},[1,2],7],"meta":[1],"query":5}"#;
+        let line = r#"{"id":"a","output":"x\u00b0y","hallucination_labels":[{"start":1,"end":2.5,"text":"\u00b0","extra":[1]},[1,2],7],"meta":[1],"query":5}"#;
         let Obj::Ok(r) = read::<Ragtruth<'_>>(line).expect("json") else {
             panic!("object");
         };
         assert_eq!(r.output.as_str(), Some("x°y"));
-        assert_eq!(r.query, Scalar::UInt(5));
-        assert!(r.context.is_missing());
+        assert_eq!(r.query.0.map(|q| q.get()), Some("5"));
+        assert!(r.context.0.is_none());
         assert!(matches!(r.meta, Obj::Other(Scalar::List)));
         let List::Ok(items) = r.hallucination_labels else {
             panic!("list");
@@ -510,9 +521,9 @@ mod tests {
     #[test]
     fn non_object_line_is_noted() {
         assert!(matches!(
-            read::<Ragtruth<'_>>(b"[1, 2]").expect("json"),
+            read::<Ragtruth<'_>>("[1, 2]").expect("json"),
             Obj::Other(Scalar::List)
         ));
-        assert!(read::<Ragtruth<'_>>(b"{\"id\": ").is_err());
+        assert!(read::<Ragtruth<'_>>("{\"id\": ").is_err());
     }
 }
