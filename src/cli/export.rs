@@ -57,8 +57,9 @@ pub struct Args {
     /// exported, in its own format.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// A judge's decisions file as an arbitration source. Accepted and checked, not used yet:
-    /// resolutions already in the log are exported and counted without it.
+    /// A judge's decisions file (arbitration source). Export reads resolutions from the log, so
+    /// the file is only checked and protected; NAME is listed in the report's per-judge table
+    /// even when no resolution names it.
     #[arg(long, value_name = "NAME=FILE")]
     pub judge: Vec<String>,
     /// The database [default: $SPANREVIEW_DB, else spanreview.sqlite in the user data folder].
@@ -138,12 +139,6 @@ struct Exporter<'a> {
 /// (exit 2; nothing is written).
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let judges = parse_judges(&args.judge)?;
-    if !judges.is_empty() {
-        eprintln!(
-            "note: --judge is accepted but not used by export yet: resolutions already in the \
-             log (upheld/dismissed sources) are exported and counted without it"
-        );
-    }
     let dataset = Dataset::open(&args.files, args.format)?;
     for p in &dataset.problems {
         eprintln!("{p}");
@@ -233,6 +228,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(AtomicFile::create)
         .transpose()?;
     let mut tally = Tally::default();
+    for (judge, _) in &judges {
+        tally.name_source(judge);
+    }
     let mut stale: Vec<Decision> = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
     let mut unlabeled: Vec<String> = Vec::new();

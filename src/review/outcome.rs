@@ -16,9 +16,10 @@
 //!   file stated differs from `output[start:end]`.
 //! - A record is **reviewed** when at least one decision other than a flag or a note was applied
 //!   to it. Stale decisions are never applied and are counted apart.
-//! - **Disputes** are the applied `resolve` decisions: upheld when the resolution keeps a span,
-//!   dropped when it keeps none. A judge's (source's) upheld rate is
-//!   `upheld / (upheld + dismissed)` over the resolutions that name it.
+//! - **Disputes** are the applied `resolve` decisions, one per span a resolution settles: upheld
+//!   when it keeps a span, dropped when it keeps none. A judge's (source's) upheld rate is
+//!   `upheld / (upheld + dismissed)` over the `resolve` decisions that name it, so a cluster
+//!   settled into two spans counts twice (each span is a disputed label of the dataset).
 
 use std::collections::BTreeMap;
 
@@ -515,6 +516,11 @@ impl Tally {
     pub fn add_unchanged(&mut self) {
         self.records_in += 1;
         self.records_out += 1;
+    }
+
+    /// List a source in [`Tally::judges`] even if no resolution names it (`--judge NAME=FILE`).
+    pub fn name_source(&mut self, name: &str) {
+        self.judges.entry(name.to_owned()).or_default();
     }
 
     /// Count decisions whose record is not in the input.

@@ -652,6 +652,21 @@ fn report_numbers_match_the_scripted_review() {
 }
 
 #[test]
+fn judges_named_on_the_command_line_are_listed_even_unnamed_by_resolutions() {
+    let judge_file = common::data("toolace/ensemble/predictions_combined.jsonl");
+    let spec = format!("judge_c={}", judge_file.display());
+    let r = run(&["--judge", &spec]);
+    assert_eq!(row(&r.report, "judge_c"), ["0", "0", "–"]);
+    assert_eq!(row(&r.report, "judge_a"), ["2", "1", "0.667"]);
+    let (dir, db) = scripted();
+    let out = dir.path().join("o.jsonl");
+    for bad in ["judge_c", "=x", "judge_c=/no/such/file"] {
+        export(&db, &["--out", s(&out), "--judge", bad]).code(2);
+    }
+    assert!(!out.exists());
+}
+
+#[test]
 fn report_without_disputes_says_zero() {
     let dir = TempDir::new().expect("tmp");
     let db = dir.path().join("db.sqlite");

@@ -99,7 +99,8 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
         s.push_str("No disputed span was resolved.\n");
     } else {
         s.push_str(
-            "Over the resolved disputes that name the source: upheld / (upheld + dismissed).\n\n\
+            "Upheld / (upheld + dismissed), over the resolved disputed spans that name the \
+             source (one per span a resolution settles).\n\n\
              | Source | Upheld | Dismissed | Upheld rate |\n|---|---:|---:|---:|\n",
         );
         for (name, j) in &t.judges {
