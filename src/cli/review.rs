@@ -1,18 +1,110 @@
-//! `spanreview review` (not built yet).
+//! `spanreview review`: open records in the review screen.
 
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use anyhow::Context;
+
+use crate::formats::{Dataset, Format};
+use crate::store::Store;
+use crate::tui::app::App;
+use crate::tui::config::Config;
+use crate::tui::queue::QueueKind;
+use crate::tui::{labels, terminal};
 
 /// Arguments of `spanreview review`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Input files.
-    pub files: Vec<std::path::PathBuf>,
+    /// Input files: a records file, optionally with prediction files joined by id (none: the
+    /// bundled sample in data/).
+    pub files: Vec<PathBuf>,
+    /// Decision database (default: spanreview.sqlite in the user data dir; SPANREVIEW_DB
+    /// overrides).
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    /// Reviewer name recorded with each decision (default: $USER).
+    #[arg(long, value_name = "NAME")]
+    pub reviewer: Option<String>,
+    /// Which records: unreviewed, all, flagged, or type:T (a corruption type).
+    #[arg(long, default_value = "unreviewed", value_parser = clap::value_parser!(String))]
+    pub queue: String,
+    /// Read every file in this format instead of detecting it.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Label set for the pickers: one label per line, `category/subcategory` for taxonomies.
+    #[arg(long, value_name = "FILE")]
+    pub labels: Option<PathBuf>,
+}
+
+/// The bundled sample: the toolace records with two detectors' predictions.
+#[must_use]
+pub fn sample_files() -> Vec<PathBuf> {
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let root = if built.is_dir() {
+        built
+    } else {
+        PathBuf::from("data")
+    };
+    [
+        "toolace/test_records_reconstructed.jsonl",
+        "toolace/ensemble/predictions_combined.jsonl",
+        "toolace/modernbert_ft/predictions_combined.jsonl",
+    ]
+    .iter()
+    .map(|p| root.join(p))
+    .collect()
+}
+
+/// The reviewer name: `--reviewer`, else `$USER`, else "reviewer".
+#[must_use]
+pub fn reviewer(given: Option<String>) -> String {
+    given
+        .filter(|s| !s.trim().is_empty())
+        .or_else(|| std::env::var("USER").ok().filter(|s| !s.is_empty()))
+        .unwrap_or_else(|| "reviewer".to_owned())
 }
 
 /// Run the subcommand.
 ///
 /// # Errors
-/// Always, for now: the subcommand is not built yet.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`review` is not built yet")
+/// Unreadable files, a bad queue, config or label file, a database that cannot be opened, or
+/// no terminal.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let queue: QueueKind = args.queue.parse().map_err(anyhow::Error::msg)?;
+    let files = if args.files.is_empty() {
+        sample_files()
+    } else {
+        args.files
+    };
+    let config = Config::load().map_err(anyhow::Error::msg)?;
+    let labels = args
+        .labels
+        .as_deref()
+        .map(labels::read_file)
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
+    let dataset = Dataset::open(&files, args.format)?;
+    let db = args.db.unwrap_or_else(Store::default_path);
+    let store = Store::open(&db).with_context(|| format!("opening {}", db.display()))?;
+    if !std::io::stdout().is_terminal() {
+        anyhow::bail!("`review` needs a terminal (stdout is not one)");
+    }
+    let mut app = App::new(
+        dataset,
+        Box::new(store),
+        &reviewer(args.reviewer),
+        queue,
+        config,
+        labels,
+    )
+    .map_err(anyhow::Error::msg)?;
+    terminal::run(&mut app).context("the terminal failed")?;
+    let (done, n, _) = app.progress();
+    println!(
+        "{done}/{n} reviewed in queue {}; decisions are in {}",
+        app.queue.kind,
+        db.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,1 +1,21 @@
 //! The review screen: app state, actions, keymap, theme, terminal guard, views.
+//!
+//! One flow for input: terminal event → [`keymap::Keymap::resolve`] → [`Action`] →
+//! [`app::App::update`] → [`views::draw`] reads the app. Views never write to the database.
+
+pub mod action;
+pub mod app;
+pub mod config;
+pub mod edit;
+pub mod evidence;
+pub mod keymap;
+pub mod labels;
+pub mod log;
+pub mod queue;
+pub mod strings;
+pub mod terminal;
+pub mod text;
+pub mod theme;
+pub mod views;
+
+pub use action::Action;

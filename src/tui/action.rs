@@ -1,0 +1,202 @@
+//! What the reviewer can ask for. Actions are data: their snake-case names are the keymap
+//! file's vocabulary (`ctrl-r = "redo"`) and their descriptions (in [`super::strings`]) are the
+//! help screen's source.
+
+use serde::{Deserialize, Serialize};
+
+/// One thing the reviewer asked for. Variants without data can be bound to keys; the others
+/// come from text input and the mouse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Select the next span of the record.
+    NextSpan,
+    /// Select the previous span.
+    PrevSpan,
+    /// Next record in the queue.
+    NextRecord,
+    /// Previous record in the queue.
+    PrevRecord,
+    /// First record of the queue.
+    FirstRecord,
+    /// Last record of the queue.
+    LastRecord,
+    /// Go to a record by position or id (prompt).
+    Goto,
+    /// Accept the selected span.
+    Accept,
+    /// Accept every pending span of the record and go to the next record.
+    AcceptAll,
+    /// Drop the selected span (optional reason).
+    Drop,
+    /// Relabel the selected span (picker).
+    Relabel,
+    /// Adjust the selected span's boundaries.
+    Adjust,
+    /// Add a span the labels missed.
+    Add,
+    /// Reclassify the record as clean.
+    Clean,
+    /// Remove the record from the dataset (reason picker).
+    Remove,
+    /// Flag the record for a second look (again to clear).
+    Flag,
+    /// Attach a note to the record.
+    Note,
+    /// Undo the last decision (across restarts).
+    Undo,
+    /// Redo the last undone decision.
+    Redo,
+    /// Search the record's text.
+    Search,
+    /// Jump to the next evidence or search occurrence in the context.
+    NextEvidence,
+    /// Show the tools available to the assistant and the call it made.
+    Tools,
+    /// Scroll the context down.
+    ContextDown,
+    /// Scroll the context up.
+    ContextUp,
+    /// Open the help screen.
+    Help,
+    /// Quit (every decision is already saved).
+    Quit,
+    /// Adjust: move the start one character left.
+    StartLeft,
+    /// Adjust: move the start one character right.
+    StartRight,
+    /// Adjust: move the end one character left.
+    EndLeft,
+    /// Adjust: move the end one character right.
+    EndRight,
+    /// Adjust: move the start one word left.
+    StartWordLeft,
+    /// Adjust: move the start one word right.
+    StartWordRight,
+    /// Adjust: move the end one word left.
+    EndWordLeft,
+    /// Adjust: move the end one word right.
+    EndWordRight,
+    /// Adjust: trim whitespace and punctuation from both ends.
+    Trim,
+    /// Add: move the cursor one character left.
+    CursorLeft,
+    /// Add: move the cursor one character right.
+    CursorRight,
+    /// Add: move the cursor one word left.
+    CursorWordLeft,
+    /// Add: move the cursor one word right.
+    CursorWordRight,
+    /// Add: set the start, then the end, of the new span.
+    Mark,
+    /// Lists: move down.
+    Down,
+    /// Lists: move up.
+    Up,
+    /// Save / choose / submit.
+    Confirm,
+    /// Cancel and go back.
+    Cancel,
+    /// Prompt: delete the character before the cursor.
+    DeleteChar,
+    /// Panic on purpose (tests that the terminal is restored); unbound by default.
+    Crash,
+    /// Text typed into a prompt (not bindable).
+    #[serde(skip)]
+    Input(char),
+    /// Mouse button pressed at a screen cell (column, row) (not bindable).
+    #[serde(skip)]
+    MouseDown(u16, u16),
+    /// Mouse dragged to a cell (not bindable).
+    #[serde(skip)]
+    MouseDrag(u16, u16),
+    /// Mouse button released at a cell (not bindable).
+    #[serde(skip)]
+    MouseUp(u16, u16),
+    /// Wheel scrolled at a cell: positive is down (not bindable).
+    #[serde(skip)]
+    Scroll(u16, u16, i8),
+}
+
+impl Action {
+    /// Every bindable action, in help order.
+    pub const BINDABLE: &'static [Action] = &[
+        Self::NextSpan,
+        Self::PrevSpan,
+        Self::NextRecord,
+        Self::PrevRecord,
+        Self::FirstRecord,
+        Self::LastRecord,
+        Self::Goto,
+        Self::Accept,
+        Self::AcceptAll,
+        Self::Drop,
+        Self::Relabel,
+        Self::Adjust,
+        Self::Add,
+        Self::Clean,
+        Self::Remove,
+        Self::Flag,
+        Self::Note,
+        Self::Undo,
+        Self::Redo,
+        Self::Search,
+        Self::NextEvidence,
+        Self::Tools,
+        Self::ContextDown,
+        Self::ContextUp,
+        Self::Help,
+        Self::Quit,
+        Self::StartLeft,
+        Self::StartRight,
+        Self::EndLeft,
+        Self::EndRight,
+        Self::StartWordLeft,
+        Self::StartWordRight,
+        Self::EndWordLeft,
+        Self::EndWordRight,
+        Self::Trim,
+        Self::CursorLeft,
+        Self::CursorRight,
+        Self::CursorWordLeft,
+        Self::CursorWordRight,
+        Self::Mark,
+        Self::Down,
+        Self::Up,
+        Self::Confirm,
+        Self::Cancel,
+        Self::DeleteChar,
+        Self::Crash,
+    ];
+
+    /// The keymap name (`next_span`), or `None` for input and mouse actions.
+    #[must_use]
+    pub fn name(self) -> Option<String> {
+        match serde_json::to_value(self) {
+            Ok(serde_json::Value::String(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Parse a keymap name.
+    #[must_use]
+    pub fn from_name(s: &str) -> Option<Self> {
+        serde_json::from_value(serde_json::Value::String(s.to_owned())).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for a in Action::BINDABLE {
+            let n = a.name().expect("bindable has a name");
+            assert_eq!(Action::from_name(&n), Some(*a), "{n}");
+        }
+        assert_eq!(Action::Input('x').name(), None);
+        assert_eq!(Action::from_name("accept_all"), Some(Action::AcceptAll));
+        assert_eq!(Action::from_name("nope"), None);
+    }
+}

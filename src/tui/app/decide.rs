@@ -1,0 +1,470 @@
+//! Decisions: each is built, appended to the log, and applied to the screen only once the log
+//! has acknowledged it.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::{App, ModeState, PickerKind, Status};
+use crate::review::decision::{
+    redo_target, replay, undo_target, ActionKind, Decision, SpanStatus, SpanValue,
+};
+use crate::tui::edit::{self, Bounds};
+use crate::tui::log::state_of;
+use crate::tui::{strings, Action};
+
+impl App {
+    /// A new decision on the record on screen (`None` when no record is shown).
+    fn decision(&self, action: ActionKind) -> Option<Decision> {
+        let c = self.cur.as_ref().ok()?;
+        Some(Decision::new(
+            &c.record,
+            &self.dataset.name,
+            &self.reviewer,
+            action,
+        ))
+    }
+
+    /// A new decision about the selected span, with `before` filled in.
+    fn span_decision(&mut self, action: ActionKind) -> Option<Decision> {
+        let c = self.cur.as_ref().ok()?;
+        let Some(i) = c.selected_span() else {
+            self.status = Status::Info(strings::NO_SPAN_SELECTED.to_owned());
+            return None;
+        };
+        let s = &c.review.spans[i];
+        let mut d = Decision::new(&c.record, &self.dataset.name, &self.reviewer, action);
+        d.span_key = Some(s.key.to_string());
+        d.before = Some(s.current.clone());
+        Some(d)
+    }
+
+    /// Append `d` to the log; on success apply it to the screen and say "saved #id".
+    /// Returns the saved decision.
+    pub(super) fn commit(&mut self, d: Decision) -> Option<Decision> {
+        let c = self.cur.as_mut().ok()?;
+        let mut prospective = c.decisions.clone();
+        let mut probe = d.clone();
+        probe.id = i64::MAX;
+        prospective.push(probe);
+        let state = state_of(&replay(&c.record, &prospective));
+        match self.log.append(&d, &state) {
+            Ok(saved) => {
+                let what = saved.action.name();
+                let msg = match saved.target {
+                    Some(t) => format!("saved #{} ({what} #{t})", saved.id),
+                    None => format!("saved #{} ({what})", saved.id),
+                };
+                c.decisions.push(saved.clone());
+                self.states.insert(c.record.id.clone(), state);
+                self.reload_review();
+                self.status = Status::Saved(msg);
+                Some(saved)
+            }
+            Err(e) => {
+                self.status = Status::Error(format!("NOT saved: {e}"));
+                None
+            }
+        }
+    }
+
+    pub(super) fn accept(&mut self) {
+        let Some(d) = self.span_decision(ActionKind::Accept) else {
+            return;
+        };
+        if self.commit(d).is_some() {
+            self.select_next_pending();
+        }
+    }
+
+    /// After a span decision, move to the next span still pending (if any).
+    fn select_next_pending(&mut self) {
+        let Ok(c) = &mut self.cur else { return };
+        let n = c.order.len();
+        for step in 1..n {
+            let p = (c.selected + step) % n;
+            if c.review.spans[c.order[p]].status == SpanStatus::Pending {
+                c.selected = p;
+                self.scroll.output = None;
+                self.refresh_hits();
+                return;
+            }
+        }
+    }
+
+    pub(super) fn accept_all(&mut self) {
+        let Some(d) = self.decision(ActionKind::AcceptAll) else {
+            return;
+        };
+        if let Some(saved) = self.commit(d) {
+            let msg = self.status.clone();
+            if self
+                .queue
+                .get(self.pos + 1, &self.dataset, &self.states)
+                .is_some()
+            {
+                self.go(self.pos + 1);
+                self.status = msg;
+            } else {
+                self.status = Status::Saved(format!(
+                    "saved #{} (accept_all) · {}",
+                    saved.id,
+                    strings::QUEUE_END
+                ));
+            }
+        }
+    }
+
+    pub(super) fn drop_span(&mut self, reason: &str) {
+        let Some(mut d) = self.span_decision(ActionKind::Drop) else {
+            return;
+        };
+        let r = reason.trim();
+        d.reason = (!r.is_empty()).then(|| r.to_owned());
+        if self.commit(d).is_some() {
+            self.select_next_pending();
+        }
+    }
+
+    pub(super) fn note(&mut self, text: &str) {
+        let t = text.trim();
+        if t.is_empty() {
+            return;
+        }
+        if let Some(mut d) = self.decision(ActionKind::Note) {
+            d.note = Some(t.to_owned());
+            self.commit(d);
+        }
+    }
+
+    pub(super) fn flag(&mut self) {
+        let flagged = self.cur.as_ref().is_ok_and(|c| c.review.flagged);
+        if let Some(mut d) = self.decision(ActionKind::Flag) {
+            if flagged {
+                d.reason = Some("off".to_owned());
+            }
+            self.commit(d);
+        }
+    }
+
+    pub(super) fn clean(&mut self) {
+        if let Some(d) = self.decision(ActionKind::Clean) {
+            self.commit(d);
+        }
+    }
+
+    pub(super) fn open_remove(&mut self) {
+        if self.cur.is_err() {
+            return;
+        }
+        let items = strings::REMOVE_REASONS
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect();
+        self.open_picker(PickerKind::RemoveReason, items, 0);
+    }
+
+    pub(super) fn remove(&mut self, reason: &str) {
+        let r = reason.trim();
+        let Some(mut d) = self.decision(ActionKind::Remove) else {
+            return;
+        };
+        d.reason = Some(if r.is_empty() { strings::OTHER } else { r }.to_owned());
+        self.commit(d);
+    }
+
+    pub(super) fn open_relabel(&mut self) {
+        if !self.require_span() {
+            return;
+        }
+        let choices = self.label_choices();
+        let current = self
+            .cur
+            .as_ref()
+            .ok()
+            .and_then(|c| c.selected_span().map(|i| c.review.spans[i].current.clone()));
+        let sel = current
+            .and_then(|v| {
+                choices
+                    .iter()
+                    .position(|ch| ch.label == v.label && ch.subcategory == v.subcategory)
+            })
+            .unwrap_or(0);
+        let items = choices.iter().map(ToString::to_string).collect();
+        self.open_picker(PickerKind::Relabel, items, sel);
+    }
+
+    pub(super) fn picked(&mut self, kind: &PickerKind, i: usize) {
+        match kind {
+            PickerKind::RemoveReason => {
+                let reason = strings::REMOVE_REASONS.get(i).copied().unwrap_or("other");
+                if reason == strings::OTHER {
+                    self.open_prompt(super::PromptKind::RemoveOther);
+                } else {
+                    self.remove(reason);
+                }
+            }
+            PickerKind::Relabel => {
+                let Some(choice) = self.label_choices().get(i).cloned() else {
+                    return;
+                };
+                let Some(mut d) = self.span_decision(ActionKind::Relabel) else {
+                    return;
+                };
+                let Some(before) = d.before.clone() else {
+                    return;
+                };
+                let after = SpanValue {
+                    label: choice.label,
+                    category: choice.category.or_else(|| before.category.clone()),
+                    subcategory: choice.subcategory,
+                    ..before.clone()
+                };
+                if after == before {
+                    self.status = Status::Info(strings::UNCHANGED.to_owned());
+                    return;
+                }
+                d.after = Some(after);
+                self.commit(d);
+            }
+            PickerKind::AddLabel { start, end } => {
+                let Some(choice) = self.label_choices().get(i).cloned() else {
+                    return;
+                };
+                let Some(mut d) = self.decision(ActionKind::Add) else {
+                    return;
+                };
+                let uid = SystemTime::now()
+                    .duration_since(UNIX_EPOCH)
+                    .map_or(0, |t| t.as_micros());
+                d.span_key = Some(format!("added:{uid:x}"));
+                d.after = Some(SpanValue {
+                    start: *start,
+                    end: *end,
+                    label: choice.label,
+                    category: choice.category,
+                    subcategory: choice.subcategory,
+                });
+                let key = d.key();
+                if self.commit(d).is_some() {
+                    if let (Ok(c), Some(k)) = (&mut self.cur, key) {
+                        c.reorder(Some(&k));
+                    }
+                    self.refresh_hits();
+                }
+            }
+        }
+    }
+
+    pub(super) fn open_adjust(&mut self) {
+        if !self.require_span() {
+            return;
+        }
+        let Ok(c) = &self.cur else { return };
+        let Some(i) = c.selected_span() else { return };
+        let s = &c.review.spans[i];
+        let b = Bounds {
+            start: s.current.start,
+            end: s.current.end,
+        };
+        self.mode = ModeState::Adjust {
+            key: s.key.clone(),
+            bounds: b,
+            before: b,
+        };
+    }
+
+    pub(super) fn adjust(&mut self, action: Action) {
+        let ModeState::Adjust {
+            key,
+            mut bounds,
+            before,
+        } = self.mode.clone()
+        else {
+            return;
+        };
+        let Ok(c) = &self.cur else { return };
+        let ch = &c.chars;
+        let len = ch.len();
+        match action {
+            Action::StartLeft => bounds.set_start(bounds.start.saturating_sub(1)),
+            Action::StartRight => bounds.set_start(bounds.start + 1),
+            Action::EndLeft => bounds.set_end(bounds.end.saturating_sub(1), len),
+            Action::EndRight => bounds.set_end(bounds.end + 1, len),
+            Action::StartWordLeft => bounds.set_start(edit::prev_word_start(ch, bounds.start)),
+            Action::StartWordRight => bounds.set_start(edit::next_word_start(ch, bounds.start)),
+            Action::EndWordLeft => bounds.set_end(edit::prev_word_end(ch, bounds.end), len),
+            Action::EndWordRight => bounds.set_end(edit::next_word_end(ch, bounds.end), len),
+            Action::Trim => match edit::trim(ch, bounds.start, bounds.end) {
+                Some((s, e)) => bounds = Bounds { start: s, end: e },
+                None => self.status = Status::Info(strings::EMPTY_SPAN.to_owned()),
+            },
+            Action::Cancel => {
+                self.mode = ModeState::Normal;
+                return;
+            }
+            Action::Confirm => {
+                self.mode = ModeState::Normal;
+                if bounds == before {
+                    self.status = Status::Info(strings::UNCHANGED.to_owned());
+                    return;
+                }
+                let Some(mut d) = self.span_decision(ActionKind::Adjust) else {
+                    return;
+                };
+                if d.key().as_ref() != Some(&key) {
+                    return;
+                }
+                d.after = d.before.clone().map(|b| SpanValue {
+                    start: bounds.start,
+                    end: bounds.end,
+                    ..b
+                });
+                if self.commit(d).is_some() {
+                    self.refresh_hits();
+                }
+                return;
+            }
+            _ => {}
+        }
+        self.mode = ModeState::Adjust {
+            key,
+            bounds,
+            before,
+        };
+    }
+
+    pub(super) fn open_add(&mut self) {
+        let Ok(c) = &self.cur else { return };
+        let cursor = c
+            .selected_span()
+            .map_or(0, |i| c.review.spans[i].current.start)
+            .min(c.chars.len().saturating_sub(1));
+        self.mode = ModeState::Add {
+            anchor: None,
+            cursor,
+        };
+    }
+
+    pub(super) fn add_mode(&mut self, action: Action) {
+        let ModeState::Add { anchor, mut cursor } = self.mode.clone() else {
+            return;
+        };
+        let Ok(c) = &self.cur else { return };
+        let ch = &c.chars;
+        let last = ch.len().saturating_sub(1);
+        match action {
+            Action::CursorLeft => cursor = cursor.saturating_sub(1),
+            Action::CursorRight => cursor = (cursor + 1).min(last),
+            Action::CursorWordLeft => cursor = edit::prev_word_start(ch, cursor).min(last),
+            Action::CursorWordRight => {
+                cursor = if anchor.is_some() {
+                    // Setting the end: land on a word's last character.
+                    edit::next_word_end(ch, cursor + 1)
+                        .saturating_sub(1)
+                        .min(last)
+                } else {
+                    edit::next_word_start(ch, cursor).min(last)
+                };
+            }
+            Action::Cancel => {
+                self.mode = ModeState::Normal;
+                return;
+            }
+            Action::Mark => match anchor {
+                None => {
+                    self.mode = ModeState::Add {
+                        anchor: Some(cursor),
+                        cursor,
+                    };
+                    return;
+                }
+                Some(a) => {
+                    if ch.is_empty() {
+                        self.status = Status::Info(strings::EMPTY_SPAN.to_owned());
+                        self.mode = ModeState::Normal;
+                        return;
+                    }
+                    self.open_add_label(a.min(cursor), a.max(cursor) + 1);
+                    return;
+                }
+            },
+            _ => {}
+        }
+        self.mode = ModeState::Add { anchor, cursor };
+    }
+
+    pub(super) fn open_add_label(&mut self, start: usize, end: usize) {
+        let choices = self.label_choices();
+        let sel = self
+            .cur
+            .as_ref()
+            .ok()
+            .and_then(|c| c.record.corruption_type.clone())
+            .and_then(|t| choices.iter().position(|ch| ch.label == t))
+            .unwrap_or(0);
+        let items = choices.iter().map(ToString::to_string).collect();
+        self.open_picker(PickerKind::AddLabel { start, end }, items, sel);
+    }
+
+    pub(super) fn undo(&mut self) {
+        self.meta(ActionKind::Undo);
+    }
+
+    pub(super) fn redo(&mut self) {
+        self.meta(ActionKind::Redo);
+    }
+
+    /// Undo or redo: find the target in this reviewer's log, go to its record (it may be
+    /// another one), and append the undo/redo row there.
+    fn meta(&mut self, kind: ActionKind) {
+        let log = match self.log.reviewer_log(&self.dataset.name, &self.reviewer) {
+            Ok(l) => l,
+            Err(e) => {
+                self.status = Status::Error(e);
+                return;
+            }
+        };
+        let target = if kind == ActionKind::Undo {
+            undo_target(&log)
+        } else {
+            redo_target(&log)
+        };
+        let Some(t) = target else {
+            self.status = Status::Info(
+                if kind == ActionKind::Undo {
+                    strings::NOTHING_TO_UNDO
+                } else {
+                    strings::NOTHING_TO_REDO
+                }
+                .to_owned(),
+            );
+            return;
+        };
+        let Some(td) = log.iter().find(|d| d.id == t).cloned() else {
+            return;
+        };
+        let here = self.cur.as_ref().is_ok_and(|c| c.record.id == td.record_id);
+        if !here {
+            match self.find_id(&td.record_id) {
+                Some(idx) => self.go_index(idx),
+                None => {
+                    self.status = Status::Error(format!(
+                        "decision #{t} is about record {:?}, which is not in this file",
+                        td.record_id
+                    ));
+                    return;
+                }
+            }
+        }
+        let Some(mut d) = self.decision(kind) else {
+            return;
+        };
+        d.target = Some(t);
+        d.span_key.clone_from(&td.span_key);
+        if self.commit(d).is_some() {
+            if let (Ok(c), Some(k)) = (&mut self.cur, td.key()) {
+                c.reorder(Some(&k));
+            }
+            self.refresh_hits();
+        }
+    }
+}

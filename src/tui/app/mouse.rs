@@ -1,0 +1,110 @@
+//! Mouse input, mapped through the last frame's geometry: click a span to select it, drag
+//! across the output to add a span, wheel scrolls the pane under the pointer.
+
+use ratatui::layout::{Position, Rect};
+
+use super::{App, ModeState};
+
+fn inside(r: Rect, x: u16, y: u16) -> bool {
+    r.contains(Position { x, y })
+}
+
+impl App {
+    /// Code point of the output under screen cell `(x, y)`.
+    fn output_char_at(&self, x: u16, y: u16) -> Option<usize> {
+        let l = &self.layout;
+        if !inside(l.output, x, y) {
+            return None;
+        }
+        let row = l.output_scroll + usize::from(y - l.output.y);
+        let cell = l
+            .output_rows
+            .get(row)?
+            .cell_at(usize::from(x - l.output.x))?;
+        let c = self.cur.as_ref().ok()?;
+        Some(c.map.char_at_or_before(cell.byte))
+    }
+
+    pub(super) fn mouse_down(&mut self, x: u16, y: u16) {
+        if !matches!(self.mode, ModeState::Normal | ModeState::Add { .. }) {
+            return;
+        }
+        if let Some(cp) = self.output_char_at(x, y) {
+            self.drag = Some(cp);
+            if let Ok(c) = &mut self.cur {
+                let hit = c.order.iter().position(|&i| {
+                    let v = &c.review.spans[i].current;
+                    v.start <= cp && cp < v.end
+                });
+                if let Some(p) = hit {
+                    c.selected = p;
+                    self.refresh_hits();
+                }
+            }
+            return;
+        }
+        if inside(self.layout.list, x, y) {
+            let row = self.layout.list_scroll + usize::from(y - self.layout.list.y);
+            if let Ok(c) = &mut self.cur {
+                if row < c.order.len() {
+                    c.selected = row;
+                    self.scroll.output = None;
+                    self.refresh_hits();
+                }
+            }
+        }
+    }
+
+    pub(super) fn mouse_drag(&mut self, x: u16, y: u16) {
+        let Some(start) = self.drag else { return };
+        if let Some(cp) = self.output_char_at(x, y) {
+            if cp != start || matches!(self.mode, ModeState::Add { .. }) {
+                self.mode = ModeState::Add {
+                    anchor: Some(start),
+                    cursor: cp,
+                };
+            }
+        }
+    }
+
+    pub(super) fn mouse_up(&mut self, x: u16, y: u16) {
+        let Some(start) = self.drag.take() else {
+            return;
+        };
+        let end = self.output_char_at(x, y).or(match self.mode {
+            ModeState::Add { cursor, .. } => Some(cursor),
+            _ => None,
+        });
+        match end {
+            Some(cp) if cp != start => self.open_add_label(start.min(cp), start.max(cp) + 1),
+            _ => {
+                if matches!(
+                    self.mode,
+                    ModeState::Add {
+                        anchor: Some(_),
+                        ..
+                    }
+                ) {
+                    self.mode = ModeState::Normal;
+                }
+            }
+        }
+    }
+
+    pub(super) fn wheel(&mut self, x: u16, y: u16, delta: i8) {
+        let d = isize::from(delta) * 3;
+        if matches!(self.mode, ModeState::Help | ModeState::Tools) {
+            self.scroll.overlay = self.scroll.overlay.saturating_add_signed(d);
+            return;
+        }
+        if inside(self.layout.context, x, y) {
+            self.scroll_context(d);
+        } else if inside(self.layout.output, x, y) {
+            let max = self.layout.output_rows.len().saturating_sub(1);
+            let now = self.scroll.output.unwrap_or(self.layout.output_scroll);
+            self.scroll.output = Some(now.saturating_add_signed(d).min(max));
+        } else if inside(self.layout.list, x, y) || inside(self.layout.query, x, y) {
+            self.select_step(delta.signum().into());
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! What the review screen needs from the decision database, as a trait so that flow tests can
+//! run against a store that fails on purpose. [`Store`] is the real one.
+
+use std::collections::HashMap;
+
+use crate::review::decision::{Decision, RecordOutcome, RecordReview};
+use crate::store::{RecordState, Store};
+
+/// The decision log as the app sees it. Errors are messages for the status line.
+pub trait DecisionLog {
+    /// Save one decision (and the record's new state), committed before returning.
+    ///
+    /// # Errors
+    /// Nothing was saved.
+    fn append(&self, d: &Decision, state: &RecordState) -> Result<Decision, String>;
+    /// Decisions about one record, in log order.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    fn record_decisions(&self, dataset: &str, record_id: &str) -> Result<Vec<Decision>, String>;
+    /// One reviewer's decisions on a dataset, in log order (for undo and redo).
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    fn reviewer_log(&self, dataset: &str, reviewer: &str) -> Result<Vec<Decision>, String>;
+    /// Stored record states of a dataset.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    fn record_states(&self, dataset: &str) -> Result<HashMap<String, RecordState>, String>;
+}
+
+impl DecisionLog for Store {
+    fn append(&self, d: &Decision, state: &RecordState) -> Result<Decision, String> {
+        Store::append(self, d, Some(state)).map_err(|e| e.to_string())
+    }
+    fn record_decisions(&self, dataset: &str, record_id: &str) -> Result<Vec<Decision>, String> {
+        Store::record_decisions(self, dataset, record_id).map_err(|e| e.to_string())
+    }
+    fn reviewer_log(&self, dataset: &str, reviewer: &str) -> Result<Vec<Decision>, String> {
+        Store::reviewer_log(self, dataset, reviewer).map_err(|e| e.to_string())
+    }
+    fn record_states(&self, dataset: &str) -> Result<HashMap<String, RecordState>, String> {
+        Store::record_states(self, dataset).map_err(|e| e.to_string())
+    }
+}
+
+/// The summary stored beside a decision: the record's state after it.
+#[must_use]
+pub fn state_of(review: &RecordReview) -> RecordState {
+    RecordState {
+        reviewed: review.is_reviewed(),
+        flagged: review.flagged,
+        outcome: match review.outcome {
+            RecordOutcome::Open => "open",
+            RecordOutcome::Clean => "clean",
+            RecordOutcome::Removed { .. } => "removed",
+        }
+        .to_owned(),
+        stale: !review.stale.is_empty(),
+    }
+}

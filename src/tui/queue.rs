@@ -1,0 +1,221 @@
+//! The review queue: which records, in file order, the reviewer walks through. Membership is
+//! decided lazily, record by record, as the reviewer (or idle time) moves forward, so a huge
+//! file shows its first record at once. Once a record is in the queue it stays for the session.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::str::FromStr;
+
+use crate::formats::Dataset;
+use crate::store::RecordState;
+
+/// Which records to review.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum QueueKind {
+    /// Records not reviewed yet (default).
+    Unreviewed,
+    /// Every record.
+    All,
+    /// Records flagged for a second look.
+    Flagged,
+    /// Records of one corruption type (`type:missing_tool`).
+    Type(String),
+}
+
+impl FromStr for QueueKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "unreviewed" => Ok(Self::Unreviewed),
+            "all" => Ok(Self::All),
+            "flagged" => Ok(Self::Flagged),
+            _ => match s.strip_prefix("type:") {
+                Some(t) if !t.is_empty() => Ok(Self::Type(t.to_owned())),
+                _ => Err(format!(
+                    "unknown queue {s:?} (expected unreviewed, all, flagged or type:T)"
+                )),
+            },
+        }
+    }
+}
+
+impl fmt::Display for QueueKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Unreviewed => f.write_str("unreviewed"),
+            Self::All => f.write_str("all"),
+            Self::Flagged => f.write_str("flagged"),
+            Self::Type(t) => write!(f, "type:{t}"),
+        }
+    }
+}
+
+/// The queue: dataset indices in file order, discovered lazily.
+#[derive(Debug, Clone)]
+pub struct Queue {
+    /// Which records.
+    pub kind: QueueKind,
+    members: Vec<usize>,
+    member_set: HashSet<usize>,
+    /// Next dataset index to consider.
+    scanned: usize,
+    /// Expected size when known without scanning (from the stored states).
+    expected: Option<usize>,
+}
+
+impl Queue {
+    /// A queue over `ds`; `states` are the stored record states at start.
+    #[must_use]
+    pub fn new(kind: QueueKind, ds: &Dataset, states: &HashMap<String, RecordState>) -> Self {
+        let expected = match &kind {
+            QueueKind::All => Some(ds.len()),
+            QueueKind::Unreviewed => Some(
+                ds.len()
+                    .saturating_sub(states.values().filter(|s| s.reviewed).count()),
+            ),
+            QueueKind::Flagged => Some(states.values().filter(|s| s.flagged).count()),
+            QueueKind::Type(_) => None,
+        };
+        Self {
+            kind,
+            members: Vec::new(),
+            member_set: HashSet::new(),
+            scanned: 0,
+            expected,
+        }
+    }
+
+    /// True when every record of the dataset has been considered.
+    #[must_use]
+    pub fn complete(&self, ds: &Dataset) -> bool {
+        self.kind == QueueKind::All || self.scanned >= ds.len()
+    }
+
+    /// Number of records known to be in the queue so far.
+    #[must_use]
+    pub fn known(&self, ds: &Dataset) -> usize {
+        if self.kind == QueueKind::All {
+            ds.len()
+        } else {
+            self.members.len()
+        }
+    }
+
+    /// The queue's size: exact when complete, else the expectation (or what is known so far,
+    /// marked as a lower bound by `false`).
+    #[must_use]
+    pub fn size(&self, ds: &Dataset) -> (usize, bool) {
+        if self.complete(ds) {
+            (self.known(ds), true)
+        } else {
+            match self.expected {
+                Some(n) => (n.max(self.known(ds)), true),
+                None => (self.known(ds), false),
+            }
+        }
+    }
+
+    /// Dataset index at queue position `pos`, scanning forward as needed. `None` past the end.
+    pub fn get(
+        &mut self,
+        pos: usize,
+        ds: &Dataset,
+        states: &HashMap<String, RecordState>,
+    ) -> Option<usize> {
+        if self.kind == QueueKind::All {
+            return (pos < ds.len()).then_some(pos);
+        }
+        while self.members.len() <= pos && self.scanned < ds.len() {
+            self.step(ds, states);
+        }
+        self.members.get(pos).copied()
+    }
+
+    /// Consider up to `n` more records (idle-time scanning); true when something was done.
+    pub fn scan(&mut self, n: usize, ds: &Dataset, states: &HashMap<String, RecordState>) -> bool {
+        if self.complete(ds) {
+            return false;
+        }
+        for _ in 0..n {
+            if self.scanned >= ds.len() {
+                break;
+            }
+            self.step(ds, states);
+        }
+        true
+    }
+
+    fn step(&mut self, ds: &Dataset, states: &HashMap<String, RecordState>) {
+        let i = self.scanned;
+        self.scanned += 1;
+        if !self.member_set.contains(&i) && admits(&self.kind, i, ds, states) {
+            self.members.push(i);
+            self.member_set.insert(i);
+        }
+    }
+
+    /// Position of dataset index `idx` in the queue, adding it when it is not a member (a
+    /// record reached by go-to or undo stays reachable).
+    pub fn force(&mut self, idx: usize) -> usize {
+        if self.kind == QueueKind::All {
+            return idx;
+        }
+        match self.members.binary_search(&idx) {
+            Ok(p) => p,
+            Err(p) => {
+                self.members.insert(p, idx);
+                self.member_set.insert(idx);
+                p
+            }
+        }
+    }
+
+    /// True when dataset index `idx` is a member known so far.
+    #[must_use]
+    pub fn contains(&self, idx: usize) -> bool {
+        self.kind == QueueKind::All || self.member_set.contains(&idx)
+    }
+
+    /// Known member indices (empty for the `all` queue, whose members are every index).
+    #[must_use]
+    pub fn members(&self) -> &[usize] {
+        &self.members
+    }
+}
+
+/// Whether record `i` belongs in a queue of this kind. An unreadable record is admitted so
+/// that the reviewer sees the error.
+fn admits(kind: &QueueKind, i: usize, ds: &Dataset, states: &HashMap<String, RecordState>) -> bool {
+    match kind {
+        QueueKind::All => true,
+        QueueKind::Unreviewed => ds
+            .primary()
+            .id(i)
+            .map_or(true, |id| !states.get(&id).is_some_and(|s| s.reviewed)),
+        QueueKind::Flagged => ds
+            .primary()
+            .id(i)
+            .is_ok_and(|id| states.get(&id).is_some_and(|s| s.flagged)),
+        QueueKind::Type(t) => ds
+            .primary()
+            .record(i)
+            .map_or(true, |r| r.corruption_type.as_deref() == Some(t.as_str())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_parse() {
+        assert_eq!("all".parse::<QueueKind>(), Ok(QueueKind::All));
+        assert_eq!(
+            "type:missing_tool".parse::<QueueKind>(),
+            Ok(QueueKind::Type("missing_tool".into()))
+        );
+        assert!("type:".parse::<QueueKind>().is_err());
+        assert!("later".parse::<QueueKind>().is_err());
+        assert_eq!(QueueKind::Type("x".into()).to_string(), "type:x");
+    }
+}

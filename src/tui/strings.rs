@@ -1,0 +1,259 @@
+//! Every user-facing string of the review screen, in one place, so help, hints and messages
+//! stay consistent.
+
+use super::action::Action;
+use super::keymap::Mode;
+
+/// One line of help for an action.
+#[must_use]
+pub fn describe(a: Action) -> &'static str {
+    match a {
+        Action::NextSpan => "next span",
+        Action::PrevSpan => "previous span",
+        Action::NextRecord => "next record in the queue",
+        Action::PrevRecord => "previous record in the queue",
+        Action::FirstRecord => "first record of the queue",
+        Action::LastRecord => "last record of the queue",
+        Action::Goto => "go to a record by position or id",
+        Action::Accept => "accept the selected span",
+        Action::AcceptAll => "accept every remaining span, next record",
+        Action::Drop => "drop the selected span (reason optional)",
+        Action::Relabel => "relabel the selected span",
+        Action::Adjust => "adjust the selected span's boundaries",
+        Action::Add => "add a span the labels missed",
+        Action::Clean => "reclassify the record as clean",
+        Action::Remove => "remove the record (with a reason)",
+        Action::Flag => "flag / unflag for a second look",
+        Action::Note => "attach a note to the record",
+        Action::Undo => "undo the last decision (across restarts)",
+        Action::Redo => "redo the last undone decision",
+        Action::Search => "search the record's text",
+        Action::NextEvidence => "jump to the next evidence / search hit",
+        Action::Tools => "tools available and the call made",
+        Action::ContextDown => "scroll the context down",
+        Action::ContextUp => "scroll the context up",
+        Action::Help => "help",
+        Action::Quit => "quit (everything is already saved)",
+        Action::StartLeft => "start one character left",
+        Action::StartRight => "start one character right",
+        Action::EndLeft => "end one character left",
+        Action::EndRight => "end one character right",
+        Action::StartWordLeft => "start one word left",
+        Action::StartWordRight => "start one word right",
+        Action::EndWordLeft => "end one word left",
+        Action::EndWordRight => "end one word right",
+        Action::Trim => "trim whitespace and punctuation",
+        Action::CursorLeft => "cursor one character left",
+        Action::CursorRight => "cursor one character right",
+        Action::CursorWordLeft => "cursor one word left",
+        Action::CursorWordRight => "cursor one word right",
+        Action::Mark => "set the start, then the end",
+        Action::Down => "down",
+        Action::Up => "up",
+        Action::Confirm => "save / choose",
+        Action::Cancel => "cancel / close",
+        Action::DeleteChar => "delete a character",
+        Action::Crash => "crash on purpose (tests)",
+        Action::Input(_)
+        | Action::MouseDown(..)
+        | Action::MouseDrag(..)
+        | Action::MouseUp(..)
+        | Action::Scroll(..) => "",
+    }
+}
+
+/// A short word for an action in the status-line hints.
+#[must_use]
+pub fn hint(a: Action) -> &'static str {
+    match a {
+        Action::NextSpan => "span",
+        Action::NextRecord => "record",
+        Action::Accept => "accept",
+        Action::AcceptAll => "all+next",
+        Action::Drop => "drop",
+        Action::Relabel => "relabel",
+        Action::Adjust => "adjust",
+        Action::Add => "add",
+        Action::Clean => "clean",
+        Action::Remove => "remove",
+        Action::Undo => "undo",
+        Action::NextEvidence => "evidence",
+        Action::Tools => "tools",
+        Action::Help => "help",
+        Action::Quit => "quit",
+        Action::StartLeft => "start←",
+        Action::StartRight => "start→",
+        Action::EndLeft => "end←",
+        Action::EndRight => "end→",
+        Action::StartWordRight => "start word→",
+        Action::EndWordRight => "end word→",
+        Action::Trim => "trim",
+        Action::CursorRight => "right",
+        Action::CursorLeft => "left",
+        Action::CursorWordRight => "word",
+        Action::Mark => "mark",
+        Action::Down => "move",
+        Action::Confirm => "ok",
+        Action::Cancel => "cancel",
+        _ => describe(a),
+    }
+}
+
+/// Actions shown in the status-line hints of each mode, most useful first (keys come from the
+/// active keymap; an unbound action is left out).
+#[must_use]
+pub fn hint_actions(mode: Mode) -> &'static [Action] {
+    match mode {
+        Mode::Normal => &[
+            Action::Help,
+            Action::Accept,
+            Action::Drop,
+            Action::AcceptAll,
+            Action::Adjust,
+            Action::Relabel,
+            Action::Add,
+            Action::NextSpan,
+            Action::NextRecord,
+            Action::Undo,
+            Action::NextEvidence,
+            Action::Tools,
+            Action::Clean,
+            Action::Remove,
+            Action::Quit,
+        ],
+        Mode::Adjust => &[
+            Action::Confirm,
+            Action::Cancel,
+            Action::StartLeft,
+            Action::StartRight,
+            Action::EndLeft,
+            Action::EndRight,
+            Action::StartWordRight,
+            Action::EndWordRight,
+            Action::Trim,
+        ],
+        Mode::Add => &[
+            Action::Mark,
+            Action::Cancel,
+            Action::CursorRight,
+            Action::CursorLeft,
+            Action::CursorWordRight,
+        ],
+        Mode::Picker => &[Action::Confirm, Action::Cancel, Action::Down],
+        Mode::Prompt => &[Action::Confirm, Action::Cancel],
+        Mode::Help | Mode::Tools => &[Action::Cancel, Action::Down],
+    }
+}
+
+/// Title of a mode's section in help.
+#[must_use]
+pub fn mode_title(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Normal => "Review",
+        Mode::Adjust => "Adjust boundaries (t)",
+        Mode::Add => "Add a span (v)",
+        Mode::Picker => "Pickers",
+        Mode::Prompt => "Prompts",
+        Mode::Help => "Help",
+        Mode::Tools => "Tools panel",
+    }
+}
+
+/// Reasons offered when removing a record; the last one asks for free text.
+pub const REMOVE_REASONS: &[&str] = &[
+    "question/answer mismatch",
+    "no-op edit",
+    "incoherent",
+    "other",
+];
+
+/// The free-text reason choice.
+pub const OTHER: &str = "other";
+
+/// Default label set (the toolace hallucination types).
+pub const TOOLACE_LABELS: &[&str] = &["contradiction", "missing_tool", "overgeneration"];
+
+/// The LettuceDetect taxonomy: categories and their subcategories.
+pub const LETTUCE_TAXONOMY: &[(&str, &[&str])] = &[
+    (
+        "contradiction",
+        &["numerical", "temporal", "entity", "relational"],
+    ),
+    (
+        "unsupported_addition",
+        &["value", "claim", "elaboration", "subjective", "behavior"],
+    ),
+    (
+        "fabricated_reference",
+        &["section", "identifier", "attribute"],
+    ),
+];
+
+/// Mouse help line in the help screen.
+pub const MOUSE_HELP: &str =
+    "Mouse: click a span to select it · drag across the output to add a span · wheel scrolls";
+
+/// Pane titles.
+pub const QUERY: &str = "Query";
+/// Output pane title.
+pub const OUTPUT: &str = "Output";
+/// Context pane title.
+pub const CONTEXT: &str = "Context";
+/// Span list title.
+pub const SPANS: &str = "Spans";
+/// Tools panel title.
+pub const TOOLS: &str = "Tools available";
+/// Tool call title.
+pub const TOOL_CALL: &str = "Tool call made";
+/// Help title.
+pub const HELP: &str = "Help";
+/// Relabel picker title.
+pub const PICK_LABEL: &str = "Relabel";
+/// Add-label picker title.
+pub const PICK_ADD_LABEL: &str = "Label of the new span";
+/// Remove picker title.
+pub const PICK_REMOVE: &str = "Remove the record: why?";
+/// Prompt titles.
+pub const PROMPT_DROP: &str = "Drop: reason (optional, Enter to skip)";
+/// Note prompt.
+pub const PROMPT_NOTE: &str = "Note";
+/// Goto prompt.
+pub const PROMPT_GOTO: &str = "Go to position or id";
+/// Search prompt.
+pub const PROMPT_SEARCH: &str = "Search";
+/// Free-text removal reason prompt.
+pub const PROMPT_REMOVE_OTHER: &str = "Remove: reason";
+/// Adjust pane title.
+pub const ADJUST: &str = "Adjust";
+/// Add pane title.
+pub const ADD: &str = "Add a span";
+/// Add mode, before the start is set.
+pub const ADD_PICK_START: &str = "move to the start of the new span, then mark";
+/// Add mode, start set.
+pub const ADD_PICK_END: &str = "move to the end, then mark";
+/// Shown when the record has no span.
+pub const NO_SPANS: &str = "no spans under review";
+/// Shown when nothing is selected for a span action.
+pub const NO_SPAN_SELECTED: &str = "no span selected";
+/// The queue is empty.
+pub const QUEUE_EMPTY: &str = "the queue is empty: nothing to review";
+/// End of queue.
+pub const QUEUE_END: &str = "end of the queue";
+/// Start of queue.
+pub const QUEUE_START: &str = "start of the queue";
+/// Nothing to undo.
+pub const NOTHING_TO_UNDO: &str = "nothing to undo";
+/// Nothing to redo.
+pub const NOTHING_TO_REDO: &str = "nothing to redo";
+/// No evidence found.
+pub const NO_EVIDENCE: &str = "no occurrence in the context or query";
+/// Empty span refused.
+pub const EMPTY_SPAN: &str = "a span needs at least one character";
+/// Unchanged adjust.
+pub const UNCHANGED: &str = "unchanged: nothing saved";
+/// Record has no tools metadata.
+pub const NO_TOOLS: &str = "(this record has no meta.tools)";
+/// Record has no tool call.
+pub const NO_TOOL_CALL: &str = "(this record has no meta.tool_call)";
+/// Stale decisions banner.
+pub const STALE: &str = "stale";

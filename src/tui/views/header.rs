@@ -1,0 +1,78 @@
+//! The header: dataset, position in the queue, id, type, review state, progress.
+
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+use crate::review::decision::RecordOutcome;
+use crate::tui::app::App;
+use crate::tui::text;
+
+/// Draw the header into `area` (one or two rows).
+pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let th = &app.config.theme;
+    let (done, n, exact) = app.progress();
+    let pos = format!("{} / {}{}", app.pos + 1, n, if exact { "" } else { "+" });
+    let mut first = vec![
+        Span::styled(text::escape_line(&app.dataset.name), th.accent()),
+        Span::raw(" · "),
+        Span::styled(pos, th.accent()),
+        Span::raw(format!(" · queue {}", app.queue.kind)),
+    ];
+    let mut second: Vec<Span<'_>> = Vec::new();
+    if let Ok(c) = &app.cur {
+        second.push(Span::raw(text::escape_line(&c.record.id)));
+        if let Some(t) = &c.record.corruption_type {
+            second.push(Span::raw(" · "));
+            second.push(Span::styled(text::escape_line(t), th.label(t)));
+        }
+        let r = &c.review;
+        let state = match &r.outcome {
+            RecordOutcome::Clean => "clean".to_owned(),
+            RecordOutcome::Removed { reason } => format!("removed ({reason})"),
+            RecordOutcome::Open if r.is_reviewed() => "reviewed".to_owned(),
+            RecordOutcome::Open => "open".to_owned(),
+        };
+        second.push(Span::raw(" · "));
+        second.push(Span::styled(state, th.accent()));
+        if r.flagged {
+            second.push(Span::styled(" · flagged", th.stale()));
+        }
+        if !r.stale.is_empty() {
+            second.push(Span::styled(
+                format!(" · {} stale", r.stale.len()),
+                th.stale(),
+            ));
+        }
+        if !r.notes.is_empty() {
+            second.push(Span::styled(
+                format!(
+                    " · {} note{}",
+                    r.notes.len(),
+                    if r.notes.len() == 1 { "" } else { "s" }
+                ),
+                th.dim(),
+            ));
+        }
+    }
+    let bar = progress_bar(done, n, usize::from(area.width / 4).clamp(5, 30));
+    let progress = Span::styled(format!("{bar} {done}/{n} reviewed"), th.dim());
+    if area.height >= 2 {
+        first.push(Span::raw("  "));
+        first.push(progress);
+        let rows = [Line::from(first), Line::from(second)];
+        frame.render_widget(Paragraph::new(rows.to_vec()), area);
+    } else {
+        let mut line = first;
+        line.push(Span::raw(" · "));
+        line.extend(second);
+        frame.render_widget(Paragraph::new(Line::from(line)), area);
+    }
+}
+
+/// `[#####.....]` of `width` inner cells.
+fn progress_bar(done: usize, total: usize, width: usize) -> String {
+    let filled = (done * width).checked_div(total).unwrap_or(0).min(width);
+    format!("[{}{}]", "█".repeat(filled), "·".repeat(width - filled))
+}

@@ -1,0 +1,99 @@
+//! Drawing the review screen from the app's state. Views read the app and return the frame's
+//! geometry (for mouse hits and scrolling); they never change domain state.
+
+mod header;
+mod overlay;
+mod panes;
+mod spans;
+mod status;
+
+use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::Frame;
+
+use super::app::{App, ModeState, ScreenLayout};
+
+/// Draw the whole screen; returns where things were drawn.
+pub fn draw(frame: &mut Frame<'_>, app: &App) -> ScreenLayout {
+    let area = frame.area();
+    let mut out = ScreenLayout::default();
+    if area.width < 4 || area.height < 3 {
+        return out;
+    }
+    let tall = area.height >= 16;
+    let header_h = if tall { 2 } else { 1 };
+    let [head, body, stat] = Layout::vertical([
+        Constraint::Length(header_h),
+        Constraint::Min(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    header::draw(frame, head, app);
+    status::draw(frame, stat, app);
+    match &app.cur {
+        Ok(_) => body_view(frame, body, app, &mut out),
+        Err(e) => panes::message(frame, body, app, e),
+    }
+    match &app.mode {
+        ModeState::Help => out.overlay = overlay::help(frame, area, app),
+        ModeState::Tools => out.overlay = overlay::tools(frame, area, app),
+        ModeState::Picker { .. } => overlay::picker(frame, area, app),
+        _ => {}
+    }
+    out
+}
+
+fn body_view(frame: &mut Frame<'_>, body: Rect, app: &App, out: &mut ScreenLayout) {
+    let show_query = body.height >= 14;
+    let query_h = if show_query {
+        panes::query_height(app, body.width)
+    } else {
+        0
+    };
+    let [query, main] =
+        Layout::vertical([Constraint::Length(query_h), Constraint::Min(1)]).areas(body);
+    if show_query {
+        out.query = panes::query(frame, query, app);
+    }
+    let wide = main.width >= 80;
+    let (left, right) = if wide {
+        let [l, r] = Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)])
+            .areas(main);
+        (l, r)
+    } else {
+        let [l, r] =
+            Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(main);
+        (l, r)
+    };
+    let panel_h = bottom_panel_height(app, left.height);
+    let [output, panel] = Layout::default()
+        .direction(Direction::Vertical)
+        .constraints([Constraint::Min(3), Constraint::Length(panel_h)])
+        .areas(left);
+    panes::output(frame, output, app, out);
+    if panel_h > 0 {
+        match &app.mode {
+            ModeState::Adjust { .. } => panes::adjust(frame, panel, app),
+            ModeState::Add { .. } => panes::add(frame, panel, app),
+            _ => spans::list(frame, panel, app, out),
+        }
+    }
+    panes::context(frame, right, app, out);
+}
+
+fn bottom_panel_height(app: &App, avail: u16) -> u16 {
+    if avail < 9 {
+        return 0;
+    }
+    let want: u16 = match (&app.mode, &app.cur) {
+        (ModeState::Adjust { .. }, _) => 8,
+        (ModeState::Add { .. }, _) => 4,
+        (_, Ok(c)) => {
+            let stale = u16::from(!c.review.stale.is_empty());
+            u16::try_from(c.order.len().max(1))
+                .unwrap_or(u16::MAX)
+                .saturating_add(2 + stale)
+        }
+        (_, Err(_)) => 0,
+    };
+    want.min(avail / 2).min(12)
+}

@@ -1,0 +1,163 @@
+//! Overlays: the help screen (generated from the active keymap), the tools panel, pickers.
+
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+use ratatui::Frame;
+use serde_json::Value;
+
+use crate::tui::app::{App, ModeState, PickerKind};
+use crate::tui::keymap::Mode;
+use crate::tui::{strings, text};
+
+fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let [v] = Layout::vertical([Constraint::Length(h.min(area.height))])
+        .flex(Flex::Center)
+        .areas(area);
+    let [r] = Layout::horizontal([Constraint::Length(w.min(area.width))])
+        .flex(Flex::Center)
+        .areas(v);
+    r
+}
+
+/// The help screen: every bound key of every mode, from the active keymap.
+pub fn help(frame: &mut Frame<'_>, area: Rect, app: &App) -> Rect {
+    let th = &app.config.theme;
+    let km = &app.config.keymap;
+    let mut lines: Vec<Line<'_>> = Vec::new();
+    for mode in Mode::ALL {
+        let b = km.bindings(mode);
+        if b.is_empty() {
+            continue;
+        }
+        if !lines.is_empty() {
+            lines.push(Line::raw(""));
+        }
+        lines.push(Line::from(Span::styled(
+            strings::mode_title(mode),
+            th.accent(),
+        )));
+        for (action, keys) in b {
+            let keys: Vec<String> = keys.iter().map(ToString::to_string).collect();
+            let k = keys.join(" ");
+            let pad = 14usize.saturating_sub(text::width(&k));
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {k}"), th.accent()),
+                Span::raw(" ".repeat(pad + 1)),
+                Span::raw(strings::describe(action)),
+            ]));
+        }
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::from(Span::styled(strings::MOUSE_HELP, th.dim())));
+    let scroll =
+        u16::try_from(app.scroll.overlay.min(lines.len().saturating_sub(1))).unwrap_or(u16::MAX);
+    frame.render_widget(Clear, area);
+    let p = Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .scroll((scroll, 0))
+        .block(Block::bordered().title(strings::HELP));
+    frame.render_widget(p, area);
+    area
+}
+
+/// The tools available (`meta.tools`: name and description) and the call made
+/// (`meta.tool_call`).
+pub fn tools(frame: &mut Frame<'_>, area: Rect, app: &App) -> Rect {
+    let th = &app.config.theme;
+    let mut lines: Vec<Line<'_>> = Vec::new();
+    let meta = app.cur.as_ref().ok().and_then(|c| c.record.meta());
+    lines.push(Line::from(Span::styled(strings::TOOLS, th.accent())));
+    match meta.and_then(|m| m.get("tools")).and_then(Value::as_array) {
+        Some(tools) if !tools.is_empty() => {
+            for t in tools {
+                let name = t.get("name").and_then(Value::as_str).unwrap_or("?");
+                let desc = t.get("description").and_then(Value::as_str).unwrap_or("");
+                lines.push(Line::from(vec![
+                    Span::styled(format!("• {}", text::escape_line(name)), th.accent()),
+                    Span::raw(format!(" — {}", text::escape_line(desc))),
+                ]));
+                if let Some(props) = t
+                    .get("parameters")
+                    .and_then(|p| p.get("properties"))
+                    .and_then(Value::as_object)
+                {
+                    let names: Vec<&str> = props.keys().map(String::as_str).collect();
+                    lines.push(Line::from(Span::styled(
+                        format!("    params: {}", text::escape_line(&names.join(", "))),
+                        th.dim(),
+                    )));
+                }
+            }
+        }
+        _ => lines.push(Line::from(Span::styled(strings::NO_TOOLS, th.dim()))),
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::from(Span::styled(strings::TOOL_CALL, th.accent())));
+    match meta.and_then(|m| m.get("tool_call")) {
+        Some(call) if !call.is_null() => {
+            let pretty = serde_json::to_string_pretty(call).unwrap_or_default();
+            for l in pretty.lines() {
+                lines.push(Line::raw(text::escape_line(l)));
+            }
+        }
+        _ => lines.push(Line::from(Span::styled(strings::NO_TOOL_CALL, th.dim()))),
+    }
+    let scroll =
+        u16::try_from(app.scroll.overlay.min(lines.len().saturating_sub(1))).unwrap_or(u16::MAX);
+    frame.render_widget(Clear, area);
+    let p = Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .scroll((scroll, 0))
+        .block(Block::bordered().title(strings::TOOLS));
+    frame.render_widget(p, area);
+    area
+}
+
+/// A picker: numbered choices, the selected one highlighted.
+pub fn picker(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let ModeState::Picker { kind, items, sel } = &app.mode else {
+        return;
+    };
+    let th = &app.config.theme;
+    let title = match kind {
+        PickerKind::Relabel => strings::PICK_LABEL.to_owned(),
+        PickerKind::AddLabel { start, end } => {
+            format!("{} [{start}, {end})", strings::PICK_ADD_LABEL)
+        }
+        PickerKind::RemoveReason => strings::PICK_REMOVE.to_owned(),
+    };
+    let widest = items.iter().map(|s| text::width(s)).max().unwrap_or(0) + 6;
+    let w = u16::try_from(widest.max(text::width(&title) + 4)).unwrap_or(u16::MAX);
+    let h = u16::try_from(items.len() + 2).unwrap_or(u16::MAX);
+    let r = centered(area, w, h);
+    let inner_h = usize::from(r.height.saturating_sub(2)).max(1);
+    let scroll = (sel + 1).saturating_sub(inner_h);
+    let lines: Vec<Line<'_>> = items
+        .iter()
+        .enumerate()
+        .skip(scroll)
+        .take(inner_h)
+        .map(|(i, s)| {
+            let num = if i < 9 {
+                format!("{} ", i + 1)
+            } else {
+                "  ".to_owned()
+            };
+            let line = Line::from(vec![
+                Span::styled(num, th.dim()),
+                Span::raw(text::escape_line(s)),
+            ]);
+            if i == *sel {
+                line.style(th.list_selected())
+            } else {
+                line
+            }
+        })
+        .collect();
+    frame.render_widget(Clear, r);
+    frame.render_widget(
+        Paragraph::new(lines).block(Block::bordered().title(text::escape_line(&title))),
+        r,
+    );
+}

@@ -1,0 +1,327 @@
+//! The text panes: query, output (spans highlighted), context (evidence highlighted), and the
+//! adjust / add panels under the output.
+
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Wrap};
+use ratatui::Frame;
+use similar::{ChangeTag, TextDiff};
+
+use crate::model::SourceRole;
+use crate::review::decision::SpanStatus;
+use crate::tui::app::{App, Current, ModeState, ScreenLayout};
+use crate::tui::evidence::Hit;
+use crate::tui::strings;
+use crate::tui::text::{self, Row};
+
+/// Turn rows `[scroll, scroll + height)` of `src` into styled lines; `style` gives each cell's
+/// style from its byte offset.
+fn lines<'a>(
+    src: &'a str,
+    rows: &[Row],
+    scroll: usize,
+    height: usize,
+    style: &dyn Fn(usize) -> Style,
+) -> Vec<Line<'a>> {
+    rows.iter()
+        .skip(scroll)
+        .take(height)
+        .map(|r| {
+            let mut spans: Vec<Span<'a>> = Vec::new();
+            if r.indent > 0 {
+                spans.push(Span::raw(" ".repeat(r.indent)));
+            }
+            // Group consecutive unescaped cells of one style into one span.
+            let mut run: Option<(usize, usize, Style)> = None;
+            for c in &r.cells {
+                let st = style(c.byte);
+                if c.escaped {
+                    if let Some((a, b, s)) = run.take() {
+                        spans.push(Span::styled(&src[a..b], s));
+                    }
+                    let g = &src[c.byte..c.byte + c.len];
+                    spans.push(Span::styled(text::display(g).into_owned(), st));
+                    continue;
+                }
+                match &mut run {
+                    Some((_, b, s)) if *s == st && *b == c.byte => *b = c.byte + c.len,
+                    _ => {
+                        if let Some((a, b, s)) = run.take() {
+                            spans.push(Span::styled(&src[a..b], s));
+                        }
+                        run = Some((c.byte, c.byte + c.len, st));
+                    }
+                }
+            }
+            if let Some((a, b, s)) = run {
+                spans.push(Span::styled(&src[a..b], s));
+            }
+            Line::from(spans)
+        })
+        .collect()
+}
+
+/// Style of byte `b` from hits: the current one stands out.
+fn hit_style(hits: &[Hit], current: Option<usize>, b: usize, app: &App) -> Option<Style> {
+    let i = hits.partition_point(|h| h.end <= b);
+    let h = hits.get(i)?;
+    (h.start <= b && b < h.end).then(|| {
+        if Some(i) == current {
+            app.config.theme.evidence_current()
+        } else {
+            app.config.theme.evidence()
+        }
+    })
+}
+
+/// Rows the query pane wants (border included).
+pub fn query_height(app: &App, width: u16) -> u16 {
+    let Ok(c) = &app.cur else { return 0 };
+    if c.record.query.is_empty() {
+        return 0;
+    }
+    let rows = text::wrap(&c.record.query, usize::from(width.saturating_sub(2))).len();
+    u16::try_from(rows.min(3)).unwrap_or(3) + 2
+}
+
+/// The query, evidence occurrences highlighted.
+pub fn query(frame: &mut Frame<'_>, area: Rect, app: &App) -> Rect {
+    let Ok(c) = &app.cur else {
+        return Rect::default();
+    };
+    let block = Block::bordered().title(strings::QUERY);
+    let inner = block.inner(area);
+    let rows = text::wrap(&c.record.query, usize::from(inner.width));
+    let hits = &c.hits.query;
+    let style = |b: usize| hit_style(hits, None, b, app).unwrap_or_default();
+    let ls = lines(&c.record.query, &rows, 0, usize::from(inner.height), &style);
+    frame.render_widget(Paragraph::new(ls).block(block), area);
+    inner
+}
+
+/// Byte ranges of the output with their styles, lowest priority first.
+fn output_styles(app: &App, c: &Current) -> Vec<(usize, usize, Style)> {
+    let th = &app.config.theme;
+    let b = |cp: usize| c.map.byte_of(cp.min(c.chars.len())).unwrap_or(0);
+    let mut out = Vec::new();
+    for src in &c.record.sources {
+        if src.role == SourceRole::Gold {
+            continue;
+        }
+        for s in &src.spans {
+            out.push((b(s.start), b(s.end), th.other_source()));
+        }
+    }
+    let selected = c.selected_span();
+    for (i, s) in c.review.spans.iter().enumerate() {
+        if Some(i) == selected {
+            continue;
+        }
+        let st = match s.status {
+            SpanStatus::Dropped { .. } => th.dropped_span(),
+            _ => th.span(&s.current.label),
+        };
+        out.push((b(s.current.start), b(s.current.end), st));
+    }
+    for h in &c.hits.output {
+        out.push((h.start, h.end, th.evidence()));
+    }
+    match &app.mode {
+        ModeState::Adjust { bounds, key, .. } => {
+            let label = c
+                .review
+                .span(key)
+                .map_or(String::new(), |s| s.current.label.clone());
+            out.push((b(bounds.start), b(bounds.end), th.selected_span(&label)));
+        }
+        ModeState::Add { anchor, cursor } => {
+            if let Some(i) = selected {
+                let s = &c.review.spans[i];
+                out.push((
+                    b(s.current.start),
+                    b(s.current.end),
+                    th.span(&s.current.label),
+                ));
+            }
+            let (lo, hi) = match anchor {
+                Some(a) => ((*a).min(*cursor), (*a).max(*cursor) + 1),
+                None => (*cursor, *cursor + 1),
+            };
+            out.push((b(lo), b(hi), th.cursor()));
+        }
+        _ => {
+            if let Some(i) = selected {
+                let s = &c.review.spans[i];
+                let st = match s.status {
+                    SpanStatus::Dropped { .. } => th.dropped_span().patch(th.selected_span("")),
+                    _ => th.selected_span(&s.current.label),
+                };
+                out.push((b(s.current.start), b(s.current.end), st));
+            }
+        }
+    }
+    out
+}
+
+/// The output with every span highlighted; follows the selection unless scrolled by hand.
+pub fn output(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout) {
+    let Ok(c) = &app.cur else { return };
+    let title = format!("{} ({} chars)", strings::OUTPUT, c.chars.len());
+    let block = Block::bordered().title(title);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let rows = text::wrap(&c.record.output, usize::from(inner.width));
+    let h = usize::from(inner.height);
+    let focus = match &app.mode {
+        ModeState::Add { cursor, .. } => Some(*cursor),
+        ModeState::Adjust { bounds, .. } => Some(bounds.start),
+        _ => c.selected_span().map(|i| c.review.spans[i].current.start),
+    };
+    let scroll = match app.scroll.output {
+        Some(s) => s,
+        None => focus
+            .and_then(|cp| c.map.byte_of(cp.min(c.chars.len())))
+            .map_or(0, |byte| {
+                let row = text::row_of(&rows, byte);
+                if row < h {
+                    0
+                } else {
+                    row - h / 3
+                }
+            }),
+    }
+    .min(rows.len().saturating_sub(1));
+    let styles = output_styles(app, c);
+    let style = |byte: usize| {
+        styles
+            .iter()
+            .filter(|(a, b, _)| *a <= byte && byte < *b)
+            .fold(Style::default(), |acc, (_, _, s)| acc.patch(*s))
+    };
+    let ls = lines(&c.record.output, &rows, scroll, h, &style);
+    frame.render_widget(Paragraph::new(ls), inner);
+    out.output = inner;
+    out.output_rows = rows;
+    out.output_scroll = scroll;
+}
+
+/// The context, pretty-printed, evidence highlighted, scrolled to the current occurrence.
+pub fn context(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout) {
+    let Ok(c) = &app.cur else { return };
+    let n = c.hits.context.len();
+    let title = match (&c.hits.search, c.hits.current) {
+        (Some(s), Some(i)) => format!("{} · {:?} {}/{n}", strings::CONTEXT, s, i + 1),
+        (Some(s), None) => format!("{} · {:?} not found", strings::CONTEXT, s),
+        (None, Some(i)) => format!("{} · evidence {}/{n}", strings::CONTEXT, i + 1),
+        (None, None) => strings::CONTEXT.to_owned(),
+    };
+    let block = Block::bordered().title(text::escape_line(&title));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if c.context.is_empty() {
+        frame.render_widget(
+            Paragraph::new(Span::styled("(no context)", app.config.theme.dim())),
+            inner,
+        );
+        return;
+    }
+    let rows = text::wrap(&c.context, usize::from(inner.width));
+    let h = usize::from(inner.height);
+    let scroll = match app.scroll.context_anchor {
+        Some(b) => text::row_of(&rows, b).saturating_sub(2),
+        None => app.scroll.context,
+    }
+    .min(rows.len().saturating_sub(1));
+    let hits = &c.hits.context;
+    let cur = c.hits.current;
+    let style = |b: usize| hit_style(hits, cur, b, app).unwrap_or_default();
+    let ls = lines(&c.context, &rows, scroll, h, &style);
+    frame.render_widget(Paragraph::new(ls), inner);
+    out.context = inner;
+    out.context_rows = rows.len();
+    out.context_scroll = scroll;
+}
+
+/// The adjust panel: old and new text, diffed by character.
+pub fn adjust(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let (Ok(c), ModeState::Adjust { bounds, before, .. }) = (&app.cur, &app.mode) else {
+        return;
+    };
+    let th = &app.config.theme;
+    let old = c
+        .map
+        .slice(&c.record.output, before.start, before.end)
+        .unwrap_or("");
+    let new = c
+        .map
+        .slice(&c.record.output, bounds.start, bounds.end)
+        .unwrap_or("");
+    let title = format!(
+        "{} [{}, {}) → [{}, {})",
+        strings::ADJUST,
+        before.start,
+        before.end,
+        bounds.start,
+        bounds.end
+    );
+    let diff = TextDiff::from_chars(old, new);
+    let mut old_line = vec![Span::styled("old ", th.dim())];
+    let mut new_line = vec![Span::styled("new ", th.dim())];
+    for ch in diff.iter_all_changes() {
+        let v = text::escape_line(ch.value());
+        match ch.tag() {
+            ChangeTag::Equal => {
+                old_line.push(Span::raw(v.clone()));
+                new_line.push(Span::raw(v));
+            }
+            ChangeTag::Delete => old_line.push(Span::styled(v, th.diff_del())),
+            ChangeTag::Insert => new_line.push(Span::styled(v, th.diff_add())),
+        }
+    }
+    let p = Paragraph::new(vec![Line::from(old_line), Line::from(new_line)])
+        .wrap(Wrap { trim: false })
+        .block(Block::bordered().title(title));
+    frame.render_widget(p, area);
+}
+
+/// The add panel: what is marked so far.
+pub fn add(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let (Ok(c), ModeState::Add { anchor, cursor }) = (&app.cur, &app.mode) else {
+        return;
+    };
+    let th = &app.config.theme;
+    let (lo, hi) = match anchor {
+        Some(a) => ((*a).min(*cursor), (*a).max(*cursor) + 1),
+        None => (*cursor, *cursor + 1),
+    };
+    let hi = hi.min(c.chars.len());
+    let sel = c.map.slice(&c.record.output, lo, hi).unwrap_or("");
+    let hint = if anchor.is_some() {
+        strings::ADD_PICK_END
+    } else {
+        strings::ADD_PICK_START
+    };
+    let lines = vec![
+        Line::from(Span::styled(hint, th.dim())),
+        Line::from(vec![
+            Span::styled(format!("[{lo}, {hi}) "), th.accent()),
+            Span::raw(text::escape_line(sel)),
+        ]),
+    ];
+    let p = Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .block(Block::bordered().title(strings::ADD));
+    frame.render_widget(p, area);
+}
+
+/// A message instead of a record (unreadable record, empty queue).
+pub fn message(frame: &mut Frame<'_>, area: Rect, app: &App, msg: &str) {
+    let p = Paragraph::new(Span::styled(
+        text::escape_line(msg),
+        app.config.theme.error(),
+    ))
+    .wrap(Wrap { trim: false })
+    .block(Block::bordered());
+    frame.render_widget(p, area);
+}

@@ -1,0 +1,99 @@
+//! The span list: label, `[start, end)` in code points, text, review state; stale decisions
+//! under it.
+
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+use ratatui::Frame;
+
+use crate::review::decision::{ReviewSpan, SpanStatus};
+use crate::tui::app::{App, ScreenLayout};
+use crate::tui::{strings, text};
+
+fn state(s: &ReviewSpan) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    match &s.status {
+        SpanStatus::Pending => parts.push("pending".into()),
+        SpanStatus::Accepted => parts.push("accepted".into()),
+        SpanStatus::Dropped { reason: Some(r) } => parts.push(format!("dropped: {r}")),
+        SpanStatus::Dropped { reason: None } => parts.push("dropped".into()),
+    }
+    if s.added() {
+        parts.push("added".into());
+    }
+    if s.adjusted() {
+        parts.push("adjusted".into());
+    }
+    if s.relabeled() {
+        parts.push("relabeled".into());
+    }
+    parts.join(", ")
+}
+
+/// Draw the span list into `area`.
+pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout) {
+    let Ok(c) = &app.cur else { return };
+    let th = &app.config.theme;
+    let block = Block::bordered().title(format!("{} ({})", strings::SPANS, c.order.len()));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let stale = c.review.stale.len();
+    let h = usize::from(inner.height).saturating_sub(usize::from(stale > 0));
+    let w = usize::from(inner.width);
+    let scroll = (c.selected + 1).saturating_sub(h.max(1));
+    let mut lines: Vec<Line<'_>> = Vec::new();
+    if c.order.is_empty() {
+        lines.push(Line::from(Span::styled(strings::NO_SPANS, th.dim())));
+    }
+    for (p, &i) in c.order.iter().enumerate().skip(scroll).take(h) {
+        let s = &c.review.spans[i];
+        let v = &s.current;
+        let sel = p == c.selected;
+        let mark = if sel { "▶ " } else { "  " };
+        let label = match &v.subcategory {
+            Some(sub) => format!("{}/{sub}", v.label),
+            None => v.label.clone(),
+        };
+        let range = format!(" [{}, {}) ", v.start, v.end);
+        let st = format!("  {}", state(s));
+        let span_text = c.map.slice(&c.record.output, v.start, v.end).unwrap_or("");
+        let fixed =
+            text::width(mark) + text::width(&label) + text::width(&range) + text::width(&st);
+        let room = w.saturating_sub(fixed).max(4);
+        let mut spans = vec![
+            Span::raw(mark),
+            Span::styled(text::escape_line(&label), th.label(&v.label)),
+            Span::styled(range, th.dim()),
+            Span::raw(format!(
+                "“{}”",
+                text::truncate(span_text, room.saturating_sub(2))
+            )),
+            Span::styled(st, th.dim()),
+        ];
+        if sel {
+            for sp in &mut spans {
+                sp.style = sp.style.patch(th.list_selected());
+            }
+        }
+        lines.push(Line::from(spans));
+    }
+    if stale > 0 {
+        let what: Vec<String> = c
+            .review
+            .stale
+            .iter()
+            .map(|d| format!("#{} {}", d.id, d.action.name()))
+            .collect();
+        lines.push(Line::from(Span::styled(
+            format!(
+                "⚠ {stale} {} (record changed since): {}",
+                strings::STALE,
+                what.join(", ")
+            ),
+            th.stale(),
+        )));
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+    out.list = inner;
+    out.list_scroll = scroll;
+}
