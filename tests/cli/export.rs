@@ -511,6 +511,93 @@ fn the_validator_accepts_the_export() {
     }
 }
 
+/// Export `file` after `decide` scripted decisions on its records; the input and output values
+/// by record.
+fn scripted_export(
+    file: &Path,
+    decide: impl FnOnce(&Script, &[Record]),
+) -> (Vec<Value>, Vec<Value>, Vec<Record>) {
+    let dir = TempDir::new().expect("tmp");
+    let db = dir.path().join("db.sqlite");
+    let recs = records(file);
+    let dataset = file
+        .file_stem()
+        .expect("stem")
+        .to_string_lossy()
+        .into_owned();
+    decide(&Script::new(&db, &dataset), &recs);
+    let out = dir.path().join("out.jsonl");
+    common::bin()
+        .arg("export")
+        .arg(file)
+        .arg("--db")
+        .arg(&db)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let f = DataFile::open(file, None, None).expect("open");
+    let input = (0..f.len()).map(|i| f.value(i).expect("value")).collect();
+    (input, lines(&out), recs)
+}
+
+#[test]
+fn prediction_files_keep_their_schema_and_the_detector_spans() {
+    let file = common::data("toolace/ensemble/predictions_combined.jsonl");
+    let (input, out, recs) = scripted_export(&file, |s, recs| {
+        let g = &recs[0].gold_spans()[0];
+        s.push(&recs[0], "ann", ActionKind::Relabel, |d| {
+            d.span_key = key("gold:0");
+            d.after = Some(SpanValue {
+                label: "contradiction".into(),
+                ..SpanValue::of(g)
+            });
+        });
+        s.push(&recs[1], "ann", ActionKind::Clean, |_| {});
+        s.push(&recs[2], "ann", ActionKind::Remove, |d| {
+            d.reason = Some("incoherent".into())
+        });
+    });
+    assert_eq!(out.len(), input.len() - 1);
+    assert_eq!(out[0]["gold_spans"][0]["label"], "contradiction");
+    assert_eq!(out[0]["pred_spans"], input[0]["pred_spans"]);
+    assert_eq!(out[1]["gold_spans"], serde_json::json!([]));
+    assert_eq!(out[1]["corruption_type"], "clean");
+    assert_eq!(out[1]["pred_spans"], input[1]["pred_spans"]);
+    assert_eq!(out[2]["id"], input[3]["id"], "record 2 was removed");
+    assert!(out[2..].iter().zip(&input[3..]).all(|(a, b)| a == b));
+    let keys = |v: &Value| -> Vec<String> { v.as_object().expect("o").keys().cloned().collect() };
+    assert_eq!(keys(&out[0]), keys(&input[0]));
+    assert_eq!(recs.len(), input.len());
+}
+
+#[test]
+fn mushroom_hard_labels_are_the_reviewed_spans() {
+    let Some(file) = common::shared("multilingual/mushroom/val_v2/mushroom.en-val.v2.extra.jsonl")
+    else {
+        return;
+    };
+    let mut picked = (0, 0);
+    let (input, out, recs) = scripted_export(&file, |s, recs| {
+        let i = recs
+            .iter()
+            .position(|r| r.gold_spans().len() >= 2)
+            .expect("a record with two hard labels");
+        picked = (i, recs[i].gold_spans()[1].start);
+        s.push(&recs[i], "ann", ActionKind::Drop, |d| {
+            d.span_key = key("gold:0")
+        });
+    });
+    let (i, start) = picked;
+    let hard = out[i]["hard_labels"].as_array().expect("hard_labels");
+    assert_eq!(hard.len(), recs[i].gold_spans().len() - 1);
+    assert_eq!(hard[0][0], start);
+    for k in ["soft_labels", "annotations", "model_output_text", "lang"] {
+        assert_eq!(out[i].get(k), input[i].get(k), "{k}");
+    }
+    assert_eq!(out.len(), input.len());
+}
+
 // ---- verdicts ----
 
 #[test]
