@@ -480,11 +480,25 @@ fn compare(a: &[Range], b: &[Range], text: &Text, options: &Options) -> (usize, 
     let mut points: Vec<usize> = a.iter().chain(b).flat_map(|&(s, e)| [s, e]).collect();
     points.sort_unstable();
     points.dedup();
-    let covers = |v: &[Range], x: usize| v.iter().any(|&(s, e)| s <= x && x < e);
-    // Segments between consecutive points: (start, end, in a, in b).
+    // Segments between consecutive points: (start, end, in a, in b). Both lists are sorted, so
+    // one cursor each walks them once.
+    let (mut ia, mut ib) = (0, 0);
+    let covers = |v: &[Range], i: &mut usize, x: usize| {
+        while *i < v.len() && v[*i].1 <= x {
+            *i += 1;
+        }
+        *i < v.len() && v[*i].0 <= x
+    };
     let segs: Vec<(usize, usize, bool, bool)> = points
         .windows(2)
-        .map(|w| (w[0], w[1], covers(a, w[0]), covers(b, w[0])))
+        .map(|w| {
+            (
+                w[0],
+                w[1],
+                covers(a, &mut ia, w[0]),
+                covers(b, &mut ib, w[0]),
+            )
+        })
         .collect();
     let (mut differing, mut agrees) = (0, true);
     let mut k = 0;

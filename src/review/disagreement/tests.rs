@@ -525,8 +525,9 @@ fn real_mushroom_defects_are_reported() {
     assert!(has("tst-cs-80", ProblemKind::Empty));
 }
 
-/// Not a timed test: prints how long clustering and scoring 150,000 records × 3 sources takes.
-/// `cargo test --release --lib disagreement::tests::speed -- --ignored --nocapture`
+/// Not a timed test: prints how long clustering and scoring 150,000 records × 3 sources takes
+/// (records are built first; only `cluster` + `score` are measured).
+/// `cargo test --release --lib -- disagreement::tests::speed --ignored --nocapture`
 #[test]
 #[ignore = "measurement, run by hand"]
 fn speed_150k_records_3_sources() {
@@ -534,33 +535,155 @@ fn speed_150k_records_3_sources() {
                 and the hotel near the station has 4 rooms left, breakfast included. "
         .repeat(4);
     let n = offsets::char_len(&base);
+    // Spans without text (`Span::new` over "" leaves it empty): building is not measured.
+    let span = |s: usize, e: usize, l: &str| Span::new("", s, e, l);
+    let records: Vec<Vec<Source>> = (0..150_000usize)
+        .map(|r| {
+            let a = r % 97;
+            let lexical = (0..12)
+                .map(|k| span(a + k * 20, a + k * 20 + 6, ""))
+                .collect();
+            vec![
+                Source::new(
+                    GOLD,
+                    SourceRole::Gold,
+                    vec![span(a, a + 30, X), span(a + 120, a + 150, X)],
+                ),
+                Source::new(
+                    "det",
+                    SourceRole::Detector,
+                    vec![span(a + 1, a + 31, X), span(n - 20, n + 1, X)],
+                ),
+                Source::new("lexical", SourceRole::Detector, lexical),
+            ]
+        })
+        .collect();
     let t = std::time::Instant::now();
     let mut disputed = 0;
-    for r in 0..150_000usize {
-        let a = r % 97;
-        let gold: Vec<Span> = vec![
-            Span::new(&base, a, a + 30, X),
-            Span::new(&base, a + 120, a + 150, X),
-        ];
-        let det: Vec<Span> = vec![
-            Span::new(&base, a + 1, a + 31, X),
-            Span::new(&base, n - 20, n + 1, X),
-        ];
-        let lexical: Vec<Span> = (0..12)
-            .map(|k| Span::new(&base, a + k * 20, a + k * 20 + 6, ""))
-            .collect();
-        let srcs = vec![
-            Source::new(GOLD, SourceRole::Gold, gold),
-            Source::new("det", SourceRole::Detector, det),
-            Source::new("lexical", SourceRole::Detector, lexical),
-        ];
-        let d = cluster(&base, &srcs, &opts(1, true));
+    for srcs in &records {
+        let d = cluster(&base, srcs, &opts(1, true));
         if score(&d, &[]).is_disputed() {
             disputed += 1;
         }
     }
     eprintln!(
-        "150,000 records × 3 sources: {:?} ({disputed} disputed)",
+        "150,000 records × 3 sources ({n} characters, 16 spans each): {:?} ({disputed} disputed)",
         t.elapsed()
     );
+}
+
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn text() -> impl Strategy<Value = String> {
+        let ch = prop_oneof![
+            proptest::char::range('a', 'e'),
+            Just(' '),
+            Just('.'),
+            Just('°'),
+            Just('東'),
+            Just('\u{301}'),
+            Just('👋'),
+        ];
+        proptest::collection::vec(ch, 0..40).prop_map(|v| v.into_iter().collect())
+    }
+
+    /// Spans with arbitrary (also empty, reversed, out-of-range) offsets and two labels.
+    fn spans() -> impl Strategy<Value = Vec<(usize, usize, bool)>> {
+        proptest::collection::vec((0usize..45, 0usize..45, any::<bool>()), 0..6)
+    }
+
+    proptest! {
+        /// Clusters are sorted and disjoint, hold every usable span, and (strict options) are
+        /// disputed exactly when some character's coverage or the labels differ between sources.
+        #[test]
+        fn clusters_match_a_character_by_character_check(
+            out in text(),
+            lists in proptest::collection::vec(spans(), 1..4),
+        ) {
+            let n = out.chars().count();
+            let srcs: Vec<Source> = lists
+                .iter()
+                .enumerate()
+                .map(|(i, l)| {
+                    let spans = l
+                        .iter()
+                        .map(|&(s, e, y)| Span::new(&out, s, e, if y { "x" } else { "y" }))
+                        .collect();
+                    Source::new(format!("s{i}"), SourceRole::Annotator, spans)
+                })
+                .collect();
+            let d = cluster(&out, &srcs, &Options::default());
+            prop_assert_eq!(d.output_chars, n);
+            for w in d.clusters.windows(2) {
+                prop_assert!(w[0].end <= w[1].start);
+            }
+            let used = |&(s, e, _): &(usize, usize, bool)| (s < e && s < n).then(|| (s, e.min(n)));
+            for l in &lists {
+                for r in l.iter().filter_map(used) {
+                    prop_assert_eq!(
+                        d.clusters.iter().filter(|c| c.start <= r.0 && r.1 <= c.end).count(),
+                        1
+                    );
+                }
+            }
+            for c in &d.clusters {
+                let cover = |l: &Vec<(usize, usize, bool)>, x: usize| {
+                    l.iter().filter_map(used).any(|(s, e)| s <= x && x < e)
+                };
+                let coverage_differs = (c.start..c.end)
+                    .any(|x| lists.iter().any(|l| cover(l, x) != cover(&lists[0], x)));
+                let labels = |l: &Vec<(usize, usize, bool)>| {
+                    let mut v: Vec<bool> = l
+                        .iter()
+                        .filter(|sp| used(sp).is_some_and(|(s, e)| s < c.end && c.start < e))
+                        .map(|sp| sp.2)
+                        .collect();
+                    v.sort_unstable();
+                    v.dedup();
+                    v
+                };
+                let sets: Vec<Vec<bool>> = lists.iter().map(labels).filter(|v| !v.is_empty()).collect();
+                let labels_differ = sets.windows(2).any(|w| w[0] != w[1]);
+                prop_assert_eq!(c.coverage_disputed, coverage_differs);
+                prop_assert_eq!(c.label_disputed, labels_differ);
+            }
+            let bad = lists.iter().flatten().filter(|&&(s, e, _)| s >= e || e > n).count();
+            prop_assert!(d.problems.iter().filter(|p| p.kind != ProblemKind::SplitsCharacter).count() == bad);
+        }
+
+        /// A piece of the answer is found where it is (or at an earlier equal occurrence), also
+        /// when quoted in upper case.
+        #[test]
+        fn located_text_is_the_quote(
+            (out, a, b) in text().prop_flat_map(|t| {
+                let n = t.chars().count();
+                (Just(t), 0..=n).prop_flat_map(move |(t, a)| (Just(t), Just(a), a..=n))
+            })
+        ) {
+            let chars: Vec<char> = out.chars().collect();
+            let (mut a, mut b) = (a, b);
+            while a < b && chars[a].is_whitespace() {
+                a += 1;
+            }
+            while b > a && chars[b - 1].is_whitespace() {
+                b -= 1;
+            }
+            if a == b {
+                return Ok(());
+            }
+            let quote: String = chars[a..b].iter().collect();
+            let l = crate::review::locate::locate(&out, &quote, 0.8).expect("found");
+            let got: String = chars[l.start..l.end].iter().collect();
+            prop_assert!(l.start <= a);
+            prop_assert_eq!(&got, &quote);
+            let upper = quote.to_uppercase();
+            let l = crate::review::locate::locate(&out, &upper, 0.8).expect("found");
+            let got: String = chars[l.start..l.end].iter().collect();
+            prop_assert!(l.start <= a);
+            prop_assert_eq!(got.to_lowercase(), quote.to_lowercase());
+        }
+    }
 }
