@@ -529,8 +529,8 @@ fn compare(a: &[Range], b: &[Range], text: &Text, options: &Options) -> (usize, 
 
 /// Whitespace or punctuation that `--ignore-edge-punct` discounts at span edges: ASCII
 /// punctuation, Latin-1 punctuation, the General Punctuation block (’ “ ” – — …), CJK and
-/// full-width punctuation (、。「」，：), Arabic and Devanagari sentence marks. Not symbols such
-/// as `°`, `%` or `€`, which carry meaning. (`%` is ASCII punctuation and is discounted.)
+/// full-width punctuation (、。「」，：), Arabic and Devanagari sentence marks. All ASCII
+/// punctuation counts (`$`, `%` and `*` included); non-ASCII symbols such as `°` or `€` do not.
 #[must_use]
 pub fn is_edge_punct(c: char) -> bool {
     c.is_whitespace()
@@ -901,11 +901,10 @@ impl Outcome {
     }
 }
 
-/// Settle cluster `cluster` of `d` (computed from `output` and `sources`) the way `how` says.
-/// Participating sources are upheld when their coverage of the cluster equals the result
-/// within `d.options`, dismissed otherwise. A judge with a verdict about the cluster (its gold
-/// span or its located claim overlaps it) is upheld when the result agrees with every such
-/// verdict: a correct label still covered, a disputed label no longer covered, a claim covered.
+/// Settle cluster `cluster` of `d` (computed from `output` and `sources`) the way `how` says,
+/// and say whom that upholds (see [`settle`]). Result labels: `Take` keeps the source's labels
+/// (an empty one becomes the cluster's label); `Union` and `Intersection` take the cluster's
+/// label: the first non-empty label of the gold spans in it, else of any source in it.
 /// `None` when the cluster does not exist or `Take` names a source that does not participate.
 #[must_use]
 pub fn resolve(
@@ -917,7 +916,6 @@ pub fn resolve(
     how: Resolution,
 ) -> Option<Outcome> {
     let c = d.clusters.get(cluster)?;
-    let text = Text::new(output, true);
     let label_span = c
         .sources
         .iter()
@@ -932,7 +930,14 @@ pub fn resolve(
                 .spans
                 .iter()
                 .map(|&i| &sources[s].spans[i])
-                .map(|sp| ((sp.start, sp.end.min(d.output_chars)), Some(sp)))
+                .map(|sp| {
+                    let from = if sp.label.is_empty() {
+                        label_span
+                    } else {
+                        Some(sp)
+                    };
+                    ((sp.start, sp.end.min(d.output_chars)), from)
+                })
                 .collect();
             v.dedup_by(|x, y| x.0 == y.0 && x.1.map(|s| &s.label) == y.1.map(|s| &s.label));
             v
@@ -963,7 +968,34 @@ pub fn resolve(
             s
         })
         .collect();
-    let coverage = merge(result.iter().map(|r| r.0).collect());
+    settle(output, sources, verdicts, d, cluster, spans)
+}
+
+/// Settle cluster `cluster` of `d` with `spans` — a resolution's result, or the reviewer's own
+/// edit — and say whom that upholds. Participating sources are upheld when their coverage of
+/// the cluster equals the result within `d.options`, dismissed otherwise (a source with no span
+/// in the cluster is upheld only when the result is empty there too). A judge with a verdict
+/// about the cluster (its gold span or its located claim overlaps it) is upheld when the result
+/// agrees with every such verdict: a correct label still covered, a disputed label no longer
+/// covered, a claim covered; dismissed otherwise. `None` when the cluster does not exist.
+#[must_use]
+pub fn settle(
+    output: &str,
+    sources: &[Source],
+    verdicts: &[JudgeVerdict],
+    d: &Disagreement,
+    cluster: usize,
+    mut spans: Vec<Span>,
+) -> Option<Outcome> {
+    let c = d.clusters.get(cluster)?;
+    let text = Text::new(output, true);
+    spans.sort_by_key(|s| (s.start, s.end));
+    let coverage = merge(
+        spans
+            .iter()
+            .map(|s| (s.start, s.end.min(d.output_chars)))
+            .collect(),
+    );
     let (mut upheld, mut dismissed) = (Vec::new(), Vec::new());
     for p in &c.sources {
         let agrees = compare(&p.coverage, &coverage, &text, &d.options).1;

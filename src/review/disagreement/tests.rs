@@ -430,6 +430,34 @@ fn resolution_keeps_labels_and_rejects_bad_requests() {
 }
 
 #[test]
+fn taking_an_unlabeled_source_keeps_the_cluster_label() {
+    let srcs = flight();
+    let d = cluster(FLIGHT, &srcs, &Options::default());
+    let a = resolve(FLIGHT, &srcs, &[], &d, 0, Resolution::Take(1)).expect("cluster");
+    assert_eq!((a.spans[0].start, a.spans[0].label.as_str()), (3, X));
+}
+
+#[test]
+fn an_edit_is_settled_like_a_resolution() {
+    let srcs = flight();
+    let d = cluster(FLIGHT, &srcs, &opts(0, true));
+    // The reviewer's own span: "flight leaves at 9:40 from gate" — nobody said exactly that.
+    let edit = vec![Span::new(FLIGHT, 4, 35, X)];
+    let v = verdict(Some((4, 25)), Some(true), Some(placed(36, 39)));
+    let out = settle(FLIGHT, &srcs, std::slice::from_ref(&v), &d, 0, edit).expect("cluster");
+    assert_eq!(out.upheld, Vec::<String>::new());
+    assert_eq!(out.dismissed, names(&["gold", "a", "b", "judge"]));
+    // Within a tolerance of 4, b's extra " B12" is a boundary difference; the judge's claim
+    // "B12" is still not covered at all, which no tolerance forgives.
+    let d4 = cluster(FLIGHT, &srcs, &opts(4, true));
+    let edit = vec![Span::new(FLIGHT, 4, 35, X)];
+    let out = settle(FLIGHT, &srcs, &[v], &d4, 0, edit).expect("cluster");
+    assert_eq!(out.upheld, names(&["b"]));
+    assert_eq!(out.dismissed, names(&["gold", "a", "judge"]));
+    assert!(settle(FLIGHT, &srcs, &[], &d, 3, Vec::new()).is_none());
+}
+
+#[test]
 fn intersection_may_leave_several_spans() {
     let srcs = sources(FLIGHT, &[&[(4, 25, X)], &[(4, 10, X), (18, 30, X)]]);
     let d = cluster(FLIGHT, &srcs, &Options::default());
