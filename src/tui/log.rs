@@ -45,6 +45,21 @@ impl DecisionLog for Store {
     }
 }
 
+impl<T: DecisionLog + ?Sized> DecisionLog for std::rc::Rc<T> {
+    fn append(&self, d: &Decision, state: &RecordState) -> Result<Decision, String> {
+        (**self).append(d, state)
+    }
+    fn record_decisions(&self, dataset: &str, record_id: &str) -> Result<Vec<Decision>, String> {
+        (**self).record_decisions(dataset, record_id)
+    }
+    fn reviewer_log(&self, dataset: &str, reviewer: &str) -> Result<Vec<Decision>, String> {
+        (**self).reviewer_log(dataset, reviewer)
+    }
+    fn record_states(&self, dataset: &str) -> Result<HashMap<String, RecordState>, String> {
+        (**self).record_states(dataset)
+    }
+}
+
 /// The summary stored beside a decision: the record's state after it.
 #[must_use]
 pub fn state_of(review: &RecordReview) -> RecordState {

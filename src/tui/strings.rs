@@ -257,3 +257,5 @@ pub const NO_TOOLS: &str = "(this record has no meta.tools)";
 pub const NO_TOOL_CALL: &str = "(this record has no meta.tool_call)";
 /// Stale decisions banner.
 pub const STALE: &str = "stale";
+/// Tools panel border title.
+pub const TOOLS_PANEL: &str = "Tools · meta.tools and meta.tool_call";

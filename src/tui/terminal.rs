@@ -8,6 +8,7 @@ use ratatui::crossterm::event::{
     self, DisableMouseCapture, EnableMouseCapture, Event, KeyEventKind, MouseButton, MouseEventKind,
 };
 use ratatui::crossterm::execute;
+use ratatui::{backend::Backend, Terminal};
 
 use super::app::{App, ScreenLayout};
 use super::keymap::Key;
@@ -54,6 +55,18 @@ fn mouse_action(m: event::MouseEvent) -> Option<Action> {
     }
 }
 
+/// Draw one frame of `app` and keep its geometry for the mouse (also used by tests with
+/// ratatui's `TestBackend`).
+///
+/// # Errors
+/// The backend cannot be drawn to.
+pub fn frame<B: Backend>(terminal: &mut Terminal<B>, app: &mut App) -> Result<(), B::Error> {
+    let mut layout = ScreenLayout::default();
+    terminal.draw(|f| layout = views::draw(f, app))?;
+    app.layout = layout;
+    Ok(())
+}
+
 /// Run the review screen until the reviewer quits.
 ///
 /// # Errors
@@ -64,9 +77,7 @@ pub fn run(app: &mut App) -> io::Result<()> {
     let _guard = Guard(());
     execute!(io::stdout(), EnableMouseCapture)?;
     loop {
-        let mut layout = ScreenLayout::default();
-        terminal.draw(|f| layout = views::draw(f, app))?;
-        app.layout = layout;
+        frame(&mut terminal, app)?;
         if app.quit {
             return Ok(());
         }

@@ -109,7 +109,7 @@ pub fn tools(frame: &mut Frame<'_>, area: Rect, app: &App) -> Rect {
     let p = Paragraph::new(lines)
         .wrap(Wrap { trim: false })
         .scroll((scroll, 0))
-        .block(Block::bordered().title(strings::TOOLS));
+        .block(Block::bordered().title(strings::TOOLS_PANEL));
     frame.render_widget(p, area);
     area
 }
