@@ -8,6 +8,8 @@
 # Options: --records N  --seed S  --repeat R (runs per contender, interleaved; medians reported)
 #          --index I (record to fetch; default 140000, or 14/15 of the file)  --no-cold
 #          --skip-validate  --skip-open
+#          --detectors K (also generate K detector prediction files for the same records, in
+#          $PRED_DIR, and time opening record I with them joined: 1 + K + gold sources)
 #
 # (a) `spanreview validate --strict` against bench/validate_baseline.py --strict (the same
 #     checks): wall time, CPU time (user+sys) and max RSS from GNU time, and the ratios.
@@ -29,6 +31,7 @@ PY_OPEN=1
 VALIDATE=1
 OPEN=1
 COLD=1
+DETECTORS=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --records) RECORDS=$2; shift ;;
@@ -40,7 +43,8 @@ while [ $# -gt 0 ]; do
     --skip-validate) VALIDATE=0 ;;
     --skip-open) OPEN=0 ;;
     --no-cold) COLD=0 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    --detectors) DETECTORS=$2; shift ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -64,13 +68,28 @@ BIN=$ROOT/target/release/spanreview
 GEN=$ROOT/target/release/examples/gen
 OPEN_AT=$ROOT/target/release/examples/open_at
 
+# Data: generated once per (records, seed, generator source), reused after. Prediction files of
+# detectors alpha, beta, gamma... go in $PRED_DIR (the reader names a detector after its file).
 mkdir -p "$BENCH_DIR"
 GEN_HASH=$(cat examples/gen/synth.rs examples/gen/main.rs | sha1sum | cut -c1-8)
 FILE=$BENCH_DIR/records-$RECORDS-s$SEED-$GEN_HASH.jsonl
-if [ ! -s "$FILE" ]; then
-  echo "== generate $FILE" >&2
-  "$GEN" --records "$RECORDS" --seed "$SEED" --out "$FILE.tmp"
+PRED_DIR=$BENCH_DIR/predictions-$RECORDS-s$SEED-$GEN_HASH
+NAMES=(alpha beta gamma delta epsilon zeta eta theta)
+PREDS=()
+for k in $(seq 0 $((DETECTORS - 1))); do
+  PREDS+=("$PRED_DIR/predictions_${NAMES[$k]}_combined.jsonl")
+done
+missing=0
+[ -s "$FILE" ] || missing=1
+for p in "${PREDS[@]}"; do [ -s "$p" ] || missing=1; done
+if [ "$missing" = 1 ]; then
+  echo "== generate $FILE (+ $DETECTORS prediction files)" >&2
+  mkdir -p "$PRED_DIR"
+  pred_args=()
+  for p in "${PREDS[@]}"; do pred_args+=(--predictions "$p.tmp"); done
+  "$GEN" --records "$RECORDS" --seed "$SEED" --out "$FILE.tmp" "${pred_args[@]}"
   mv "$FILE.tmp" "$FILE"
+  for p in "${PREDS[@]}"; do mv "$p.tmp" "$p"; done
 fi
 OUT=$BENCH_DIR/results-$(date -u +%Y%m%dT%H%M%SZ).txt
 TMP=$(mktemp -d)
@@ -128,6 +147,12 @@ if [ "$OPEN" = 1 ]; then
   for r in $(seq "$REPEAT"); do
     "$OPEN_AT" "$FILE" "$INDEX" >>"$TMP/open_rust.jsonl"
   done
+  if [ "$DETECTORS" -gt 0 ]; then
+    cat "${PREDS[@]}" >/dev/null
+    for r in $(seq "$REPEAT"); do
+      "$OPEN_AT" "$FILE" "$INDEX" "${PREDS[@]}" >>"$TMP/open_rust_joined.jsonl"
+    done
+  fi
   if [ "$COLD" = 1 ]; then
     evict "$FILE"
     "$OPEN_AT" "$FILE" "$INDEX" >"$TMP/open_rust_cold.jsonl"
@@ -172,6 +197,11 @@ if warm:
     hwm = max(r["vmhwm_kb"] for r in warm) / 1024
     print("  spanreview Dataset::open+record, warm: %.0f ms (runs: %s), peak RSS %.0f MB  (target < 300 ms, < 150 MB) -> %s"
           % (ms, " ".join("%.0f" % r["total_ms"] for r in warm), hwm, "MET" if ms < 300 and hwm < 150 else "MISSED"))
+    joined = load("open_rust_joined.jsonl")
+    if joined:
+        jms = statistics.median(r["total_ms"] for r in joined)
+        print("  spanreview, %d files joined by id (%d sources), warm: %.0f ms, peak RSS %.0f MB"
+              % (joined[0]["files"], joined[0]["sources"], jms, max(r["vmhwm_kb"] for r in joined) / 1024))
     for r in cold:
         print("  spanreview, cold page cache:      %.0f ms, peak RSS %.0f MB -> %s"
               % (r["total_ms"], r["vmhwm_kb"] / 1024, "MET" if r["total_ms"] < 300 and r["vmhwm_kb"] < 150 * 1024 else "MISSED"))

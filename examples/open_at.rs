@@ -3,8 +3,11 @@
 //! elapsed times and the process's peak resident memory (`VmHWM` from `/proc/self/status`).
 //!
 //! ```sh
-//! cargo run --release --example open_at -- /work/bench-data/records-150000-s1.jsonl 140000
+//! cargo run --release --example open_at -- RECORDS.jsonl 140000
+//! cargo run --release --example open_at -- RECORDS.jsonl 140000 predictions_alpha_combined.jsonl
 //! ```
+//!
+//! Files after the index are joined by `id` (prediction files: more annotation sources).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -27,7 +30,7 @@ fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let path = PathBuf::from(
         args.next()
-            .context("usage: open_at FILE [INDEX] (INDEX defaults to 140000)")?,
+            .context("usage: open_at FILE [INDEX [JOINED_FILE...]] (INDEX defaults to 140000)")?,
     );
     let index: usize = match args.next() {
         Some(s) => s
@@ -35,19 +38,24 @@ fn main() -> anyhow::Result<()> {
             .with_context(|| format!("INDEX {s:?} is not a number"))?,
         None => 140_000,
     };
+    let paths: Vec<PathBuf> = std::iter::once(path)
+        .chain(args.map(PathBuf::from))
+        .collect();
     let t0 = Instant::now();
-    let ds = spanreview::formats::Dataset::open(std::slice::from_ref(&path), None)?;
+    let ds = spanreview::formats::Dataset::open(&paths, None)?;
     let open_ms = t0.elapsed().as_secs_f64() * 1e3;
     let t1 = Instant::now();
     let rec = ds.record(index)?;
     let record_ms = t1.elapsed().as_secs_f64() * 1e3;
     let total_ms = t0.elapsed().as_secs_f64() * 1e3;
     println!(
-        "{{\"tool\": \"spanreview\", \"records\": {}, \"index\": {index}, \"id\": {}, \"spans\": {}, \
+        "{{\"tool\": \"spanreview\", \"files\": {}, \"records\": {}, \"index\": {index}, \"id\": {}, \"sources\": {}, \"spans\": {}, \
          \"open_ms\": {open_ms:.1}, \"record_ms\": {record_ms:.2}, \"total_ms\": {total_ms:.1}, \
          \"vmhwm_kb\": {}, \"vmrss_kb\": {}}}",
+        paths.len(),
         ds.len(),
         serde_json::Value::from(rec.id.as_str()),
+        rec.sources.len(),
         rec.gold_spans().len(),
         status_kb("VmHWM"),
         status_kb("VmRSS"),
