@@ -9,7 +9,7 @@
 //! share no character and stay apart. A cluster lists, for each participating source (also the
 //! ones with no span in it: they say "no"), its spans, the characters they cover and their labels.
 //! Sources with role `Judge` do not take part: a judge's spans are the judged gold spans, not
-//! claims; judges enter through [`JudgeVerdict`] instead.
+//! claims; judges enter through [`JudgeVerdict`]s instead ([`cluster_judged`]).
 //!
 //! **Disputed.** Every pair of sources is compared character by character over the cluster. The
 //! characters one covers and the other does not form runs; a run is ignored when
@@ -24,12 +24,30 @@
 //! empty label — a detector without types — agrees with any). A cluster is disputed when some
 //! pair disagrees.
 //!
+//! **Judges** are not sources that say "no" everywhere they are silent: a verdict speaks only
+//! about the gold span it judged and the text it claims. Each becomes a [`JudgeMark`] swept with
+//! the spans, so a claim joins the cluster it overlaps or forms its own. A cluster is also
+//! disputed when a judge says its gold span is wrong (`label_correct == "false"`) or claims text
+//! the gold labels do not cover (within the same tolerance rules). Claims that could not be
+//! located are listed apart as [`Unplaced`].
+//!
 //! **Defective spans** never panic; each is reported in [`Disagreement::problems`]: empty spans
 //! and reversed spans are skipped (there is no intent to recover); a span reaching past the end of
 //! the answer is clamped to it (skipped when nothing is left); a span whose boundary falls inside
 //! a grapheme cluster (a Hindi consonant cut from its vowel sign) is used as it is and reported.
+//!
+//! **Score** ([`score`]): the share of the answer's code points in dispute — characters some
+//! but not all sources cover in a disputed cluster (the whole cluster when labels conflict),
+//! gold spans a judge calls wrong, claimed text outside the gold, plus the length of unplaced
+//! claims — over all code points of the answer (not over the covered ones: a one-word boundary
+//! nit in a long answer should not rank with a disputed sentence). [`disputed_queue`] orders
+//! records by it; [`RecordScore::is_unanimous`] picks the records safe to accept unseen.
+//!
+//! **Resolutions** ([`resolve`], [`settle`]): the spans that replace a cluster (one source's
+//! version, union, intersection, none, or the reviewer's own) and which sources and judges that
+//! upholds or dismisses, for a `resolve` decision; [`Outcome::assign`] maps the result onto the
+//! gold spans it adjusts, drops or adds to.
 
-use std::collections::BTreeSet;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -166,16 +184,21 @@ pub struct Cluster {
     pub coverage_disputed: bool,
     /// Some pair disagrees on labels.
     pub label_disputed: bool,
-    /// Characters in dispute: those some but not all sources cover, or the whole cluster when
-    /// labels conflict. Empty when the cluster is not disputed.
+    /// What judges say about this cluster, by start.
+    pub judges: Vec<JudgeMark>,
+    /// A judge disputes a gold span here or claims text the gold does not cover.
+    pub judge_disputed: bool,
+    /// Characters in dispute: those some but not all sources cover (or the whole cluster when
+    /// labels conflict), judge-disputed gold spans and claimed text outside the gold. Empty when
+    /// the cluster is not disputed.
     pub disputed_ranges: Vec<Range>,
 }
 
 impl Cluster {
-    /// Coverage or labels are disputed.
+    /// Coverage or labels are disputed, or a judge disputes the gold here.
     #[must_use]
     pub fn is_disputed(&self) -> bool {
-        self.coverage_disputed || self.label_disputed
+        self.coverage_disputed || self.label_disputed || self.judge_disputed
     }
 
     /// This cluster's part of source `source` (an index into the slice given).
@@ -190,11 +213,52 @@ impl Cluster {
         self.end - self.start
     }
 
-    /// Never true: a cluster holds at least one non-empty span.
+    /// Never true: a cluster holds at least one non-empty span or judge mark.
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.start == self.end
     }
+}
+
+/// What a judge says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JudgeSays {
+    /// The judged gold span is right (`label_correct == "true"`).
+    LabelCorrect,
+    /// The judged gold span is wrong (`label_correct == "false"`): a dispute.
+    LabelWrong,
+    /// The judge could not tell (`unknown`); shown, never a dispute.
+    Unknown,
+    /// This text is a hallucination the labels missed (`extra_text`, located).
+    Claim,
+}
+
+/// A judge's verdict placed in the answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct JudgeMark {
+    /// Index of the verdict in the slice given.
+    pub verdict: usize,
+    /// Name of the judge.
+    pub judge: String,
+    /// The judged gold span, or the claimed text (clamped to the answer).
+    pub range: Range,
+    /// What the judge says about it.
+    pub says: JudgeSays,
+    /// It disputes the gold: the label is wrong, or the claim is not covered by the gold
+    /// within the options.
+    pub disputes: bool,
+}
+
+/// A judge's claim whose text could not be found in the answer: to place by hand or dismiss.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Unplaced {
+    /// Index of the verdict in the slice given.
+    pub verdict: usize,
+    /// Name of the judge.
+    pub judge: String,
+    /// The text it quoted.
+    pub text: String,
 }
 
 /// The clusters of one record.
@@ -212,6 +276,13 @@ pub struct Disagreement {
     pub clusters: Vec<Cluster>,
     /// Defective spans, by source and span.
     pub problems: Vec<Problem>,
+    /// Names of the judges whose verdicts were given, in order of first appearance.
+    pub judges: Vec<String>,
+    /// Verdicts saying a gold label is wrong (also those about a record without labels, which
+    /// have no mark).
+    pub judge_disputes: usize,
+    /// Claims that could not be located.
+    pub unplaced: Vec<Unplaced>,
 }
 
 impl Disagreement {
@@ -229,7 +300,7 @@ impl Disagreement {
         self.clusters.iter().any(Cluster::is_disputed)
     }
 
-    /// Characters covered by any participating source.
+    /// Characters covered by any participating source or judge mark.
     #[must_use]
     pub fn covered_chars(&self) -> usize {
         self.clusters.iter().map(Cluster::len).sum()
@@ -258,6 +329,18 @@ pub fn cluster_record(record: &Record, options: &Options) -> Disagreement {
 /// Cluster the spans of `sources` over `output` (see the module docs).
 #[must_use]
 pub fn cluster(output: &str, sources: &[Source], options: &Options) -> Disagreement {
+    cluster_judged(output, sources, &[], options)
+}
+
+/// Cluster the spans of `sources` and the judges' `verdicts` over `output` (see the module
+/// docs).
+#[must_use]
+pub fn cluster_judged(
+    output: &str,
+    sources: &[Source],
+    verdicts: &[JudgeVerdict],
+    options: &Options,
+) -> Disagreement {
     let participants: Vec<usize> = (0..sources.len())
         .filter(|&i| sources[i].role != SourceRole::Judge)
         .collect();
@@ -265,7 +348,8 @@ pub fn cluster(output: &str, sources: &[Source], options: &Options) -> Disagreem
         .iter()
         .position(|s| s.name == GOLD)
         .or_else(|| sources.iter().position(|s| s.role == SourceRole::Gold));
-    let any_span = participants.iter().any(|&i| !sources[i].spans.is_empty());
+    let any_span =
+        !verdicts.is_empty() || participants.iter().any(|&i| !sources[i].spans.is_empty());
     let text = Text::new(output, any_span);
     let mut out = Disagreement {
         options: *options,
@@ -274,8 +358,20 @@ pub fn cluster(output: &str, sources: &[Source], options: &Options) -> Disagreem
         gold,
         clusters: Vec::new(),
         problems: Vec::new(),
+        judges: Vec::new(),
+        judge_disputes: 0,
+        unplaced: Vec::new(),
     };
-    let items = usable_spans(sources, &out.participants, &text, &mut out.problems);
+    let mut items = usable_spans(sources, &out.participants, &text, &mut out.problems);
+    let marks = judge_marks(verdicts, &mut out);
+    let first_mark = out.participants.len();
+    items.extend(marks.iter().enumerate().map(|(k, m)| Item {
+        start: m.range.0,
+        end: m.range.1,
+        part: first_mark + k,
+        span: k,
+    }));
+    items.sort_unstable();
     let mut i0 = 0;
     while i0 < items.len() {
         let mut end = items[i0].end;
@@ -284,16 +380,58 @@ pub fn cluster(output: &str, sources: &[Source], options: &Options) -> Disagreem
             end = end.max(items[i1].end);
             i1 += 1;
         }
-        out.clusters.push(build_cluster(
-            &items[i0..i1],
+        let part = ClusterInput {
+            items: &items[i0..i1],
             sources,
-            &out.participants,
-            &text,
-            options,
-        ));
+            participants: &out.participants,
+            gold: out.gold,
+            marks: &marks,
+        };
+        out.clusters.push(build_cluster(&part, &text, options));
         i0 = i1;
     }
     out
+}
+
+/// Judge marks of `verdicts` (not yet knowing whether they dispute); judge names, dispute
+/// counts and unplaced claims recorded in `out`.
+fn judge_marks(verdicts: &[JudgeVerdict], out: &mut Disagreement) -> Vec<JudgeMark> {
+    let n = out.output_chars;
+    let mut marks = Vec::new();
+    for (k, v) in verdicts.iter().enumerate() {
+        if !out.judges.contains(&v.source) {
+            out.judges.push(v.source.clone());
+        }
+        let mark = |range, says| JudgeMark {
+            verdict: k,
+            judge: v.source.clone(),
+            range,
+            says,
+            disputes: says == JudgeSays::LabelWrong,
+        };
+        let says = match v.label_correct {
+            Some(true) => JudgeSays::LabelCorrect,
+            Some(false) => JudgeSays::LabelWrong,
+            None => JudgeSays::Unknown,
+        };
+        if says == JudgeSays::LabelWrong {
+            out.judge_disputes += 1;
+        }
+        if let Some(g) = v.gold_range(n) {
+            marks.push(mark(g, says));
+        }
+        if let Some(claim) = &v.extra {
+            match claim.range(n) {
+                Some(r) => marks.push(mark(r, JudgeSays::Claim)),
+                None => out.unplaced.push(Unplaced {
+                    verdict: k,
+                    judge: v.source.clone(),
+                    text: claim.text.clone(),
+                }),
+            }
+        }
+    }
+    marks
 }
 
 /// A span as clustering uses it.
@@ -301,8 +439,9 @@ pub fn cluster(output: &str, sources: &[Source], options: &Options) -> Disagreem
 struct Item {
     start: usize,
     end: usize,
-    /// Position in `participants`.
+    /// Position in `participants`; from `participants.len()` on, judge mark `part − len`.
     part: usize,
+    /// Index of the span in its source (of the mark, for marks).
     span: usize,
 }
 
@@ -357,18 +496,21 @@ fn usable_spans(
             });
         }
     }
-    items.sort_unstable();
     items
 }
 
-fn build_cluster(
-    items: &[Item],
-    sources: &[Source],
-    participants: &[usize],
-    text: &Text,
-    options: &Options,
-) -> Cluster {
-    let mut parts: Vec<ClusterSource> = participants
+/// One cluster's spans and marks, with what is needed to read them.
+struct ClusterInput<'s> {
+    items: &'s [Item],
+    sources: &'s [Source],
+    participants: &'s [usize],
+    gold: Option<usize>,
+    marks: &'s [JudgeMark],
+}
+
+fn build_cluster(input: &ClusterInput, text: &Text, options: &Options) -> Cluster {
+    let mut parts: Vec<ClusterSource> = input
+        .participants
         .iter()
         .map(|&source| ClusterSource {
             source,
@@ -377,11 +519,15 @@ fn build_cluster(
             labels: Vec::new(),
         })
         .collect();
-    for it in items {
-        let p = &mut parts[it.part];
+    let mut judges = Vec::new();
+    for it in input.items {
+        let Some(p) = parts.get_mut(it.part) else {
+            judges.extend(input.marks.get(it.span).cloned());
+            continue;
+        };
         p.spans.push(it.span);
         push_merged(&mut p.coverage, (it.start, it.end));
-        let label = &sources[p.source].spans[it.span].label;
+        let label = &input.sources[p.source].spans[it.span].label;
         if !label.is_empty() && !p.labels.contains(label) {
             p.labels.push(label.clone());
         }
@@ -406,16 +552,38 @@ fn build_cluster(
             });
         }
     }
-    let start = items.iter().map(|i| i.start).min().unwrap_or(0);
-    let end = items.iter().map(|i| i.end).max().unwrap_or(start);
+    let start = input.items.iter().map(|i| i.start).min().unwrap_or(0);
+    let end = input.items.iter().map(|i| i.end).max().unwrap_or(start);
+    let gold: &[Range] = input
+        .gold
+        .and_then(|g| parts.iter().find(|p| p.source == g))
+        .map_or(&[], |p| p.coverage.as_slice());
+    let mut judged = Vec::new();
+    for m in &mut judges {
+        match m.says {
+            JudgeSays::LabelWrong => judged.push(m.range),
+            JudgeSays::Claim => {
+                m.disputes = !covers(gold, m.range, text, options);
+                if m.disputes {
+                    judged.extend(subtract(m.range, gold));
+                }
+            }
+            JudgeSays::LabelCorrect | JudgeSays::Unknown => {}
+        }
+    }
     let coverage_disputed = pairs.iter().any(|p| !p.coverage_agrees);
     let label_disputed = pairs.iter().any(|p| !p.labels_agree);
+    let judge_disputed = judges.iter().any(|m| m.disputes);
     let disputed_ranges = if label_disputed {
         vec![(start, end)]
-    } else if coverage_disputed {
-        not_unanimous(&parts)
     } else {
-        Vec::new()
+        let mut v = if coverage_disputed {
+            not_unanimous(&parts)
+        } else {
+            Vec::new()
+        };
+        v.extend(judged);
+        merge(v)
     };
     Cluster {
         start,
@@ -424,8 +592,15 @@ fn build_cluster(
         pairs,
         coverage_disputed,
         label_disputed,
+        judges,
+        judge_disputed,
         disputed_ranges,
     }
+}
+
+/// `cover` (sorted, disjoint) covers `r` within the options.
+fn covers(cover: &[Range], r: Range, text: &Text, options: &Options) -> bool {
+    compare(&intersect(cover, &[r]), &[r], text, options).1
 }
 
 /// Append `r` to sorted intervals, merging when it overlaps or touches the last one.
@@ -680,9 +855,9 @@ pub struct RecordScore {
     pub output_chars: usize,
     /// Characters any participating source covers.
     pub covered_chars: usize,
-    /// Characters in dispute: the union of the disputed clusters' disputed characters, the
-    /// gold spans a judge disputes and the located judge claims outside the gold coverage, plus
-    /// the length of unplaced claims' text.
+    /// Characters in dispute: the union of the disputed clusters' disputed characters (which
+    /// include judge-disputed gold spans and claimed text outside the gold), plus the length of
+    /// unplaced claims' text.
     pub disputed_chars: usize,
     /// Clusters.
     pub clusters: usize,
@@ -690,7 +865,7 @@ pub struct RecordScore {
     pub disputed_clusters: usize,
     /// Judge verdicts with `label_correct == false`.
     pub judge_disputes: usize,
-    /// Judge claims of missed hallucinations not already covered by gold (placed or not).
+    /// Judge claims of missed hallucinations the gold does not cover (placed or not).
     pub judge_claims: usize,
     /// Of those, claims that could not be located.
     pub unplaced_claims: usize,
@@ -729,40 +904,22 @@ impl RecordScore {
     }
 }
 
-/// Score one record's disagreement together with its judges' verdicts.
+/// Score one record's disagreement (judges included when it was made by [`cluster_judged`]).
 #[must_use]
-pub fn score(d: &Disagreement, verdicts: &[JudgeVerdict]) -> RecordScore {
+pub fn score(d: &Disagreement) -> RecordScore {
     let n = d.output_chars;
-    let mut ranges: Vec<Range> = d
+    let ranges: Vec<Range> = d
         .disputed()
         .flat_map(|(_, c)| c.disputed_ranges.iter().copied())
         .collect();
-    let gold = merge(d.gold_coverage());
-    let (mut judge_disputes, mut judge_claims, mut unplaced_claims, mut unplaced_chars) =
-        (0, 0, 0, 0);
-    for v in verdicts {
-        if v.label_correct == Some(false) {
-            judge_disputes += 1;
-            ranges.extend(v.gold_range(n));
-        }
-        let Some(claim) = &v.extra else { continue };
-        match claim.range(n) {
-            Some(r) => {
-                let outside = subtract(r, &gold);
-                if !outside.is_empty() {
-                    judge_claims += 1;
-                    ranges.extend(outside);
-                }
-            }
-            None => {
-                judge_claims += 1;
-                unplaced_claims += 1;
-                unplaced_chars += offsets::char_len(&claim.text);
-            }
-        }
-    }
+    let placed_claims = d
+        .clusters
+        .iter()
+        .flat_map(|c| &c.judges)
+        .filter(|m| m.says == JudgeSays::Claim && m.disputes)
+        .count();
+    let unplaced_chars: usize = d.unplaced.iter().map(|u| offsets::char_len(&u.text)).sum();
     let disputed_chars = total(&merge(ranges)) + unplaced_chars;
-    let judges: BTreeSet<&str> = verdicts.iter().map(|v| v.source.as_str()).collect();
     #[allow(clippy::cast_precision_loss)] // answer lengths are far below 2^52
     let share = if n == 0 {
         0.0
@@ -775,11 +932,11 @@ pub fn score(d: &Disagreement, verdicts: &[JudgeVerdict]) -> RecordScore {
         disputed_chars,
         clusters: d.clusters.len(),
         disputed_clusters: d.disputed().count(),
-        judge_disputes,
-        judge_claims,
-        unplaced_claims,
+        judge_disputes: d.judge_disputes,
+        judge_claims: placed_claims + d.unplaced.len(),
+        unplaced_claims: d.unplaced.len(),
         problems: d.problems.len(),
-        opinions: d.participants.len() + judges.len(),
+        opinions: d.participants.len() + d.judges.len(),
         share,
     }
 }
@@ -910,7 +1067,6 @@ impl Outcome {
 pub fn resolve(
     output: &str,
     sources: &[Source],
-    verdicts: &[JudgeVerdict],
     d: &Disagreement,
     cluster: usize,
     how: Resolution,
@@ -968,21 +1124,20 @@ pub fn resolve(
             s
         })
         .collect();
-    settle(output, sources, verdicts, d, cluster, spans)
+    settle(output, sources, d, cluster, spans)
 }
 
 /// Settle cluster `cluster` of `d` with `spans` — a resolution's result, or the reviewer's own
 /// edit — and say whom that upholds. Participating sources are upheld when their coverage of
 /// the cluster equals the result within `d.options`, dismissed otherwise (a source with no span
-/// in the cluster is upheld only when the result is empty there too). A judge with a verdict
-/// about the cluster (its gold span or its located claim overlaps it) is upheld when the result
-/// agrees with every such verdict: a correct label still covered, a disputed label no longer
-/// covered, a claim covered; dismissed otherwise. `None` when the cluster does not exist.
+/// in the cluster is upheld only when the result is empty there too). A judge with marks in the
+/// cluster is upheld when the result agrees with every one of them — a correct label still
+/// covered, a wrong label no longer covered, a claim covered — and dismissed otherwise
+/// (`unknown` verdicts count for neither). `None` when the cluster does not exist.
 #[must_use]
 pub fn settle(
     output: &str,
     sources: &[Source],
-    verdicts: &[JudgeVerdict],
     d: &Disagreement,
     cluster: usize,
     mut spans: Vec<Span>,
@@ -1006,64 +1161,30 @@ pub fn settle(
             dismissed.push(name);
         }
     }
-    judge_outcomes(
-        verdicts,
-        c,
-        &coverage,
-        &text,
-        d,
-        &mut upheld,
-        &mut dismissed,
-    );
+    let mut judges: Vec<(&str, bool)> = Vec::new();
+    for m in &c.judges {
+        let covered = || covers(&coverage, m.range, &text, &d.options);
+        let ok = match m.says {
+            JudgeSays::LabelCorrect | JudgeSays::Claim => covered(),
+            JudgeSays::LabelWrong => !covered(),
+            JudgeSays::Unknown => continue,
+        };
+        match judges.iter_mut().find(|(name, _)| *name == m.judge) {
+            Some(entry) => entry.1 &= ok,
+            None => judges.push((&m.judge, ok)),
+        }
+    }
+    for (name, ok) in judges {
+        let list = if ok { &mut upheld } else { &mut dismissed };
+        if !list.iter().any(|n| n == name) {
+            list.push(name.to_owned());
+        }
+    }
     Some(Outcome {
         spans,
         upheld,
         dismissed,
     })
-}
-
-/// Add the judges with a verdict about cluster `c` to `upheld` or `dismissed`.
-fn judge_outcomes(
-    verdicts: &[JudgeVerdict],
-    c: &Cluster,
-    result: &[Range],
-    text: &Text,
-    d: &Disagreement,
-    upheld: &mut Vec<String>,
-    dismissed: &mut Vec<String>,
-) {
-    let n = d.output_chars;
-    let touches = |r: Range| r.0 < c.end && c.start < r.1;
-    // Whether the result covers `r` within the options.
-    let covers = |r: Range| compare(&intersect(result, &[r]), &[r], text, &d.options).1;
-    let mut seen: Vec<(&str, bool)> = Vec::new();
-    for v in verdicts {
-        let mut parts = Vec::new();
-        if let (Some(ok), Some(g)) = (v.label_correct, v.gold_range(n)) {
-            if touches(g) {
-                parts.push(covers(g) == ok);
-            }
-        }
-        if let Some(r) = v.extra.as_ref().and_then(|x| x.range(n)) {
-            if touches(r) {
-                parts.push(covers(r));
-            }
-        }
-        if parts.is_empty() {
-            continue;
-        }
-        let ok = parts.iter().all(|&b| b);
-        match seen.iter_mut().find(|(name, _)| *name == v.source) {
-            Some(entry) => entry.1 &= ok,
-            None => seen.push((&v.source, ok)),
-        }
-    }
-    for (name, ok) in seen {
-        let list = if ok { &mut *upheld } else { &mut *dismissed };
-        if !list.iter().any(|n| n == name) {
-            list.push(name.to_owned());
-        }
-    }
 }
 
 /// Intersection of two sorted, disjoint range lists.

@@ -259,10 +259,12 @@ fn placed(start: usize, end: usize) -> Claim {
 }
 
 fn score_of(lists: &[Spans], verdicts: &[JudgeVerdict]) -> RecordScore {
-    score(
-        &cluster(FLIGHT, &sources(FLIGHT, lists), &Options::default()),
+    score(&cluster_judged(
+        FLIGHT,
+        &sources(FLIGHT, lists),
         verdicts,
-    )
+        &Options::default(),
+    ))
 }
 
 #[test]
@@ -304,6 +306,86 @@ fn judge_verdicts_count(
     );
     assert_eq!(s.is_disputed(), disputes + claims > 0);
     assert_eq!(s.opinions, 3);
+}
+
+#[test]
+fn judge_marks_join_clusters_or_form_their_own() {
+    let srcs = sources(FLIGHT, &[&[(4, 25, X)], &[(4, 25, X)]]);
+    let v = [
+        verdict(Some((4, 25)), Some(false), Some(placed(36, 39))),
+        JudgeVerdict {
+            source: "judge2".into(),
+            ..verdict(
+                Some((4, 25)),
+                Some(true),
+                Some(Claim {
+                    text: "gate C7".into(),
+                    located: None,
+                }),
+            )
+        },
+    ];
+    let d = cluster_judged(FLIGHT, &srcs, &v, &Options::default());
+    type Marks<'a> = Vec<(&'a str, JudgeSays, bool)>;
+    let shape: Vec<(Range, bool, Marks)> = d
+        .clusters
+        .iter()
+        .map(|c| {
+            let marks = c
+                .judges
+                .iter()
+                .map(|m| (m.judge.as_str(), m.says, m.disputes))
+                .collect();
+            ((c.start, c.end), c.is_disputed(), marks)
+        })
+        .collect();
+    assert_eq!(
+        shape,
+        vec![
+            (
+                (4, 25),
+                true,
+                vec![
+                    ("judge", JudgeSays::LabelWrong, true),
+                    ("judge2", JudgeSays::LabelCorrect, false)
+                ]
+            ),
+            ((36, 39), true, vec![("judge", JudgeSays::Claim, true)]),
+        ]
+    );
+    assert!(!d.clusters[0].coverage_disputed && d.clusters[0].judge_disputed);
+    assert_eq!(d.judges, names(&["judge", "judge2"]));
+    assert_eq!(d.unplaced.len(), 1);
+    assert_eq!(
+        (d.unplaced[0].judge.as_str(), d.unplaced[0].text.as_str()),
+        ("judge2", "gate C7")
+    );
+    // Taking gold dismisses the judge that called it wrong and upholds the one that did not.
+    let out = resolve(FLIGHT, &srcs, &d, 0, Resolution::Take(0)).expect("cluster");
+    assert_eq!(out.upheld, names(&["gold", "a", "judge2"]));
+    assert_eq!(out.dismissed, names(&["judge"]));
+    // The claim alone: adding it upholds the judge, dropping it dismisses it.
+    let add = settle(FLIGHT, &srcs, &d, 1, vec![Span::new(FLIGHT, 36, 39, X)]).expect("cluster");
+    assert_eq!(
+        (add.upheld, add.dismissed),
+        (names(&["judge"]), names(&["gold", "a"]))
+    );
+    let drop = resolve(FLIGHT, &srcs, &d, 1, Resolution::DropAll).expect("cluster");
+    assert_eq!(
+        (drop.upheld, drop.dismissed),
+        (names(&["gold", "a"]), names(&["judge"]))
+    );
+}
+
+#[rstest]
+#[case::strict(opts(0, false), true)]
+#[case::claim_with_a_leading_space(opts(0, true), false)]
+fn claims_follow_the_tolerance_rules(#[case] o: Options, #[case] disputed: bool) {
+    let srcs = sources(FLIGHT, &[&[(4, 25, X)]]);
+    let v = [verdict(None, None, Some(placed(3, 25)))];
+    let d = cluster_judged(FLIGHT, &srcs, &v, &o);
+    assert_eq!(d.is_disputed(), disputed);
+    assert_eq!(score(&d).judge_claims, usize::from(disputed));
 }
 
 #[test]
@@ -357,9 +439,9 @@ fn outcome(
     verdicts: &[JudgeVerdict],
 ) -> (Vec<Range>, Vec<String>, Vec<String>) {
     let srcs = flight();
-    let d = cluster(FLIGHT, &srcs, &o);
+    let d = cluster_judged(FLIGHT, &srcs, verdicts, &o);
     assert_eq!(d.clusters.len(), 1);
-    let out = resolve(FLIGHT, &srcs, verdicts, &d, 0, how).expect("cluster 0");
+    let out = resolve(FLIGHT, &srcs, &d, 0, how).expect("cluster 0");
     for s in &out.spans {
         assert!(s.text_matches(FLIGHT));
     }
@@ -422,46 +504,46 @@ fn judges_upheld_or_dismissed(
 fn resolution_keeps_labels_and_rejects_bad_requests() {
     let srcs = flight();
     let d = cluster(FLIGHT, &srcs, &Options::default());
-    let union = resolve(FLIGHT, &srcs, &[], &d, 0, Resolution::Union).expect("cluster");
+    let union = resolve(FLIGHT, &srcs, &d, 0, Resolution::Union).expect("cluster");
     assert_eq!(union.spans[0].label, X);
     assert_eq!(union.spans[0].text, " flight leaves at 9:40 from gate B12");
-    assert!(resolve(FLIGHT, &srcs, &[], &d, 1, Resolution::Union).is_none());
-    assert!(resolve(FLIGHT, &srcs, &[], &d, 0, Resolution::Take(7)).is_none());
+    assert!(resolve(FLIGHT, &srcs, &d, 1, Resolution::Union).is_none());
+    assert!(resolve(FLIGHT, &srcs, &d, 0, Resolution::Take(7)).is_none());
 }
 
 #[test]
 fn taking_an_unlabeled_source_keeps_the_cluster_label() {
     let srcs = flight();
     let d = cluster(FLIGHT, &srcs, &Options::default());
-    let a = resolve(FLIGHT, &srcs, &[], &d, 0, Resolution::Take(1)).expect("cluster");
+    let a = resolve(FLIGHT, &srcs, &d, 0, Resolution::Take(1)).expect("cluster");
     assert_eq!((a.spans[0].start, a.spans[0].label.as_str()), (3, X));
 }
 
 #[test]
 fn an_edit_is_settled_like_a_resolution() {
     let srcs = flight();
-    let d = cluster(FLIGHT, &srcs, &opts(0, true));
+    let v = [verdict(Some((4, 25)), Some(true), Some(placed(36, 39)))];
+    let d = cluster_judged(FLIGHT, &srcs, &v, &opts(0, true));
     // The reviewer's own span: "flight leaves at 9:40 from gate" — nobody said exactly that.
     let edit = vec![Span::new(FLIGHT, 4, 35, X)];
-    let v = verdict(Some((4, 25)), Some(true), Some(placed(36, 39)));
-    let out = settle(FLIGHT, &srcs, std::slice::from_ref(&v), &d, 0, edit).expect("cluster");
+    let out = settle(FLIGHT, &srcs, &d, 0, edit).expect("cluster");
     assert_eq!(out.upheld, Vec::<String>::new());
     assert_eq!(out.dismissed, names(&["gold", "a", "b", "judge"]));
     // Within a tolerance of 4, b's extra " B12" is a boundary difference; the judge's claim
     // "B12" is still not covered at all, which no tolerance forgives.
-    let d4 = cluster(FLIGHT, &srcs, &opts(4, true));
+    let d4 = cluster_judged(FLIGHT, &srcs, &v, &opts(4, true));
     let edit = vec![Span::new(FLIGHT, 4, 35, X)];
-    let out = settle(FLIGHT, &srcs, &[v], &d4, 0, edit).expect("cluster");
+    let out = settle(FLIGHT, &srcs, &d4, 0, edit).expect("cluster");
     assert_eq!(out.upheld, names(&["b"]));
     assert_eq!(out.dismissed, names(&["gold", "a", "judge"]));
-    assert!(settle(FLIGHT, &srcs, &[], &d, 3, Vec::new()).is_none());
+    assert!(settle(FLIGHT, &srcs, &d, 3, Vec::new()).is_none());
 }
 
 #[test]
 fn intersection_may_leave_several_spans() {
     let srcs = sources(FLIGHT, &[&[(4, 25, X)], &[(4, 10, X), (18, 30, X)]]);
     let d = cluster(FLIGHT, &srcs, &Options::default());
-    let out = resolve(FLIGHT, &srcs, &[], &d, 0, Resolution::Intersection).expect("cluster");
+    let out = resolve(FLIGHT, &srcs, &d, 0, Resolution::Intersection).expect("cluster");
     let got: Vec<Range> = out.spans.iter().map(|s| (s.start, s.end)).collect();
     assert_eq!(got, vec![(4, 10), (18, 25)]);
     assert_eq!(out.dismissed, names(&["gold", "a"]));
@@ -473,14 +555,14 @@ fn outcome_assigns_results_to_gold_spans() {
     let d = cluster(FLIGHT, &srcs, &Options::default());
     let gold_in = d.clusters[0].source(0).expect("gold").spans.clone();
     let gold = &srcs[0].spans;
-    let take_a = resolve(FLIGHT, &srcs, &[], &d, 0, Resolution::Take(1)).expect("cluster");
+    let take_a = resolve(FLIGHT, &srcs, &d, 0, Resolution::Take(1)).expect("cluster");
     let plan: Vec<(Option<usize>, Option<Range>)> = take_a
         .assign(gold, &gold_in)
         .into_iter()
         .map(|a| (a.gold, a.after.map(|s| (s.start, s.end))))
         .collect();
     assert_eq!(plan, vec![(Some(1), Some((4, 25))), (Some(0), None)]);
-    let drop = resolve(FLIGHT, &srcs, &[], &d, 0, Resolution::DropAll).expect("cluster");
+    let drop = resolve(FLIGHT, &srcs, &d, 0, Resolution::DropAll).expect("cluster");
     assert_eq!(drop.assign(gold, &gold_in).len(), 2);
     assert!(drop.assign(gold, &[]).is_empty());
     let added = take_a.assign(gold, &[]);
@@ -536,9 +618,9 @@ fn real_mushroom_defects_are_reported() {
                     }
                 }
                 let d = cluster(output, &srcs, &opts(1, true));
-                let _ = score(&d, &[]);
+                let _ = score(&d);
                 for i in 0..d.clusters.len() {
-                    let _ = resolve(output, &srcs, &[], &d, i, Resolution::Union);
+                    let _ = resolve(output, &srcs, &d, i, Resolution::Union);
                 }
                 let id = v["id"].as_str().unwrap_or_default().to_owned();
                 kinds.extend(d.problems.iter().map(|p| (id.clone(), p.kind)));
@@ -590,7 +672,7 @@ fn speed_150k_records_3_sources() {
     let mut disputed = 0;
     for srcs in &records {
         let d = cluster(&base, srcs, &opts(1, true));
-        if score(&d, &[]).is_disputed() {
+        if score(&d).is_disputed() {
             disputed += 1;
         }
     }
@@ -798,7 +880,7 @@ fn real_toolace_leading_space_and_queue() {
 
     let scores: Vec<RecordScore> = records
         .iter()
-        .map(|(_, out, srcs)| score(&cluster(out, srcs, &opts(0, true)), &[]))
+        .map(|(_, out, srcs)| score(&cluster(out, srcs, &opts(0, true))))
         .collect();
     let queue = disputed_queue(&scores);
     let agreed = unanimous(&scores);
