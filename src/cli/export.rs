@@ -235,46 +235,64 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut seen: HashSet<String> = HashSet::new();
     let mut unlabeled: Vec<String> = Vec::new();
 
-    for i in 0..primary.len() {
-        let item = ex.item(i)?;
-        let written = item.line.is_some();
-        if let Some(line) = &item.line {
-            if args.clean_in_all && line.clean && !routes.is_empty() {
-                for r in &routes {
-                    records.push(r, &line.bytes)?;
+    // The records are read and reviewed on one thread and written on this one, in file order.
+    let n = primary.len();
+    let warnings = std::thread::scope(|sc| -> anyhow::Result<Vec<String>> {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<anyhow::Result<Item>>(256);
+        let producer = sc.spawn(move || {
+            for i in 0..n {
+                let item = ex.item(i);
+                let failed = item.is_err();
+                if tx.send(item).is_err() || failed {
+                    break;
                 }
-            } else {
-                records.push(&line.route, &line.bytes)?;
+            }
+            ex.warnings
+        });
+        for item in rx {
+            let item = item?;
+            let written = item.line.is_some();
+            if let Some(line) = &item.line {
+                if args.clean_in_all && line.clean && !routes.is_empty() {
+                    for r in &routes {
+                        records.push(r, &line.bytes)?;
+                    }
+                } else {
+                    records.push(&line.route, &line.bytes)?;
+                }
+            }
+            tally.add_strict(&item.strict_dropped);
+            match item.review {
+                None if written => tally.add_unchanged(),
+                None => tally.add_skipped(),
+                Some((rec, review, exported)) => {
+                    seen.insert(rec.id.clone());
+                    tally.add(&rec, &review, written);
+                    if written && tally.add_written(&rec, &review, &exported) {
+                        unlabeled.push(rec.id.clone());
+                    }
+                    let verdict_made = review
+                        .applied
+                        .iter()
+                        .any(|d| outcome::is_verdict_action(d.action));
+                    if !written && !verdict_made {
+                        tally.unreviewed_skipped += 1;
+                    }
+                    if let Some(v) = &mut verdicts {
+                        let verdict = Verdict::new(&rec, &review, &exported, &item.strict_dropped);
+                        let w = v.writer()?;
+                        serde_json::to_writer(&mut *w, &verdict)?;
+                        w.write_all(b"\n")?;
+                    }
+                    stale.extend(review.stale);
+                }
             }
         }
-        tally.add_strict(&item.strict_dropped);
-        match item.review {
-            None if written => tally.add_unchanged(),
-            None => tally.add_skipped(),
-            Some((rec, review, exported)) => {
-                seen.insert(rec.id.clone());
-                tally.add(&rec, &review, written);
-                if written && tally.add_written(&rec, &review, &exported) {
-                    unlabeled.push(rec.id.clone());
-                }
-                let verdict_made = review
-                    .applied
-                    .iter()
-                    .any(|d| outcome::is_verdict_action(d.action));
-                if !written && !verdict_made {
-                    tally.unreviewed_skipped += 1;
-                }
-                if let Some(v) = &mut verdicts {
-                    let verdict = Verdict::new(&rec, &review, &exported, &item.strict_dropped);
-                    let w = v.writer()?;
-                    serde_json::to_writer(&mut *w, &verdict)?;
-                    w.write_all(b"\n")?;
-                }
-                stale.extend(review.stale);
-            }
-        }
-    }
-    for w in &ex.warnings {
+        producer
+            .join()
+            .map_err(|_| anyhow::anyhow!("internal: the reading thread panicked"))
+    })?;
+    for w in &warnings {
         eprintln!("warning: {w}");
     }
     if !unlabeled.is_empty() {
