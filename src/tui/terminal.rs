@@ -2,6 +2,7 @@
 //! way out (normal return, error, panic). Nothing is printed to stdout while the screen runs.
 
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use ratatui::crossterm::event::{
@@ -14,6 +15,11 @@ use super::app::{App, ScreenLayout};
 use super::keymap::Key;
 use super::{views, Action};
 
+/// True while the screen owns the terminal; restoring is done once (leaving the alternate
+/// screen twice would move the cursor back to where the screen started and overwrite the panic
+/// message).
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+
 /// Restores the terminal when dropped, so every error path (`?`) leaves it usable.
 #[derive(Debug)]
 pub struct Guard(());
@@ -24,22 +30,31 @@ impl Drop for Guard {
     }
 }
 
-/// Leave mouse capture, raw mode and the alternate screen. Safe to call more than once.
+/// Leave mouse capture, raw mode and the alternate screen, once.
 pub fn restore() {
-    let mut out = io::stdout();
-    let _ = execute!(out, DisableMouseCapture);
-    ratatui::restore();
-    let _ = out.flush();
+    if ACTIVE.swap(false, Ordering::SeqCst) {
+        let mut out = io::stdout();
+        let _ = execute!(out, DisableMouseCapture);
+        ratatui::restore();
+        let _ = out.flush();
+    }
 }
 
-/// Install a panic hook that restores the terminal (mouse capture included) before the panic
-/// message is printed. `ratatui::init` adds its own on top; both only restore.
-fn install_panic_hook() {
-    let previous = std::panic::take_hook();
+/// Set up the terminal with `ratatui::try_init`, then replace its panic hook by one that
+/// restores through [`restore`] (mouse capture included, and only once) before the panic
+/// message is printed by the hook that was there before.
+fn init() -> io::Result<(ratatui::DefaultTerminal, Guard)> {
+    let original = std::panic::take_hook();
+    ACTIVE.store(true, Ordering::SeqCst);
+    let guard = Guard(());
+    let terminal = ratatui::try_init()?;
+    let _ratatui_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         restore();
-        previous(info);
+        original(info);
     }));
+    execute!(io::stdout(), EnableMouseCapture)?;
+    Ok((terminal, guard))
 }
 
 /// Map a mouse event to an action.
@@ -72,10 +87,7 @@ pub fn frame<B: Backend>(terminal: &mut Terminal<B>, app: &mut App) -> Result<()
 /// # Errors
 /// The terminal cannot be set up, read or drawn to (it is restored first).
 pub fn run(app: &mut App) -> io::Result<()> {
-    install_panic_hook();
-    let mut terminal = ratatui::try_init()?;
-    let _guard = Guard(());
-    execute!(io::stdout(), EnableMouseCapture)?;
+    let (mut terminal, _guard) = init()?;
     loop {
         frame(&mut terminal, app)?;
         if app.quit {

@@ -1,1 +1,368 @@
-//! Integration tests: terminal.
+//! End-to-end runs of `spanreview review` in a real pseudo-terminal (tmux): every row of the
+//! key table pressed for real, quit, reopen at the resume point; a `kill -9` that loses nothing
+//! shown as saved; the terminal restored after a panic. Skipped (with a message) without tmux.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use spanreview::review::decision::ActionKind;
+use spanreview::store::Store;
+
+use super::common::fixture;
+
+/// How long to wait for something to appear on screen.
+const DEADLINE: Duration = Duration::from_secs(20);
+
+/// A tmux server of our own (its own socket), killed on drop.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    /// Start `cmd` in a detached session of a fixed size; `None` when tmux is missing.
+    fn start(name: &str, cmd: &str, env: &[(&str, String)]) -> Option<Self> {
+        if Command::new("tmux").arg("-V").output().is_err() {
+            eprintln!("SKIP: tmux is not installed; the end-to-end terminal tests need it");
+            return None;
+        }
+        let t = Self {
+            socket: format!("spanreview-{}-{name}", std::process::id()),
+        };
+        let mut args: Vec<String> = [
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-s",
+            "t",
+            "-x",
+            "100",
+            "-y",
+            "30",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        for (k, v) in env {
+            args.push("-e".into());
+            args.push(format!("{k}={v}"));
+        }
+        args.push(cmd.to_owned());
+        t.tmux(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        t.tmux(&["set-option", "-g", "remain-on-exit", "on"]);
+        t.tmux(&["set-option", "-s", "escape-time", "0"]);
+        Some(t)
+    }
+
+    fn tmux(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("tmux runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn screen(&self) -> String {
+        self.tmux(&["capture-pane", "-p", "-t", "t"])
+    }
+
+    /// Press keys: tmux key names (`Enter`, `Escape`, `C-r`, `Down`) or single characters.
+    fn keys(&self, keys: &[&str]) {
+        for k in keys {
+            if k.chars().count() == 1 {
+                self.tmux(&["send-keys", "-t", "t", "-l", k]);
+            } else {
+                self.tmux(&["send-keys", "-t", "t", k]);
+            }
+        }
+    }
+
+    /// Type text literally.
+    fn text(&self, s: &str) {
+        self.tmux(&["send-keys", "-t", "t", "-l", s]);
+    }
+
+    /// Wait until the screen contains `want`; the screen is returned.
+    fn wait(&self, want: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.screen();
+            if s.contains(want) {
+                return s;
+            }
+            assert!(
+                start.elapsed() < DEADLINE,
+                "timed out waiting for {want:?}; the screen:\n{s}"
+            );
+            std::thread::sleep(Duration::from_millis(40));
+        }
+    }
+
+    /// Press keys, then wait for `want`.
+    fn press(&self, keys: &[&str], want: &str) -> String {
+        self.keys(keys);
+        self.wait(want)
+    }
+
+    fn pane(&self, format: &str) -> String {
+        self.tmux(&["display-message", "-p", "-t", "t", format])
+            .trim()
+            .to_owned()
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        self.tmux(&["kill-server"]);
+    }
+}
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_spanreview")
+}
+
+fn files() -> String {
+    [
+        fixture("review/records.jsonl"),
+        fixture("review/predictions_detector.jsonl"),
+    ]
+    .iter()
+    .map(|p| shell_quote(p))
+    .collect::<Vec<_>>()
+    .join(" ")
+}
+
+fn shell_quote(p: &Path) -> String {
+    format!("'{}'", p.display().to_string().replace('\'', "'\\''"))
+}
+
+/// Environment isolating the run from the user's config and database.
+fn env(dir: &Path) -> Vec<(&'static str, String)> {
+    vec![
+        ("XDG_CONFIG_HOME", dir.join("config").display().to_string()),
+        ("XDG_DATA_HOME", dir.join("data").display().to_string()),
+        (
+            "SPANREVIEW_DB",
+            dir.join("unused.sqlite").display().to_string(),
+        ),
+        ("SPANREVIEW_CONFIG", String::new()),
+        ("TERM", "xterm-256color".to_owned()),
+        ("RUST_BACKTRACE", "0".to_owned()),
+    ]
+}
+
+/// `review` on the fixture, the shell reporting the exit status and the tty mode afterwards.
+fn review_cmd(db: &Path, extra: &str) -> String {
+    format!(
+        "sh -c \"{} review {} --db {} --reviewer e2e {extra}; echo exit=\\$?; stty -a | tr ' ' '\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo; echo tty-checked; sleep 600\"",
+        bin(),
+        files(),
+        shell_quote(db),
+    )
+}
+
+fn actions(db: &Path) -> Vec<ActionKind> {
+    let store = Store::open(db).expect("db opens");
+    store
+        .decisions(Some("records"))
+        .expect("log")
+        .iter()
+        .map(|d| d.action)
+        .collect()
+}
+
+#[test]
+fn every_key_of_the_table_in_a_real_terminal_then_resume() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db: PathBuf = dir.path().join("e2e.sqlite");
+    let Some(t) = Tmux::start("keys", &review_cmd(&db, "--queue all"), &env(dir.path())) else {
+        return;
+    };
+    t.wait("uni_1__contradiction");
+    t.wait("1 / 4");
+    // ? help and back; i tools and back.
+    t.press(&["?"], "accept every remaining span, next record");
+    t.keys(&["Escape"]);
+    t.wait("Spans (1)");
+    t.press(&["i"], "Tool call made");
+    t.keys(&["q"]);
+    t.wait("Spans (1)");
+    // t: adjust; every adjust key; Esc cancels, Enter saves.
+    t.press(&["t"], "Adjust [29, 34)");
+    t.press(
+        &["l", "l", "h", "H", "L", "w", "b", "W", "B", "T"],
+        "Adjust [29, 34) → [",
+    );
+    t.keys(&["Escape"]);
+    t.wait("Spans (1)");
+    t.press(&["t", "H", "Enter"], "saved #1 (adjust)");
+    t.wait("[29, 33)");
+    // r: relabel picker.
+    t.press(&["r"], "Relabel");
+    t.press(&["j", "Enter"], "saved #2 (relabel)");
+    t.wait("missing_tool [29, 33)");
+    // v: add a span by keys: start, end (by a word), label.
+    t.press(&["v"], "move to the start");
+    t.press(&["l", "l", "v"], "move to the end");
+    t.press(&["w", "Enter"], "Label of the new span [31, 34)");
+    t.press(&["Enter"], "saved #3 (add)");
+    t.wait("Spans (2)");
+    // j selects the added span; x drops it with a reason.
+    t.press(&["j"], "▶ contradiction [31, 34)");
+    t.press(&["x"], "Drop: reason");
+    t.text("dup");
+    t.press(&["Enter"], "saved #4 (drop)");
+    t.wait("dropped: dup");
+    // f flag, m note, u undo, Ctrl-r redo.
+    t.press(&["f"], "saved #5 (flag)");
+    t.wait("flagged");
+    t.press(&["m"], "Note:");
+    t.text("see °C");
+    t.press(&["Enter"], "saved #6 (note)");
+    t.press(&["u"], "saved #7 (undo #6)");
+    t.press(&["C-r"], "saved #8 (redo #6)");
+    // / search, e next occurrence.
+    t.press(&["/"], "Search:");
+    t.text("sunny");
+    t.press(&["Enter"], "1 matches");
+    t.press(&["e"], "occurrence 1 / 1");
+    // n next record; j/k and the arrows move between spans; a accepts.
+    t.press(&["n"], "plain_2__overgeneration");
+    t.press(&["j"], "▶ overgeneration [92, 107)");
+    t.press(&["k"], "▶ overgeneration [36, 91)");
+    t.press(&["Down"], "▶ overgeneration [92, 107)");
+    t.press(&["Up"], "▶ overgeneration [36, 91)");
+    t.press(&["a"], "saved #9 (accept)");
+    // A accepts the rest of a record and goes to the next.
+    t.press(&["n"], "clean_3__clean");
+    t.press(&["A"], "saved #10 (accept_all)");
+    t.wait("tool_4__missing_tool");
+    // c clean; R remove with a reason from the picker.
+    t.press(&["c"], "saved #11 (clean)");
+    t.press(&["R"], "Remove the record: why?");
+    t.press(&["2"], "saved #12 (remove)");
+    t.wait("removed (no-op edit)");
+    // g / G first and last, p previous, : go to.
+    t.press(&["g"], "1 / 4");
+    t.press(&["G"], "4 / 4");
+    t.press(&["p"], "3 / 4");
+    t.press(&[":"], "Go to position or id:");
+    t.text("2");
+    t.press(&["Enter"], "2 / 4");
+    // q quits; the terminal is back to normal.
+    t.keys(&["q"]);
+    let s = t.wait("tty-checked");
+    assert!(s.contains("exit=0"), "{s}");
+    assert!(s.contains("decisions are in"), "{s}");
+    assert!(s.contains("icanon") && !s.contains("-icanon"), "{s}");
+    assert_eq!(t.pane("#{alternate_on} #{mouse_any_flag}"), "0 0");
+    use ActionKind::*;
+    assert_eq!(
+        actions(&db),
+        [Adjust, Relabel, Add, Drop, Flag, Note, Undo, Redo, Accept, AcceptAll, Clean, Remove]
+    );
+    drop(t);
+    // Reopen with the default queue: resume at the first record not yet reviewed.
+    let t = Tmux::start("resume", &review_cmd(&db, ""), &env(dir.path())).expect("tmux");
+    let s = t.wait("plain_2__overgeneration");
+    assert!(s.contains("1 / 1"), "{s}");
+    assert!(
+        s.contains("3/4 reviewed") || s.contains("0/1 reviewed"),
+        "{s}"
+    );
+    t.press(&["u"], "saved #13 (undo #12)");
+    t.wait("tool_4__missing_tool");
+    t.keys(&["q"]);
+    t.wait("exit=0");
+    assert_eq!(actions(&db).last(), Some(&Undo));
+}
+
+#[test]
+fn kill_9_loses_nothing_shown_as_saved() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("crash.sqlite");
+    let mut acknowledged = 0;
+    for round in 0..3 {
+        let cmd = format!(
+            "{} review {} --db {} --reviewer crash --queue all",
+            bin(),
+            files(),
+            shell_quote(&db)
+        );
+        let Some(t) = Tmux::start(&format!("crash{round}"), &cmd, &env(dir.path())) else {
+            return;
+        };
+        t.wait("records");
+        // Decide as fast as the screen acknowledges, then kill without warning.
+        for key in ["f", "a", "n"] {
+            t.keys(&[key]);
+            if key != "n" {
+                acknowledged += 1;
+                t.wait(&format!("saved #{acknowledged} "));
+            }
+        }
+        t.keys(&["f"]);
+        acknowledged += 1;
+        t.wait(&format!("saved #{acknowledged} "));
+        let pid = t.pane("#{pane_pid}");
+        let status = Command::new("kill")
+            .args(["-9", &pid])
+            .status()
+            .expect("kill runs");
+        assert!(status.success());
+        let start = Instant::now();
+        while t.pane("#{pane_dead}") != "1" {
+            assert!(start.elapsed() < DEADLINE, "the process did not die");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let n = actions(&db).len();
+        assert!(
+            n >= acknowledged,
+            "round {round}: {acknowledged} shown as saved, {n} in the database"
+        );
+        assert_eq!(n, acknowledged, "nothing unacknowledged either");
+    }
+}
+
+#[test]
+fn the_terminal_is_restored_after_a_panic() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("panic.sqlite");
+    let cfg = dir.path().join("crash.toml");
+    std::fs::write(&cfg, "[keymap.normal]\nf12 = \"crash\"\n").expect("config");
+    let mut e = env(dir.path());
+    e.retain(|(k, _)| *k != "SPANREVIEW_CONFIG");
+    e.push(("SPANREVIEW_CONFIG", cfg.display().to_string()));
+    let Some(t) = Tmux::start("panic", &review_cmd(&db, "--queue all"), &e) else {
+        return;
+    };
+    t.wait("uni_1__contradiction");
+    assert_eq!(
+        t.pane("#{alternate_on}"),
+        "1",
+        "the screen runs in the alternate screen"
+    );
+    t.keys(&["F12"]);
+    let s = t.wait("tty-checked");
+    assert!(s.contains("exit=101"), "{s}");
+    assert!(
+        s.contains("crash requested"),
+        "the panic message is readable: {s}"
+    );
+    assert!(
+        s.contains("icanon") && !s.contains("-icanon"),
+        "raw mode is off: {s}"
+    );
+    assert!(
+        s.contains("echo") && !s.contains("-echo"),
+        "echo is back: {s}"
+    );
+    assert_eq!(
+        t.pane("#{alternate_on} #{mouse_any_flag}"),
+        "0 0",
+        "alternate screen left, mouse capture off"
+    );
+}
