@@ -24,7 +24,9 @@
 //! of type `clean` go to every other value's file (read in a first pass) instead of their own.
 
 mod output;
+mod record;
 mod report;
+mod style;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::io::Write;
@@ -32,15 +34,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
-use serde_json::{json, Map, Value};
 
 use crate::formats::{Dataset, Format};
-use crate::model::{Record, Span};
-use crate::review::decision::{replay, Decision, RecordOutcome, RecordReview};
-use crate::review::outcome::{self, strict_split, type_after, Tally, Verdict};
+use crate::review::decision::Decision;
+use crate::review::outcome::{self, Tally, Verdict};
 use crate::store::Store;
 
-use output::{AtomicFile, Protected, RecordFile, Records, Style};
+use output::{AtomicFile, Protected, RecordFile, Records};
+use record::{Exporter, Item};
 
 /// Arguments of `spanreview export`.
 #[derive(Debug, clap::Args)]
@@ -105,31 +106,6 @@ pub struct Args {
     /// Read every file in this format instead of detecting it.
     #[arg(long, value_enum, value_name = "F")]
     pub format: Option<Format>,
-}
-
-/// One record's line, ready to write.
-struct Line {
-    bytes: Vec<u8>,
-    route: String,
-    clean: bool,
-}
-
-/// What became of one input record.
-struct Item {
-    /// The line to write, `None` when the record is left out.
-    line: Option<Line>,
-    /// Labels `--strict` dropped.
-    strict_dropped: Vec<Span>,
-    /// For records with decisions in the log: the record, its review and the labels exported.
-    review: Option<(Record, RecordReview, Vec<Span>)>,
-}
-
-/// The per-record work, shared by both passes.
-struct Exporter<'a> {
-    args: &'a Args,
-    dataset: &'a Dataset,
-    log: &'a HashMap<String, Vec<Decision>>,
-    warnings: Vec<String>,
 }
 
 /// Run the subcommand.
@@ -400,228 +376,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     );
     Ok(ExitCode::SUCCESS)
-}
-
-impl Exporter<'_> {
-    /// Record `i` of the leading file, exported.
-    fn item(&mut self, i: usize) -> anyhow::Result<Item> {
-        let file = self.dataset.primary();
-        // The id alone is cheap to read; formats whose ids are derived need the full parse.
-        let (id, parsed) = match file.id(i) {
-            Ok(id) => (id, None),
-            Err(_) => {
-                let r = file.record(i)?;
-                (r.id.clone(), Some(r))
-            }
-        };
-        let Some(decisions) = self.log.get(&id) else {
-            let (line, strict_dropped) = self.unchanged(i, parsed)?;
-            return Ok(Item {
-                line,
-                strict_dropped,
-                review: None,
-            });
-        };
-        let rec = match parsed {
-            Some(r) => r,
-            None => file.record(i)?,
-        };
-        let review = replay(&rec, decisions);
-        if !review
-            .applied
-            .iter()
-            .any(|d| outcome::is_verdict_action(d.action))
-        {
-            let (line, strict_dropped) = self.unchanged(i, Some(rec.clone()))?;
-            let exported = if line.is_some() {
-                let (kept, _) =
-                    self.strict(rec.gold_spans().to_vec(), rec.corruption_type.as_deref());
-                kept
-            } else {
-                Vec::new()
-            };
-            return Ok(Item {
-                line,
-                strict_dropped,
-                review: Some((rec, review, exported)),
-            });
-        }
-        self.reviewed(i, rec, review)
-    }
-
-    fn strict(&self, spans: Vec<Span>, corruption_type: Option<&str>) -> (Vec<Span>, Vec<Span>) {
-        if self.args.strict {
-            strict_split(spans, corruption_type)
-        } else {
-            (spans, Vec::new())
-        }
-    }
-
-    /// A record without a decision in force: its bytes as read, unless `--strict` drops one of
-    /// its labels; `None` with `--reviewed-only`.
-    fn unchanged(
-        &self,
-        i: usize,
-        parsed: Option<Record>,
-    ) -> anyhow::Result<(Option<Line>, Vec<Span>)> {
-        if self.args.reviewed_only {
-            return Ok((None, Vec::new()));
-        }
-        let file = self.dataset.primary();
-        let bytes = file.index.bytes(i)?;
-        if !self.args.strict && self.args.split_by.is_none() {
-            return Ok((
-                Some(Line {
-                    bytes,
-                    route: String::new(),
-                    clean: false,
-                }),
-                Vec::new(),
-            ));
-        }
-        let rec = match parsed {
-            Some(r) => r,
-            None => file.record(i)?,
-        };
-        let (kept, dropped) =
-            self.strict(rec.gold_spans().to_vec(), rec.corruption_type.as_deref());
-        let (bytes, value) = if dropped.is_empty() {
-            (bytes, None)
-        } else {
-            let v = file.format.write(&rec.raw, &kept, None);
-            (output::to_bytes(&v, Style::of(&bytes))?, Some(v))
-        };
-        let route = self
-            .args
-            .split_by
-            .as_deref()
-            .map(|f| output::route_of(value.as_ref().unwrap_or(&rec.raw), f))
-            .unwrap_or_default();
-        let clean = rec.corruption_type.as_deref() == Some("clean");
-        Ok((
-            Some(Line {
-                bytes,
-                route,
-                clean,
-            }),
-            dropped,
-        ))
-    }
-
-    /// A record with decisions in force: the kept spans written back in its own schema.
-    fn reviewed(&mut self, i: usize, rec: Record, review: RecordReview) -> anyhow::Result<Item> {
-        let removed = match &review.outcome {
-            RecordOutcome::Removed { reason } => Some(reason.clone()),
-            _ => None,
-        };
-        if removed.is_some() && !self.args.keep_removed {
-            return Ok(Item {
-                line: None,
-                strict_dropped: Vec::new(),
-                review: Some((rec, review, Vec::new())),
-            });
-        }
-        let spans = if removed.is_some() {
-            // Kept with a marker: its span decisions still apply.
-            let mut open = review.clone();
-            open.outcome = RecordOutcome::Open;
-            self.kept_spans(&rec, &open)
-        } else {
-            self.kept_spans(&rec, &review)
-        };
-        let type_after = type_after(&rec, &review);
-        let (kept, strict_dropped) = self.strict(spans, type_after.as_deref());
-        let set_type = (review.outcome == RecordOutcome::Clean).then_some("clean");
-        let file = self.dataset.primary();
-        let mut value = file.format.write(&rec.raw, &kept, set_type);
-        if self.args.provenance || removed.is_some() {
-            let mut m = Map::new();
-            if self.args.provenance {
-                let mut who: Vec<&str> =
-                    review.applied.iter().map(|d| d.reviewer.as_str()).collect();
-                who.sort_unstable();
-                who.dedup();
-                m.insert("reviewers".into(), json!(who));
-                m.insert(
-                    "time".into(),
-                    json!(review.applied.iter().map(|d| d.time.as_str()).max()),
-                );
-                m.insert("outcome".into(), json!(outcome::outcomes(&rec, &review)));
-            }
-            if let Some(reason) = &removed {
-                m.insert("removed".into(), json!(reason));
-            }
-            add_review_meta(&mut value, m);
-        }
-        let bytes = file.index.bytes(i)?;
-        let line = Line {
-            bytes: output::to_bytes(&value, Style::of(&bytes))?,
-            route: self
-                .args
-                .split_by
-                .as_deref()
-                .map(|f| output::route_of(&value, f))
-                .unwrap_or_default(),
-            clean: type_after.as_deref() == Some("clean"),
-        };
-        let exported = if removed.is_some() { Vec::new() } else { kept };
-        Ok(Item {
-            line: Some(line),
-            strict_dropped,
-            review: Some((rec, review, exported)),
-        })
-    }
-
-    /// The spans the review keeps. A kept span whose offsets are out of range keeps the text
-    /// it was read with (there is no `output[start:end]` to take) and is reported.
-    fn kept_spans(&mut self, rec: &Record, review: &RecordReview) -> Vec<Span> {
-        let mut spans = review.kept_spans(&rec.output);
-        let kept = review.spans.iter().filter(|s| s.kept());
-        for (span, rs) in spans.iter_mut().zip(kept) {
-            if span.slice(&rec.output).is_none() {
-                if let Some(o) = &rs.original {
-                    span.text.clone_from(&o.text);
-                }
-                self.warnings.push(format!(
-                    "record {:?}: kept span {} [{}, {}) is out of range of its output ({} code \
-                     points); written as it is (run `spanreview validate`)",
-                    rec.id,
-                    rs.key,
-                    span.start,
-                    span.end,
-                    crate::model::offsets::char_len(&rec.output)
-                ));
-            }
-        }
-        if !rec.warnings.is_empty() {
-            self.warnings.push(format!(
-                "record {:?}: reviewed, but some of its labels could not be read and are not in \
-                 the export: {}",
-                rec.id,
-                rec.warnings.join("; ")
-            ));
-        }
-        spans
-    }
-}
-
-/// Put `review` under `meta.review` (`meta` created last when absent; a top-level `review`
-/// when `meta` is not an object).
-fn add_review_meta(value: &mut Value, review: Map<String, Value>) {
-    let Some(obj) = value.as_object_mut() else {
-        return;
-    };
-    match obj.get_mut("meta") {
-        Some(Value::Object(meta)) => {
-            meta.insert("review".into(), Value::Object(review));
-        }
-        Some(_) => {
-            obj.insert("review".into(), Value::Object(review));
-        }
-        None => {
-            obj.insert("meta".into(), json!({ "review": review }));
-        }
-    }
 }
 
 /// `NAME=FILE` pairs; each file must exist.

@@ -1,0 +1,268 @@
+//! Export of one record: its bytes as read when no decision is in force, otherwise its replayed
+//! review written back through the format's writer.
+
+use std::collections::HashMap;
+
+use serde_json::{json, Map, Value};
+
+use super::output;
+use super::style::{self, Style};
+use super::Args;
+use crate::formats::Dataset;
+use crate::model::{Record, Span};
+use crate::review::decision::{replay, Decision, RecordOutcome, RecordReview};
+use crate::review::outcome::{self, strict_split, type_after};
+
+/// One record's line, ready to write.
+pub struct Line {
+    /// The serialised record.
+    pub bytes: Vec<u8>,
+    /// Its `--split-by` value (empty when not splitting).
+    pub route: String,
+    /// Its type is `clean` (for `--clean-in-all`).
+    pub clean: bool,
+}
+
+/// What became of one input record.
+pub struct Item {
+    /// The line to write, `None` when the record is left out.
+    pub line: Option<Line>,
+    /// Labels `--strict` dropped.
+    pub strict_dropped: Vec<Span>,
+    /// For records with decisions in the log: the record, its review and the labels exported.
+    pub review: Option<(Record, RecordReview, Vec<Span>)>,
+}
+
+/// The per-record work, shared by both passes.
+pub struct Exporter<'a> {
+    /// The command line.
+    pub args: &'a Args,
+    /// The input.
+    pub dataset: &'a Dataset,
+    /// The dataset's decisions, by record id.
+    pub log: &'a HashMap<String, Vec<Decision>>,
+    /// Problems worth telling the user (out-of-range kept spans, unreadable labels).
+    pub warnings: Vec<String>,
+}
+
+impl Exporter<'_> {
+    /// Record `i` of the leading file, exported.
+    pub fn item(&mut self, i: usize) -> anyhow::Result<Item> {
+        let file = self.dataset.primary();
+        // The id alone is cheap to read; formats whose ids are derived need the full parse.
+        let (id, parsed) = match file.id(i) {
+            Ok(id) => (id, None),
+            Err(_) => {
+                let r = file.record(i)?;
+                (r.id.clone(), Some(r))
+            }
+        };
+        let Some(decisions) = self.log.get(&id) else {
+            let (line, strict_dropped) = self.unchanged(i, parsed)?;
+            return Ok(Item {
+                line,
+                strict_dropped,
+                review: None,
+            });
+        };
+        let rec = match parsed {
+            Some(r) => r,
+            None => file.record(i)?,
+        };
+        let review = replay(&rec, decisions);
+        if !review
+            .applied
+            .iter()
+            .any(|d| outcome::is_verdict_action(d.action))
+        {
+            let (line, strict_dropped) = self.unchanged(i, Some(rec.clone()))?;
+            let exported = if line.is_some() {
+                let (kept, _) =
+                    self.strict(rec.gold_spans().to_vec(), rec.corruption_type.as_deref());
+                kept
+            } else {
+                Vec::new()
+            };
+            return Ok(Item {
+                line,
+                strict_dropped,
+                review: Some((rec, review, exported)),
+            });
+        }
+        self.reviewed(i, rec, review)
+    }
+
+    fn strict(&self, spans: Vec<Span>, corruption_type: Option<&str>) -> (Vec<Span>, Vec<Span>) {
+        if self.args.strict {
+            strict_split(spans, corruption_type)
+        } else {
+            (spans, Vec::new())
+        }
+    }
+
+    /// A record without a decision in force: its bytes as read, unless `--strict` drops one of
+    /// its labels; `None` with `--reviewed-only`.
+    fn unchanged(
+        &self,
+        i: usize,
+        parsed: Option<Record>,
+    ) -> anyhow::Result<(Option<Line>, Vec<Span>)> {
+        if self.args.reviewed_only {
+            return Ok((None, Vec::new()));
+        }
+        let file = self.dataset.primary();
+        let bytes = file.index.bytes(i)?;
+        if !self.args.strict && self.args.split_by.is_none() {
+            return Ok((
+                Some(Line {
+                    bytes,
+                    route: String::new(),
+                    clean: false,
+                }),
+                Vec::new(),
+            ));
+        }
+        let rec = match parsed {
+            Some(r) => r,
+            None => file.record(i)?,
+        };
+        let (kept, dropped) =
+            self.strict(rec.gold_spans().to_vec(), rec.corruption_type.as_deref());
+        let (bytes, value) = if dropped.is_empty() {
+            (bytes, None)
+        } else {
+            let v = file.format.write(&rec.raw, &kept, None);
+            (style::to_bytes(&v, Style::of(&bytes))?, Some(v))
+        };
+        let route = self
+            .args
+            .split_by
+            .as_deref()
+            .map(|f| output::route_of(value.as_ref().unwrap_or(&rec.raw), f))
+            .unwrap_or_default();
+        let clean = rec.corruption_type.as_deref() == Some("clean");
+        Ok((
+            Some(Line {
+                bytes,
+                route,
+                clean,
+            }),
+            dropped,
+        ))
+    }
+
+    /// A record with decisions in force: the kept spans written back in its own schema.
+    fn reviewed(&mut self, i: usize, rec: Record, review: RecordReview) -> anyhow::Result<Item> {
+        let removed = match &review.outcome {
+            RecordOutcome::Removed { reason } => Some(reason.clone()),
+            _ => None,
+        };
+        if removed.is_some() && !self.args.keep_removed {
+            return Ok(Item {
+                line: None,
+                strict_dropped: Vec::new(),
+                review: Some((rec, review, Vec::new())),
+            });
+        }
+        let spans = if removed.is_some() {
+            // Kept with a marker: its span decisions still apply.
+            let mut open = review.clone();
+            open.outcome = RecordOutcome::Open;
+            self.kept_spans(&rec, &open)
+        } else {
+            self.kept_spans(&rec, &review)
+        };
+        let type_after = type_after(&rec, &review);
+        let (kept, strict_dropped) = self.strict(spans, type_after.as_deref());
+        let set_type = (review.outcome == RecordOutcome::Clean).then_some("clean");
+        let file = self.dataset.primary();
+        let mut value = file.format.write(&rec.raw, &kept, set_type);
+        if self.args.provenance || removed.is_some() {
+            let mut m = Map::new();
+            if self.args.provenance {
+                let mut who: Vec<&str> =
+                    review.applied.iter().map(|d| d.reviewer.as_str()).collect();
+                who.sort_unstable();
+                who.dedup();
+                m.insert("reviewers".into(), json!(who));
+                m.insert(
+                    "time".into(),
+                    json!(review.applied.iter().map(|d| d.time.as_str()).max()),
+                );
+                m.insert("outcome".into(), json!(outcome::outcomes(&rec, &review)));
+            }
+            if let Some(reason) = &removed {
+                m.insert("removed".into(), json!(reason));
+            }
+            add_review_meta(&mut value, m);
+        }
+        let bytes = file.index.bytes(i)?;
+        let line = Line {
+            bytes: style::to_bytes(&value, Style::of(&bytes))?,
+            route: self
+                .args
+                .split_by
+                .as_deref()
+                .map(|f| output::route_of(&value, f))
+                .unwrap_or_default(),
+            clean: type_after.as_deref() == Some("clean"),
+        };
+        let exported = if removed.is_some() { Vec::new() } else { kept };
+        Ok(Item {
+            line: Some(line),
+            strict_dropped,
+            review: Some((rec, review, exported)),
+        })
+    }
+
+    /// The spans the review keeps. A kept span whose offsets are out of range keeps the text
+    /// it was read with (there is no `output[start:end]` to take) and is reported.
+    fn kept_spans(&mut self, rec: &Record, review: &RecordReview) -> Vec<Span> {
+        let mut spans = review.kept_spans(&rec.output);
+        let kept = review.spans.iter().filter(|s| s.kept());
+        for (span, rs) in spans.iter_mut().zip(kept) {
+            if span.slice(&rec.output).is_none() {
+                if let Some(o) = &rs.original {
+                    span.text.clone_from(&o.text);
+                }
+                self.warnings.push(format!(
+                    "record {:?}: kept span {} [{}, {}) is out of range of its output ({} code \
+                     points); written as it is (run `spanreview validate`)",
+                    rec.id,
+                    rs.key,
+                    span.start,
+                    span.end,
+                    crate::model::offsets::char_len(&rec.output)
+                ));
+            }
+        }
+        if !rec.warnings.is_empty() {
+            self.warnings.push(format!(
+                "record {:?}: reviewed, but some of its labels could not be read and are not in \
+                 the export: {}",
+                rec.id,
+                rec.warnings.join("; ")
+            ));
+        }
+        spans
+    }
+}
+
+/// Put `review` under `meta.review` (`meta` created last when absent; a top-level `review`
+/// when `meta` is not an object).
+fn add_review_meta(value: &mut Value, review: Map<String, Value>) {
+    let Some(obj) = value.as_object_mut() else {
+        return;
+    };
+    match obj.get_mut("meta") {
+        Some(Value::Object(meta)) => {
+            meta.insert("review".into(), Value::Object(review));
+        }
+        Some(_) => {
+            obj.insert("review".into(), Value::Object(review));
+        }
+        None => {
+            obj.insert("meta".into(), json!({ "review": review }));
+        }
+    }
+}
