@@ -119,6 +119,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for p in &dataset.problems {
         eprintln!("{p}");
     }
+    for (line, message) in &dataset.primary().index.problems {
+        eprintln!(
+            "warning: {}:{line}: {message}",
+            dataset.primary().path().display()
+        );
+    }
     let name = args.dataset.clone().unwrap_or_else(|| dataset.name.clone());
     let db = args.db.clone().unwrap_or_else(Store::default_path);
 
