@@ -261,7 +261,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         tally.unreviewed_skipped += 1;
                     }
                     if let Some(v) = &mut verdicts {
-                        let verdict = Verdict::new(&rec, &review, &exported, &item.strict_dropped);
+                        let verdict = Verdict::new(&rec, &review, &exported, &item.strict_dropped)
+                            .with_log(by_record.get(&rec.id).map_or(&[][..], Vec::as_slice));
                         let w = v.writer()?;
                         serde_json::to_writer(&mut *w, &verdict)?;
                         w.write_all(b"\n")?;

@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::decision::{ActionKind, RecordOutcome, RecordReview, ReviewSpan};
+use super::decision::{ActionKind, Decision, RecordOutcome, RecordReview, ReviewSpan};
 use crate::model::offsets::char_len;
 use crate::model::{Record, Span};
 
@@ -126,6 +126,12 @@ pub struct Verdict {
     /// Log ids of the stale decisions (made on other content; not applied).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub stale: Vec<i64>,
+    /// Log ids of decisions an undo reverted (not applied).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub undone: Vec<i64>,
+    /// Log ids of the undo and redo rows themselves.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub undo_redo: Vec<i64>,
 }
 
 /// What happened to one span of a record that stays open.
@@ -286,7 +292,26 @@ impl Verdict {
             flagged: review.flagged,
             decisions: review.applied.iter().map(|d| d.id).collect(),
             stale: review.stale.iter().map(|d| d.id).collect(),
+            undone: Vec::new(),
+            undo_redo: Vec::new(),
         }
+    }
+
+    /// Account for the rest of the record's log (`log`: every row on this record): undo and redo
+    /// rows, and the decisions they left reverted. With it, `decisions`, `stale`, `undone` and
+    /// `undo_redo` together list every row of the log on the record exactly once.
+    #[must_use]
+    pub fn with_log(mut self, log: &[Decision]) -> Self {
+        for d in log {
+            if d.action.is_meta() {
+                self.undo_redo.push(d.id);
+            } else if !self.decisions.contains(&d.id) && !self.stale.contains(&d.id) {
+                self.undone.push(d.id);
+            }
+        }
+        self.undo_redo.sort_unstable();
+        self.undone.sort_unstable();
+        self
     }
 }
 

@@ -644,13 +644,23 @@ fn verdicts_account_for_every_decision() {
     assert_eq!(f10["reviewed"], false);
     let before = &r.verdicts["f02__overgeneration"]["labels_before"][0]["text"];
     assert_eq!(before, " rating is 4.5 ★ ");
-    let n: usize = r
+    assert_eq!(f10["undone"].as_array().map(Vec::len), Some(1));
+    assert_eq!(f10["undo_redo"].as_array().map(Vec::len), Some(1));
+    let mut ids: Vec<i64> = r
         .verdicts
         .values()
-        .map(|v| v["decisions"].as_array().expect("ids").len())
-        .sum();
-    // 17 rows: 2 of them are f10's undone drop and its undo, 1 is on "gone"
-    assert_eq!(n, 14);
+        .flat_map(|v| {
+            ["decisions", "stale", "undone", "undo_redo"]
+                .into_iter()
+                .filter_map(|k| v.get(k).and_then(Value::as_array))
+                .flatten()
+                .map(|x| x.as_i64().expect("id"))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    ids.sort_unstable();
+    // every row of the log once, but the one on "gone" (not in the input: reported instead)
+    assert_eq!(ids, (1..=16).collect::<Vec<i64>>());
     assert!(r
         .stderr
         .contains("1 decision(s) name 1 record(s) the input does not have"));

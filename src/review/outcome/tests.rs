@@ -144,7 +144,12 @@ fn tally(strict: bool) -> (Tally, Vec<Verdict>) {
             t.add_written(r, &review, &kept);
         }
         if !review.applied.is_empty() || !review.stale.is_empty() {
-            verdicts.push(Verdict::new(r, &review, &kept, &dropped));
+            let mine: Vec<Decision> = log
+                .iter()
+                .filter(|d| d.record_id == r.id)
+                .cloned()
+                .collect();
+            verdicts.push(Verdict::new(r, &review, &kept, &dropped).with_log(&mine));
         }
     }
     t.add_orphans(2);
@@ -313,4 +318,26 @@ fn typed_records_left_without_labels_are_counted() {
     log.push(&r, "ann", ActionKind::Clean, |_| {});
     assert!(!t.add_written(&r, &replay(&r, &log.rows), &[]));
     assert_eq!(t.typed_unlabeled, 1);
+}
+
+#[test]
+fn verdicts_list_every_row_of_the_log_once() {
+    let r = record("u", "contradiction");
+    let mut log = Log { rows: Vec::new() };
+    let a = log.push(&r, "ann", ActionKind::Drop, |d| d.span_key = key("gold:0"));
+    log.push(&r, "ann", ActionKind::Undo, |d| d.target = Some(a));
+    let b = log.push(&r, "ann", ActionKind::Accept, |d| {
+        d.span_key = key("gold:1")
+    });
+    log.push(&r, "ann", ActionKind::Undo, |d| d.target = Some(b));
+    log.push(&r, "ann", ActionKind::Redo, |d| d.target = Some(b));
+    log.push(&r, "ann", ActionKind::Clean, |d| {
+        d.record_hash = "old".into()
+    });
+    let review = replay(&r, &log.rows);
+    let v = Verdict::new(&r, &review, &[], &[]).with_log(&log.rows);
+    assert_eq!(v.decisions, [3]);
+    assert_eq!(v.stale, [6]);
+    assert_eq!(v.undone, [1]);
+    assert_eq!(v.undo_redo, [2, 4, 5]);
 }
