@@ -266,3 +266,29 @@ fn add_review_meta(value: &mut Value, review: Map<String, Value>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn review_goes_under_meta_created_last_when_absent() {
+        let review = || Map::from_iter([("removed".to_owned(), json!("other"))]);
+        let mut with_meta = json!({"id": "a", "meta": {"x": 1}, "z": 2});
+        add_review_meta(&mut with_meta, review());
+        assert_eq!(
+            with_meta.to_string(),
+            r#"{"id":"a","meta":{"x":1,"review":{"removed":"other"}},"z":2}"#
+        );
+        let mut without = json!({"id": "a", "gold_spans": []});
+        add_review_meta(&mut without, review());
+        assert_eq!(
+            without.to_string(),
+            r#"{"id":"a","gold_spans":[],"meta":{"review":{"removed":"other"}}}"#
+        );
+        let mut odd = json!({"id": "a", "meta": "text"});
+        add_review_meta(&mut odd, review());
+        assert_eq!(odd["meta"], "text");
+        assert_eq!(odd["review"]["removed"], "other");
+    }
+}

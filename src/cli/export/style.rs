@@ -163,4 +163,20 @@ mod tests {
         // an escaped backslash followed by u is not an escape
         assert!(!Style::of(br#"{"a": "\\u00e9"}"#).ascii);
     }
+
+    proptest::proptest! {
+        /// Any text, in every style, reads back as the same JSON value; the ASCII style writes
+        /// ASCII only.
+        #[test]
+        fn every_style_round_trips(text in "\\PC*", key in "[a-z\u{e9}\u{6771}]{0,4}", spaced: bool, ascii: bool) {
+            let v = json!({ key: [text, 1.5, null, {"k": true}] });
+            let style = Style { spaced, ascii };
+            let bytes = to_bytes(&v, style).expect("json");
+            proptest::prop_assert_eq!(serde_json::from_slice::<Value>(&bytes).expect("back"), v);
+            if ascii {
+                proptest::prop_assert!(bytes.is_ascii());
+            }
+            proptest::prop_assert_eq!(Style::of(&bytes).spaced, spaced);
+        }
+    }
 }
