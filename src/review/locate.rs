@@ -4,8 +4,9 @@
 //!
 //! 1. **Exact**: the first occurrence of the quote (whitespace-trimmed, then also with wrapping
 //!    quote marks `"'“”‘’«»` and backticks removed).
-//! 2. **Case-insensitive**: the same after `char::to_lowercase` on both sides. Lowercasing can
-//!    change the number of code points (`İ` → `i̇`, two) and of bytes (`ẞ` → `ß`), so the search
+//! 2. **Case-insensitive**: the same after `char::to_lowercase` on both sides (plus `ß`, `ẞ` →
+//!    `ss` and final `ς` → `σ`, as full case folding does). Folding can change the number of
+//!    code points (`İ` → `i̇`, `ß` → `ss`) and of bytes, so the search
 //!    runs on a folded copy that remembers, for each folded character, the code point of the
 //!    original answer it came from; a match that starts or ends inside the expansion of one
 //!    original character covers that whole character.
@@ -113,7 +114,7 @@ struct Folded {
 }
 
 impl Folded {
-    /// Lowercase `s`; with `normalize`, also map every whitespace run to one space and curly
+    /// Case-fold `s`; with `normalize`, also map every whitespace run to one space and curly
     /// quotes to straight ones (for fuzzy matching).
     fn new(s: &str, normalize: bool) -> Self {
         let mut chars = Vec::with_capacity(s.len());
@@ -141,9 +142,22 @@ impl Folded {
                     continue;
                 }
             }
-            for l in c.to_lowercase() {
-                chars.push(l);
-                origin.push(i);
+            match c {
+                // Full case folding where lowercasing falls short: STRASSE = Straße = STRAẞE.
+                'ß' | 'ẞ' => {
+                    chars.extend(['s', 's']);
+                    origin.extend([i, i]);
+                }
+                'ς' => {
+                    chars.push('σ');
+                    origin.push(i);
+                }
+                _ => {
+                    for l in c.to_lowercase() {
+                        chars.push(l);
+                        origin.push(i);
+                    }
+                }
             }
         }
         Self {
@@ -239,10 +253,9 @@ mod tests {
         locate(output, quote, DEFAULT_THRESHOLD).map(|l| (l.start, l.end, l.kind))
     }
 
-    /// Lowercase code point by code point (as the matcher does; `str::to_lowercase` would turn a
-    /// final Σ into ς).
+    /// Case-fold as the matcher does.
     fn fold(s: &str) -> String {
-        s.chars().flat_map(char::to_lowercase).collect()
+        Folded::new(s, false).text
     }
 
     /// Python's `output[start:end]`.
@@ -269,8 +282,9 @@ mod tests {
 
     #[rstest]
     #[case::ascii("The Booking Was Confirmed.", "booking was confirmed", 4, 25)]
-    // ẞ (3 bytes) lowercases to ß (2 bytes): byte positions shift, code points do not.
+    // ẞ (3 bytes) and ß (2 bytes) both fold to "ss": folded positions shift, original ones do not.
     #[case::sharp_s("Das GROẞE Haus 👋 steht", "große haus 👋", 4, 16)]
+    #[case::sharp_s_as_double_s("Die Straße 👋 nach Köln", "STRASSE 👋 NACH", 4, 17)]
     // İ lowercases to two code points (i + U+0307): folded positions after it shift by one.
     #[case::dotted_capital_i("İSTANBUL'da HAVA 25°C", "hava 25°c", 12, 21)]
     #[case::dotted_capital_i_itself("Gidiş İSTANBUL'a", "İstanbul", 6, 14)]
@@ -352,8 +366,8 @@ mod tests {
     #[test]
     fn folded_origins_point_at_original_code_points() {
         let f = Folded::new("aİẞ👋b", false);
-        assert_eq!(f.chars, vec!['a', 'i', '\u{307}', 'ß', '👋', 'b']);
-        assert_eq!(f.origin, vec![0, 1, 1, 2, 3, 4]);
+        assert_eq!(f.chars, vec!['a', 'i', '\u{307}', 's', 's', '👋', 'b']);
+        assert_eq!(f.origin, vec![0, 1, 1, 2, 2, 3, 4]);
         // A match inside İ's expansion covers the whole original character.
         assert_eq!(f.original(2, 4), Some((1, 3)));
     }

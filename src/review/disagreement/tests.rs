@@ -696,6 +696,9 @@ mod properties {
             Just('東'),
             Just('\u{301}'),
             Just('👋'),
+            Just('ß'),
+            Just('İ'),
+            Just('Σ'),
         ];
         proptest::collection::vec(ch, 0..40).prop_map(|v| v.into_iter().collect())
     }
