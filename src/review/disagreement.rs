@@ -445,7 +445,7 @@ struct Item {
     span: usize,
 }
 
-/// The usable spans of the participants, sorted; defects reported in `problems`.
+/// The usable spans of the participants (unsorted); defects reported in `problems`.
 fn usable_spans(
     sources: &[Source],
     participants: &[usize],
