@@ -8,8 +8,12 @@
 # Options: --records N  --seed S  --repeat R (runs per contender, interleaved; medians reported)
 #          --index I (record to fetch; default 140000, or 14/15 of the file)  --no-cold
 #          --skip-validate  --skip-open
+#          --no-build (use the release binaries already in target/, e.g. while the tree does not build)
+# Env: BENCH_DIR (data and results), CARGO_TARGET_DIR (where the binaries are built).
+# To measure a pinned commit while others edit the tree: git worktree add --detach /tmp/wt HEAD,
+# then CARGO_TARGET_DIR=/tmp/wt-target /tmp/wt/bench/run.sh (copy this script there if newer).
 #          --detectors K (also generate K detector prediction files for the same records, in
-#          $PRED_DIR, and time opening record I with them joined: 1 + K + gold sources)
+#          $PRED_DIR, and time opening record I with them joined: gold + K detector sources)
 #
 # (a) `spanreview validate --strict` against bench/validate_baseline.py --strict (the same
 #     checks): wall time, CPU time (user+sys) and max RSS from GNU time, and the ratios.
@@ -32,6 +36,7 @@ VALIDATE=1
 OPEN=1
 COLD=1
 DETECTORS=0
+BUILD=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --records) RECORDS=$2; shift ;;
@@ -44,7 +49,8 @@ while [ $# -gt 0 ]; do
     --skip-open) OPEN=0 ;;
     --no-cold) COLD=0 ;;
     --detectors) DETECTORS=$2; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    --no-build) BUILD=0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -62,11 +68,14 @@ if ! /usr/bin/time -f %M true >/dev/null 2>&1; then
   fi
 fi
 
-echo "== build (release)" >&2
-nice cargo build --release --quiet --bin spanreview --example gen --example open_at
-BIN=$ROOT/target/release/spanreview
-GEN=$ROOT/target/release/examples/gen
-OPEN_AT=$ROOT/target/release/examples/open_at
+if [ "$BUILD" = 1 ]; then
+  echo "== build (release)" >&2
+  nice cargo build --release --quiet --bin spanreview --example gen --example open_at
+fi
+TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
+BIN=$TARGET/release/spanreview
+GEN=$TARGET/release/examples/gen
+OPEN_AT=$TARGET/release/examples/open_at
 
 # Data: generated once per (records, seed, generator source), reused after. Prediction files of
 # detectors alpha, beta, gamma... go in $PRED_DIR (the reader names a detector after its file).
@@ -98,7 +107,7 @@ RES=$TMP/results.tsv
 : >"$RES"
 
 {
-  echo "# spanreview issue-2 benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo '+dirty')"
+  echo "# spanreview issue-2 benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo '+dirty'), binary built $(date -u -r "$BIN" '+%H:%M UTC')"
   echo "file: $FILE ($(du -h "$FILE" | cut -f1), $RECORDS records, seed $SEED)"
   echo "machine: nproc $(nproc), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
   free -h | sed 's/^/  /'
@@ -129,6 +138,31 @@ if [ "$VALIDATE" = 1 ]; then
   if "$BIN" validate "$ROOT/data/toolace/test_records_reconstructed.jsonl" 2>&1 | grep -q "not built yet"; then
     echo "validate: skipped, \`spanreview validate\` is not built yet" | tee -a "$OUT"
   else
+    # Same checks? Both validators on a small file with 1% broken lines of known kinds must
+    # flag the same lines, with the same number of problems on each.
+    BROKEN=$BENCH_DIR/broken-10000-s$SEED-$GEN_HASH.jsonl
+    [ -s "$BROKEN" ] || "$GEN" --records 10000 --seed "$SEED" --broken 0.01 --out "$BROKEN" \
+      --manifest "${BROKEN%.jsonl}.manifest.jsonl" 2>/dev/null
+    "$BIN" validate --strict "$BROKEN" >"$TMP/broken_rust.out" || true
+    python3 bench/validate_baseline.py --strict "$BROKEN" >"$TMP/broken_python.out" || true
+    python3 - "$TMP" "${BROKEN%.jsonl}.manifest.jsonl" <<'PY' | tee -a "$OUT"
+import collections, json, re, sys
+def per_line(path):
+    c = collections.Counter()
+    for l in open(path, encoding="utf-8"):
+        m = re.match(r".*?:(\d+): ", l)
+        if m:
+            c[int(m.group(1))] += 1
+    return c
+r = per_line(sys.argv[1] + "/broken_rust.out")
+p = per_line(sys.argv[1] + "/broken_python.out")
+man = {json.loads(l)["line"] for l in open(sys.argv[2])}
+diff = sorted(l for l in set(r) | set(p) if r[l] != p[l])
+print("validate agreement on 10,000 records with %d broken lines: rust %d problems on %d lines, "
+      "python %d on %d lines, %d line(s) differ%s; broken lines flagged: rust %d/%d, python %d/%d"
+      % (len(man), sum(r.values()), len(r), sum(p.values()), len(p), len(diff),
+         (" " + str(diff[:5])) if diff else "", len(man & set(r)), len(man), len(man & set(p)), len(man)))
+PY
     echo "== validate x$REPEAT (interleaved)" >&2
     cat "$FILE" >/dev/null # warm the page cache for both
     for r in $(seq "$REPEAT"); do

@@ -12,7 +12,8 @@ It makes the checks `spanreview validate --strict` makes on such a file, one lin
   mark, variation selector, emoji modifier or zero-width joiner on either side),
   `output[start:end] == text`, `label` in the label set and equal to `meta.corruption_type`;
 - `meta.corruption_type` in the label set; clean records carry no labels, others at least one;
-- `id` is unique in a file; a `meta.base_id` found in two files is split leakage;
+- `id` is unique in a file and is `<base_id>` or `<base_id>__<variant>`; a `meta.base_id` found
+  in two files is split leakage;
 - counts of records by type.
 
 Every problem is printed as `path:line: message`, then a summary; the exit code is 1 when there
@@ -137,6 +138,10 @@ def check_record(rec, strict):
                 problems.append(f'field "meta.{key}" is missing or not a string: {short(meta.get(key))}')
         base = meta.get("base_id") if isinstance(meta.get("base_id"), str) else None
         ctype = meta.get("corruption_type") if isinstance(meta.get("corruption_type"), str) else None
+        if rid is not None and base is not None:
+            rest = rid[len(base):] if rid.startswith(base) else None
+            if rest is None or (rest and not rest.startswith("__")):
+                problems.append(f"id {rid!r} does not belong to meta.base_id {base!r} (ids are <base_id>__<variant>)")
         if not isinstance(meta.get("tools"), list):
             problems.append(f'field "meta.tools" is missing or not a list: {short(meta.get("tools"))}')
         if "tool_call" not in meta:
