@@ -205,8 +205,8 @@ struct Part {
     by_type: HashMap<Box<str>, usize>,
 }
 
-/// Bytes read at once.
-const BLOCK: u64 = 8 << 20;
+/// Bytes read at once: small enough that a block is still in cache when its records are parsed.
+const BLOCK: u64 = 256 << 10;
 
 /// Validate `files` (opened with their formats).
 ///

@@ -144,12 +144,14 @@ impl Sink<'_> {
     }
 }
 
-/// The answer spans index into, measured once.
+/// The answer spans index into, measured once. Non-ASCII text is sliced by walking it for the
+/// first few spans; a code-point table is built only when a record has many spans.
 struct Out<'a> {
     text: &'a str,
     name: &'static str,
     ascii: bool,
     len: usize,
+    walks: std::cell::Cell<u8>,
     map: OnceCell<CharMap>,
 }
 
@@ -165,19 +167,37 @@ impl<'a> Out<'a> {
             } else {
                 offsets::char_len(text)
             },
+            walks: std::cell::Cell::new(0),
             map: OnceCell::new(),
         }
     }
 
-    fn map(&self) -> &CharMap {
-        self.map.get_or_init(|| CharMap::new(self.text))
+    /// The table, once more than a few lookups were made.
+    fn map(&self) -> Option<&CharMap> {
+        if self.map.get().is_none() {
+            let n = self.walks.get();
+            if n < 4 {
+                self.walks.set(n + 1);
+                return None;
+            }
+        }
+        Some(self.map.get_or_init(|| CharMap::new(self.text)))
+    }
+
+    fn byte_of(&self, cp: usize) -> Option<usize> {
+        match self.map() {
+            Some(m) => m.byte_of(cp),
+            None => offsets::byte_of(self.text, cp),
+        }
     }
 
     fn slice(&self, start: usize, end: usize) -> Option<&'a str> {
         if self.ascii {
-            self.text.get(start..end)
-        } else {
-            self.map().slice(self.text, start, end)
+            return self.text.get(start..end);
+        }
+        match self.map() {
+            Some(m) => m.slice(self.text, start, end),
+            None => offsets::slice(self.text, start, end),
         }
     }
 
@@ -186,7 +206,7 @@ impl<'a> Out<'a> {
         if self.ascii || cp == 0 || cp >= self.len {
             return None;
         }
-        let b = self.map().byte_of(cp)?;
+        let b = self.byte_of(cp)?;
         let n = self.text.len();
         if GraphemeCursor::new(b, n, true).is_boundary(self.text, 0) != Ok(false) {
             return None;
@@ -252,9 +272,12 @@ pub fn check(bytes: &[u8], set: &Settings<'_>) -> (Vec<(Kind, String)>, Facts) {
 
 /// The line as `T`, or `None` after reporting why not.
 fn parse<'a, T: serde::Deserialize<'a>>(sink: &mut Sink<'_>, bytes: &'a [u8]) -> Option<T> {
-    let text = match std::str::from_utf8(bytes) {
+    // simdutf8 checks a whole line many times faster than `std::str::from_utf8` on text with
+    // many non-ASCII characters; the standard one words the rare error.
+    let text = match simdutf8::basic::from_utf8(bytes).map_err(|_| std::str::from_utf8(bytes)) {
         Ok(t) => t,
-        Err(e) => {
+        Err(Ok(t)) => t,
+        Err(Err(e)) => {
             sink.push(
                 Kind::InvalidJson,
                 format!(
