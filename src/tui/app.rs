@@ -7,7 +7,9 @@
 mod decide;
 mod mouse;
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use ratatui::layout::Rect;
 
@@ -171,9 +173,26 @@ pub struct Current {
     context_lower: String,
     query_lower: String,
     output_lower: String,
+    /// The context wrapped at the last drawn width (a cache: wrapping 100 KB on every key
+    /// would cost more than the rest of the frame).
+    context_rows: RefCell<Option<(usize, Rc<Vec<Row>>)>>,
 }
 
 impl Current {
+    /// The context wrapped at `width` columns (cached per width).
+    #[must_use]
+    pub fn context_rows(&self, width: usize) -> Rc<Vec<Row>> {
+        let mut cache = self.context_rows.borrow_mut();
+        if let Some((w, rows)) = cache.as_ref() {
+            if *w == width {
+                return Rc::clone(rows);
+            }
+        }
+        let rows = Rc::new(super::text::wrap(&self.context, width));
+        *cache = Some((width, Rc::clone(&rows)));
+        rows
+    }
+
     /// The selected span's index in `review.spans`.
     #[must_use]
     pub fn selected_span(&self) -> Option<usize> {
@@ -350,29 +369,7 @@ impl App {
     #[must_use]
     pub fn progress(&self) -> (usize, usize, bool) {
         let (n, exact) = self.queue.size(&self.dataset);
-        let reviewed = if self.queue.kind == QueueKind::All {
-            self.states.values().filter(|s| s.reviewed).count()
-        } else {
-            self.queue
-                .members()
-                .iter()
-                .filter(|&&i| {
-                    self.id_of(i)
-                        .and_then(|id| self.states.get(&id))
-                        .is_some_and(|s| s.reviewed)
-                })
-                .count()
-        };
-        (reviewed.min(n), n, exact)
-    }
-
-    fn id_of(&self, idx: usize) -> Option<String> {
-        if let Ok(c) = &self.cur {
-            if c.index == idx {
-                return Some(c.record.id.clone());
-            }
-        }
-        self.dataset.primary().id(idx).ok()
+        (self.queue.reviewed().min(n), n, exact)
     }
 
     /// The stored state of the record on screen.
@@ -551,6 +548,8 @@ impl App {
         self.cur = self.read(idx);
         if let Ok(c) = &self.cur {
             self.ids.insert(c.record.id.clone(), idx);
+            let reviewed = self.states.get(&c.record.id).is_some_and(|s| s.reviewed);
+            self.queue.mark(idx, reviewed, reviewed);
         }
         self.refresh_hits();
     }
@@ -574,6 +573,7 @@ impl App {
             order: Vec::new(),
             selected: 0,
             hits: Hits::default(),
+            context_rows: RefCell::new(None),
         };
         c.reorder(None);
         Ok(c)

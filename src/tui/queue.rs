@@ -61,6 +61,10 @@ pub struct Queue {
     scanned: usize,
     /// Expected size when known without scanning (from the stored states).
     expected: Option<usize>,
+    /// Members reviewed (filtered queues).
+    reviewed: HashSet<usize>,
+    /// Records reviewed (the `all` queue).
+    reviewed_count: usize,
 }
 
 impl Queue {
@@ -82,6 +86,37 @@ impl Queue {
             member_set: HashSet::new(),
             scanned: 0,
             expected,
+            reviewed: HashSet::new(),
+            reviewed_count: states.values().filter(|s| s.reviewed).count(),
+        }
+    }
+
+    /// Records of the queue reviewed so far (of those known, for filtered queues).
+    #[must_use]
+    pub fn reviewed(&self) -> usize {
+        if self.kind == QueueKind::All {
+            self.reviewed_count
+        } else {
+            self.reviewed.len()
+        }
+    }
+
+    /// Record `idx` is (now) reviewed or not; `was` is what the stored state said before.
+    pub fn mark(&mut self, idx: usize, was: bool, now: bool) {
+        if self.kind == QueueKind::All {
+            if was != now {
+                if now {
+                    self.reviewed_count += 1;
+                } else {
+                    self.reviewed_count = self.reviewed_count.saturating_sub(1);
+                }
+            }
+        } else if self.member_set.contains(&idx) {
+            if now {
+                self.reviewed.insert(idx);
+            } else {
+                self.reviewed.remove(&idx);
+            }
         }
     }
 
@@ -148,9 +183,15 @@ impl Queue {
     fn step(&mut self, ds: &Dataset, states: &HashMap<String, RecordState>) {
         let i = self.scanned;
         self.scanned += 1;
-        if !self.member_set.contains(&i) && admits(&self.kind, i, ds, states) {
+        if self.member_set.contains(&i) {
+            return;
+        }
+        if let Some(reviewed) = admits(&self.kind, i, ds, states) {
             self.members.push(i);
             self.member_set.insert(i);
+            if reviewed {
+                self.reviewed.insert(i);
+            }
         }
     }
 
@@ -183,23 +224,31 @@ impl Queue {
     }
 }
 
-/// Whether record `i` belongs in a queue of this kind. An unreadable record is admitted so
-/// that the reviewer sees the error.
-fn admits(kind: &QueueKind, i: usize, ds: &Dataset, states: &HashMap<String, RecordState>) -> bool {
+/// Whether record `i` belongs in a queue of this kind: `Some(reviewed)` when it does. An
+/// unreadable record is admitted (as not reviewed) so that the reviewer sees the error.
+fn admits(
+    kind: &QueueKind,
+    i: usize,
+    ds: &Dataset,
+    states: &HashMap<String, RecordState>,
+) -> Option<bool> {
+    let state = |id: &str| states.get(id).cloned().unwrap_or_default();
     match kind {
-        QueueKind::All => true,
-        QueueKind::Unreviewed => ds
-            .primary()
-            .id(i)
-            .map_or(true, |id| !states.get(&id).is_some_and(|s| s.reviewed)),
-        QueueKind::Flagged => ds
-            .primary()
-            .id(i)
-            .is_ok_and(|id| states.get(&id).is_some_and(|s| s.flagged)),
-        QueueKind::Type(t) => ds
-            .primary()
-            .record(i)
-            .map_or(true, |r| r.corruption_type.as_deref() == Some(t.as_str())),
+        QueueKind::All => Some(false),
+        QueueKind::Unreviewed => match ds.primary().id(i) {
+            Ok(id) => (!state(&id).reviewed).then_some(false),
+            Err(_) => Some(false),
+        },
+        QueueKind::Flagged => {
+            let s = state(&ds.primary().id(i).ok()?);
+            s.flagged.then_some(s.reviewed)
+        }
+        QueueKind::Type(t) => match ds.primary().record(i) {
+            Ok(r) => {
+                (r.corruption_type.as_deref() == Some(t.as_str())).then(|| state(&r.id).reviewed)
+            }
+            Err(_) => Some(false),
+        },
     }
 }
 
@@ -217,5 +266,57 @@ mod tests {
         assert!("type:".parse::<QueueKind>().is_err());
         assert!("later".parse::<QueueKind>().is_err());
         assert_eq!(QueueKind::Type("x".into()).to_string(), "type:x");
+    }
+
+    fn fixture() -> Dataset {
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/review/records.jsonl");
+        Dataset::open(&[p], None).expect("fixture")
+    }
+
+    fn state(reviewed: bool, flagged: bool) -> RecordState {
+        RecordState {
+            reviewed,
+            flagged,
+            outcome: "open".into(),
+            stale: false,
+        }
+    }
+
+    #[test]
+    fn filtered_queues_are_found_lazily_and_count_progress() {
+        let ds = fixture();
+        let mut states = HashMap::new();
+        states.insert("uni_1__contradiction".to_owned(), state(true, true));
+        states.insert("clean_3__clean".to_owned(), state(false, true));
+        let mut q = Queue::new(QueueKind::Unreviewed, &ds, &states);
+        assert_eq!(q.size(&ds), (3, true));
+        assert_eq!(q.get(0, &ds, &states), Some(1));
+        assert_eq!(q.known(&ds), 1, "only what was needed was read");
+        assert_eq!(q.get(2, &ds, &states), Some(3));
+        assert_eq!(q.get(3, &ds, &states), None);
+        q.mark(1, false, true);
+        assert_eq!(q.reviewed(), 1);
+        assert_eq!(q.force(0), 0, "a record reached by go-to joins the queue");
+        assert_eq!(q.get(1, &ds, &states), Some(1));
+
+        let mut f = Queue::new(QueueKind::Flagged, &ds, &states);
+        assert_eq!(f.get(0, &ds, &states), Some(0));
+        assert_eq!(f.get(1, &ds, &states), Some(2));
+        assert_eq!(f.get(2, &ds, &states), None);
+        assert_eq!(f.reviewed(), 1);
+
+        let mut t = Queue::new(QueueKind::Type("missing_tool".into()), &ds, &states);
+        assert_eq!(t.size(&ds), (0, false));
+        assert!(t.scan(10, &ds, &states));
+        assert_eq!(t.size(&ds), (1, true));
+        assert_eq!(t.get(0, &ds, &states), Some(3));
+
+        let mut a = Queue::new(QueueKind::All, &ds, &states);
+        assert_eq!(a.get(3, &ds, &states), Some(3));
+        assert_eq!(a.reviewed(), 1);
+        a.mark(2, false, true);
+        a.mark(0, true, false);
+        assert_eq!(a.reviewed(), 1);
     }
 }

@@ -54,6 +54,8 @@ impl App {
                     None => format!("saved #{} ({what})", saved.id),
                 };
                 c.decisions.push(saved.clone());
+                let was = self.states.get(&c.record.id).is_some_and(|s| s.reviewed);
+                self.queue.mark(c.index, was, state.reviewed);
                 self.states.insert(c.record.id.clone(), state);
                 self.reload_review();
                 self.status = Status::Saved(msg);

@@ -226,7 +226,7 @@ pub fn context(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLay
         );
         return;
     }
-    let rows = text::wrap(&c.context, usize::from(inner.width));
+    let rows = c.context_rows(usize::from(inner.width));
     let h = usize::from(inner.height);
     let scroll = match app.scroll.context_anchor {
         Some(b) => text::row_of(&rows, b).saturating_sub(2),
