@@ -119,6 +119,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for p in &dataset.problems {
         eprintln!("{p}");
     }
+    for f in dataset.files().skip(1) {
+        if f.format == dataset.primary().format && f.format != Format::Predictions {
+            eprintln!(
+                "note: {} is joined to {} by id (only its extra sources are read); export writes \
+                 the records of {} only (run export once per file to export both)",
+                f.path().display(),
+                dataset.primary().path().display(),
+                dataset.primary().path().display()
+            );
+        }
+    }
     for (line, message) in &dataset.primary().index.problems {
         eprintln!(
             "warning: {}:{line}: {message}",
