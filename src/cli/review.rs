@@ -85,11 +85,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .transpose()
         .map_err(anyhow::Error::msg)?;
     let dataset = Dataset::open(&files, args.format)?;
+    if !std::io::stdout().is_terminal() {
+        anyhow::bail!(
+            "`review` needs a terminal (stdout is not one); to read the decisions, use \
+             `spanreview decisions`"
+        );
+    }
     let db = args.db.unwrap_or_else(Store::default_path);
     let store = Store::open(&db).with_context(|| format!("opening {}", db.display()))?;
-    if !std::io::stdout().is_terminal() {
-        anyhow::bail!("`review` needs a terminal (stdout is not one)");
-    }
     let mut app = App::new(
         dataset,
         Box::new(store),

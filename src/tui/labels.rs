@@ -110,3 +110,58 @@ pub fn choices(given: Option<&[LabelChoice]>, record: &Record) -> Vec<LabelChoic
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Source, SourceRole, Span, GOLD};
+
+    fn record(category: Option<&str>, label: &str) -> Record {
+        let mut span = Span::new("some output", 0, 4, label);
+        span.category = category.map(str::to_owned);
+        Record {
+            id: "r".into(),
+            query: String::new(),
+            context: String::new(),
+            output: "some output".into(),
+            corruption_type: None,
+            sources: vec![Source::new(GOLD, SourceRole::Gold, vec![span])],
+            raw: serde_json::Value::Null,
+            warnings: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn toolace_types_plus_labels_seen() {
+        let c = choices(None, &record(None, "made_up"));
+        let names: Vec<String> = c.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            names,
+            ["contradiction", "missing_tool", "overgeneration", "made_up"]
+        );
+    }
+
+    #[test]
+    fn taxonomy_when_spans_have_categories() {
+        let c = choices(None, &record(Some("contradiction"), "contradiction"));
+        assert!(c
+            .iter()
+            .any(|x| x.to_string() == "contradiction / numerical"
+                && x.category.as_deref() == Some("contradiction")
+                && x.subcategory.as_deref() == Some("numerical")));
+        assert!(c.iter().any(|x| x.to_string() == "fabricated_reference"));
+    }
+
+    #[test]
+    fn label_file_with_comments_and_subcategories() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let p = dir.path().join("labels.txt");
+        std::fs::write(&p, "# mine\nwrong_value\nclaim/unsupported # note\n\n").expect("write");
+        let l = read_file(&p).expect("reads");
+        assert_eq!(l[0], LabelChoice::plain("wrong_value"));
+        assert_eq!(l[1].subcategory.as_deref(), Some("unsupported"));
+        let empty = dir.path().join("empty.txt");
+        std::fs::write(&empty, "# nothing\n").expect("write");
+        assert!(read_file(&empty).expect_err("empty").contains("no label"));
+    }
+}

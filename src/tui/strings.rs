@@ -62,6 +62,18 @@ pub fn describe(a: Action) -> &'static str {
     }
 }
 
+/// One line of help for an action in a mode (where the mode gives it another meaning).
+#[must_use]
+pub fn describe_in(mode: Mode, a: Action) -> &'static str {
+    match (mode, a) {
+        (Mode::Normal, Action::Cancel) => "clear the search and the message",
+        (Mode::Prompt, Action::Confirm) => "submit",
+        (Mode::Picker, Action::Confirm) => "choose (or press the number)",
+        (Mode::Adjust, Action::Confirm) => "save the new boundaries",
+        _ => describe(a),
+    }
+}
+
 /// A short word for an action in the status-line hints.
 #[must_use]
 pub fn hint(a: Action) -> &'static str {

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use predicates::prelude::*;
 use ratatui::backend::TestBackend;
 use ratatui::style::Modifier;
 use ratatui::Terminal;
@@ -580,6 +581,54 @@ fn evidence_of_the_selected_span_is_found_in_the_context() {
     assert!(matches!(&app.status, Status::Info(m) if m.contains("no occurrence")));
 }
 
+#[test]
+fn the_command_refuses_bad_usage_and_a_missing_terminal() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("x.sqlite");
+    let rec = fixture("review/records.jsonl");
+    super::common::bin()
+        .args(["review", "--queue", "later"])
+        .arg(&rec)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("unknown queue \"later\""));
+    super::common::bin()
+        .args(["review", "/nonexistent/records.jsonl"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("/nonexistent/records.jsonl"));
+    super::common::bin()
+        .arg("review")
+        .arg(&rec)
+        .arg("--db")
+        .arg(&db)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("needs a terminal"));
+    assert!(!db.exists(), "no database is created without a terminal");
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "[keymap.normal]\nz = \"fly\"\n").expect("write");
+    super::common::bin()
+        .arg("review")
+        .arg(&rec)
+        .env("SPANREVIEW_CONFIG", &bad)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("bad.toml").and(predicates::str::contains("fly")));
+}
+
+#[test]
+fn the_sample_opens_with_two_detectors_as_other_sources() {
+    let files = spanreview::cli::review::sample_files();
+    let store = mem();
+    let mut app = app_on(&files, Box::new(Rc::clone(&store)), QueueKind::Unreviewed);
+    let c = app.cur.as_ref().expect("record");
+    assert_eq!(app.dataset.len(), 175);
+    assert!(c.record.sources.len() >= 3, "{:?}", c.record.sources.len());
+    let screen = render(&mut app, 120, 40);
+    assert!(screen.contains("1 / 175"), "{screen}");
+}
+
 fn render(app: &mut App, w: u16, h: u16) -> String {
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
     terminal::frame(&mut t, app).expect("draw");
@@ -750,7 +799,7 @@ mod snapshots {
         let store = mem();
         let mut app = app(&store);
         app.update(Action::Help);
-        insta::assert_snapshot!("help_100x60", snap(&mut app, 100, 60));
+        insta::assert_snapshot!("help_100x76", snap(&mut app, 100, 76));
     }
 
     #[test]

@@ -44,7 +44,7 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, app: &App) -> Rect {
             lines.push(Line::from(vec![
                 Span::styled(format!("  {k}"), th.accent()),
                 Span::raw(" ".repeat(pad + 1)),
-                Span::raw(strings::describe(action)),
+                Span::raw(strings::describe_in(mode, action)),
             ]));
         }
     }
