@@ -366,3 +366,72 @@ fn the_terminal_is_restored_after_a_panic() {
         "alternate screen left, mouse capture off"
     );
 }
+
+/// An SGR mouse report (what xterm-compatible terminals send with mouse capture on):
+/// `button` 0 = left press, 32 = left drag, 64/65 = wheel up/down; 1-based cell.
+fn mouse(button: u8, x: u16, y: u16, release: bool) -> String {
+    format!(
+        "\u{1b}[<{button};{x};{y}{}",
+        if release { 'm' } else { 'M' }
+    )
+}
+
+#[test]
+fn mouse_click_selects_drag_adds_wheel_scrolls() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("mouse.sqlite");
+    let Some(t) = Tmux::start("mouse", &review_cmd(&db, "--queue all"), &env(dir.path())) else {
+        return;
+    };
+    t.wait("uni_1__contradiction");
+    t.press(&["n"], "plain_2__overgeneration");
+    let s = t.wait("▶ overgeneration [36, 91)");
+    // Find "Enjoy" and "09:30" on screen (1-based cells for the terminal).
+    let find = |needle: &str| -> (u16, u16) {
+        for (y, line) in s.lines().enumerate() {
+            if let Some(b) = line.find(needle) {
+                let x = line[..b].chars().count();
+                return (
+                    u16::try_from(x + 1).expect("small"),
+                    u16::try_from(y + 1).expect("small"),
+                );
+            }
+        }
+        panic!("{needle:?} not on screen:\n{s}");
+    };
+    let (ex, ey) = find("Enjoy");
+    t.text(&mouse(0, ex + 1, ey, false));
+    t.text(&mouse(0, ex + 1, ey, true));
+    t.wait("▶ overgeneration [92, 107)");
+    let (tx, ty) = find("09:30.");
+    t.text(&mouse(0, tx, ty, false));
+    t.text(&mouse(32, tx + 2, ty, false));
+    t.text(&mouse(32, tx + 4, ty, false));
+    t.text(&mouse(0, tx + 4, ty, true));
+    t.wait("Label of the new span [29, 34)");
+    t.press(&["3"], "saved #1 (add)");
+    // The wheel over the context scrolls it (the first lines leave the pane).
+    let (cx, cy) = find("\"content\"");
+    for _ in 0..3 {
+        t.text(&mouse(65, cx, cy, false));
+    }
+    let start = Instant::now();
+    while t.screen().contains("\"content\": {") {
+        assert!(
+            start.elapsed() < DEADLINE,
+            "the context did not scroll:\n{}",
+            t.screen()
+        );
+        std::thread::sleep(Duration::from_millis(40));
+    }
+    t.keys(&["q"]);
+    t.wait("tty-checked");
+    let store = Store::open(&db).expect("db");
+    let log = store.decisions(Some("records")).expect("log");
+    assert_eq!(log.len(), 1);
+    let after = log[0].after.clone().expect("after");
+    assert_eq!(
+        (after.start, after.end, after.label.as_str()),
+        (29, 34, "overgeneration")
+    );
+}
