@@ -28,7 +28,7 @@ mod record;
 mod report;
 mod style;
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -116,74 +116,11 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let judges = parse_judges(&args.judge)?;
     let dataset = Dataset::open(&args.files, args.format)?;
-    for p in &dataset.problems {
-        eprintln!("{p}");
-    }
-    for f in dataset.files().skip(1) {
-        if f.format == dataset.primary().format && f.format != Format::Predictions {
-            eprintln!(
-                "note: {} is joined to {} by id (only its extra sources are read); export writes \
-                 the records of {} only (run export once per file to export both)",
-                f.path().display(),
-                dataset.primary().path().display(),
-                dataset.primary().path().display()
-            );
-        }
-    }
-    for (line, message) in &dataset.primary().index.problems {
-        eprintln!(
-            "warning: {}:{line}: {message}",
-            dataset.primary().path().display()
-        );
-    }
+    tell_about_inputs(&dataset);
     let name = args.dataset.clone().unwrap_or_else(|| dataset.name.clone());
     let db = args.db.clone().unwrap_or_else(Store::default_path);
-
-    let mut protected = Protected::default();
-    for f in args.files.iter().chain(judges.iter().map(|(_, p)| p)) {
-        protected.add(f);
-    }
-    protected.add(&db);
-    let mut dests: Vec<(&Path, &str)> = Vec::new();
-    if args.split_by.is_none() {
-        dests.push((&args.out, "--out"));
-    }
-    if let Some(p) = &args.verdicts {
-        dests.push((p, "--verdicts"));
-    }
-    if let Some(p) = &args.report {
-        dests.push((p, "--report"));
-    }
-    for (i, (p, what)) in dests.iter().enumerate() {
-        protected.check(p, what)?;
-        for (q, other) in &dests[..i] {
-            if output::canonical(p) == output::canonical(q) {
-                bail!("{what} and {other} are the same file {}", p.display());
-            }
-        }
-    }
-
-    let store = Store::open_existing(&db)
-        .with_context(|| "export reads the decisions from the review database (pass --db)")?;
-    let log = store.decisions(Some(&name))?;
-    if log.is_empty() {
-        let known = store.datasets().unwrap_or_default();
-        eprintln!(
-            "warning: {} has no decisions on dataset {name:?} (it has: {}); records are \
-             exported as read",
-            db.display(),
-            if known.is_empty() {
-                "none".to_owned()
-            } else {
-                known.join(", ")
-            }
-        );
-    }
-    drop(store);
-    let mut by_record: HashMap<String, Vec<Decision>> = HashMap::new();
-    for d in log {
-        by_record.entry(d.record_id.clone()).or_default().push(d);
-    }
+    let protected = protect(&args, &judges, &db)?;
+    let by_record = load_log(&db, &name)?;
 
     let mut ex = Exporter {
         args: &args,
@@ -207,26 +144,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 
     let layout = primary.index.layout();
-    let mut records = match &args.split_by {
-        None => Records::One(RecordFile::create(&args.out, layout)?),
-        Some(_) => Records::Split {
-            out: args.out.clone(),
-            layout,
-            files: std::collections::BTreeMap::new(),
+    let mut sink = Sink {
+        args: &args,
+        log: &by_record,
+        routes,
+        records: match &args.split_by {
+            None => Records::One(RecordFile::create(&args.out, layout)?),
+            Some(_) => Records::Split {
+                out: args.out.clone(),
+                layout,
+                files: BTreeMap::new(),
+            },
         },
+        verdicts: args
+            .verdicts
+            .as_deref()
+            .map(AtomicFile::create)
+            .transpose()?,
+        tally: Tally::default(),
+        stale: Vec::new(),
+        seen: HashSet::new(),
+        unlabeled: Vec::new(),
     };
-    let mut verdicts = args
-        .verdicts
-        .as_deref()
-        .map(AtomicFile::create)
-        .transpose()?;
-    let mut tally = Tally::default();
     for (judge, _) in &judges {
-        tally.name_source(judge);
+        sink.tally.name_source(judge);
     }
-    let mut stale: Vec<Decision> = Vec::new();
-    let mut seen: HashSet<String> = HashSet::new();
-    let mut unlabeled: Vec<String> = Vec::new();
 
     // The records are read and reviewed on one thread and written on this one, in file order.
     let n = primary.len();
@@ -243,44 +185,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ex.warnings
         });
         for item in rx {
-            let item = item?;
-            let written = item.line.is_some();
-            if let Some(line) = &item.line {
-                if args.clean_in_all && line.clean && !routes.is_empty() {
-                    for r in &routes {
-                        records.push(r, &line.bytes)?;
-                    }
-                } else {
-                    records.push(&line.route, &line.bytes)?;
-                }
-            }
-            tally.add_strict(&item.strict_dropped);
-            match item.review {
-                None if written => tally.add_unchanged(),
-                None => tally.add_skipped(),
-                Some((rec, review, exported)) => {
-                    seen.insert(rec.id.clone());
-                    tally.add(&rec, &review, written);
-                    if written && tally.add_written(&rec, &review, &exported) {
-                        unlabeled.push(rec.id.clone());
-                    }
-                    let verdict_made = review
-                        .applied
-                        .iter()
-                        .any(|d| outcome::is_verdict_action(d.action));
-                    if !written && !verdict_made {
-                        tally.unreviewed_skipped += 1;
-                    }
-                    if let Some(v) = &mut verdicts {
-                        let verdict = Verdict::new(&rec, &review, &exported, &item.strict_dropped)
-                            .with_log(by_record.get(&rec.id).map_or(&[][..], Vec::as_slice));
-                        let w = v.writer()?;
-                        serde_json::to_writer(&mut *w, &verdict)?;
-                        w.write_all(b"\n")?;
-                    }
-                    stale.extend(review.stale);
-                }
-            }
+            sink.take(item?)?;
         }
         producer
             .join()
@@ -289,111 +194,275 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for w in &warnings {
         eprintln!("warning: {w}");
     }
-    if !unlabeled.is_empty() {
-        eprintln!(
-            "warning: {} reviewed record(s) keep a hallucination type but no label (the \
-             published schema allows that only for clean records; reclassify or remove them): {}{}",
-            unlabeled.len(),
-            unlabeled
-                .iter()
-                .take(10)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", "),
-            if unlabeled.len() > 10 { ", ..." } else { "" }
-        );
-    }
+    sink.finish(&name, &protected)
+}
 
-    let orphans: Vec<(&String, usize)> = by_record
-        .iter()
-        .filter(|(id, _)| !seen.contains(*id))
-        .map(|(id, d)| (id, d.len()))
-        .collect();
-    if !orphans.is_empty() {
-        let n: usize = orphans.iter().map(|(_, n)| n).sum();
-        tally.add_orphans(n);
-        let mut ids: Vec<&str> = orphans.iter().map(|(id, _)| id.as_str()).collect();
-        ids.sort_unstable();
-        eprintln!(
-            "warning: {n} decision(s) name {} record(s) the input does not have (not applied): {}{}",
-            ids.len(),
-            ids.iter().take(10).copied().collect::<Vec<_>>().join(", "),
-            if ids.len() > 10 { ", ..." } else { "" }
-        );
+/// Notes about the inputs: join problems, a second records file that is only joined, an input
+/// cut short.
+fn tell_about_inputs(dataset: &Dataset) {
+    for p in &dataset.problems {
+        eprintln!("{p}");
     }
-
-    if !stale.is_empty() {
-        for d in &stale {
+    let primary = dataset.primary();
+    for f in dataset.files().skip(1) {
+        if f.format == primary.format && f.format != Format::Predictions {
             eprintln!(
-                "stale: record {:?}: decision #{} ({} by {} at {}) was made on other content \
-                 of the record; not applied",
-                d.record_id,
-                d.id,
-                d.action.name(),
-                d.reviewer,
-                d.time
+                "note: {} is joined to {} by id (only its extra sources are read); export writes \
+                 the records of {} only (run export once per file to export both)",
+                f.path().display(),
+                primary.path().display(),
+                primary.path().display()
             );
         }
-        if !args.skip_stale {
-            eprintln!(
-                "spanreview: {} stale decision(s) on {} record(s); nothing was written. Review \
-                 those records again, or pass --skip-stale to export without these decisions.",
-                stale.len(),
-                tally.stale_records
-            );
-            return Ok(ExitCode::from(1));
+    }
+    for (line, message) in &primary.index.problems {
+        eprintln!("warning: {}:{line}: {message}", primary.path().display());
+    }
+}
+
+/// The inputs (and the database) as protected files; refuse `--out`, `--verdicts` or
+/// `--report` when one is an input or two are the same file.
+fn protect(args: &Args, judges: &[(String, PathBuf)], db: &Path) -> anyhow::Result<Protected> {
+    let mut protected = Protected::default();
+    for f in args.files.iter().chain(judges.iter().map(|(_, p)| p)) {
+        protected.add(f);
+    }
+    protected.add(db);
+    let mut dests: Vec<(&Path, &str)> = Vec::new();
+    if args.split_by.is_none() {
+        dests.push((&args.out, "--out"));
+    }
+    if let Some(p) = &args.verdicts {
+        dests.push((p, "--verdicts"));
+    }
+    if let Some(p) = &args.report {
+        dests.push((p, "--report"));
+    }
+    for (i, (p, what)) in dests.iter().enumerate() {
+        protected.check(p, what)?;
+        for (q, other) in &dests[..i] {
+            if output::canonical(p) == output::canonical(q) {
+                bail!("{what} and {other} are the same file {}", p.display());
+            }
         }
+    }
+    // Split files are checked by name when they are known; they must not be the verdicts or
+    // report either.
+    if args.split_by.is_some() {
+        for (p, _) in &dests {
+            protected.add(p);
+        }
+    }
+    Ok(protected)
+}
+
+/// The decisions on dataset `name`, by record id (each record's in log order).
+fn load_log(db: &Path, name: &str) -> anyhow::Result<HashMap<String, Vec<Decision>>> {
+    let store = Store::open_existing(db)
+        .with_context(|| "export reads the decisions from the review database (pass --db)")?;
+    let log = store.decisions(Some(name))?;
+    if log.is_empty() {
+        let known = store.datasets().unwrap_or_default();
+        eprintln!(
+            "warning: {} has no decisions on dataset {name:?} (it has: {}); records are \
+             exported as read",
+            db.display(),
+            if known.is_empty() {
+                "none".to_owned()
+            } else {
+                known.join(", ")
+            }
+        );
+    }
+    let mut by_record: HashMap<String, Vec<Decision>> = HashMap::new();
+    for d in log {
+        by_record.entry(d.record_id.clone()).or_default().push(d);
+    }
+    Ok(by_record)
+}
+
+/// Where exported records go, and what is counted on the way.
+struct Sink<'a> {
+    args: &'a Args,
+    log: &'a HashMap<String, Vec<Decision>>,
+    /// `--clean-in-all`: the values clean records are copied into.
+    routes: BTreeSet<String>,
+    records: Records,
+    verdicts: Option<AtomicFile>,
+    tally: Tally,
+    stale: Vec<Decision>,
+    /// Ids of the input's records that have decisions.
+    seen: HashSet<String>,
+    /// Reviewed records left with a type and no label.
+    unlabeled: Vec<String>,
+}
+
+impl Sink<'_> {
+    /// Write one record's line and verdict, and count it.
+    fn take(&mut self, item: Item) -> anyhow::Result<()> {
+        let written = item.line.is_some();
+        if let Some(line) = &item.line {
+            if self.args.clean_in_all && line.clean && !self.routes.is_empty() {
+                for r in &self.routes {
+                    self.records.push(r, &line.bytes)?;
+                }
+            } else {
+                self.records.push(&line.route, &line.bytes)?;
+            }
+        }
+        let tally = &mut self.tally;
+        tally.add_strict(&item.strict_dropped);
+        let Some((rec, review, exported)) = item.review else {
+            if written {
+                tally.add_unchanged();
+            } else {
+                tally.add_skipped();
+            }
+            return Ok(());
+        };
+        self.seen.insert(rec.id.clone());
+        tally.add(&rec, &review, written);
+        if written && tally.add_written(&rec, &review, &exported) {
+            self.unlabeled.push(rec.id.clone());
+        }
+        let verdict_made = review
+            .applied
+            .iter()
+            .any(|d| outcome::is_verdict_action(d.action));
+        if !written && !verdict_made {
+            tally.unreviewed_skipped += 1;
+        }
+        if let Some(v) = &mut self.verdicts {
+            let log = self.log.get(&rec.id).map_or(&[][..], Vec::as_slice);
+            let verdict =
+                Verdict::new(&rec, &review, &exported, &item.strict_dropped).with_log(log);
+            let w = v.writer()?;
+            serde_json::to_writer(&mut *w, &verdict)?;
+            w.write_all(b"\n")?;
+        }
+        self.stale.extend(review.stale);
+        Ok(())
     }
 
-    let mut report_file = match &args.report {
-        Some(p) => {
-            let header = report::Header {
-                dataset: &name,
-                inputs: args.files.iter().map(|p| p.display().to_string()).collect(),
-                strict: args.strict,
-            };
-            let mut f = AtomicFile::create(p)?;
-            f.writer()?
-                .write_all(report::markdown(&header, &tally).as_bytes())
-                .with_context(|| format!("writing {}", p.display()))?;
-            Some(f)
+    /// Report what was found; unless stale decisions stop it (exit 1), write the report and
+    /// rename every file into place.
+    fn finish(mut self, name: &str, protected: &Protected) -> anyhow::Result<ExitCode> {
+        warn_ids(
+            &format!(
+                "{} reviewed record(s) keep a hallucination type but no label (the published \
+                 schema allows that only for clean records; reclassify or remove them)",
+                self.unlabeled.len()
+            ),
+            self.unlabeled.iter().map(String::as_str),
+        );
+        let mut orphans: Vec<&str> = Vec::new();
+        let mut n = 0;
+        for (id, d) in self.log {
+            if !self.seen.contains(id) {
+                orphans.push(id);
+                n += d.len();
+            }
         }
-        None => None,
-    };
-    let files = records.finish()?;
-    for f in &files {
-        protected.check(f.dest(), "output file")?;
-    }
-    if let Some(v) = &mut verdicts {
-        v.finish()?;
-    }
-    if let Some(r) = &mut report_file {
-        r.finish()?;
-    }
-    let names: Vec<String> = files
-        .iter()
-        .map(|f| format!("{} ({} records)", f.dest().display(), f.count()))
-        .collect();
-    for f in files {
-        f.persist()?;
-    }
-    for f in verdicts.into_iter().chain(report_file) {
-        f.persist()?;
-    }
-    eprintln!(
-        "exported {} of {} records ({} reviewed, {} removed, {} reclassified clean) to {}",
-        tally.records_out,
-        tally.records_in,
-        tally.reviewed,
-        tally.removed_total(),
-        tally.reclassified_clean,
-        if names.is_empty() {
-            "no file (no record to write)".to_owned()
-        } else {
-            names.join(", ")
+        orphans.sort_unstable();
+        self.tally.add_orphans(n);
+        warn_ids(
+            &format!(
+                "{n} decision(s) name {} record(s) the input does not have (not applied)",
+                orphans.len()
+            ),
+            orphans.into_iter(),
+        );
+        if !self.stale.is_empty() {
+            for d in &self.stale {
+                eprintln!(
+                    "stale: record {:?}: decision #{} ({} by {} at {}) was made on other \
+                     content of the record; not applied",
+                    d.record_id,
+                    d.id,
+                    d.action.name(),
+                    d.reviewer,
+                    d.time
+                );
+            }
+            if !self.args.skip_stale {
+                eprintln!(
+                    "spanreview: {} stale decision(s) on {} record(s); nothing was written. \
+                     Review those records again, or pass --skip-stale to export without these \
+                     decisions.",
+                    self.stale.len(),
+                    self.tally.stale_records
+                );
+                return Ok(ExitCode::from(1));
+            }
         }
-    );
-    Ok(ExitCode::SUCCESS)
+
+        let mut report_file = match &self.args.report {
+            Some(p) => {
+                let header = report::Header {
+                    dataset: name,
+                    inputs: self
+                        .args
+                        .files
+                        .iter()
+                        .map(|p| p.display().to_string())
+                        .collect(),
+                    strict: self.args.strict,
+                };
+                let mut f = AtomicFile::create(p)?;
+                f.writer()?
+                    .write_all(report::markdown(&header, &self.tally).as_bytes())
+                    .with_context(|| format!("writing {}", p.display()))?;
+                Some(f)
+            }
+            None => None,
+        };
+        let files = self.records.finish()?;
+        for f in &files {
+            protected.check(f.dest(), "output file")?;
+        }
+        if let Some(v) = &mut self.verdicts {
+            v.finish()?;
+        }
+        if let Some(r) = &mut report_file {
+            r.finish()?;
+        }
+        let names: Vec<String> = files
+            .iter()
+            .map(|f| format!("{} ({} records)", f.dest().display(), f.count()))
+            .collect();
+        for f in files {
+            f.persist()?;
+        }
+        for f in self.verdicts.into_iter().chain(report_file) {
+            f.persist()?;
+        }
+        let t = &self.tally;
+        eprintln!(
+            "exported {} of {} records ({} reviewed, {} removed, {} reclassified clean) to {}",
+            t.records_out,
+            t.records_in,
+            t.reviewed,
+            t.removed_total(),
+            t.reclassified_clean,
+            if names.is_empty() {
+                "no file (no record to write)".to_owned()
+            } else {
+                names.join(", ")
+            }
+        );
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// A warning followed by the first ten ids (nothing when there are none).
+fn warn_ids<'a>(what: &str, ids: impl ExactSizeIterator<Item = &'a str>) {
+    let n = ids.len();
+    if n == 0 {
+        return;
+    }
+    let shown: Vec<&str> = ids.take(10).collect();
+    let more = if n > shown.len() { ", ..." } else { "" };
+    eprintln!("warning: {what}: {}{more}", shown.join(", "));
 }
 
 /// `NAME=FILE` pairs; each file must exist.
