@@ -629,6 +629,37 @@ fn the_sample_opens_with_two_detectors_as_other_sources() {
     assert!(screen.contains("1 / 175"), "{screen}");
 }
 
+#[test]
+fn evidence_scrolls_the_context_to_the_first_occurrence_and_cycles() {
+    // The sample's first record: the password in the span is the tool's random sequence.
+    let files = spanreview::cli::review::sample_files();
+    let store = mem();
+    let mut app = app_on(&files, Box::new(store), QueueKind::All);
+    let c = app.cur.as_ref().expect("record");
+    assert_eq!(
+        selected_text(&app),
+        "Your generated password is: **H4G8fb9A3eKt2LpO**"
+    );
+    let first = c.hits.current.expect("an occurrence");
+    let hit = c.hits.context[first];
+    assert_eq!(&c.context[hit.start..hit.end], "H4G8fb9A3eKt2LpO");
+    let screen = render(&mut app, 120, 20);
+    assert!(app.layout.context_scroll > 0, "scrolled to the evidence");
+    assert!(
+        screen.contains("\"randomSequence\": \"H4G8fb9A3eKt2LpO\""),
+        "{screen}"
+    );
+    assert!(screen.contains("evidence 1/"), "{screen}");
+    app.update(Action::NextEvidence);
+    assert!(matches!(&app.status, Status::Info(m) if m.starts_with("occurrence")));
+    // Moving to the other span recomputes the evidence.
+    app.update(Action::NextSpan);
+    assert_eq!(
+        selected_text(&app),
+        "Comparable services in the region have shown similar behavior recently."
+    );
+}
+
 fn render(app: &mut App, w: u16, h: u16) -> String {
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
     terminal::frame(&mut t, app).expect("draw");
