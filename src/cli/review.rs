@@ -65,6 +65,35 @@ pub fn reviewer(given: Option<String>) -> String {
         .unwrap_or_else(|| "reviewer".to_owned())
 }
 
+/// The environment variable naming the log file.
+pub const LOG_ENV: &str = "SPANREVIEW_LOG";
+
+/// Log to `$SPANREVIEW_LOG`, else `review.log` in the user data folder (never to the terminal,
+/// which the screen owns). Logging is best effort: a file that cannot be opened means no log.
+fn init_logging() -> Option<PathBuf> {
+    let path = std::env::var_os(LOG_ENV)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            directories::ProjectDirs::from("", "", "spanreview")
+                .map(|d| d.data_dir().join("review.log"))
+        })?;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).ok()?;
+    }
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .ok()?;
+    tracing_subscriber::fmt()
+        .with_writer(std::sync::Mutex::new(file))
+        .with_ansi(false)
+        .try_init()
+        .ok()?;
+    Some(path)
+}
+
 /// Run the subcommand.
 ///
 /// # Errors
@@ -93,6 +122,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let db = args.db.unwrap_or_else(Store::default_path);
     let store = Store::open(&db).with_context(|| format!("opening {}", db.display()))?;
+    let log = init_logging();
+    tracing::info!(
+        dataset = %dataset.name,
+        records = dataset.len(),
+        db = %db.display(),
+        queue = %queue,
+        "review opened"
+    );
     let mut app = App::new(
         dataset,
         Box::new(store),
@@ -104,10 +141,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     .map_err(anyhow::Error::msg)?;
     terminal::run(&mut app).context("the terminal failed")?;
     let (done, n, _) = app.progress();
+    tracing::info!(done, n, "review closed");
     println!(
         "{done}/{n} reviewed in queue {}; decisions are in {}",
         app.queue.kind,
         db.display()
     );
+    if let Some(p) = log {
+        println!("log: {}", p.display());
+    }
     Ok(ExitCode::SUCCESS)
 }

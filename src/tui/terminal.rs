@@ -51,6 +51,7 @@ fn init() -> io::Result<(ratatui::DefaultTerminal, Guard)> {
     let _ratatui_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         restore();
+        tracing::error!(panic = %info, "the review screen panicked; terminal restored");
         original(info);
     }));
     execute!(io::stdout(), EnableMouseCapture)?;

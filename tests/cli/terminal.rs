@@ -151,6 +151,10 @@ fn env(dir: &Path) -> Vec<(&'static str, String)> {
         ("SPANREVIEW_CONFIG", String::new()),
         ("TERM", "xterm-256color".to_owned()),
         ("RUST_BACKTRACE", "0".to_owned()),
+        (
+            "SPANREVIEW_LOG",
+            dir.join("review.log").display().to_string(),
+        ),
     ]
 }
 
@@ -259,6 +263,12 @@ fn every_key_of_the_table_in_a_real_terminal_then_resume() {
     assert!(s.contains("decisions are in"), "{s}");
     assert!(s.contains("icanon") && !s.contains("-icanon"), "{s}");
     assert_eq!(t.pane("#{alternate_on} #{mouse_any_flag}"), "0 0");
+    let logged = std::fs::read_to_string(dir.path().join("review.log")).expect("log file");
+    assert!(logged.contains("review opened"), "{logged}");
+    assert!(
+        logged.contains("decision saved id=12 action=\"remove\""),
+        "{logged}"
+    );
     use ActionKind::*;
     assert_eq!(
         actions(&db),
@@ -365,6 +375,8 @@ fn the_terminal_is_restored_after_a_panic() {
         "0 0",
         "alternate screen left, mouse capture off"
     );
+    let logged = std::fs::read_to_string(dir.path().join("review.log")).expect("log file");
+    assert!(logged.contains("the review screen panicked"), "{logged}");
 }
 
 /// An SGR mouse report (what xterm-compatible terminals send with mouse capture on):

@@ -48,6 +48,14 @@ impl App {
         let state = state_of(&replay(&c.record, &prospective));
         match self.log.append(&d, &state) {
             Ok(saved) => {
+                tracing::info!(
+                    id = saved.id,
+                    action = saved.action.name(),
+                    record = %saved.record_id,
+                    span = ?saved.span_key,
+                    target = ?saved.target,
+                    "decision saved"
+                );
                 let what = saved.action.name();
                 let msg = match saved.target {
                     Some(t) => format!("saved #{} ({what} #{t})", saved.id),
@@ -62,6 +70,7 @@ impl App {
                 Some(saved)
             }
             Err(e) => {
+                tracing::error!(action = d.action.name(), record = %d.record_id, error = %e, "decision NOT saved");
                 self.status = Status::Error(format!("NOT saved: {e}"));
                 None
             }
