@@ -7,9 +7,9 @@
 //! - **No decision in force** (none at all, only flags and notes, only undone or stale ones):
 //!   the record's bytes are copied as read (so the exported value equals the input), unless
 //!   `--strict` drops a label from it or `--reviewed-only` leaves it out.
-//! - **Reviewed**: the log is replayed ([`replay`]) and the kept spans written back through the
-//!   format's writer ([`Format::write`]), which patches the record's own JSON: every field the
-//!   tool does not manage passes through, key order included. Clean records get no labels and
+//! - **Reviewed**: the log is replayed ([`crate::review::decision::replay`]) and the kept spans
+//!   written back through the format's writer ([`Format::write`]), which patches the record's
+//!   own JSON: every field the tool does not manage passes through, key order included. Clean records get no labels and
 //!   type `clean`; removed records are left out, or with `--keep-removed` written with their span
 //!   decisions applied and `meta.review.removed = "<reason>"`. Changed lines are written in the
 //!   input line's own JSON style (separators, `\u` escapes).
@@ -396,6 +396,10 @@ impl Sink<'_> {
             }
         }
 
+        let files = self.records.finish()?;
+        for f in &files {
+            protected.check(f.dest(), "output file")?;
+        }
         let mut report_file = match &self.args.report {
             Some(p) => {
                 let header = report::Header {
@@ -416,10 +420,6 @@ impl Sink<'_> {
             }
             None => None,
         };
-        let files = self.records.finish()?;
-        for f in &files {
-            protected.check(f.dest(), "output file")?;
-        }
         if let Some(v) = &mut self.verdicts {
             v.finish()?;
         }

@@ -909,6 +909,46 @@ fn refuses_to_overwrite_an_input() {
 }
 
 #[test]
+fn refuses_two_outputs_on_one_file() {
+    let (dir, db) = scripted();
+    let same = dir.path().join("same.txt");
+    let out = dir.path().join("o.jsonl");
+    let a = export(
+        &db,
+        &[
+            "--out",
+            s(&out),
+            "--verdicts",
+            s(&same),
+            "--report",
+            s(&same),
+        ],
+    )
+    .code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(err.contains("are the same file"), "{err}");
+    assert!(!same.exists() && !out.exists());
+    // a split file that would be the report
+    let report = dir.path().join("cfg.clean.jsonl");
+    let a = export(
+        &db,
+        &[
+            "--out",
+            s(&dir.path().join("cfg.jsonl")),
+            "--split-by",
+            "meta.corruption_type",
+            "--report",
+            s(&report),
+        ],
+    )
+    .code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(err.contains("refusing to write"), "{err}");
+    assert!(!report.exists());
+    assert!(!dir.path().join("cfg.contradiction.jsonl").exists());
+}
+
+#[test]
 fn a_failure_mid_write_leaves_no_partial_output() {
     let dir = TempDir::new().expect("tmp");
     let db = dir.path().join("db.sqlite");

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::{bail, Context};
 use serde_json::Value;
@@ -22,7 +23,7 @@ pub struct AtomicFile {
 }
 
 impl AtomicFile {
-    /// Create the temporary file for `dest` (`.<name>.<pid>.spanreview-tmp` beside it).
+    /// Create the temporary file for `dest` (`.<name>.<pid>-<n>.spanreview-tmp` beside it).
     ///
     /// # Errors
     /// The folder does not exist or is not writable.
@@ -32,7 +33,12 @@ impl AtomicFile {
             .file_name()
             .with_context(|| format!("{}: not a file name", dest.display()))?
             .to_string_lossy();
-        let tmp = dir.join(format!(".{name}.{}.spanreview-tmp", std::process::id()));
+        static SEQ: AtomicUsize = AtomicUsize::new(0);
+        let seq = SEQ.fetch_add(1, Ordering::Relaxed);
+        let tmp = dir.join(format!(
+            ".{name}.{}-{seq}.spanreview-tmp",
+            std::process::id()
+        ));
         let file = File::options()
             .write(true)
             .create_new(true)
