@@ -16,6 +16,7 @@
 mod check;
 pub mod labels;
 mod shape;
+mod skim;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;

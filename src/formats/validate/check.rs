@@ -7,6 +7,7 @@ use unicode_segmentation::GraphemeCursor;
 
 use super::labels::LabelSet;
 use super::shape::{self, List, Obj, OneSpan, Scalar, SpanItem, SpanObj};
+use super::skim;
 use super::Kind;
 use crate::formats::{quote, Format};
 use crate::model::offsets::{self, CharMap};
@@ -107,7 +108,6 @@ impl Sink<'_> {
             }
             return;
         };
-        let raw = raw.get();
         if !raw.starts_with('"') {
             if raw == "null" && !required {
                 return;
@@ -184,13 +184,6 @@ impl<'a> Out<'a> {
         Some(self.map.get_or_init(|| CharMap::new(self.text)))
     }
 
-    fn byte_of(&self, cp: usize) -> Option<usize> {
-        match self.map() {
-            Some(m) => m.byte_of(cp),
-            None => offsets::byte_of(self.text, cp),
-        }
-    }
-
     fn slice(&self, start: usize, end: usize) -> Option<&'a str> {
         if self.ascii {
             return self.text.get(start..end);
@@ -201,13 +194,17 @@ impl<'a> Out<'a> {
         }
     }
 
-    /// The grapheme cluster that code point boundary `cp` splits, if it splits one.
-    fn split_cluster(&self, cp: usize) -> Option<&'a str> {
-        if self.ascii || cp == 0 || cp >= self.len {
+    /// Byte position of `part` (a slice of the text) in the text.
+    fn offset_of(&self, part: &str) -> usize {
+        (part.as_ptr() as usize).saturating_sub(self.text.as_ptr() as usize)
+    }
+
+    /// The grapheme cluster that byte boundary `b` splits, if it splits one.
+    fn split_cluster(&self, b: usize) -> Option<&'a str> {
+        let n = self.text.len();
+        if self.ascii || b == 0 || b >= n {
             return None;
         }
-        let b = self.byte_of(cp)?;
-        let n = self.text.len();
         if GraphemeCursor::new(b, n, true).is_boundary(self.text, 0) != Ok(false) {
             return None;
         }
@@ -271,12 +268,12 @@ pub fn check(bytes: &[u8], set: &Settings<'_>) -> (Vec<(Kind, String)>, Facts) {
 }
 
 /// The line as `T`, or `None` after reporting why not.
-fn parse<'a, T: serde::Deserialize<'a>>(sink: &mut Sink<'_>, bytes: &'a [u8]) -> Option<T> {
+/// The line as text, or `None` after reporting that it is not UTF-8.
+fn utf8<'a>(sink: &mut Sink<'_>, bytes: &'a [u8]) -> Option<&'a str> {
     // simdutf8 checks a whole line many times faster than `std::str::from_utf8` on text with
     // many non-ASCII characters; the standard one words the rare error.
-    let text = match simdutf8::basic::from_utf8(bytes).map_err(|_| std::str::from_utf8(bytes)) {
-        Ok(t) => t,
-        Err(Ok(t)) => t,
+    match simdutf8::basic::from_utf8(bytes).map_err(|_| std::str::from_utf8(bytes)) {
+        Ok(t) | Err(Ok(t)) => Some(t),
         Err(Err(e)) => {
             sink.push(
                 Kind::InvalidJson,
@@ -285,9 +282,18 @@ fn parse<'a, T: serde::Deserialize<'a>>(sink: &mut Sink<'_>, bytes: &'a [u8]) ->
                     e.valid_up_to()
                 ),
             );
-            return None;
+            None
         }
-    };
+    }
+}
+
+/// The line as `T`, or `None` after reporting why not.
+fn parse<'a, T: serde::Deserialize<'a>>(sink: &mut Sink<'_>, bytes: &'a [u8]) -> Option<T> {
+    let text = utf8(sink, bytes)?;
+    parse_text(sink, text)
+}
+
+fn parse_text<'a, T: serde::Deserialize<'a>>(sink: &mut Sink<'_>, text: &'a str) -> Option<T> {
     match shape::read::<T>(text) {
         Ok(Obj::Ok(t)) => Some(t),
         Ok(Obj::Other(s)) => {
@@ -306,13 +312,105 @@ fn parse<'a, T: serde::Deserialize<'a>>(sink: &mut Sink<'_>, bytes: &'a [u8]) ->
     }
 }
 
+/// A member's value as a [`Scalar`]: lists and objects by their first byte (the skimmer has
+/// checked them), scalars parsed.
+fn scalar(v: &str) -> Result<Scalar<'_>, serde_json::Error> {
+    match v.as_bytes().first() {
+        Some(b'[') => Ok(Scalar::List),
+        Some(b'{') => Ok(Scalar::Object),
+        _ => serde_json::from_str(v),
+    }
+}
+
+/// A RAGTruth-compatible record read with the skimmer: the whole line is checked once, long
+/// strings (`context`, `query`) and `meta.tools` are never parsed, and the members a check needs
+/// are parsed from their own slices. Anything unusual (invalid JSON, not an object, a duplicate
+/// key) falls back to the plain parse, which words the problem.
+fn parse_ragtruth<'a>(sink: &mut Sink<'_>, bytes: &'a [u8]) -> Option<shape::Ragtruth<'a>> {
+    let text = utf8(sink, bytes)?;
+    if let Ok(skim::Top::Object(members, meta)) = skim::top(text, "meta") {
+        if let Some(rec) = ragtruth_of(&members, meta.as_deref()) {
+            return Some(rec);
+        }
+    }
+    parse_text(sink, text)
+}
+
+/// Sets each slot once; `None` on a duplicate key or a member that does not parse.
+fn ragtruth_of<'a>(
+    members: &[(&'a str, &'a str)],
+    meta: Option<&[(&'a str, &'a str)]>,
+) -> Option<shape::Ragtruth<'a>> {
+    let mut rec = shape::Ragtruth::default();
+    let mut seen = 0u8;
+    let mut once = |bit: u8| {
+        let fresh = seen & bit == 0;
+        seen |= bit;
+        fresh.then_some(())
+    };
+    for &(k, v) in members {
+        match k {
+            "id" => {
+                once(1)?;
+                rec.id = scalar(v).ok()?;
+            }
+            "query" => {
+                once(2)?;
+                rec.query = shape::Blob(Some(v));
+            }
+            "context" => {
+                once(4)?;
+                rec.context = shape::Blob(Some(v));
+            }
+            "output" => {
+                once(8)?;
+                rec.output = scalar(v).ok()?;
+            }
+            "hallucination_labels" => {
+                once(16)?;
+                rec.hallucination_labels = serde_json::from_str(v).ok()?;
+            }
+            "meta" => {
+                once(32)?;
+                rec.meta = match meta {
+                    Some(m) => Obj::Ok(meta_of(m)?),
+                    None => Obj::Other(shape::owned(scalar(v).ok()?)),
+                };
+            }
+            _ => {}
+        }
+    }
+    Some(rec)
+}
+
+fn meta_of<'a>(members: &[(&'a str, &'a str)]) -> Option<shape::Meta<'a>> {
+    let mut m = shape::Meta::default();
+    let mut seen = 0u8;
+    for &(k, v) in members {
+        let (bit, slot) = match k {
+            "source" => (1, &mut m.source),
+            "base_id" => (2, &mut m.base_id),
+            "corruption_type" => (4, &mut m.corruption_type),
+            "tools" => (8, &mut m.tools),
+            "tool_call" => (16, &mut m.tool_call),
+            _ => continue,
+        };
+        if seen & bit != 0 {
+            return None;
+        }
+        seen |= bit;
+        *slot = scalar(v).ok()?;
+    }
+    Some(m)
+}
+
 fn boxed(s: Option<&str>) -> Option<Box<str>> {
     s.map(Box::from)
 }
 
 impl Record<'_> {
     fn ragtruth(&mut self, bytes: &[u8]) -> Facts {
-        let Some(rec) = parse::<shape::Ragtruth<'_>>(&mut self.sink, bytes) else {
+        let Some(rec) = parse_ragtruth(&mut self.sink, bytes) else {
             return Facts::default();
         };
         let s = &mut self.sink;
@@ -686,7 +784,7 @@ impl Record<'_> {
                 let s = self.offset(&p[0], &at, "start", &format!("{ptr}/0"));
                 let e = self.offset(&p[1], &at, "end", &format!("{ptr}/1"));
                 if let (Some(s), Some(e)) = (s, e) {
-                    self.range(s, e, &at, out);
+                    let _ = self.range(s, e, &at, out);
                 }
             }
             (other, pairs) => {
@@ -733,8 +831,8 @@ impl Record<'_> {
             }
         };
         if let (Some(s), Some(e)) = (s, e) {
-            if self.range(s, e, at, out) {
-                self.text(s, e, text, at, out);
+            if let Some(got) = self.range(s, e, at, out) {
+                self.text(s, e, text, at, got, out.map_or("", |o| o.name));
             }
         }
         if spec.gold {
@@ -769,14 +867,21 @@ impl Record<'_> {
         }
     }
 
-    /// Order, emptiness and bounds of `[s, e)`; true when the range can be sliced.
-    fn range(&mut self, s: usize, e: usize, at: &str, out: Option<&Out<'_>>) -> bool {
+    /// Order, emptiness and bounds of `[s, e)`, and that its ends do not split a character;
+    /// `None` when the range cannot be sliced, else the slice (when there is an output).
+    fn range<'o>(
+        &mut self,
+        s: usize,
+        e: usize,
+        at: &str,
+        out: Option<&Out<'o>>,
+    ) -> Option<Option<&'o str>> {
         if s > e {
             self.sink.push(
                 Kind::ReversedSpan,
                 format!("{at}: reversed span: start {s} > end {e}"),
             );
-            return false;
+            return None;
         }
         if let Some(o) = out {
             if e > o.len {
@@ -788,19 +893,24 @@ impl Record<'_> {
                         o.name, o.len
                     ),
                 );
-                return false;
+                return None;
             }
         }
         if s == e {
             self.sink
                 .push(Kind::EmptySpan, format!("{at}: empty span [{s}, {e})"));
         }
-        if let Some(o) = out {
-            for (name, cp) in [("start", s), ("end", e)] {
+        let Some(o) = out else {
+            return Some(None);
+        };
+        let got = o.slice(s, e)?;
+        if !o.ascii {
+            let b0 = o.offset_of(got);
+            for (name, cp, b) in [("start", s, b0), ("end", e, b0 + got.len())] {
                 if name == "end" && s == e {
                     break;
                 }
-                if let Some(cluster) = o.split_cluster(cp) {
+                if let Some(cluster) = o.split_cluster(b) {
                     let chars: Vec<String> = cluster
                         .chars()
                         .map(|c| format!("U+{:04X}", u32::from(c)))
@@ -817,24 +927,30 @@ impl Record<'_> {
                 }
             }
         }
-        true
+        Some(Some(got))
     }
 
-    /// `output[s:e] == text` (or, with no output, that the lengths agree).
-    fn text(&mut self, s: usize, e: usize, text: Option<&str>, at: &str, out: Option<&Out<'_>>) {
+    /// `output[s:e] == text` (`got` is that slice), or, with no output, that the lengths agree.
+    fn text(
+        &mut self,
+        s: usize,
+        e: usize,
+        text: Option<&str>,
+        at: &str,
+        got: Option<&str>,
+        name: &str,
+    ) {
         let Some(text) = text else {
             return;
         };
-        match out {
-            Some(o) => {
-                let got = o.slice(s, e).unwrap_or_default();
+        match got {
+            Some(got) => {
                 if got != text {
                     self.sink.push(
                         Kind::TextMismatch,
                         format!(
-                            "{at}: text {} does not match {}[{s}:{e}] {}",
+                            "{at}: text {} does not match {name}[{s}:{e}] {}",
                             shape::quote_str(text),
-                            o.name,
                             shape::quote_str(got)
                         ),
                     );

@@ -144,11 +144,11 @@ impl<'de: 'a, 'a> Deserialize<'de> for Scalar<'a> {
 /// A field kept as its raw JSON text, skipped without unescaping (long strings such as
 /// `context`, whose content is not checked).
 #[derive(Debug, Default, Clone, Copy)]
-pub struct Blob<'a>(pub Option<&'a serde_json::value::RawValue>);
+pub struct Blob<'a>(pub Option<&'a str>);
 
 impl<'de: 'a, 'a> Deserialize<'de> for Blob<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        <&'a serde_json::value::RawValue>::deserialize(d).map(|r| Blob(Some(r)))
+        <&'a serde_json::value::RawValue>::deserialize(d).map(|r| Blob(Some(r.get())))
     }
 }
 
@@ -165,6 +165,12 @@ pub enum Obj<T> {
 }
 
 struct ObjVisitor<T>(std::marker::PhantomData<T>);
+
+/// `s` with its string (if any) owned.
+#[must_use]
+pub fn owned(s: Scalar<'_>) -> Scalar<'static> {
+    other::<serde::de::value::Error>(s).unwrap_or(Scalar::Missing)
+}
 
 fn other<'a, E: de::Error>(s: Scalar<'_>) -> Result<Scalar<'a>, E> {
     Ok(match s {
@@ -507,7 +513,7 @@ mod tests {
             panic!("object");
         };
         assert_eq!(r.output.as_str(), Some("x°y"));
-        assert_eq!(r.query.0.map(|q| q.get()), Some("5"));
+        assert_eq!(r.query.0, Some("5"));
         assert!(r.context.0.is_none());
         assert!(matches!(r.meta, Obj::Other(Scalar::List)));
         let List::Ok(items) = r.hallucination_labels else {

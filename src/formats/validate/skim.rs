@@ -1,0 +1,435 @@
+//! A validating JSON skimmer for record lines that are already known to be UTF-8: checks that
+//! the text is one JSON value without building anything, and hands out the raw members of the
+//! top-level object (and of one nested object, `meta`), so that only the few members a check
+//! needs are parsed, from their own small slices.
+//!
+//! Strings are skimmed 64 bytes at a time: quotes, backslashes and control bytes become bit
+//! masks (the byte comparisons vectorise), escaped characters are found without a branch per
+//! escape (the odd-backslash-run method of simdjson), and only escapes other than `\"` and
+//! `\\` are looked at one by one. A record's `context` is JSON inside a JSON string, with an
+//! escape every few bytes, where this runs about twice as fast as a byte-by-byte scan.
+
+/// Why the text is not JSON (the caller asks serde_json for its wording when reporting).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Invalid {
+    /// Byte position.
+    pub at: usize,
+    /// What is wrong.
+    pub what: &'static str,
+}
+
+const MAX_DEPTH: usize = 128;
+
+/// Gathers bit 0 of each of 8 bytes into 8 bits (byte k -> bit k).
+const PACK: u64 = 0x0102_0408_1020_4080;
+
+/// One 64-bit mask from 64 bytes that are 0 or 1.
+#[inline]
+fn pack(flags: &[u8; 64]) -> u64 {
+    let mut m = 0u64;
+    for (j, chunk) in flags.chunks_exact(8).enumerate() {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(chunk);
+        m |= (u64::from_le_bytes(a).wrapping_mul(PACK) >> 56) << (8 * j);
+    }
+    m
+}
+
+/// Masks of the quotes, backslashes and control bytes of a 64-byte block.
+#[inline]
+fn masks(block: &[u8; 64]) -> (u64, u64, u64) {
+    let mut q = [0u8; 64];
+    let mut b = [0u8; 64];
+    let mut c = [0u8; 64];
+    for k in 0..64 {
+        let x = block[k];
+        q[k] = u8::from(x == b'"');
+        b[k] = u8::from(x == b'\\');
+        c[k] = u8::from(x < 0x20);
+    }
+    (pack(&q), pack(&b), pack(&c))
+}
+
+/// The characters escaped by a backslash, from a block's backslash mask; `prev` carries "the
+/// next block starts escaped" across blocks.
+#[inline]
+fn find_escaped(bs: u64, prev: &mut u64) -> u64 {
+    const EVEN: u64 = 0x5555_5555_5555_5555;
+    let bs = bs & !*prev;
+    let follows = (bs << 1) | *prev;
+    let odd_starts = bs & !EVEN & !follows;
+    let (even_runs, overflow) = odd_starts.overflowing_add(bs);
+    *prev = u64::from(overflow);
+    (EVEN ^ (even_runs << 1)) & follows
+}
+
+struct Skim<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl Skim<'_> {
+    fn err<T>(&self, what: &'static str) -> Result<T, Invalid> {
+        Err(Invalid { at: self.i, what })
+    }
+
+    fn ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.b.get(self.i) {
+            self.i += 1;
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    /// A string; `self.i` is at its opening quote.
+    fn string(&mut self) -> Result<(), Invalid> {
+        let b = self.b;
+        let mut p = self.i + 1;
+        // Short strings (keys, names, numbers as text) end before any escape: a plain scan.
+        for k in p..b.len().min(p + 24) {
+            match b[k] {
+                b'"' => {
+                    self.i = k + 1;
+                    return Ok(());
+                }
+                b'\\' | 0..0x20 => break,
+                _ => {}
+            }
+        }
+        let mut prev = 0u64;
+        let mut tail = [b' '; 64];
+        loop {
+            let n = b.len().saturating_sub(p).min(64);
+            let block: &[u8; 64] = match b.get(p..p + 64).and_then(|s| s.try_into().ok()) {
+                Some(full) => full,
+                None => {
+                    tail.fill(b' ');
+                    tail[..n].copy_from_slice(&b[p..p + n]);
+                    &tail
+                }
+            };
+            let (q, bs, c) = masks(block);
+            let avail = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+            let esc = find_escaped(bs, &mut prev);
+            let end = q & !esc & avail;
+            let inside = if end == 0 {
+                avail
+            } else {
+                (end & end.wrapping_neg()) - 1
+            };
+            if c & inside != 0 {
+                self.i = p + (c & inside).trailing_zeros() as usize;
+                return self.err("control character in a string");
+            }
+            let mut other = esc & inside & !q & !bs;
+            while other != 0 {
+                let k = p + other.trailing_zeros() as usize;
+                other &= other - 1;
+                match b[k] {
+                    b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
+                    b'u' => {
+                        let hex = b.get(k + 1..k + 5);
+                        if !hex.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
+                            self.i = k - 1;
+                            return self.err("invalid \\u escape");
+                        }
+                    }
+                    _ => {
+                        self.i = k - 1;
+                        return self.err("invalid escape");
+                    }
+                }
+            }
+            if end != 0 {
+                self.i = p + end.trailing_zeros() as usize + 1;
+                return Ok(());
+            }
+            if n < 64 {
+                self.i = b.len();
+                return self.err("EOF while parsing a string");
+            }
+            p += 64;
+        }
+    }
+
+    fn literal(&mut self, lit: &[u8]) -> Result<(), Invalid> {
+        if self.b[self.i..].starts_with(lit) {
+            self.i += lit.len();
+            Ok(())
+        } else {
+            self.err("expected a value")
+        }
+    }
+
+    fn digits(&mut self) -> usize {
+        let s = self.i;
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.i += 1;
+        }
+        self.i - s
+    }
+
+    fn number(&mut self) -> Result<(), Invalid> {
+        if self.peek() == Some(b'-') {
+            self.i += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.i += 1,
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
+            _ => return self.err("invalid number"),
+        }
+        if self.peek() == Some(b'.') {
+            self.i += 1;
+            if self.digits() == 0 {
+                return self.err("invalid number");
+            }
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.i += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.i += 1;
+            }
+            if self.digits() == 0 {
+                return self.err("invalid number");
+            }
+        }
+        Ok(())
+    }
+
+    fn value(&mut self, depth: usize) -> Result<(), Invalid> {
+        match self.peek() {
+            Some(b'"') => self.string(),
+            Some(b'{') => self.object(depth + 1, |_, _, _| Ok(())),
+            Some(b'[') => self.array(depth + 1),
+            Some(b't') => self.literal(b"true"),
+            Some(b'f') => self.literal(b"false"),
+            Some(b'n') => self.literal(b"null"),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(_) => self.err("expected a value"),
+            None => self.err("EOF while parsing a value"),
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> Result<(), Invalid> {
+        if depth > MAX_DEPTH {
+            return self.err("recursion limit exceeded");
+        }
+        self.i += 1;
+        self.ws();
+        if self.peek() == Some(b']') {
+            self.i += 1;
+            return Ok(());
+        }
+        loop {
+            self.value(depth)?;
+            self.ws();
+            match self.peek() {
+                Some(b',') => {
+                    self.i += 1;
+                    self.ws();
+                }
+                Some(b']') => {
+                    self.i += 1;
+                    return Ok(());
+                }
+                _ => return self.err("expected `,` or `]`"),
+            }
+        }
+    }
+
+    /// An object; `f(key range, value start, value end)` for each member. When `nested` is
+    /// given, the member of that name (if an object) is walked with `g` for its members.
+    fn object(
+        &mut self,
+        depth: usize,
+        mut f: impl FnMut(&mut Self, (usize, usize), usize) -> Result<(), Invalid>,
+    ) -> Result<(), Invalid> {
+        if depth > MAX_DEPTH {
+            return self.err("recursion limit exceeded");
+        }
+        self.i += 1;
+        self.ws();
+        if self.peek() == Some(b'}') {
+            self.i += 1;
+            return Ok(());
+        }
+        loop {
+            if self.peek() != Some(b'"') {
+                return self.err("expected a key");
+            }
+            let k0 = self.i + 1;
+            self.string()?;
+            let key = (k0, self.i - 1);
+            self.ws();
+            if self.peek() != Some(b':') {
+                return self.err("expected `:`");
+            }
+            self.i += 1;
+            self.ws();
+            let v0 = self.i;
+            f(self, key, depth)?;
+            if self.i == v0 {
+                self.value(depth)?;
+            }
+            self.ws();
+            match self.peek() {
+                Some(b',') => {
+                    self.i += 1;
+                    self.ws();
+                }
+                Some(b'}') => {
+                    self.i += 1;
+                    return Ok(());
+                }
+                _ => return self.err("expected `,` or `}`"),
+            }
+        }
+    }
+}
+
+/// Raw members of an object, as (key without quotes, value), in order.
+pub type Members<'a> = Vec<(&'a str, &'a str)>;
+
+/// What the text holds.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Top<'a> {
+    /// A JSON object: its members, and those of the member named `nested` when that is an
+    /// object too (read in the same pass).
+    Object(Members<'a>, Option<Members<'a>>),
+    /// Valid JSON, but not an object.
+    NotObject,
+}
+
+/// Check that `text` is exactly one JSON value; return the top-level object's members and
+/// those of its member `nested`.
+///
+/// # Errors
+/// Where and why the text is not JSON.
+pub fn top<'a>(text: &'a str, nested: &str) -> Result<Top<'a>, Invalid> {
+    let b = text.as_bytes();
+    let mut s = Skim { b, i: 0 };
+    s.ws();
+    let top = if s.peek() == Some(b'{') {
+        let mut members: Members<'a> = Vec::with_capacity(8);
+        let mut inner: Option<Members<'a>> = None;
+        s.object(0, |s, (k0, k1), depth| {
+            let key = &text[k0..k1];
+            let v0 = s.i;
+            if key == nested && s.peek() == Some(b'{') {
+                let mut m: Members<'a> = Vec::with_capacity(8);
+                s.object(depth + 1, |s, (a, z), depth| {
+                    let v = s.i;
+                    s.value(depth)?;
+                    m.push((&text[a..z], &text[v..s.i]));
+                    Ok(())
+                })?;
+                inner = Some(m);
+            } else {
+                s.value(depth)?;
+            }
+            members.push((key, &text[v0..s.i]));
+            Ok(())
+        })?;
+        Top::Object(members, inner)
+    } else {
+        s.value(0)?;
+        Top::NotObject
+    };
+    s.ws();
+    if s.i < b.len() {
+        return s.err("trailing characters");
+    }
+    Ok(top)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(s: &str) -> bool {
+        top(s, "").is_ok()
+    }
+
+    #[test]
+    fn agrees_with_serde_json_on_validity() {
+        let long = format!("{{\"a\": \"{}\\\"{}\"}}", "x".repeat(70), "é".repeat(40));
+        let cases: Vec<&str> = vec![
+            r#"{"a": "x\"y\\z\u00e9\n", "b": [1, -2.5e3, true, null, {}], "c": {"d": []}}"#,
+            "{\"a\": \"25°C 東京 👋 e\u{301}\"}",
+            &long,
+            r#"{"a": "unterminated}"#,
+            r#"{"a": 01}"#,
+            r#"{"a": 1.}"#,
+            r#"{"a": "\x"}"#,
+            r#"{"a": "\u12g4"}"#,
+            "{\"a\": \"tab\there\"}",
+            r#"{"a": 1,}"#,
+            r#"{"a" 1}"#,
+            r#"{"a": 1} x"#,
+            r#"[1, 2]"#,
+            r#"  "s"  "#,
+            r#"tru"#,
+            "",
+            r#"{"a": [1 2]}"#,
+            r#"{"a": {"b": {"c": [[]]}}}"#,
+        ];
+        for c in cases {
+            let serde = serde_json::from_str::<serde_json::Value>(c).is_ok();
+            assert_eq!(ok(c), serde, "{c}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn strings_agree_with_serde_json(parts in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::strategy::Just("\\".to_owned()),
+                proptest::strategy::Just("\"".to_owned()),
+                proptest::strategy::Just("\\u00e9".to_owned()),
+                proptest::strategy::Just("\\uZZ".to_owned()),
+                proptest::strategy::Just("\n".to_owned()),
+                proptest::strategy::Just("°東👋".to_owned()),
+                "[a-z nut/]{0,40}",
+            ],
+            0..40,
+        )) {
+            let body: String = parts.concat();
+            let line = format!("{{\"k\": \"{body}\", \"n\": [1, \"{body}\"]}}");
+            let serde = serde_json::from_str::<serde_json::Value>(&line).is_ok();
+            proptest::prop_assert_eq!(ok(&line), serde, "{}", line);
+        }
+    }
+
+    #[test]
+    fn escapes_across_blocks() {
+        let mut prev = 0;
+        // Backslashes at 0, 1, 2, 5: byte 0 escapes 1, 2 escapes 3, 5 escapes 6; a backslash
+        // in the last bit escapes the first byte of the next block.
+        assert_eq!(find_escaped(0b0010_0111, &mut prev), 0b0100_1010);
+        assert_eq!(prev, 0);
+        assert_eq!(find_escaped(1 << 63, &mut prev), 0);
+        assert_eq!(prev, 1);
+        assert_eq!(find_escaped(0, &mut prev), 1);
+        assert_eq!(prev, 0);
+        for pad in 60..70 {
+            let s = format!("{{\"a\": \"{}\\\"\\\\\"}}", "x".repeat(pad));
+            assert!(ok(&s), "{s}");
+        }
+    }
+
+    #[test]
+    fn hands_out_members_raw() {
+        let Ok(Top::Object(m, inner)) =
+            top(r#" {"id": "a", "meta": {"x": [1]}, "n": -3} "#, "meta")
+        else {
+            panic!("object");
+        };
+        assert_eq!(m, [("id", "\"a\""), ("meta", "{\"x\": [1]}"), ("n", "-3")]);
+        assert_eq!(inner, Some(vec![("x", "[1]")]));
+        assert_eq!(top("[1]", ""), Ok(Top::NotObject));
+    }
+}
