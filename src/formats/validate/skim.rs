@@ -88,8 +88,8 @@ impl Skim<'_> {
         let b = self.b;
         let mut p = self.i + 1;
         // Short strings (keys, names, numbers as text) end before any escape: a plain scan.
-        for k in p..b.len().min(p + 24) {
-            match b[k] {
+        for (k, &c) in b.iter().enumerate().take(p + 24).skip(p) {
+            match c {
                 b'"' => {
                     self.i = k + 1;
                     return Ok(());
