@@ -1,0 +1,173 @@
+//! Evidence and search occurrences, prompts and pickers.
+
+use super::{App, Hits, ModeState, PickerKind, PromptKind, Status};
+use crate::tui::evidence;
+use crate::tui::labels::LabelChoice;
+use crate::tui::{strings, Action};
+
+impl App {
+    // ----- evidence -----
+
+    /// Recompute the evidence occurrences of the selected span and scroll the context to the
+    /// first (strongest) one.
+    pub(super) fn refresh_hits(&mut self) {
+        let Ok(c) = &mut self.cur else { return };
+        let text = c
+            .selected_span()
+            .and_then(|i| {
+                let v = &c.review.spans[i].current;
+                c.map.slice(&c.record.output, v.start, v.end)
+            })
+            .unwrap_or("")
+            .to_owned();
+        let terms = evidence::terms(&text);
+        c.hits = Hits {
+            context: evidence::find(&c.context_lower, &terms),
+            query: evidence::find(&c.query_lower, &terms),
+            output: Vec::new(),
+            current: None,
+            search: None,
+        };
+        c.hits.current = evidence::first_best(&c.hits.context);
+        self.scroll.context_anchor = c.hits.current.map(|i| c.hits.context[i].start);
+    }
+
+    pub(super) fn search(&mut self, text: &str) {
+        let Ok(c) = &mut self.cur else { return };
+        if text.trim().is_empty() {
+            self.refresh_hits();
+            return;
+        }
+        let term = vec![evidence::Term {
+            text: text.to_ascii_lowercase(),
+            weight: evidence::Weight::Whole,
+        }];
+        c.hits = Hits {
+            context: evidence::find(&c.context_lower, &term),
+            query: evidence::find(&c.query_lower, &term),
+            output: evidence::find(&c.output_lower, &term),
+            current: None,
+            search: Some(text.to_owned()),
+        };
+        c.hits.current = (!c.hits.context.is_empty()).then_some(0);
+        self.scroll.context_anchor = c.hits.current.map(|i| c.hits.context[i].start);
+        let n = c.hits.context.len() + c.hits.query.len() + c.hits.output.len();
+        self.status = Status::Info(format!("{n} matches of {text:?}"));
+    }
+
+    pub(super) fn next_evidence(&mut self) {
+        let Ok(c) = &mut self.cur else { return };
+        if c.hits.context.is_empty() {
+            self.status = Status::Info(strings::NO_EVIDENCE.to_owned());
+            return;
+        }
+        let next = c.hits.current.map_or(0, |i| (i + 1) % c.hits.context.len());
+        c.hits.current = Some(next);
+        self.scroll.context_anchor = Some(c.hits.context[next].start);
+        self.status = Status::Info(format!(
+            "occurrence {} / {}",
+            next + 1,
+            c.hits.context.len()
+        ));
+    }
+
+    // ----- prompts and pickers -----
+
+    pub(super) fn prompt(&mut self, action: Action) {
+        let ModeState::Prompt { kind, mut text } = self.mode.clone() else {
+            return;
+        };
+        match action {
+            Action::Input(ch) => {
+                text.push(ch);
+                self.mode = ModeState::Prompt { kind, text };
+            }
+            Action::DeleteChar => {
+                text.pop();
+                self.mode = ModeState::Prompt { kind, text };
+            }
+            Action::Cancel => self.mode = ModeState::Normal,
+            Action::Confirm => {
+                self.mode = ModeState::Normal;
+                match kind {
+                    PromptKind::DropReason => self.drop_span(&text),
+                    PromptKind::Note => self.note(&text),
+                    PromptKind::Goto => self.goto(&text),
+                    PromptKind::Search => self.search(&text),
+                    PromptKind::RemoveOther => self.remove(&text),
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn goto(&mut self, text: &str) {
+        let t = text.trim();
+        if t.is_empty() {
+            return;
+        }
+        if let Ok(n) = t.parse::<usize>() {
+            if n >= 1 && self.queue.get(n - 1, &self.dataset, &self.states).is_some() {
+                self.go(n - 1);
+                return;
+            }
+        }
+        match self.find_id(t) {
+            Some(idx) => self.go_index(idx),
+            None => self.status = Status::Error(format!("no record at position or with id {t:?}")),
+        }
+    }
+
+    pub(super) fn picker(&mut self, action: Action) {
+        let ModeState::Picker {
+            kind,
+            items,
+            mut sel,
+        } = self.mode.clone()
+        else {
+            return;
+        };
+        let n = items.len();
+        let choose = match action {
+            Action::Down => {
+                sel = (sel + 1).min(n.saturating_sub(1));
+                None
+            }
+            Action::Up => {
+                sel = sel.saturating_sub(1);
+                None
+            }
+            Action::Input(ch) => ch
+                .to_digit(10)
+                .and_then(|d| usize::try_from(d).ok())
+                .filter(|&d| d >= 1 && d <= n)
+                .map(|d| d - 1),
+            Action::Confirm => Some(sel),
+            Action::Cancel => {
+                self.mode = ModeState::Normal;
+                return;
+            }
+            _ => None,
+        };
+        match choose {
+            None => self.mode = ModeState::Picker { kind, items, sel },
+            Some(i) => {
+                self.mode = ModeState::Normal;
+                self.picked(&kind, i);
+            }
+        }
+    }
+
+    /// The label choices for the record on screen.
+    #[must_use]
+    pub fn label_choices(&self) -> Vec<LabelChoice> {
+        match &self.cur {
+            Ok(c) => crate::tui::labels::choices(self.labels.as_deref(), &c.record),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    pub(super) fn open_picker(&mut self, kind: PickerKind, items: Vec<String>, sel: usize) {
+        self.mode = ModeState::Picker { kind, items, sel };
+    }
+}

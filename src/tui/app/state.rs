@@ -1,0 +1,241 @@
+//! The app's state types: modes, the record on screen, scrolls, the last frame's geometry.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use ratatui::layout::Rect;
+
+use crate::model::offsets::CharMap;
+use crate::model::Record;
+use crate::review::decision::{Decision, RecordReview, SpanKey};
+use crate::tui::edit::Bounds;
+use crate::tui::evidence::Hit;
+use crate::tui::keymap::Mode;
+use crate::tui::text::Row;
+
+/// What the status line says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    /// Nothing to report: key hints only.
+    None,
+    /// Information.
+    Info(String),
+    /// A decision was saved.
+    Saved(String),
+    /// Something failed.
+    Error(String),
+}
+
+/// A list to choose from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PickerKind {
+    /// New label for the selected span.
+    Relabel,
+    /// Label of a span being added over `[start, end)`.
+    AddLabel {
+        /// First code point.
+        start: usize,
+        /// One past the last.
+        end: usize,
+    },
+    /// Why the record is removed.
+    RemoveReason,
+}
+
+/// Text being typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptKind {
+    /// Optional reason for dropping the selected span.
+    DropReason,
+    /// A note on the record.
+    Note,
+    /// Position or id to go to.
+    Goto,
+    /// Text to search for.
+    Search,
+    /// Free-text reason for removing the record.
+    RemoveOther,
+}
+
+/// The input mode and its working data.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ModeState {
+    /// Browsing and deciding.
+    Normal,
+    /// Moving the boundaries of span `key`.
+    Adjust {
+        /// The span.
+        key: SpanKey,
+        /// Boundaries being edited.
+        bounds: Bounds,
+        /// Boundaries before.
+        before: Bounds,
+    },
+    /// Marking a new span: `anchor` is set once the start is marked.
+    Add {
+        /// The marked start (a code point), once marked.
+        anchor: Option<usize>,
+        /// The cursor (a code point).
+        cursor: usize,
+    },
+    /// A picker.
+    Picker {
+        /// What for.
+        kind: PickerKind,
+        /// Choices shown.
+        items: Vec<String>,
+        /// Selected row.
+        sel: usize,
+    },
+    /// A prompt.
+    Prompt {
+        /// What for.
+        kind: PromptKind,
+        /// Typed so far.
+        text: String,
+    },
+    /// Help screen.
+    Help,
+    /// Tools panel.
+    Tools,
+}
+
+impl ModeState {
+    /// The keymap table in force.
+    #[must_use]
+    pub fn key_mode(&self) -> Mode {
+        match self {
+            Self::Normal => Mode::Normal,
+            Self::Adjust { .. } => Mode::Adjust,
+            Self::Add { .. } => Mode::Add,
+            Self::Picker { .. } => Mode::Picker,
+            Self::Prompt { .. } => Mode::Prompt,
+            Self::Help => Mode::Help,
+            Self::Tools => Mode::Tools,
+        }
+    }
+}
+
+/// Occurrences highlighted in the query, output and context.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Hits {
+    /// In the pretty-printed context (byte ranges).
+    pub context: Vec<Hit>,
+    /// In the query.
+    pub query: Vec<Hit>,
+    /// In the output (search only).
+    pub output: Vec<Hit>,
+    /// The context hit shown now.
+    pub current: Option<usize>,
+    /// The search text, when the hits come from a search rather than the selected span.
+    pub search: Option<String>,
+}
+
+/// The record on screen.
+#[derive(Debug, Clone)]
+pub struct Current {
+    /// Dataset index.
+    pub index: usize,
+    /// The record.
+    pub record: Record,
+    /// Its output's code points.
+    pub chars: Vec<char>,
+    /// Code point → byte table of the output.
+    pub map: CharMap,
+    /// Its decisions (all reviewers), log order.
+    pub decisions: Vec<Decision>,
+    /// The replayed review.
+    pub review: RecordReview,
+    /// The context, pretty-printed.
+    pub context: String,
+    /// Indices into `review.spans`, in text order.
+    pub order: Vec<usize>,
+    /// Position in `order` of the selected span.
+    pub selected: usize,
+    /// Evidence or search occurrences.
+    pub hits: Hits,
+    pub(super) context_lower: String,
+    pub(super) query_lower: String,
+    pub(super) output_lower: String,
+    /// The context wrapped at the last drawn width (a cache: wrapping 100 KB on every key
+    /// would cost more than the rest of the frame).
+    pub(super) context_rows: RefCell<Option<(usize, Rc<Vec<Row>>)>>,
+}
+
+impl Current {
+    /// The context wrapped at `width` columns (cached per width).
+    #[must_use]
+    pub fn context_rows(&self, width: usize) -> Rc<Vec<Row>> {
+        let mut cache = self.context_rows.borrow_mut();
+        if let Some((w, rows)) = cache.as_ref() {
+            if *w == width {
+                return Rc::clone(rows);
+            }
+        }
+        let rows = Rc::new(crate::tui::text::wrap(&self.context, width));
+        *cache = Some((width, Rc::clone(&rows)));
+        rows
+    }
+
+    /// The selected span's index in `review.spans`.
+    #[must_use]
+    pub fn selected_span(&self) -> Option<usize> {
+        self.order.get(self.selected).copied()
+    }
+
+    /// Sort the spans in text order, keeping `keep` selected when given.
+    pub(super) fn reorder(&mut self, keep: Option<&SpanKey>) {
+        let spans = &self.review.spans;
+        let mut order: Vec<usize> = (0..spans.len()).collect();
+        order.sort_by_key(|&i| (spans[i].current.start, spans[i].current.end, i));
+        self.order = order;
+        if let Some(k) = keep {
+            if let Some(p) = self
+                .order
+                .iter()
+                .position(|&i| &self.review.spans[i].key == k)
+            {
+                self.selected = p;
+            }
+        }
+        self.selected = self.selected.min(self.order.len().saturating_sub(1));
+    }
+}
+
+/// Screen geometry of the last frame, for mouse hits and scrolling.
+#[derive(Debug, Clone, Default)]
+pub struct ScreenLayout {
+    /// Output text area (inside its border).
+    pub output: Rect,
+    /// Output rows as drawn.
+    pub output_rows: Vec<Row>,
+    /// First output row drawn.
+    pub output_scroll: usize,
+    /// Context text area.
+    pub context: Rect,
+    /// Context rows in total.
+    pub context_rows: usize,
+    /// First context row drawn.
+    pub context_scroll: usize,
+    /// Query area.
+    pub query: Rect,
+    /// Span list area.
+    pub list: Rect,
+    /// First span-list row drawn.
+    pub list_scroll: usize,
+    /// Overlay (help, tools) area.
+    pub overlay: Rect,
+}
+
+/// Scroll positions the reviewer controls.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Scrolls {
+    /// Output: first row, or `None` to follow the selection.
+    pub output: Option<usize>,
+    /// Context first row.
+    pub context: usize,
+    /// Context: scroll to the row of this byte on the next frame.
+    pub context_anchor: Option<usize>,
+    /// Help and tools panels.
+    pub overlay: usize,
+}
