@@ -389,3 +389,44 @@ fn format_flag_overrides_detection() {
     assert_eq!(code, 1);
     assert!(out.contains("missing field \"corruption_type\""), "{out}");
 }
+
+#[test]
+fn decisions_and_predictions_are_checked_per_format() {
+    let (code, out) = run(&[&fixture("formats/decisions.jsonl").display().to_string()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("(decisions) 7"), "{out}");
+
+    let dir = tempfile::tempdir().expect("tmp");
+    let decisions = dir.path().join("decisions.jsonl");
+    let lines = [
+        r#"{"corruption_type": "contradiction", "id": "a__contradiction", "judge": {"extra_hallucination": false, "extra_text": "", "label_correct": "maybe", "reasoning": ""}, "judge_raw": "", "labeled_span": {"end": 9, "label": "contradiction", "start": 4, "text": "25°C"}, "lettuce": {}}"#,
+        r#"{"corruption_type": "clean", "id": "b__clean", "judge": {"extra_hallucination": "yes", "extra_text": "", "label_correct": "unknown", "reasoning": ""}, "judge_raw": "", "labeled_span": null, "lettuce": {}}"#,
+    ];
+    std::fs::write(&decisions, lines.join("\n")).expect("write");
+    let (code, out) = run(&["--json", &decisions.display().to_string()]);
+    assert_eq!(code, 1);
+    let (problems, _) = json_report(&out);
+    let got: Vec<(u64, &str)> = problems.iter().map(|(l, k, _)| (*l, k.as_str())).collect();
+    assert_eq!(
+        got,
+        [(1, "bad_value"), (1, "text_mismatch"), (2, "wrong_type")],
+        "{problems:?}"
+    );
+    assert!(problems[1]
+        .2
+        .contains("text \"25°C\" is 4 code points but the span [4, 9) covers 5"));
+
+    let preds = dir.path().join("predictions_x_combined.jsonl");
+    let line = r#"{"id": "a", "output": "It’s 25°C", "corruption_type": "contradiction", "gold_spans": [{"end": 9, "label": "contradiction", "start": 5, "text": "25°C"}], "pred_spans": [{"start": 5, "end": 12, "text": "25°C", "confidence": 0.9}, {"start": 4, "end": 9, "label": "x"}]}"#;
+    std::fs::write(&preds, format!("{line}\n")).expect("write");
+    let (code, out) = run(&[&preds.display().to_string()]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        problem_lines(&out),
+        [format!(
+            "{}:1: pred_spans[0]: span [5, 12) ends past the end of output (9 code points)",
+            preds.display()
+        )],
+        "detector labels are not checked against the label set; pred text is optional"
+    );
+}
