@@ -80,7 +80,7 @@ OPEN_AT=$TARGET/release/examples/open_at
 # Data: generated once per (records, seed, generator source), reused after. Prediction files of
 # detectors alpha, beta, gamma... go in $PRED_DIR (the reader names a detector after its file).
 mkdir -p "$BENCH_DIR"
-GEN_HASH=$(cat examples/gen/synth.rs examples/gen/main.rs | sha1sum | cut -c1-8)
+GEN_HASH=$(cat examples/gen/*.rs | sha1sum | cut -c1-8)
 FILE=$BENCH_DIR/records-$RECORDS-s$SEED-$GEN_HASH.jsonl
 PRED_DIR=$BENCH_DIR/predictions-$RECORDS-s$SEED-$GEN_HASH
 NAMES=(alpha beta gamma delta epsilon zeta eta theta)
