@@ -57,9 +57,10 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut labels = LabelSet::toolace();
     for l in &args.labels {
-        let set = match LabelSet::builtin(l) {
-            Some(s) => s,
-            None => {
+        // A file of that name wins over a built-in taxonomy of the same name.
+        let set = match (std::path::Path::new(l).exists(), LabelSet::builtin(l)) {
+            (false, Some(s)) => s,
+            _ => {
                 let text = std::fs::read_to_string(l)
                     .with_context(|| format!("{l}: cannot read the label taxonomy"))?;
                 LabelSet::from_toml(&text)
