@@ -73,10 +73,17 @@ pub fn tools(frame: &mut Frame<'_>, area: Rect, app: &App) -> Rect {
             for t in tools {
                 let name = t.get("name").and_then(Value::as_str).unwrap_or("?");
                 let desc = t.get("description").and_then(Value::as_str).unwrap_or("");
+                let mut desc_lines = desc.lines();
                 lines.push(Line::from(vec![
                     Span::styled(format!("• {}", text::escape_line(name)), th.accent()),
-                    Span::raw(format!(" — {}", text::escape_line(desc))),
+                    Span::raw(format!(
+                        " — {}",
+                        text::escape_line(desc_lines.next().unwrap_or(""))
+                    )),
                 ]));
+                for more in desc_lines {
+                    lines.push(Line::raw(format!("    {}", text::escape_line(more))));
+                }
                 if let Some(props) = t
                     .get("parameters")
                     .and_then(|p| p.get("properties"))
