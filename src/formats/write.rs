@@ -229,4 +229,52 @@ mod tests {
             r#"{"start":5,"end":9,"label":"contradiction","text":"25°C"}"#
         );
     }
+
+    fn unicode_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let ch = prop_oneof![
+            proptest::char::range('a', 'z'),
+            Just('°'),
+            Just('’'),
+            proptest::char::range('\u{4e00}', '\u{4e20}'),
+            proptest::char::range('\u{1f300}', '\u{1f320}'),
+            Just('\u{301}'),
+        ];
+        proptest::collection::vec(ch, 1..40).prop_map(|v| v.into_iter().collect())
+    }
+
+    proptest::proptest! {
+        /// read -> write with any spans -> read gives the same spans, and every written
+        /// `text` is `output[start:end]` in code points.
+        #[test]
+        fn ragtruth_round_trip(output in unicode_text(), cuts in proptest::collection::vec((0usize..50, 0usize..50), 0..4)) {
+            use crate::formats::ragtruth;
+            let n = output.chars().count();
+            let spans: Vec<Span> = cuts
+                .iter()
+                .map(|&(a, b)| {
+                    let (a, b) = (a.min(n), b.min(n));
+                    Span::new(&output, a.min(b), a.max(b), "contradiction")
+                })
+                .collect();
+            let raw = serde_json::json!({"id": "x", "query": "q", "context": "c", "output": output,
+                "hallucination_labels": [], "meta": {"corruption_type": "clean", "extra": [1]}});
+            let written = ragtruth::write(&raw, &spans, Some("contradiction"));
+            let back = ragtruth::parse(written.clone()).expect("parse");
+            proptest::prop_assert_eq!(back.corruption_type.as_deref(), Some("contradiction"));
+            let got: Vec<(usize, usize, String)> =
+                back.gold_spans().iter().map(|s| (s.start, s.end, s.text.clone())).collect();
+            let want: Vec<(usize, usize, String)> = spans
+                .iter()
+                .map(|s| {
+                    let t: String = output.chars().skip(s.start).take(s.end - s.start).collect();
+                    (s.start, s.end, t)
+                })
+                .collect();
+            proptest::prop_assert_eq!(got, want);
+            proptest::prop_assert_eq!(&written["meta"]["extra"], &serde_json::json!([1]));
+            // Writing again what was read changes nothing.
+            proptest::prop_assert_eq!(ragtruth::write(&written, back.gold_spans(), None), written);
+        }
+    }
 }
