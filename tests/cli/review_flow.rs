@@ -660,6 +660,87 @@ fn evidence_scrolls_the_context_to_the_first_occurrence_and_cycles() {
     );
 }
 
+#[test]
+fn help_and_hints_follow_the_active_keymap() {
+    let store = mem();
+    let ds = Dataset::open(&fixture_files(), None).expect("fixture");
+    let mut config = Config::defaults(true);
+    config
+        .apply_str("[keymap.normal]\nz = \"accept\"\na = \"none\"\n")
+        .expect("valid override");
+    let mut app = App::new(
+        ds,
+        Box::new(Rc::clone(&store)),
+        "tester",
+        QueueKind::All,
+        config,
+        None,
+    )
+    .expect("app");
+    let screen = render(&mut app, 100, 30);
+    assert!(screen.contains("z accept"), "{screen}");
+    assert!(!screen.contains("a accept"), "{screen}");
+    app.update(Action::Help);
+    let help = render(&mut app, 100, 40);
+    assert!(
+        help.contains("  z              accept the selected span"),
+        "{help}"
+    );
+    assert!(
+        !help.contains("  a              accept the selected span"),
+        "{help}"
+    );
+}
+
+#[test]
+fn styles_set_apart_selected_other_source_and_dropped_spans() {
+    let store = mem();
+    let mut app = app(&store);
+    goto(&mut app, "plain_2__overgeneration");
+    let mut t = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
+    terminal::frame(&mut t, &mut app).expect("draw");
+    let style_at = |t: &Terminal<TestBackend>, app: &App, cp: usize| {
+        let (x, y) = cell_of(app, cp);
+        t.backend().buffer()[(x, y)].modifier
+    };
+    // Selected (36..91): bold + underlined + reversed (monochrome theme).
+    let sel = style_at(&t, &app, 40);
+    assert!(sel.contains(Modifier::BOLD | Modifier::UNDERLINED | Modifier::REVERSED));
+    // The other span (92..107): reversed, not bold.
+    let other = style_at(&t, &app, 95);
+    assert!(other.contains(Modifier::REVERSED) && !other.contains(Modifier::BOLD));
+    // Plain text: nothing.
+    assert!(style_at(&t, &app, 2).is_empty());
+    // The detector's span "similar delays" inside the selected one is underlined; outside a
+    // gold span it would be underlined only: check the detector marks its own cells.
+    app.update(Action::NextSpan);
+    terminal::frame(&mut t, &mut app).expect("draw");
+    let det = style_at(&t, &app, 72);
+    assert!(det.contains(Modifier::UNDERLINED) && det.contains(Modifier::REVERSED));
+    // Dropped: struck through.
+    feed(&mut app, &[Action::Drop, Action::Confirm, Action::PrevSpan]);
+    terminal::frame(&mut t, &mut app).expect("draw");
+    assert!(style_at(&t, &app, 95).contains(Modifier::CROSSED_OUT));
+    // With colours: the selected span's background is its label's Okabe-Ito colour.
+    let store = mem();
+    let ds = Dataset::open(&fixture_files(), None).expect("fixture");
+    let mut app = App::new(
+        ds,
+        Box::new(store),
+        "t",
+        QueueKind::All,
+        Config::defaults(false),
+        None,
+    )
+    .expect("app");
+    terminal::frame(&mut t, &mut app).expect("draw");
+    let (x, y) = cell_of(&app, 29);
+    assert_eq!(
+        t.backend().buffer()[(x, y)].bg,
+        ratatui::style::Color::Rgb(0xD5, 0x5E, 0x00)
+    );
+}
+
 fn render(app: &mut App, w: u16, h: u16) -> String {
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
     terminal::frame(&mut t, app).expect("draw");

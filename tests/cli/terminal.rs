@@ -447,3 +447,37 @@ fn mouse_click_selects_drag_adds_wheel_scrolls() {
         (29, 34, "overgeneration")
     );
 }
+
+#[test]
+fn colours_by_default_none_with_no_color() {
+    let dir = tempfile::tempdir().expect("tmp");
+    for (no_color, name) in [(false, "colour"), (true, "nocolour")] {
+        let db = dir.path().join(format!("{name}.sqlite"));
+        let mut e = env(dir.path());
+        if no_color {
+            e.push(("NO_COLOR", "1".to_owned()));
+        }
+        let Some(t) = Tmux::start(name, &review_cmd(&db, "--queue all"), &e) else {
+            return;
+        };
+        t.wait("uni_1__contradiction");
+        let styled = t.tmux(&["capture-pane", "-p", "-e", "-t", "t"]);
+        // The contradiction span's vermillion background (Okabe-Ito #D55E00).
+        let vermillion = styled.contains("48;2;213;94;0");
+        let any_rgb = styled.contains("38;2;") || styled.contains("48;2;");
+        if no_color {
+            assert!(!any_rgb, "NO_COLOR draws without colours:\n{styled}");
+            assert!(
+                styled.contains("\u{1b}[7m") || styled.contains(";7m"),
+                "reverse video marks spans"
+            );
+        } else {
+            assert!(
+                vermillion,
+                "the span is drawn in its label's colour:\n{styled}"
+            );
+        }
+        t.keys(&["q"]);
+        t.wait("tty-checked");
+    }
+}
