@@ -1,6 +1,7 @@
 //! Export of one record: its bytes as read when no decision is in force, otherwise its replayed
 //! review written back through the format's writer.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde_json::{json, Map, Value};
@@ -8,7 +9,7 @@ use serde_json::{json, Map, Value};
 use super::output;
 use super::style::{self, Style};
 use super::Args;
-use crate::formats::Dataset;
+use crate::formats::{Dataset, FormatError};
 use crate::model::{Record, Span};
 use crate::review::decision::{replay, Decision, RecordOutcome, RecordReview};
 use crate::review::outcome::{self, strict_split, type_after};
@@ -46,19 +47,19 @@ pub struct Exporter<'a> {
 }
 
 impl Exporter<'_> {
-    /// Record `i` of the leading file, exported.
+    /// Record `i` of the leading file, exported. Its bytes are read once.
     pub fn item(&mut self, i: usize) -> anyhow::Result<Item> {
-        let file = self.dataset.primary();
+        let bytes = self.dataset.primary().index.bytes(i)?;
         // The id alone is cheap to read; formats whose ids are derived need the full parse.
-        let (id, parsed) = match file.id(i) {
-            Ok(id) => (id, None),
-            Err(_) => {
-                let r = file.record(i)?;
+        let (id, parsed) = match id_of(&bytes) {
+            Some(id) => (id, None),
+            None => {
+                let r = self.parse(i, &bytes)?;
                 (r.id.clone(), Some(r))
             }
         };
         let Some(decisions) = self.log.get(&id) else {
-            let (line, strict_dropped) = self.unchanged(i, parsed)?;
+            let (line, strict_dropped) = self.unchanged(i, bytes, parsed)?;
             return Ok(Item {
                 line,
                 strict_dropped,
@@ -67,7 +68,7 @@ impl Exporter<'_> {
         };
         let rec = match parsed {
             Some(r) => r,
-            None => file.record(i)?,
+            None => self.parse(i, &bytes)?,
         };
         let review = replay(&rec, decisions);
         if !review
@@ -75,7 +76,7 @@ impl Exporter<'_> {
             .iter()
             .any(|d| outcome::is_verdict_action(d.action))
         {
-            let (line, strict_dropped) = self.unchanged(i, Some(rec.clone()))?;
+            let (line, strict_dropped) = self.unchanged(i, bytes, Some(rec.clone()))?;
             let exported = if line.is_some() {
                 let (kept, _) =
                     self.strict(rec.gold_spans().to_vec(), rec.corruption_type.as_deref());
@@ -89,7 +90,17 @@ impl Exporter<'_> {
                 review: Some((rec, review, exported)),
             });
         }
-        self.reviewed(i, rec, review)
+        self.reviewed(&bytes, rec, review)
+    }
+
+    /// Record `i` parsed from its bytes (as [`crate::formats::DataFile::record`] does).
+    fn parse(&self, i: usize, bytes: &[u8]) -> Result<Record, FormatError> {
+        let file = self.dataset.primary();
+        let value: Value = serde_json::from_slice(bytes)
+            .map_err(|e| file.error(i, format!("invalid JSON: {e}")))?;
+        file.format
+            .parse(value, &file.source)
+            .map_err(|m| file.error(i, m))
     }
 
     fn strict(&self, spans: Vec<Span>, corruption_type: Option<&str>) -> (Vec<Span>, Vec<Span>) {
@@ -105,13 +116,13 @@ impl Exporter<'_> {
     fn unchanged(
         &self,
         i: usize,
+        bytes: Vec<u8>,
         parsed: Option<Record>,
     ) -> anyhow::Result<(Option<Line>, Vec<Span>)> {
         if self.args.reviewed_only {
             return Ok((None, Vec::new()));
         }
         let file = self.dataset.primary();
-        let bytes = file.index.bytes(i)?;
         if !self.args.strict && self.args.split_by.is_none() {
             return Ok((
                 Some(Line {
@@ -124,7 +135,7 @@ impl Exporter<'_> {
         }
         let rec = match parsed {
             Some(r) => r,
-            None => file.record(i)?,
+            None => self.parse(i, &bytes)?,
         };
         let (kept, dropped) =
             self.strict(rec.gold_spans().to_vec(), rec.corruption_type.as_deref());
@@ -152,7 +163,12 @@ impl Exporter<'_> {
     }
 
     /// A record with decisions in force: the kept spans written back in its own schema.
-    fn reviewed(&mut self, i: usize, rec: Record, review: RecordReview) -> anyhow::Result<Item> {
+    fn reviewed(
+        &mut self,
+        bytes: &[u8],
+        rec: Record,
+        review: RecordReview,
+    ) -> anyhow::Result<Item> {
         let removed = match &review.outcome {
             RecordOutcome::Removed { reason } => Some(reason.clone()),
             _ => None,
@@ -196,9 +212,8 @@ impl Exporter<'_> {
             }
             add_review_meta(&mut value, m);
         }
-        let bytes = file.index.bytes(i)?;
         let line = Line {
-            bytes: style::to_bytes(&value, Style::of(&bytes))?,
+            bytes: style::to_bytes(&value, Style::of(bytes))?,
             route: self
                 .args
                 .split_by
@@ -246,6 +261,20 @@ impl Exporter<'_> {
         }
         spans
     }
+}
+
+/// The string `id` of a record's bytes, read without building the record (`None` when the
+/// bytes are not a JSON object with a string `id`).
+fn id_of(bytes: &[u8]) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct IdOnly<'a> {
+        #[serde(borrow)]
+        id: Option<Cow<'a, str>>,
+    }
+    serde_json::from_slice::<IdOnly<'_>>(bytes)
+        .ok()?
+        .id
+        .map(Cow::into_owned)
 }
 
 /// Put `review` under `meta.review` (`meta` created last when absent; a top-level `review`
