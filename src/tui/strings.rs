@@ -271,3 +271,110 @@ pub const NO_TOOL_CALL: &str = "(this record has no meta.tool_call)";
 pub const STALE: &str = "stale";
 /// Tools panel border title.
 pub const TOOLS_PANEL: &str = "Tools · meta.tools and meta.tool_call";
+/// No context in the record.
+pub const NO_CONTEXT: &str = "(no context)";
+/// Adjust panel: the old text.
+pub const OLD: &str = "old ";
+/// Adjust panel: the new text.
+pub const NEW: &str = "new ";
+/// Tool parameters prefix.
+pub const PARAMS: &str = "params";
+/// Span states in the span list.
+pub const PENDING: &str = "pending";
+/// Span accepted.
+pub const ACCEPTED: &str = "accepted";
+/// Span dropped.
+pub const DROPPED: &str = "dropped";
+/// Span added in review.
+pub const ADDED: &str = "added";
+/// Span boundaries changed.
+pub const ADJUSTED: &str = "adjusted";
+/// Span label changed.
+pub const RELABELED: &str = "relabeled";
+/// Record states in the header.
+pub const REVIEWED: &str = "reviewed";
+/// Record open.
+pub const OPEN: &str = "open";
+/// Record reclassified clean.
+pub const CLEAN: &str = "clean";
+/// Record flagged.
+pub const FLAGGED: &str = "flagged";
+/// Evidence counter in the context title.
+pub const EVIDENCE: &str = "evidence";
+/// Search text not found.
+pub const NOT_FOUND: &str = "not found";
+
+/// A decision was committed: "saved #12 (accept)", "saved #13 (undo #12)".
+#[must_use]
+pub fn saved(id: i64, action: &str, target: Option<i64>) -> String {
+    match target {
+        Some(t) => format!("saved #{id} ({action} #{t})"),
+        None => format!("saved #{id} ({action})"),
+    }
+}
+
+/// A decision could not be saved.
+#[must_use]
+pub fn not_saved(error: &str) -> String {
+    format!("NOT saved: {error}")
+}
+
+/// Search result count.
+#[must_use]
+pub fn matches(n: usize, text: &str) -> String {
+    format!("{n} matches of {text:?}")
+}
+
+/// Evidence occurrence position.
+#[must_use]
+pub fn occurrence(i: usize, n: usize) -> String {
+    format!("occurrence {i} / {n}")
+}
+
+/// Go-to found nothing.
+#[must_use]
+pub fn no_record(what: &str) -> String {
+    format!("no record at position or with id {what:?}")
+}
+
+/// Undo/redo target on a record that is not in the file.
+#[must_use]
+pub fn target_elsewhere(target: i64, record: &str) -> String {
+    format!("decision #{target} is about record {record:?}, which is not in this file")
+}
+
+/// A removed record in the header.
+#[must_use]
+pub fn removed(reason: &str) -> String {
+    format!("removed ({reason})")
+}
+
+/// Stale decisions in the header.
+#[must_use]
+pub fn stale_count(n: usize) -> String {
+    format!("{n} {STALE}")
+}
+
+/// Notes in the header.
+#[must_use]
+pub fn notes(n: usize) -> String {
+    format!("{n} note{}", if n == 1 { "" } else { "s" })
+}
+
+/// Stale decisions under the span list.
+#[must_use]
+pub fn stale_list(n: usize, what: &str) -> String {
+    format!("⚠ {n} {STALE} (record changed since): {what}")
+}
+
+/// Progress in the header.
+#[must_use]
+pub fn progress(done: usize, total: usize) -> String {
+    format!("{done}/{total} {REVIEWED}")
+}
+
+/// Output pane title.
+#[must_use]
+pub fn output_title(chars: usize) -> String {
+    format!("{OUTPUT} ({chars} chars)")
+}

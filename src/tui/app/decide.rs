@@ -56,11 +56,7 @@ impl App {
                     target = ?saved.target,
                     "decision saved"
                 );
-                let what = saved.action.name();
-                let msg = match saved.target {
-                    Some(t) => format!("saved #{} ({what} #{t})", saved.id),
-                    None => format!("saved #{} ({what})", saved.id),
-                };
+                let msg = strings::saved(saved.id, saved.action.name(), saved.target);
                 c.decisions.push(saved.clone());
                 let was = self.states.get(&c.record.id).is_some_and(|s| s.reviewed);
                 self.queue.mark(c.index, was, state.reviewed);
@@ -71,7 +67,7 @@ impl App {
             }
             Err(e) => {
                 tracing::error!(action = d.action.name(), record = %d.record_id, error = %e, "decision NOT saved");
-                self.status = Status::Error(format!("NOT saved: {e}"));
+                self.status = Status::Error(strings::not_saved(&e));
                 None
             }
         }
@@ -116,8 +112,8 @@ impl App {
                 self.status = msg;
             } else {
                 self.status = Status::Saved(format!(
-                    "saved #{} (accept_all) · {}",
-                    saved.id,
+                    "{} · {}",
+                    strings::saved(saved.id, saved.action.name(), None),
                     strings::QUEUE_END
                 ));
             }
@@ -458,10 +454,7 @@ impl App {
             match self.find_id(&td.record_id) {
                 Some(idx) => self.go_index(idx),
                 None => {
-                    self.status = Status::Error(format!(
-                        "decision #{t} is about record {:?}, which is not in this file",
-                        td.record_id
-                    ));
+                    self.status = Status::Error(strings::target_elsewhere(t, &td.record_id));
                     return;
                 }
             }

@@ -52,7 +52,7 @@ impl App {
         c.hits.current = (!c.hits.context.is_empty()).then_some(0);
         self.scroll.context_anchor = c.hits.current.map(|i| c.hits.context[i].start);
         let n = c.hits.context.len() + c.hits.query.len() + c.hits.output.len();
-        self.status = Status::Info(format!("{n} matches of {text:?}"));
+        self.status = Status::Info(strings::matches(n, text));
     }
 
     pub(super) fn next_evidence(&mut self) {
@@ -64,11 +64,7 @@ impl App {
         let next = c.hits.current.map_or(0, |i| (i + 1) % c.hits.context.len());
         c.hits.current = Some(next);
         self.scroll.context_anchor = Some(c.hits.context[next].start);
-        self.status = Status::Info(format!(
-            "occurrence {} / {}",
-            next + 1,
-            c.hits.context.len()
-        ));
+        self.status = Status::Info(strings::occurrence(next + 1, c.hits.context.len()));
     }
 
     // ----- prompts and pickers -----
@@ -114,7 +110,7 @@ impl App {
         }
         match self.find_id(t) {
             Some(idx) => self.go_index(idx),
-            None => self.status = Status::Error(format!("no record at position or with id {t:?}")),
+            None => self.status = Status::Error(strings::no_record(t)),
         }
     }
 

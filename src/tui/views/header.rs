@@ -7,7 +7,7 @@ use ratatui::Frame;
 
 use crate::review::decision::RecordOutcome;
 use crate::tui::app::App;
-use crate::tui::text;
+use crate::tui::{strings, text};
 
 /// Draw the header into `area` (one or two rows).
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
@@ -29,35 +29,31 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         }
         let r = &c.review;
         let state = match &r.outcome {
-            RecordOutcome::Clean => "clean".to_owned(),
-            RecordOutcome::Removed { reason } => format!("removed ({reason})"),
-            RecordOutcome::Open if r.is_reviewed() => "reviewed".to_owned(),
-            RecordOutcome::Open => "open".to_owned(),
+            RecordOutcome::Clean => strings::CLEAN.to_owned(),
+            RecordOutcome::Removed { reason } => strings::removed(reason),
+            RecordOutcome::Open if r.is_reviewed() => strings::REVIEWED.to_owned(),
+            RecordOutcome::Open => strings::OPEN.to_owned(),
         };
         second.push(Span::raw(" · "));
         second.push(Span::styled(state, th.accent()));
         if r.flagged {
-            second.push(Span::styled(" · flagged", th.stale()));
+            second.push(Span::styled(format!(" · {}", strings::FLAGGED), th.stale()));
         }
         if !r.stale.is_empty() {
             second.push(Span::styled(
-                format!(" · {} stale", r.stale.len()),
+                format!(" · {}", strings::stale_count(r.stale.len())),
                 th.stale(),
             ));
         }
         if !r.notes.is_empty() {
             second.push(Span::styled(
-                format!(
-                    " · {} note{}",
-                    r.notes.len(),
-                    if r.notes.len() == 1 { "" } else { "s" }
-                ),
+                format!(" · {}", strings::notes(r.notes.len())),
                 th.dim(),
             ));
         }
     }
     let bar = progress_bar(done, n, usize::from(area.width / 4).clamp(5, 30));
-    let progress = Span::styled(format!("{bar} {done}/{n} reviewed"), th.dim());
+    let progress = Span::styled(format!("{bar} {}", strings::progress(done, n)), th.dim());
     if area.height >= 2 {
         first.push(Span::raw("  "));
         first.push(progress);

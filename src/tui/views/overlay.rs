@@ -91,7 +91,11 @@ pub fn tools(frame: &mut Frame<'_>, area: Rect, app: &App) -> Rect {
                 {
                     let names: Vec<&str> = props.keys().map(String::as_str).collect();
                     lines.push(Line::from(Span::styled(
-                        format!("    params: {}", text::escape_line(&names.join(", "))),
+                        format!(
+                            "    {}: {}",
+                            strings::PARAMS,
+                            text::escape_line(&names.join(", "))
+                        ),
                         th.dim(),
                     )));
                 }

@@ -167,7 +167,7 @@ fn output_styles(app: &App, c: &Current) -> Vec<(usize, usize, Style)> {
 /// The output with every span highlighted; follows the selection unless scrolled by hand.
 pub fn output(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout) {
     let Ok(c) = &app.cur else { return };
-    let title = format!("{} ({} chars)", strings::OUTPUT, c.chars.len());
+    let title = strings::output_title(c.chars.len());
     let block = Block::bordered().title(title);
     let inner = block.inner(area);
     frame.render_widget(block, area);
@@ -212,8 +212,8 @@ pub fn context(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLay
     let n = c.hits.context.len();
     let title = match (&c.hits.search, c.hits.current) {
         (Some(s), Some(i)) => format!("{} · {:?} {}/{n}", strings::CONTEXT, s, i + 1),
-        (Some(s), None) => format!("{} · {:?} not found", strings::CONTEXT, s),
-        (None, Some(i)) => format!("{} · evidence {}/{n}", strings::CONTEXT, i + 1),
+        (Some(s), None) => format!("{} · {:?} {}", strings::CONTEXT, s, strings::NOT_FOUND),
+        (None, Some(i)) => format!("{} · {} {}/{n}", strings::CONTEXT, strings::EVIDENCE, i + 1),
         (None, None) => strings::CONTEXT.to_owned(),
     };
     let block = Block::bordered().title(text::escape_line(&title));
@@ -221,7 +221,7 @@ pub fn context(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLay
     frame.render_widget(block, area);
     if c.context.is_empty() {
         frame.render_widget(
-            Paragraph::new(Span::styled("(no context)", app.config.theme.dim())),
+            Paragraph::new(Span::styled(strings::NO_CONTEXT, app.config.theme.dim())),
             inner,
         );
         return;
@@ -266,8 +266,8 @@ pub fn adjust(frame: &mut Frame<'_>, area: Rect, app: &App) {
         bounds.end
     );
     let diff = TextDiff::from_chars(old, new);
-    let mut old_line = vec![Span::styled("old ", th.dim())];
-    let mut new_line = vec![Span::styled("new ", th.dim())];
+    let mut old_line = vec![Span::styled(strings::OLD, th.dim())];
+    let mut new_line = vec![Span::styled(strings::NEW, th.dim())];
     for ch in diff.iter_all_changes() {
         let v = text::escape_line(ch.value());
         match ch.tag() {

@@ -13,19 +13,21 @@ use crate::tui::{strings, text};
 fn state(s: &ReviewSpan) -> String {
     let mut parts: Vec<String> = Vec::new();
     match &s.status {
-        SpanStatus::Pending => parts.push("pending".into()),
-        SpanStatus::Accepted => parts.push("accepted".into()),
-        SpanStatus::Dropped { reason: Some(r) } => parts.push(format!("dropped: {r}")),
-        SpanStatus::Dropped { reason: None } => parts.push("dropped".into()),
+        SpanStatus::Pending => parts.push(strings::PENDING.into()),
+        SpanStatus::Accepted => parts.push(strings::ACCEPTED.into()),
+        SpanStatus::Dropped { reason: Some(r) } => {
+            parts.push(format!("{}: {r}", strings::DROPPED));
+        }
+        SpanStatus::Dropped { reason: None } => parts.push(strings::DROPPED.into()),
     }
     if s.added() {
-        parts.push("added".into());
+        parts.push(strings::ADDED.into());
     }
     if s.adjusted() {
-        parts.push("adjusted".into());
+        parts.push(strings::ADJUSTED.into());
     }
     if s.relabeled() {
-        parts.push("relabeled".into());
+        parts.push(strings::RELABELED.into());
     }
     parts.join(", ")
 }
@@ -85,11 +87,7 @@ pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
             .map(|d| format!("#{} {}", d.id, d.action.name()))
             .collect();
         lines.push(Line::from(Span::styled(
-            format!(
-                "⚠ {stale} {} (record changed since): {}",
-                strings::STALE,
-                what.join(", ")
-            ),
+            strings::stale_list(stale, &what.join(", ")),
             th.stale(),
         )));
     }
