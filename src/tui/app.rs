@@ -178,7 +178,10 @@ impl App {
                 Action::Cancel | Action::Help | Action::Tools | Action::Quit => {
                     self.mode = ModeState::Normal;
                 }
-                Action::Down => self.scroll.overlay += 1,
+                Action::Down => {
+                    let max = self.layout.overlay_rows.saturating_sub(1).max(1);
+                    self.scroll.overlay = (self.scroll.overlay + 1).min(max);
+                }
                 Action::Up => self.scroll.overlay = self.scroll.overlay.saturating_sub(1),
                 _ => {}
             },
@@ -247,7 +250,10 @@ impl App {
     }
 
     pub(super) fn scroll_context(&mut self, delta: isize) {
-        self.scroll.context_anchor = None;
+        // Scroll from what is on screen (an evidence jump may have moved it).
+        if self.scroll.context_anchor.take().is_some() {
+            self.scroll.context = self.layout.context_scroll;
+        }
         self.scroll.context = self
             .scroll
             .context

@@ -378,3 +378,9 @@ pub fn progress(done: usize, total: usize) -> String {
 pub fn output_title(chars: usize) -> String {
     format!("{OUTPUT} ({chars} chars)")
 }
+
+/// Output pane title suffix naming the other sources drawn underlined.
+#[must_use]
+pub fn other_sources(names: &[&str]) -> String {
+    format!("underlined: {}", names.join(", "))
+}

@@ -650,6 +650,17 @@ fn evidence_scrolls_the_context_to_the_first_occurrence_and_cycles() {
         "{screen}"
     );
     assert!(screen.contains("evidence 1/"), "{screen}");
+    assert!(
+        screen.contains("underlined: ensemble, modernbert_ft"),
+        "{screen}"
+    );
+    // Scrolling by hand starts from what the evidence jump put on screen.
+    let shown = app.layout.context_scroll;
+    app.update(Action::ContextDown);
+    assert_eq!(
+        app.scroll.context,
+        (shown + 10).min(app.layout.context_rows - 1)
+    );
     app.update(Action::NextEvidence);
     assert!(matches!(&app.status, Status::Info(m) if m.starts_with("occurrence")));
     // Moving to the other span recomputes the evidence.

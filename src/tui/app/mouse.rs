@@ -94,7 +94,8 @@ impl App {
     pub(super) fn wheel(&mut self, x: u16, y: u16, delta: i8) {
         let d = isize::from(delta) * 3;
         if matches!(self.mode, ModeState::Help | ModeState::Tools) {
-            self.scroll.overlay = self.scroll.overlay.saturating_add_signed(d);
+            let max = self.layout.overlay_rows.saturating_sub(1).max(1);
+            self.scroll.overlay = self.scroll.overlay.saturating_add_signed(d).min(max);
             return;
         }
         if inside(self.layout.context, x, y) {

@@ -225,6 +225,8 @@ pub struct ScreenLayout {
     pub list_scroll: usize,
     /// Overlay (help, tools) area.
     pub overlay: Rect,
+    /// Rows the overlay's text takes once wrapped (estimate for scrolling).
+    pub overlay_rows: usize,
 }
 
 /// Scroll positions the reviewer controls.

@@ -34,8 +34,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) -> ScreenLayout {
         Err(e) => panes::message(frame, body, app, e),
     }
     match &app.mode {
-        ModeState::Help => out.overlay = overlay::help(frame, area, app),
-        ModeState::Tools => out.overlay = overlay::tools(frame, area, app),
+        ModeState::Help => (out.overlay, out.overlay_rows) = overlay::help(frame, area, app),
+        ModeState::Tools => (out.overlay, out.overlay_rows) = overlay::tools(frame, area, app),
         ModeState::Picker { .. } => overlay::picker(frame, area, app),
         _ => {}
     }

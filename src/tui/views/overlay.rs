@@ -20,8 +20,14 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
     r
 }
 
+/// Rows `lines` take when wrapped at `width` columns (each line at least one).
+fn wrapped_rows(lines: &[Line<'_>], width: u16) -> usize {
+    let w = usize::from(width.max(1));
+    lines.iter().map(|l| l.width().div_ceil(w).max(1)).sum()
+}
+
 /// The help screen: every bound key of every mode, from the active keymap.
-pub fn help(frame: &mut Frame<'_>, area: Rect, app: &App) -> Rect {
+pub fn help(frame: &mut Frame<'_>, area: Rect, app: &App) -> (Rect, usize) {
     let th = &app.config.theme;
     let km = &app.config.keymap;
     let mut lines: Vec<Line<'_>> = Vec::new();
@@ -50,20 +56,20 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, app: &App) -> Rect {
     }
     lines.push(Line::raw(""));
     lines.push(Line::from(Span::styled(strings::MOUSE_HELP, th.dim())));
-    let scroll =
-        u16::try_from(app.scroll.overlay.min(lines.len().saturating_sub(1))).unwrap_or(u16::MAX);
+    let rows = wrapped_rows(&lines, area.width.saturating_sub(2));
+    let scroll = u16::try_from(app.scroll.overlay.min(rows.saturating_sub(1))).unwrap_or(u16::MAX);
     frame.render_widget(Clear, area);
     let p = Paragraph::new(lines)
         .wrap(Wrap { trim: false })
         .scroll((scroll, 0))
         .block(Block::bordered().title(strings::HELP));
     frame.render_widget(p, area);
-    area
+    (area, rows)
 }
 
 /// The tools available (`meta.tools`: name and description) and the call made
 /// (`meta.tool_call`).
-pub fn tools(frame: &mut Frame<'_>, area: Rect, app: &App) -> Rect {
+pub fn tools(frame: &mut Frame<'_>, area: Rect, app: &App) -> (Rect, usize) {
     let th = &app.config.theme;
     let mut lines: Vec<Line<'_>> = Vec::new();
     let meta = app.cur.as_ref().ok().and_then(|c| c.record.meta());
@@ -114,15 +120,15 @@ pub fn tools(frame: &mut Frame<'_>, area: Rect, app: &App) -> Rect {
         }
         _ => lines.push(Line::from(Span::styled(strings::NO_TOOL_CALL, th.dim()))),
     }
-    let scroll =
-        u16::try_from(app.scroll.overlay.min(lines.len().saturating_sub(1))).unwrap_or(u16::MAX);
+    let rows = wrapped_rows(&lines, area.width.saturating_sub(2));
+    let scroll = u16::try_from(app.scroll.overlay.min(rows.saturating_sub(1))).unwrap_or(u16::MAX);
     frame.render_widget(Clear, area);
     let p = Paragraph::new(lines)
         .wrap(Wrap { trim: false })
         .scroll((scroll, 0))
         .block(Block::bordered().title(strings::TOOLS_PANEL));
     frame.render_widget(p, area);
-    area
+    (area, rows)
 }
 
 /// A picker: numbered choices, the selected one highlighted.

@@ -167,7 +167,18 @@ fn output_styles(app: &App, c: &Current) -> Vec<(usize, usize, Style)> {
 /// The output with every span highlighted; follows the selection unless scrolled by hand.
 pub fn output(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout) {
     let Ok(c) = &app.cur else { return };
-    let title = strings::output_title(c.chars.len());
+    let others: Vec<&str> = c
+        .record
+        .sources
+        .iter()
+        .filter(|s| s.role != SourceRole::Gold && !s.spans.is_empty())
+        .map(|s| s.name.as_str())
+        .collect();
+    let mut title = strings::output_title(c.chars.len());
+    if !others.is_empty() {
+        title = format!("{title} · {}", strings::other_sources(&others));
+    }
+    let title = text::escape_line(&title);
     let block = Block::bordered().title(title);
     let inner = block.inner(area);
     frame.render_widget(block, area);
