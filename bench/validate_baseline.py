@@ -174,7 +174,7 @@ def validate(path, counts, strict, bases, fi):
         for lineno, raw in enumerate(f, 1):
             if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
                 raw = raw[3:]
-            if not raw.strip():
+            if raw.isspace():  # blank line (cheaper than strip(), which copies)
                 continue
             counts["records"] += 1
             try:
