@@ -20,6 +20,7 @@ mod skim;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
 
@@ -197,13 +198,39 @@ impl Report {
     }
 }
 
+/// A fast non-cryptographic hash for the id and base-id maps (FxHash's multiply-rotate over
+/// 8-byte words): ids come from the files being checked, not from an adversary.
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(c);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(a)).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
 /// What one thread found in its share of a file.
 #[derive(Default)]
 struct Part {
     problems: Vec<Problem>,
     keys: Vec<(u32, Box<str>)>,
     bases: Vec<(u32, Box<str>)>,
-    by_type: HashMap<Box<str>, usize>,
+    by_type: FastMap<Box<str>, usize>,
 }
 
 /// Bytes read at once: small enough that a block is still in cache when its records are parsed.
@@ -216,7 +243,7 @@ const BLOCK: u64 = 256 << 10;
 pub fn validate(files: &[DataFile], opts: &Options) -> Result<Report, FormatError> {
     let mut report = Report::default();
     // base_id -> (file, line) where it was first seen.
-    let mut bases: HashMap<Box<str>, (usize, u32)> = HashMap::new();
+    let mut bases: FastMap<Box<str>, (usize, u32)> = FastMap::default();
     let lettuce = LabelSet::builtin("lettucedetect").unwrap_or_default();
     for (fi, file) in files.iter().enumerate() {
         let mut labels = opts.labels.clone();
@@ -250,7 +277,7 @@ pub fn validate(files: &[DataFile], opts: &Options) -> Result<Report, FormatErro
                 message: message.clone(),
             });
         }
-        let mut seen: HashMap<&str, u32> = HashMap::new();
+        let mut seen: FastMap<&str, u32> = FastMap::default();
         let mut global = Vec::new();
         for (line, key) in a.keys.iter().chain(&b.keys) {
             if let Some(first) = seen.insert(key, *line) {

@@ -35,19 +35,29 @@ fn pack(flags: &[u8; 64]) -> u64 {
     m
 }
 
-/// Masks of the quotes, backslashes and control bytes of a 64-byte block.
+/// Masks of the quotes, backslashes and control bytes of a 64-byte block. Control bytes are
+/// rare: they are only or-ed together, and packed when there is one.
 #[inline]
 fn masks(block: &[u8; 64]) -> (u64, u64, u64) {
     let mut q = [0u8; 64];
     let mut b = [0u8; 64];
-    let mut c = [0u8; 64];
+    let mut any_ctrl = 0u8;
     for k in 0..64 {
         let x = block[k];
         q[k] = u8::from(x == b'"');
         b[k] = u8::from(x == b'\\');
-        c[k] = u8::from(x < 0x20);
+        any_ctrl |= u8::from(x < 0x20);
     }
-    (pack(&q), pack(&b), pack(&c))
+    let c = if any_ctrl == 0 {
+        0
+    } else {
+        let mut c = [0u8; 64];
+        for k in 0..64 {
+            c[k] = u8::from(block[k] < 0x20);
+        }
+        pack(&c)
+    };
+    (pack(&q), pack(&b), c)
 }
 
 /// The characters escaped by a backslash, from a block's backslash mask; `prev` carries "the
