@@ -58,6 +58,7 @@ pub struct App {
     drag: Option<usize>,
     ids: HashMap<String, usize>,
     ids_scanned: usize,
+    verified: usize,
 }
 
 impl std::fmt::Debug for App {
@@ -105,6 +106,7 @@ impl App {
             drag: None,
             ids: HashMap::new(),
             ids_scanned: 0,
+            verified: 0,
         };
         let start = app.resume_position();
         app.go(start);
@@ -153,9 +155,62 @@ impl App {
             .and_then(|c| self.states.get(&c.record.id))
     }
 
-    /// Scan the queue a little further when idle (exact sizes for filtered queues).
+    /// Background work between key presses, a little at a time: first finish scanning the
+    /// queue (exact sizes for filtered queues), then check the records stored as reviewed
+    /// against their current content. Returns true while there is work left.
     pub fn idle(&mut self) -> bool {
-        self.queue.scan(200, &self.dataset, &self.states)
+        if self.queue.scan(200, &self.dataset, &self.states) {
+            return true;
+        }
+        self.verify(50)
+    }
+
+    /// True while [`App::idle`] has work left.
+    #[must_use]
+    pub fn busy(&self) -> bool {
+        !self.queue.complete(&self.dataset) || self.verified < self.dataset.len()
+    }
+
+    /// Re-check up to `n` records the stored states call reviewed: a record whose content
+    /// changed since (stale decisions) is not reviewed any more, so it goes back into the
+    /// queue instead of being skipped silently.
+    fn verify(&mut self, n: usize) -> bool {
+        let end = (self.verified + n).min(self.dataset.len());
+        while self.verified < end {
+            let i = self.verified;
+            self.verified += 1;
+            let Ok(id) = self.dataset.primary().id(i) else {
+                continue;
+            };
+            if !self.states.get(&id).is_some_and(|s| s.reviewed) {
+                continue;
+            }
+            let Ok(record) = self.dataset.record(i) else {
+                continue;
+            };
+            let Ok(decisions) = self.log.record_decisions(&self.dataset.name, &id) else {
+                continue;
+            };
+            let review = replay(&record, &decisions);
+            if review.is_reviewed() {
+                continue;
+            }
+            if let Some(s) = self.states.get_mut(&id) {
+                s.reviewed = false;
+                s.stale = !review.stale.is_empty();
+            }
+            self.queue.mark(i, true, false);
+            let current = self.cur.as_ref().ok().map(|c| c.index);
+            if self.queue.kind == QueueKind::Unreviewed && current != Some(i) {
+                let p = self.queue.force(i);
+                if current.is_some_and(|c| i < c) && p <= self.pos {
+                    self.pos += 1;
+                }
+            }
+            tracing::warn!(record = %id, "stored as reviewed, but its decisions are stale");
+            self.status = Status::Info(strings::stale_requeued(&id));
+        }
+        self.verified < self.dataset.len()
     }
 
     /// Handle one action.

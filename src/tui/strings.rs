@@ -384,3 +384,9 @@ pub fn output_title(chars: usize) -> String {
 pub fn other_sources(names: &[&str]) -> String {
     format!("underlined: {}", names.join(", "))
 }
+
+/// A record stored as reviewed turned out to have only stale decisions.
+#[must_use]
+pub fn stale_requeued(id: &str) -> String {
+    format!("{id}: reviewed on other content (stale decisions), so it is back in the queue")
+}

@@ -94,11 +94,7 @@ pub fn run(app: &mut App) -> io::Result<()> {
         if app.quit {
             return Ok(());
         }
-        let timeout = Duration::from_millis(if app.queue.complete(&app.dataset) {
-            1000
-        } else {
-            50
-        });
+        let timeout = Duration::from_millis(if app.busy() { 20 } else { 1000 });
         if !event::poll(timeout)? {
             app.idle();
             continue;

@@ -437,6 +437,31 @@ fn decisions_on_changed_content_are_stale_not_applied() {
     let screen = render(&mut app, 100, 30);
     assert!(screen.contains("1 stale"), "{screen}");
     assert!(screen.contains("#1 accept"), "{screen}");
+    // The queue of unreviewed records does not skip it silently: its stored state says
+    // reviewed, the background check finds the decisions stale and puts it back.
+    let mut fresh = app_on(&files, Box::new(Rc::clone(&store)), QueueKind::Unreviewed);
+    assert_eq!(id(&fresh), "plain_2__overgeneration");
+    assert_eq!(fresh.pos, 0);
+    let mut rounds = 0;
+    while fresh.idle() {
+        rounds += 1;
+        assert!(rounds < 100, "idle work ends");
+    }
+    assert!(!fresh.busy());
+    assert!(
+        matches!(&fresh.status, Status::Info(m) if m.contains("uni_1__contradiction") && m.contains("stale")),
+        "{:?}",
+        fresh.status
+    );
+    assert_eq!(
+        id(&fresh),
+        "plain_2__overgeneration",
+        "the screen stays put"
+    );
+    assert_eq!(fresh.pos, 1, "the stale record was inserted before it");
+    fresh.update(Action::PrevRecord);
+    assert_eq!(id(&fresh), "uni_1__contradiction");
+    assert_eq!(fresh.cur.as_ref().expect("r").review.stale.len(), 1);
     // The next decision stores the stale flag with the record's state.
     app.update(Action::Flag);
     assert!(store.record_states(DS).expect("s")["uni_1__contradiction"].stale);
