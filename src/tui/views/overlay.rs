@@ -46,7 +46,7 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, app: &App) -> (Rect, usize) {
         for (action, keys) in b {
             let keys: Vec<String> = keys.iter().map(ToString::to_string).collect();
             let k = keys.join(" ");
-            let pad = 14usize.saturating_sub(text::width(&k));
+            let pad = 16usize.saturating_sub(text::width(&k));
             lines.push(Line::from(vec![
                 Span::styled(format!("  {k}"), th.accent()),
                 Span::raw(" ".repeat(pad + 1)),
