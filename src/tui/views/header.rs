@@ -52,17 +52,24 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             ));
         }
     }
-    let bar = progress_bar(done, n, usize::from(area.width / 4).clamp(5, 30));
-    let progress = Span::styled(format!("{bar} {}", strings::progress(done, n)), th.dim());
+    let count = strings::progress(done, n);
     if area.height >= 2 {
+        // The progress goes at the end of the first row, the bar as wide as the room left.
+        let used: usize = first.iter().map(|s| text::width(&s.content)).sum();
+        let room = usize::from(area.width).saturating_sub(used + 2 + text::width(&count) + 1);
+        let mut tail = count;
+        if room >= 7 {
+            tail = format!("{} {tail}", progress_bar(done, n, (room - 2).min(30)));
+        }
         first.push(Span::raw("  "));
-        first.push(progress);
+        first.push(Span::styled(tail, th.dim()));
         let rows = [Line::from(first), Line::from(second)];
         frame.render_widget(Paragraph::new(rows.to_vec()), area);
     } else {
         let mut line = first;
         line.push(Span::raw(" · "));
         line.extend(second);
+        line.push(Span::styled(format!(" · {count}"), th.dim()));
         frame.render_widget(Paragraph::new(Line::from(line)), area);
     }
 }
