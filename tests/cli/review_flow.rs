@@ -974,6 +974,25 @@ mod snapshots {
     }
 
     #[test]
+    fn add_mode_and_a_prompt() {
+        let store = mem();
+        let mut app = app(&store);
+        feed(
+            &mut app,
+            &[
+                Action::Add,
+                Action::Mark,
+                Action::CursorWordRight,
+                Action::CursorWordRight,
+            ],
+        );
+        insta::assert_snapshot!("add_100x30", snap(&mut app, 100, 30));
+        feed(&mut app, &[Action::Cancel, Action::Drop]);
+        typed(&mut app, "not in the tool output");
+        insta::assert_snapshot!("drop_prompt_80x12", snap(&mut app, 80, 12));
+    }
+
+    #[test]
     fn tools_panel() {
         let store = mem();
         let mut app = app(&store);
