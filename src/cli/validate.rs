@@ -12,8 +12,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use serde_json::json;
 
-use crate::formats::validate::{self, LabelSet, Options, Report};
-use crate::formats::{DataFile, Format};
+use crate::formats::validate::{self, Input, LabelSet, Options, Report};
+use crate::formats::Format;
 
 /// Arguments of `spanreview validate`.
 #[derive(Debug, clap::Args)]
@@ -72,7 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let files = args
         .files
         .iter()
-        .map(|p| DataFile::open(p, args.format, None))
+        .map(|p| Input::open(p, args.format))
         .collect::<Result<Vec<_>, _>>()?;
     let opts = Options {
         labels,
@@ -82,12 +82,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let report = validate::validate(&files, &opts)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    if args.json {
-        print_json(&mut out, &report)?;
+    let printed = if args.json {
+        print_json(&mut out, &report)
     } else {
-        print_text(&mut out, &report)?;
+        print_text(&mut out, &report)
     }
-    out.flush()?;
+    .and_then(|()| out.flush());
+    // A reader that stops early (`| head`) is not an error.
+    match printed {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
+        _ => {}
+    }
     Ok(if report.problems.is_empty() {
         ExitCode::SUCCESS
     } else {

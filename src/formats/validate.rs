@@ -14,6 +14,7 @@
 //! checked on two threads; problems come out in line order.
 
 mod check;
+mod input;
 pub mod labels;
 mod shape;
 mod skim;
@@ -24,6 +25,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
 
+pub use input::Input;
 pub use labels::LabelSet;
 
 use super::index::Entry;
@@ -231,50 +233,77 @@ struct Part {
     keys: Vec<(u32, Box<str>)>,
     bases: Vec<(u32, Box<str>)>,
     by_type: FastMap<Box<str>, usize>,
+    /// Records checked.
+    records: usize,
+    /// Lines in the share (JSONL), to number the next share's lines.
+    lines: u32,
+}
+
+impl Part {
+    /// Check one record that starts on `line`.
+    fn consume(&mut self, fi: usize, line: u32, bytes: &[u8], settings: &check::Settings<'_>) {
+        let (problems, facts) = check::check(bytes, settings);
+        for (kind, message) in problems {
+            self.problems.push(Problem {
+                file: fi,
+                line,
+                kind,
+                message,
+            });
+        }
+        if let Some(k) = facts.key {
+            self.keys.push((line, k));
+        }
+        if let Some(b) = facts.base_id {
+            self.bases.push((line, b));
+        }
+        let t = facts.corruption_type.unwrap_or_else(|| "(none)".into());
+        *self.by_type.entry(t).or_insert(0) += 1;
+        self.records += 1;
+    }
+
+    /// Add `by` to every line number (the share started `by` lines into the file).
+    fn shift_lines(&mut self, by: u32) {
+        for p in &mut self.problems {
+            p.line += by;
+        }
+        for (l, _) in self.keys.iter_mut().chain(self.bases.iter_mut()) {
+            *l += by;
+        }
+    }
 }
 
 /// Bytes read at once: small enough that a block is still in cache when its records are parsed.
 const BLOCK: u64 = 256 << 10;
 
-/// Validate `files` (opened with their formats).
+/// Validate `files` (opened with [`Input::open`]).
 ///
 /// # Errors
 /// I/O errors reading a file.
-pub fn validate(files: &[DataFile], opts: &Options) -> Result<Report, FormatError> {
+pub fn validate(files: &[Input], opts: &Options) -> Result<Report, FormatError> {
     let mut report = Report::default();
     // base_id -> (file, line) where it was first seen.
     let mut bases: FastMap<Box<str>, (usize, u32)> = FastMap::default();
     let lettuce = LabelSet::builtin("lettucedetect").unwrap_or_default();
     for (fi, file) in files.iter().enumerate() {
         let mut labels = opts.labels.clone();
-        if file.format == Format::Lettuce {
+        if file.format() == Format::Lettuce {
             labels.extend(&lettuce);
         }
         let settings = check::Settings {
-            format: file.format,
+            format: file.format(),
             labels: &labels,
             strict: opts.strict,
             allow_clean: opts.allow_clean,
         };
-        let entries = file.index.entries();
-        let mid = split_point(entries);
-        let (a, b) = std::thread::scope(|s| {
-            let first = s.spawn(|| check_range(file, fi, &entries[..mid], &settings));
-            let second = check_range(file, fi, &entries[mid..], &settings);
-            (first.join(), second)
-        });
-        let a = a.map_err(|_| FormatError::Io {
-            path: file.path().to_path_buf(),
-            source: std::io::Error::other("a validation thread panicked"),
-        })??;
-        let b = b?;
+        let (a, b, index_problems) = file.check(fi, &settings)?;
         let mut problems = Vec::new();
-        for (line, message) in &file.index.problems {
+        for (line, message) in index_problems {
             problems.push(Problem {
                 file: fi,
-                line: *line,
+                line,
                 kind: Kind::Truncated,
-                message: message.clone(),
+                message,
             });
         }
         let mut seen: FastMap<&str, u32> = FastMap::default();
@@ -316,14 +345,14 @@ pub fn validate(files: &[DataFile], opts: &Options) -> Result<Report, FormatErro
         problems.extend(global);
         problems.sort_by_key(|p| p.line);
         report.problems.extend(problems);
+        report.files.push(FileReport {
+            path: file.path().to_path_buf(),
+            format: file.format(),
+            records: a.records + b.records,
+        });
         for (t, n) in a.by_type.into_iter().chain(b.by_type) {
             *report.by_type.entry(t.into()).or_insert(0) += n;
         }
-        report.files.push(FileReport {
-            path: file.path().to_path_buf(),
-            format: file.format,
-            records: file.len(),
-        });
     }
     Ok(report)
 }
@@ -371,24 +400,7 @@ fn check_range(
         handle.read_exact_at(&mut buf, start).map_err(io)?;
         for e in &entries[i..j] {
             let at = usize::try_from(e.offset - start).unwrap_or(0);
-            let bytes = &buf[at..at + e.len as usize];
-            let (problems, facts) = check::check(bytes, settings);
-            for (kind, message) in problems {
-                part.problems.push(Problem {
-                    file: fi,
-                    line: e.line,
-                    kind,
-                    message,
-                });
-            }
-            if let Some(k) = facts.key {
-                part.keys.push((e.line, k));
-            }
-            if let Some(b) = facts.base_id {
-                part.bases.push((e.line, b));
-            }
-            let t = facts.corruption_type.unwrap_or_else(|| "(none)".into());
-            *part.by_type.entry(t).or_insert(0) += 1;
+            part.consume(fi, e.line, &buf[at..at + e.len as usize], settings);
         }
         i = j;
     }

@@ -430,3 +430,47 @@ fn decisions_and_predictions_are_checked_per_format() {
         "detector labels are not checked against the label set; pred text is optional"
     );
 }
+
+/// A file large enough to be split between the two threads: line numbers stay right across the
+/// split, with CRLF ends and blank lines, and the lines of the second half are counted from
+/// the start of the file.
+#[test]
+fn line_numbers_hold_across_the_thread_split() {
+    let template = std::fs::read_to_string(fixture("validate/clean_unicode.jsonl")).expect("read");
+    let good: Vec<&str> = template.lines().collect();
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = dir.path().join("big.jsonl");
+    let mut text = String::from("\u{feff}");
+    let mut line = 0u32;
+    let mut want = Vec::new();
+    for i in 0..4000usize {
+        if i % 7 == 0 {
+            text.push_str("\r\n");
+            line += 1;
+        }
+        // Every id and base_id of the template starts with this; make them unique.
+        let mut rec =
+            good[i % good.len()].replace("toolace_fixture_00", &format!("toolace_big{i:05}_"));
+        line += 1;
+        if i == 5 || i == 2500 || i == 3999 {
+            rec = rec.replacen("\"text\": \"", "\"text\": \"X", 1);
+            want.push(line);
+        }
+        text.push_str(&rec);
+        text.push_str("\r\n");
+    }
+    std::fs::write(&path, text).expect("write");
+    assert!(std::fs::metadata(&path).expect("meta").len() > 1 << 20);
+    let (code, out) = run(&["--json", &path.display().to_string()]);
+    assert_eq!(code, 1);
+    let (problems, summary) = json_report(&out);
+    let lines: Vec<u64> = problems.iter().map(|p| p.0).collect();
+    let want: Vec<u64> = want.into_iter().map(u64::from).collect();
+    assert!(
+        problems.iter().all(|p| p.1 == "text_mismatch"),
+        "{:?}",
+        &problems[..3.min(problems.len())]
+    );
+    assert_eq!(lines, want);
+    assert_eq!(summary["records"], 4000);
+}

@@ -1,0 +1,255 @@
+//! The files `validate` reads. A JSON array is indexed (`FileIndex`: elements and their lines);
+//! a JSONL file is read once, each of two threads splitting its half into lines while it checks
+//! them, with the index's conventions: a UTF-8 byte-order mark is skipped, lines are trimmed of
+//! ASCII whitespace (so CRLF ends are fine), blank lines are skipped but counted.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::{check, Part, BLOCK};
+use crate::formats::{DataFile, Format, FormatError};
+
+/// One file to validate.
+#[derive(Debug)]
+pub struct Input {
+    path: PathBuf,
+    format: Format,
+    source: Source,
+}
+
+#[derive(Debug)]
+enum Source {
+    /// A JSON array, indexed.
+    Indexed(DataFile),
+    /// JSONL: records start after `start` (the byte-order mark), the file has `size` bytes.
+    Lines { start: u64, size: u64 },
+}
+
+/// Lines looked at to tell a JSONL file's format.
+const DETECT_LINES: usize = 20;
+
+impl Input {
+    /// Open `path`; tell its format from its first records unless `format` is given.
+    ///
+    /// # Errors
+    /// I/O errors, or a format that cannot be told.
+    pub fn open(path: &Path, format: Option<Format>) -> Result<Self, FormatError> {
+        let io = |source: std::io::Error| FormatError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = File::open(path).map_err(io)?;
+        let size = file.metadata().map_err(io)?.len();
+        let mut head = [0u8; 4096];
+        let n = file.read_at(&mut head, 0).map_err(io)?;
+        let head = &head[..n];
+        let start: u64 = if head.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
+        let first = head
+            .iter()
+            .skip(usize::try_from(start).unwrap_or(0))
+            .find(|b| !b.is_ascii_whitespace());
+        if first == Some(&b'[') {
+            let data = DataFile::open(path, format, None)?;
+            return Ok(Self {
+                path: path.to_path_buf(),
+                format: data.format,
+                source: Source::Indexed(data),
+            });
+        }
+        let format = match format {
+            Some(f) => f,
+            None => detect_lines(file, start).map_err(|e| match e {
+                Detect::Io(source) => FormatError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                },
+                Detect::Unknown(reason) => FormatError::Unknown {
+                    path: path.to_path_buf(),
+                    reason,
+                },
+            })?,
+        };
+        Ok(Self {
+            path: path.to_path_buf(),
+            format,
+            source: Source::Lines { start, size },
+        })
+    }
+
+    /// The path as given.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The format.
+    #[must_use]
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// Check every record on two threads; the parts come in file order, with absolute lines.
+    pub(super) fn check(
+        &self,
+        fi: usize,
+        settings: &check::Settings<'_>,
+    ) -> Result<Checked, FormatError> {
+        let io = |source: std::io::Error| FormatError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        let panicked = || FormatError::Io {
+            path: self.path.clone(),
+            source: std::io::Error::other("a validation thread panicked"),
+        };
+        match &self.source {
+            Source::Indexed(data) => {
+                let entries = data.index.entries();
+                let mid = super::split_point(entries);
+                let (a, b) = std::thread::scope(|s| {
+                    let first = s.spawn(|| super::check_range(data, fi, &entries[..mid], settings));
+                    let second = super::check_range(data, fi, &entries[mid..], settings);
+                    (first.join(), second)
+                });
+                Ok((a.map_err(|_| panicked())??, b?, data.index.problems.clone()))
+            }
+            &Source::Lines { start, size } => {
+                let file = File::open(&self.path).map_err(io)?;
+                let mid = if size - start > 2 * BLOCK {
+                    next_line_start(&file, start + (size - start) / 2, size).map_err(io)?
+                } else {
+                    size
+                };
+                let (a, b) = std::thread::scope(|s| {
+                    let first = s.spawn(|| scan(&file, start, mid, fi, settings));
+                    let second = scan(&file, mid, size, fi, settings);
+                    (first.join(), second)
+                });
+                let a = a.map_err(|_| panicked())?.map_err(io)?;
+                let mut b = b.map_err(io)?;
+                b.shift_lines(a.lines);
+                Ok((a, b, Vec::new()))
+            }
+        }
+    }
+}
+
+/// The two threads' parts, in file order, and the index's problems (a truncated array).
+pub(super) type Checked = (Part, Part, Vec<(u32, String)>);
+
+enum Detect {
+    Io(std::io::Error),
+    Unknown(String),
+}
+
+/// The format of the first records of a JSONL file that say it.
+fn detect_lines(mut file: File, start: u64) -> Result<Format, Detect> {
+    file.seek(SeekFrom::Start(start)).map_err(Detect::Io)?;
+    let mut reader = BufReader::new(file.take(256 << 20));
+    let mut line = Vec::new();
+    let mut line_no = 0u32;
+    let mut tried = 0;
+    let mut last = String::from("the file holds no record");
+    while tried < DETECT_LINES {
+        line.clear();
+        if reader.read_until(b'\n', &mut line).map_err(Detect::Io)? == 0 {
+            break;
+        }
+        line_no += 1;
+        let text = line.trim_ascii();
+        if text.is_empty() {
+            continue;
+        }
+        tried += 1;
+        match serde_json::from_slice::<Value>(text) {
+            Ok(v) => match Format::detect(&v) {
+                Some(f) => return Ok(f),
+                None => {
+                    last = "no known field (hallucination_labels, pred_spans, labeled_span, \
+                            model_output_text, answer+labels)"
+                        .to_owned();
+                }
+            },
+            Err(e) => last = format!("line {line_no}: invalid JSON: {e}"),
+        }
+    }
+    Err(Detect::Unknown(last))
+}
+
+/// Byte offset just after the first newline at or after `from` (or `size`).
+fn next_line_start(file: &File, from: u64, size: u64) -> std::io::Result<u64> {
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut pos = from;
+    while pos < size {
+        let n = file.read_at(&mut buf, pos)?;
+        if n == 0 {
+            break;
+        }
+        if let Some(i) = memchr::memchr(b'\n', &buf[..n]) {
+            return Ok(pos + i as u64 + 1);
+        }
+        pos += n as u64;
+    }
+    Ok(size)
+}
+
+/// Check the lines of `[from, to)` (which starts at a line start); line numbers are relative
+/// to `from`, and `Part::lines` is the number of lines in the range.
+fn scan(
+    file: &File,
+    from: u64,
+    to: u64,
+    fi: usize,
+    settings: &check::Settings<'_>,
+) -> std::io::Result<Part> {
+    let mut part = Part::default();
+    let block = usize::try_from(BLOCK).unwrap_or(1 << 18);
+    let mut buf = vec![0u8; block];
+    let mut carry: Vec<u8> = Vec::new();
+    let mut line: u32 = 0;
+    let mut pos = from;
+    while pos < to {
+        let want = usize::try_from((to - pos).min(BLOCK)).unwrap_or(block);
+        let n = file.read_at(&mut buf[..want], pos)?;
+        if n == 0 {
+            break;
+        }
+        let chunk = &buf[..n];
+        let mut i = 0;
+        for j in memchr::memchr_iter(b'\n', chunk) {
+            line += 1;
+            if carry.is_empty() {
+                record(&mut part, fi, line, &chunk[i..j], settings);
+            } else {
+                carry.extend_from_slice(&chunk[i..j]);
+                record(&mut part, fi, line, &carry, settings);
+                carry.clear();
+            }
+            i = j + 1;
+        }
+        carry.extend_from_slice(&chunk[i..]);
+        pos += n as u64;
+    }
+    if !carry.is_empty() {
+        line += 1;
+        record(&mut part, fi, line, &carry, settings);
+    }
+    part.lines = line;
+    Ok(part)
+}
+
+/// One line: trimmed, skipped when blank, else checked.
+fn record(part: &mut Part, fi: usize, line: u32, bytes: &[u8], settings: &check::Settings<'_>) {
+    let bytes = bytes.trim_ascii();
+    if !bytes.is_empty() {
+        part.consume(fi, line, bytes, settings);
+    }
+}
