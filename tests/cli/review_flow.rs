@@ -1000,3 +1000,101 @@ mod snapshots {
         insta::assert_snapshot!("tools_80x20", snap(&mut app, 80, 20));
     }
 }
+
+/// Speed of the review screen (a measurement, not a timed test: it asserts nothing about time).
+/// Run: `cargo test --release --test cli -- --ignored review_speed --nocapture`.
+/// `SPANREVIEW_BENCH_RECORDS` sets the size of the synthetic file (default 20000 records of
+/// ~10 KB, ~200 MB).
+#[test]
+#[ignore = "a measurement; run by hand in release mode"]
+fn review_speed() {
+    use std::io::Write as _;
+    use std::time::Instant;
+    let dir = tempfile::tempdir().expect("tmp");
+    // 1. A record whose context is ~100 KB: one key + redraw.
+    let mut ctx = String::new();
+    for i in 0..650 {
+        ctx.push_str(&format!(
+            "{{\"content\": {{\"id\": \"ITEM-{i}\", \"name\": \"Product {i} with a long description of what it is\", \"price\": {}.5, \"tags\": [\"a\", \"b\", \"c\"]}}, \"name\": \"search\", \"role\": \"tool\"}}\n",
+            i * 3
+        ));
+    }
+    let output = "The product ITEM-42 costs 126.5 and Product 7 is in stock. ".repeat(4);
+    let rec = serde_json::json!({
+        "id": "big", "query": "find products", "context": ctx.trim_end(), "output": output,
+        "hallucination_labels": [{"start": 12, "end": 19, "text": "ITEM-42", "label": "contradiction"}],
+        "meta": {"corruption_type": "contradiction"}
+    });
+    let big = dir.path().join("big.jsonl");
+    std::fs::write(&big, format!("{rec}\n")).expect("write");
+    let store = mem();
+    let mut app = app_on(&[big], Box::new(store), QueueKind::All);
+    let mut t = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+    terminal::frame(&mut t, &mut app).expect("draw");
+    let n = 200u32;
+    let mut times = Vec::new();
+    for i in 0..n {
+        let start = Instant::now();
+        app.update(if i % 2 == 0 {
+            Action::NextEvidence
+        } else {
+            Action::ContextDown
+        });
+        terminal::frame(&mut t, &mut app).expect("draw");
+        times.push(start.elapsed());
+    }
+    times.sort();
+    eprintln!(
+        "key + redraw, context {} KB: median {:?}, p95 {:?}",
+        ctx.len() / 1024,
+        times[times.len() / 2],
+        times[times.len() * 95 / 100]
+    );
+    // 2. First frame of a large file.
+    let records: usize = std::env::var("SPANREVIEW_BENCH_RECORDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20_000);
+    let path = dir.path().join("large.jsonl");
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&path).expect("create"));
+    let pad = "x".repeat(9_000);
+    for i in 0..records {
+        let r = serde_json::json!({
+            "id": format!("r{i}"), "query": "q", "context": "{\"content\": 1}", "output": output,
+            "hallucination_labels": [{"start": 12, "end": 19, "text": "ITEM-42", "label": "contradiction"}],
+            "meta": {"corruption_type": "contradiction", "pad": pad}
+        });
+        writeln!(f, "{r}").expect("write");
+    }
+    f.flush().expect("flush");
+    drop(f);
+    let size = std::fs::metadata(&path).expect("meta").len();
+    let start = Instant::now();
+    let ds = Dataset::open(&[path], None).expect("open");
+    let indexed = start.elapsed();
+    let mut app = App::new(
+        ds,
+        Box::new(mem()),
+        "bench",
+        QueueKind::Unreviewed,
+        Config::defaults(false),
+        None,
+    )
+    .expect("app");
+    terminal::frame(&mut t, &mut app).expect("draw");
+    let rss = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .map(|l| l.trim_start_matches("VmRSS:").trim().to_owned())
+        })
+        .unwrap_or_else(|| "?".into());
+    eprintln!(
+        "first frame of {} MB / {records} records: {:?} (of which indexing {:?}); \
+         resident memory of the test process after it: {rss}",
+        size >> 20,
+        start.elapsed(),
+        indexed
+    );
+}
