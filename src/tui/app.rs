@@ -1,8 +1,9 @@
 //! The review screen's state machine: `App::update(Action)` changes state; views only read it.
 //!
-//! Every decision is built as a [`Decision`](crate::review::decision::Decision), appended to the log (one committed transaction),
-//! and only once the log has acknowledged it does the screen's state change and the status line
-//! say "saved #id". A failed write leaves the state as it was and shows the error.
+//! Every decision is built as a [`Decision`](crate::review::decision::Decision), appended to
+//! the log (one committed transaction), and only once the log has acknowledged it does the
+//! screen's state change and the status line say "saved #id". A failed write leaves the state as
+//! it was and shows the error.
 
 mod decide;
 mod input;
