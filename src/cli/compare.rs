@@ -13,6 +13,7 @@ use anyhow::Context;
 use serde_json::{json, Map, Value};
 use unicode_width::UnicodeWidthStr;
 
+use super::judge_args::{self, JudgeArgs};
 use crate::formats::{Dataset, Format};
 use crate::model::{Record, GOLD};
 use crate::review::metrics::{Agreement, Comparison};
@@ -41,6 +42,11 @@ pub struct Args {
     /// Read every file in this format instead of detecting it.
     #[arg(long, value_enum, value_name = "F")]
     pub format: Option<Format>,
+    /// More sources by `--judge NAME=FILE` (a judge's decisions are compared through the spans
+    /// its verdicts stand for). The numbers are exact characters: `--tolerance` and
+    /// `--ignore-edge-punct` only matter to clustering.
+    #[command(flatten)]
+    pub judges: JudgeArgs,
 }
 
 /// One comparison being accumulated.
@@ -58,6 +64,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for p in &dataset.problems {
         eprintln!("{p}");
     }
+    let (judges, notes) = args.judges.load(&dataset, &dataset.name, None)?;
+    judge_args::tell(&notes);
     let mut pairs: Vec<Pair> = args
         .b
         .iter()
@@ -70,7 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut read = 0usize;
     let mut unreadable = 0usize;
     for i in 0..dataset.len() {
-        let record = match dataset.record(i) {
+        let mut record = match dataset.record(i) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("{e}");
@@ -79,6 +87,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         };
         read += 1;
+        judges.attach(&mut record);
+        crate::formats::judges::judges_as_spans(&mut record);
         report_warnings(&dataset, i, &record);
         for s in &record.sources {
             if !seen.contains(&s.name) {

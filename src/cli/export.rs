@@ -35,6 +35,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 
+use super::judge_args::JudgeArgs;
 use crate::formats::{Dataset, Format};
 use crate::review::decision::Decision;
 use crate::review::outcome::{self, Tally, Verdict};
@@ -58,11 +59,11 @@ pub struct Args {
     /// exported, in its own format.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// A judge's decisions file (arbitration source). Export reads resolutions from the log, so
-    /// the file is only checked and protected; NAME is listed in the report's per-judge table
-    /// even when no resolution names it.
-    #[arg(long, value_name = "NAME=FILE")]
-    pub judge: Vec<String>,
+    /// Judge sources (`--judge NAME=FILE`, shared with compare and stats). Export reads
+    /// resolutions from the log, so the files are only checked and protected; each NAME is
+    /// listed in the report's per-judge table even when no resolution names it.
+    #[command(flatten)]
+    pub judges: JudgeArgs,
     /// The database [default: $SPANREVIEW_DB, else spanreview.sqlite in the user data folder].
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
@@ -114,7 +115,12 @@ pub struct Args {
 /// Usage and I/O errors, unreadable records, a missing database, an output that is an input
 /// (exit 2; nothing is written).
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let judges = parse_judges(&args.judge)?;
+    let judges: Vec<(String, PathBuf)> = args
+        .judges
+        .judges
+        .iter()
+        .map(|j| (j.name.clone(), j.path.clone()))
+        .collect();
     let dataset = Dataset::open(&args.files, args.format)?;
     tell_about_inputs(&dataset);
     let name = args.dataset.clone().unwrap_or_else(|| dataset.name.clone());
@@ -463,24 +469,4 @@ fn warn_ids<'a>(what: &str, ids: impl ExactSizeIterator<Item = &'a str>) {
     let shown: Vec<&str> = ids.take(10).collect();
     let more = if n > shown.len() { ", ..." } else { "" };
     eprintln!("warning: {what}: {}{more}", shown.join(", "));
-}
-
-/// `NAME=FILE` pairs; each file must exist.
-fn parse_judges(specs: &[String]) -> anyhow::Result<Vec<(String, PathBuf)>> {
-    specs
-        .iter()
-        .map(|s| {
-            let Some((name, file)) = s
-                .split_once('=')
-                .filter(|(n, f)| !n.is_empty() && !f.is_empty())
-            else {
-                bail!("--judge {s:?}: expected NAME=FILE");
-            };
-            let path = PathBuf::from(file);
-            if !path.is_file() {
-                bail!("--judge {s:?}: no file at {}", path.display());
-            }
-            Ok((name.to_owned(), path))
-        })
-        .collect()
 }

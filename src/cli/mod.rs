@@ -3,6 +3,7 @@
 pub mod compare;
 pub mod decisions;
 pub mod export;
+pub mod judge_args;
 pub mod merge_db;
 pub mod review;
 pub mod stats;

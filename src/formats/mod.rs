@@ -7,6 +7,7 @@
 pub mod dataset;
 pub mod decisions;
 pub mod index;
+pub mod judges;
 pub mod lettuce;
 pub mod mushroom;
 pub mod predictions;

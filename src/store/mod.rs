@@ -22,6 +22,7 @@ mod error;
 mod merge;
 mod query;
 mod row;
+mod sources;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -31,11 +32,15 @@ use rusqlite::{params, Connection, Transaction, TransactionBehavior};
 pub use clock::{new_origin, now, rfc3339};
 pub use error::StoreError;
 pub use merge::MergeReport;
+pub use sources::{SourceId, SourceRow};
 
 use crate::review::decision::Decision;
 
 /// The migrations, in order; migration `i` (0-based) brings the schema to version `i + 1`.
-const MIGRATIONS: &[&str] = &[include_str!("migrations/0001_init.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("migrations/0001_init.sql"),
+    include_str!("migrations/0002_sources.sql"),
+];
 
 /// The schema version this build writes (the number of migrations).
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;

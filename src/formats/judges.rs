@@ -1,0 +1,574 @@
+//! Annotation sources attached with `--judge NAME=FILE`, and judges' verdicts ready for
+//! arbitration.
+//!
+//! A `--judge` file is read once, whole, into per-record spans ([`read_file`]); the records under
+//! review then get its sources by `id` ([`Judges::attach`]). What a file contributes depends on
+//! its format:
+//!
+//! - **prediction files**: the detector's `pred_spans` (extra keys such as `confidence` kept in
+//!   each span's `raw`) as a `Detector` source named `NAME`; the file's `gold_spans` are ignored
+//!   (the records under review bring their own);
+//! - **halu-toolace judge decisions**: a `Judge` source named `NAME`, one span per decision line
+//!   holding the whole line (see [`super::decisions`]); [`verdicts`] turns them into
+//!   [`JudgeVerdict`]s, locating `extra_text` in the answer with [`Claim::locate`] (exact,
+//!   case-insensitive, fuzzy; a quote that cannot be found stays an unplaced claim);
+//! - **Mu-SHROOM**: every annotator an `Annotator` source named `NAME/<annotator>`, and the
+//!   file's `hard_labels` as `NAME`;
+//! - **records files** (RAGTruth-compatible, LettuceDetect): their labels as an `Annotator`
+//!   source named `NAME` (another version of the same records);
+//! - **another reviewer's database** is read by the command line (it needs the store): its
+//!   reviewed result becomes an `Annotator` source named `NAME`.
+//!
+//! A record absent from a judge file gets no source from it (no opinion); a record present with
+//! no span gets an empty source (the judge says "nothing here").
+//!
+//! **Labels outside the label set** ([`comparable`]): detectors often label every span with
+//! their own name (the ensemble labels each span `ensemble`) or carry no type at all. Such a
+//! label states no hallucination type, so for clustering it is read as empty, which agrees with
+//! any label: it can dispute coverage, never a label. The label set is the toolace types plus
+//! every label of the record's gold spans (so Mu-SHROOM's `hallucination` counts). A detector
+//! that names a real type different from the gold's does create a label dispute.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use sha2::{Digest, Sha256};
+
+use super::decisions::{Judgement, LabelCorrect};
+use super::validate::labels::LabelSet;
+use super::{DataFile, Format, FormatError};
+use crate::model::{Record, Source, SourceRole, Span};
+use crate::review::decision::RecordReview;
+use crate::review::disagreement::{self, Claim, Disagreement, JudgeVerdict, Options};
+
+/// One `--judge NAME=FILE`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JudgeSpec {
+    /// The source name.
+    pub name: String,
+    /// The file (a prediction, decisions, Mu-SHROOM or records file, or a spanreview database).
+    pub path: PathBuf,
+}
+
+impl FromStr for JudgeSpec {
+    type Err = String;
+
+    /// `NAME=FILE`; the name must not be empty, `gold` or contain `/`, and the file must exist.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let Some((name, file)) = s
+            .split_once('=')
+            .filter(|(n, f)| !n.trim().is_empty() && !f.is_empty())
+        else {
+            return Err(format!("{s:?}: expected NAME=FILE"));
+        };
+        let name = name.trim();
+        if name == crate::model::GOLD || name.contains('/') {
+            return Err(format!(
+                "{s:?}: the name {name:?} is reserved (gold) or contains '/'; choose another"
+            ));
+        }
+        let path = PathBuf::from(file);
+        if !path.is_file() {
+            return Err(format!("{s:?}: no file at {}", path.display()));
+        }
+        Ok(Self {
+            name: name.to_owned(),
+            path,
+        })
+    }
+}
+
+impl fmt::Display for JudgeSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}={}", self.name, self.path.display())
+    }
+}
+
+/// What a `--judge` file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JudgeKind {
+    /// An input file in one of the formats.
+    File(Format),
+    /// A spanreview database (another reviewer's decisions).
+    Database,
+}
+
+impl JudgeKind {
+    /// The name stored with an imported source (`predictions`, ..., `database`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::File(f) => f.name(),
+            Self::Database => "database",
+        }
+    }
+}
+
+/// The first bytes of every SQLite database file.
+const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
+
+/// Tell what `path` holds: a SQLite database by its header, else the format of its records
+/// (`format` when given).
+///
+/// # Errors
+/// The file cannot be read, or its format cannot be recognised.
+pub fn kind_of(path: &Path, format: Option<Format>) -> Result<JudgeKind, FormatError> {
+    let mut head = [0u8; 16];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| read_up_to(&mut f, &mut head))
+        .map_err(|source| FormatError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    if n == head.len() && &head == SQLITE_MAGIC {
+        return Ok(JudgeKind::Database);
+    }
+    Ok(JudgeKind::File(DataFile::open(path, format, None)?.format))
+}
+
+fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..])? {
+            0 => break,
+            k => n += k,
+        }
+    }
+    Ok(n)
+}
+
+/// SHA-256 of the bytes of `paths`, in order (files that do not exist are skipped), as 64 hex
+/// digits: the key a source is imported under.
+///
+/// # Errors
+/// A file exists but cannot be read.
+pub fn content_hash(paths: &[&Path]) -> std::io::Result<String> {
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    for p in paths {
+        let mut f = match std::fs::File::open(p) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(e),
+        };
+        loop {
+            let k = f.read(&mut buf)?;
+            if k == 0 {
+                break;
+            }
+            h.update(&buf[..k]);
+        }
+    }
+    Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// One source of a judge file: its spans by record id.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadedSource {
+    /// Source name (`NAME`, or `NAME/<annotator>` for Mu-SHROOM annotators).
+    pub name: String,
+    /// What it is.
+    pub role: SourceRole,
+    /// Spans by record id; a record the file does not have is absent.
+    pub spans: HashMap<String, Vec<Span>>,
+}
+
+impl LoadedSource {
+    /// An empty source.
+    #[must_use]
+    pub fn new(name: impl Into<String>, role: SourceRole) -> Self {
+        Self {
+            name: name.into(),
+            role,
+            spans: HashMap::new(),
+        }
+    }
+}
+
+/// Read every record of a judge file (of kind `format`) into its sources (see the module docs).
+/// Records that cannot be read are skipped and described in the returned messages.
+///
+/// # Errors
+/// The file cannot be opened.
+pub fn read_file(
+    spec: &JudgeSpec,
+    format: Format,
+) -> Result<(Vec<LoadedSource>, Vec<String>), FormatError> {
+    let file = DataFile::open(&spec.path, Some(format), Some(spec.name.clone()))?;
+    let mut out: Vec<LoadedSource> = Vec::new();
+    let mut problems = Vec::new();
+    for i in 0..file.len() {
+        let rec = match file.record(i) {
+            Ok(r) => r,
+            Err(e) => {
+                problems.push(e.to_string());
+                continue;
+            }
+        };
+        for w in &rec.warnings {
+            problems.push(format!("{}:{}: {w}", spec.path.display(), file.line(i)));
+        }
+        for (name, role, spans) in contributed(&spec.name, format, rec.sources) {
+            let k = match out.iter().position(|s| s.name == name) {
+                Some(k) => k,
+                None => {
+                    out.push(LoadedSource::new(name, role));
+                    out.len() - 1
+                }
+            };
+            out[k]
+                .spans
+                .entry(rec.id.clone())
+                .or_default()
+                .extend(spans);
+        }
+    }
+    if out.is_empty() {
+        out.push(LoadedSource::new(spec.name.clone(), role_of(format)));
+    }
+    Ok((out, problems))
+}
+
+/// The role of the source a file of `format` contributes under its own name.
+fn role_of(format: Format) -> SourceRole {
+    match format {
+        Format::Predictions => SourceRole::Detector,
+        Format::Decisions => SourceRole::Judge,
+        Format::Ragtruth | Format::Lettuce | Format::Mushroom => SourceRole::Annotator,
+    }
+}
+
+/// The sources one record of a judge file contributes: `(name, role, spans)`.
+fn contributed(
+    name: &str,
+    format: Format,
+    sources: Vec<Source>,
+) -> Vec<(String, SourceRole, Vec<Span>)> {
+    let mut out = Vec::new();
+    for s in sources {
+        match (format, s.role) {
+            (Format::Predictions | Format::Decisions, SourceRole::Gold) => {}
+            (Format::Predictions | Format::Decisions, role) => {
+                out.push((name.to_owned(), role, s.spans));
+            }
+            (_, SourceRole::Gold) => out.push((name.to_owned(), SourceRole::Annotator, s.spans)),
+            (_, role) => out.push((format!("{name}/{}", s.name), role, s.spans)),
+        }
+    }
+    out
+}
+
+/// Loaded `--judge` sources, ready to attach to records.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Judges {
+    /// Every source, in the order of the `--judge` flags.
+    pub sources: Vec<LoadedSource>,
+}
+
+impl Judges {
+    /// Names of the sources.
+    #[must_use]
+    pub fn names(&self) -> Vec<&str> {
+        self.sources.iter().map(|s| s.name.as_str()).collect()
+    }
+
+    /// True when no `--judge` was given.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.sources.is_empty()
+    }
+
+    /// Add the sources that have `record`'s id to it (a name already on the record gets the
+    /// spans appended).
+    pub fn attach(&self, record: &mut Record) {
+        for s in &self.sources {
+            let Some(spans) = s.spans.get(&record.id) else {
+                continue;
+            };
+            match record.sources.iter_mut().find(|r| r.name == s.name) {
+                Some(existing) => existing.spans.extend(spans.iter().cloned()),
+                None => record
+                    .sources
+                    .push(Source::new(s.name.clone(), s.role, spans.clone())),
+            }
+        }
+    }
+}
+
+/// The verdicts of `record`'s `Judge` sources: each decision line's `label_correct` on the
+/// span it judged, and its `extra_text` located in the output when `extra_hallucination` is
+/// true (a claim with no text is not a claim). Spans without a readable verdict are skipped.
+#[must_use]
+pub fn verdicts(record: &Record) -> Vec<JudgeVerdict> {
+    let mut out = Vec::new();
+    for src in record
+        .sources
+        .iter()
+        .filter(|s| s.role == SourceRole::Judge)
+    {
+        for span in &src.spans {
+            let Some(j) = Judgement::of(span) else {
+                continue;
+            };
+            out.push(verdict(&record.output, &src.name, span, &j));
+        }
+    }
+    out
+}
+
+/// One judged span's verdict over `output`.
+#[must_use]
+pub fn verdict(output: &str, judge: &str, span: &Span, j: &Judgement) -> JudgeVerdict {
+    let extra = (j.extra_hallucination && !j.extra_text.trim().is_empty())
+        .then(|| Claim::locate(output, &j.extra_text));
+    JudgeVerdict {
+        source: judge.to_owned(),
+        gold_span: (span.start < span.end).then_some((span.start, span.end)),
+        label_correct: match j.label_correct {
+            LabelCorrect::True => Some(true),
+            LabelCorrect::False => Some(false),
+            LabelCorrect::Unknown => None,
+        },
+        extra,
+        reasoning: j.reasoning.clone(),
+    }
+}
+
+/// The spans a judge's verdicts stand for, as an annotation of their own: every judged span
+/// it did not call wrong, plus its located claims (label: the judged span's, else empty).
+/// `stats` compares judges with the reviewed result through these.
+#[must_use]
+pub fn verdict_spans(output: &str, verdicts: &[JudgeVerdict], gold: &[Span]) -> Vec<Span> {
+    let mut out = Vec::new();
+    for v in verdicts {
+        if let Some((a, b)) = v.gold_span {
+            if v.label_correct != Some(false) {
+                let label = gold
+                    .iter()
+                    .find(|g| g.start == a && g.end == b)
+                    .map_or("", |g| g.label.as_str());
+                out.push(Span::new(output, a, b, label));
+            }
+        }
+        if let Some(l) = v.extra.as_ref().and_then(|c| c.located) {
+            out.push(Span::new(output, l.start, l.end, ""));
+        }
+    }
+    out
+}
+
+/// Replace the spans of `record`'s `Judge` sources by the spans their verdicts stand for
+/// ([`verdict_spans`]), so that metrics can compare a judge like any other source.
+pub fn judges_as_spans(record: &mut Record) {
+    let v = verdicts(record);
+    let gold = record.gold_spans().to_vec();
+    for s in record
+        .sources
+        .iter_mut()
+        .filter(|s| s.role == SourceRole::Judge)
+    {
+        let mine: Vec<JudgeVerdict> = v.iter().filter(|x| x.source == s.name).cloned().collect();
+        s.spans = verdict_spans(&record.output, &mine, &gold);
+    }
+}
+
+/// `record`'s sources as arbitration compares them: labels of non-gold spans that are not in
+/// the label set (the toolace types plus the record's gold labels) read as empty (see the
+/// module docs). Judge sources pass unchanged (clustering leaves them out).
+#[must_use]
+pub fn comparable(record: &Record) -> Vec<Source> {
+    let set = LabelSet::toolace();
+    let gold_spans = record.gold_spans();
+    let known = |l: &str| set.has_label(l) || gold_spans.iter().any(|g| g.label == l);
+    let gold = record.gold().map(|g| g.name.clone());
+    record
+        .sources
+        .iter()
+        .map(|s| {
+            let mut s = s.clone();
+            if Some(&s.name) != gold.as_ref() && s.role != SourceRole::Judge {
+                for sp in &mut s.spans {
+                    if !sp.label.is_empty() && !known(&sp.label) {
+                        sp.label.clear();
+                    }
+                }
+            }
+            s
+        })
+        .collect()
+}
+
+/// One record's arbitration input and its disagreement: what the arbitration screen shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Arbitration {
+    /// The sources compared ([`comparable`]), gold first as in the record.
+    pub sources: Vec<Source>,
+    /// The judges' verdicts ([`verdicts`]).
+    pub verdicts: Vec<JudgeVerdict>,
+    /// Clusters, disputes, unplaced claims.
+    pub disagreement: Disagreement,
+}
+
+impl Arbitration {
+    /// Compare `record`'s sources (with `--judge` sources already attached) under `options`.
+    #[must_use]
+    pub fn of(record: &Record, options: &Options) -> Self {
+        let sources = comparable(record);
+        let verdicts = verdicts(record);
+        let disagreement =
+            disagreement::cluster_judged(&record.output, &sources, &verdicts, options);
+        Self {
+            sources,
+            verdicts,
+            disagreement,
+        }
+    }
+
+    /// The same with the gold source replaced by `gold` (the reviewed spans, so that settled
+    /// clusters agree).
+    #[must_use]
+    pub fn with_gold(record: &Record, gold: Vec<Span>, options: &Options) -> Self {
+        let mut r = record.clone();
+        let at = r
+            .sources
+            .iter()
+            .position(|s| s.name == crate::model::GOLD)
+            .or_else(|| r.sources.iter().position(|s| s.role == SourceRole::Gold));
+        match at {
+            Some(i) => r.sources[i].spans = gold,
+            None => r
+                .sources
+                .insert(0, Source::new(crate::model::GOLD, SourceRole::Gold, gold)),
+        }
+        Self::of(&r, options)
+    }
+
+    /// The same with the gold source replaced by the spans `review` keeps: what the arbitration
+    /// screen clusters, and what [`crate::store::Store::resolve`] expects.
+    #[must_use]
+    pub fn reviewed(record: &Record, review: &RecordReview, options: &Options) -> Self {
+        Self::with_gold(record, review.kept_spans(&record.output), options)
+    }
+
+    /// The disagreement score of the record.
+    #[must_use]
+    pub fn score(&self) -> disagreement::RecordScore {
+        disagreement::score(&self.disagreement)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::GOLD;
+    use crate::review::locate::MatchKind;
+    use serde_json::json;
+
+    fn judge_span(line: serde_json::Value) -> Span {
+        let mut s = Span::new("", 0, 0, "");
+        if let Some(ls) = line.get("labeled_span").and_then(|v| v.as_object()) {
+            s.start = usize::try_from(ls["start"].as_u64().unwrap_or(0)).unwrap_or(0);
+            s.end = usize::try_from(ls["end"].as_u64().unwrap_or(0)).unwrap_or(0);
+        }
+        s.raw = line.as_object().cloned().unwrap_or_default();
+        s
+    }
+
+    fn record(output: &str, gold: Vec<Span>, extra: Vec<Source>) -> Record {
+        let mut sources = vec![Source::new(GOLD, SourceRole::Gold, gold)];
+        sources.extend(extra);
+        Record {
+            id: "r".into(),
+            query: String::new(),
+            context: String::new(),
+            output: output.into(),
+            corruption_type: Some("contradiction".into()),
+            sources,
+            raw: serde_json::Value::Null,
+            warnings: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn specs_parse_and_refuse_bad_ones() {
+        let f = tempfile::NamedTempFile::new().expect("tmp");
+        let p = f.path().display().to_string();
+        let s: JudgeSpec = format!("ens={p}").parse().expect("spec");
+        assert_eq!(s.name, "ens");
+        for bad in [
+            "ens".to_owned(),
+            format!("={p}"),
+            "ens=".to_owned(),
+            "ens=/no/such/file".to_owned(),
+            format!("gold={p}"),
+            format!("a/b={p}"),
+        ] {
+            assert!(bad.parse::<JudgeSpec>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn verdicts_locate_claims_and_keep_unplaced_ones() {
+        let out = "It is 25°C and Rainy today in Paris.";
+        let line = |correct: &str, extra: bool, text: &str| {
+            judge_span(
+                json!({"id": "r", "labeled_span": {"start": 15, "end": 20, "text": "Rainy",
+                "label": "contradiction"}, "judge": {"label_correct": correct,
+                "extra_hallucination": extra, "extra_text": text, "reasoning": "because"}}),
+            )
+        };
+        let judge = Source::new(
+            "j",
+            SourceRole::Judge,
+            vec![
+                line("false", true, "rainy today"),
+                line("true", true, "nothing like this at all"),
+                line("unknown", false, "ignored"),
+            ],
+        );
+        let r = record(
+            out,
+            vec![Span::new(out, 15, 20, "contradiction")],
+            vec![judge],
+        );
+        let v = verdicts(&r);
+        assert_eq!(v.len(), 3);
+        assert_eq!(v[0].label_correct, Some(false));
+        assert_eq!(v[0].gold_span, Some((15, 20)));
+        let l = v[0].extra.as_ref().and_then(|c| c.located).expect("placed");
+        assert_eq!(
+            (l.start, l.end, l.kind),
+            (15, 26, MatchKind::CaseInsensitive)
+        );
+        assert_eq!(v[1].extra.as_ref().map(|c| c.located), Some(None));
+        assert_eq!(v[2].label_correct, None);
+        assert!(v[2].extra.is_none());
+        let a = Arbitration::of(&r, &Options::default());
+        assert_eq!(a.disagreement.unplaced.len(), 1);
+        assert_eq!(a.disagreement.judge_disputes, 1);
+    }
+
+    #[test]
+    fn unknown_detector_labels_make_no_label_dispute() {
+        let out = "The hotel has a rooftop pool.";
+        let gold = vec![Span::new(out, 4, 9, "contradiction")];
+        let det = |label: &str| {
+            Source::new(
+                "det",
+                SourceRole::Detector,
+                vec![Span::new(out, 4, 9, label)],
+            )
+        };
+        let r = record(out, gold.clone(), vec![det("ensemble")]);
+        assert!(!Arbitration::of(&r, &Options::default())
+            .disagreement
+            .is_disputed());
+        let r = record(out, gold, vec![det("overgeneration")]);
+        assert!(Arbitration::of(&r, &Options::default())
+            .disagreement
+            .is_disputed());
+    }
+}
