@@ -5,6 +5,7 @@ mod compare;
 mod decisions;
 mod export;
 mod formats;
+mod judges;
 mod review_flow;
 mod stats;
 mod store;

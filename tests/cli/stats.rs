@@ -1,1 +1,345 @@
-//! Integration tests: stats.
+//! Integration tests: `stats`. A flow on the real halu-toolace test split: gold and two
+//! detectors as `--judge` sources, disagreement clusters resolved with scripted decisions
+//! written through the store, then `stats --json` checked against the decisions made and
+//! against [`spanreview::review::metrics`] computed here, independently.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use spanreview::cli::judge_args::JudgeArgs;
+use spanreview::formats::judges::{Arbitration, JudgeSpec};
+use spanreview::formats::Dataset;
+use spanreview::model::{Span, GOLD};
+use spanreview::review::decision::{replay, ActionKind, Decision, RecordOutcome, SpanValue};
+use spanreview::review::disagreement::{resolve, Options, Resolution};
+use spanreview::review::metrics::{Agreement, RecordAgreement};
+use spanreview::store::Store;
+
+use crate::common::{bin, data, shared};
+
+/// The files of one run: records, and the two detectors given as judges.
+struct Inputs {
+    records: PathBuf,
+    ensemble: PathBuf,
+    modernbert: PathBuf,
+}
+
+fn bundled() -> Inputs {
+    Inputs {
+        records: data("toolace/test_records_reconstructed.jsonl"),
+        ensemble: data("toolace/ensemble/predictions_combined.jsonl"),
+        modernbert: data("toolace/modernbert_ft/predictions_combined.jsonl"),
+    }
+}
+
+fn judge_args(inp: &Inputs) -> JudgeArgs {
+    let spec =
+        |n: &str, p: &Path| -> JudgeSpec { format!("{n}={}", p.display()).parse().expect("spec") };
+    JudgeArgs {
+        judges: vec![
+            spec("ensemble", &inp.ensemble),
+            spec("modernbert", &inp.modernbert),
+        ],
+        ..JudgeArgs::default()
+    }
+}
+
+fn stats_json(inp: &Inputs, db: &Path, extra: &[&str]) -> Value {
+    let out = bin()
+        .arg("stats")
+        .arg(&inp.records)
+        .arg(format!("--judge=ensemble={}", inp.ensemble.display()))
+        .arg(format!("--judge=modernbert={}", inp.modernbert.display()))
+        .arg("--db")
+        .arg(db)
+        .arg("--json")
+        .args(extra)
+        .assert()
+        .success();
+    serde_json::from_slice(&out.get_output().stdout).expect("json")
+}
+
+/// Upheld/dismissed counts per source, as the decisions made say.
+type Counts = BTreeMap<String, (u64, u64)>;
+
+/// Resolve disputed clusters of the first disputed records with a fixed script, writing each
+/// resolution through the store; returns the counts the saved decisions carry and the number of
+/// resolutions.
+fn arbitrate(ds: &Dataset, inp: &Inputs, store: &Store) -> (Counts, usize) {
+    let (judges, _) = judge_args(inp)
+        .load(ds, &ds.name, Some(store))
+        .expect("load");
+    let options = Options::default();
+    let script = [
+        "gold",
+        "ensemble",
+        "modernbert",
+        "drop",
+        "union",
+        "intersection",
+    ];
+    let mut counts = Counts::new();
+    let mut resolutions = 0;
+    let mut records_done = 0;
+    for i in 0..ds.len() {
+        if records_done == 14 {
+            break;
+        }
+        let mut rec = ds.record(i).expect("record");
+        judges.attach(&mut rec);
+        if !Arbitration::of(&rec, &options).score().is_disputed() {
+            continue;
+        }
+        records_done += 1;
+        // Up to two clusters per record, re-clustered on the reviewed spans after each.
+        let mut settled: Vec<(usize, usize)> = Vec::new();
+        for _ in 0..2 {
+            let log = store.record_decisions(&ds.name, &rec.id).expect("log");
+            let review = replay(&rec, &log);
+            let a = Arbitration::reviewed(&rec, &review, &options);
+            let Some((k, c)) = a
+                .disagreement
+                .disputed()
+                .find(|(_, c)| !settled.iter().any(|&(s, e)| c.start < e && s < c.end))
+            else {
+                break;
+            };
+            let how = match script[resolutions % script.len()] {
+                "drop" => Resolution::DropAll,
+                "union" => Resolution::Union,
+                "intersection" => Resolution::Intersection,
+                name => Resolution::Take(
+                    a.sources
+                        .iter()
+                        .position(|s| s.name == name)
+                        .expect("source"),
+                ),
+            };
+            let outcome =
+                resolve(&rec.output, &a.sources, &a.disagreement, k, how).expect("resolved");
+            settled.push((c.start, c.end));
+            let saved = store
+                .resolve(
+                    &rec,
+                    &review,
+                    &a.disagreement,
+                    k,
+                    &outcome,
+                    &ds.name,
+                    "tester",
+                    None,
+                )
+                .expect("saved");
+            assert!(!saved.is_empty());
+            for d in &saved {
+                assert_eq!(d.action, ActionKind::Resolve);
+                for n in &d.upheld {
+                    counts.entry(n.clone()).or_default().0 += 1;
+                }
+                for n in &d.dismissed {
+                    counts.entry(n.clone()).or_default().1 += 1;
+                }
+            }
+            resolutions += 1;
+        }
+    }
+    assert_eq!(records_done, 14, "enough disputed records");
+    (counts, resolutions)
+}
+
+/// Agreement of each source (and pair) computed here from the log, without `stats`.
+fn expected_agreement(ds: &Dataset, inp: &Inputs, store: &Store) -> BTreeMap<String, Agreement> {
+    let (judges, _) = judge_args(inp).load(ds, &ds.name, None).expect("load");
+    let mut out: BTreeMap<String, Agreement> = BTreeMap::new();
+    for i in 0..ds.len() {
+        let mut rec = ds.record(i).expect("record");
+        judges.attach(&mut rec);
+        let log = store.record_decisions(&ds.name, &rec.id).expect("log");
+        let review = replay(&rec, &log);
+        if matches!(review.outcome, RecordOutcome::Removed { .. }) {
+            continue;
+        }
+        let reviewed: Vec<Span> = review.kept_spans(&rec.output);
+        for s in &rec.sources {
+            out.entry(s.name.clone())
+                .or_default()
+                .add(&RecordAgreement::new(&rec.output, &reviewed, &s.spans));
+        }
+        if let (Some(g), Some(e)) = (rec.source(GOLD), rec.source("ensemble")) {
+            out.entry("gold vs ensemble".into())
+                .or_default()
+                .add(&RecordAgreement::new(&rec.output, &g.spans, &e.spans));
+        }
+    }
+    out
+}
+
+fn flow(inp: &Inputs) {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("review.sqlite");
+    let ds = Dataset::open(std::slice::from_ref(&inp.records), None).expect("open");
+    let store = Store::open(&db).expect("store");
+    let (counts, resolutions) = arbitrate(&ds, inp, &store);
+    assert!(resolutions >= 14);
+
+    // A record removed: left out of the comparisons.
+    let removed = ds.record(ds.len() - 1).expect("record");
+    let mut d = Decision::new(&removed, &ds.name, "tester", ActionKind::Remove);
+    d.reason = Some("incoherent".into());
+    store.append(&d, None).expect("save");
+    // Known bad: a resolution made on other content of a record is stale: reported, not counted.
+    let stale_rec = ds.record(ds.len() - 2).expect("record");
+    let mut d = Decision::new(&stale_rec, &ds.name, "tester", ActionKind::Resolve);
+    d.record_hash = "0".repeat(24);
+    d.span_key = Some("gold:0".into());
+    d.after = Some(SpanValue {
+        start: 0,
+        end: 3,
+        label: "contradiction".into(),
+        category: None,
+        subcategory: None,
+    });
+    d.upheld = vec!["ensemble".into()];
+    d.dismissed = vec!["modernbert".into()];
+    let stale = store.append(&d, None).expect("save");
+
+    let v = stats_json(inp, &db, &[]);
+
+    // Upheld counts equal the decisions made (the stale one not counted).
+    for (name, (up, down)) in &counts {
+        assert_eq!(v["upheld"][name]["upheld"], *up, "{name} upheld");
+        assert_eq!(v["upheld"][name]["dismissed"], *down, "{name} dismissed");
+    }
+    let named: Vec<&String> = v["upheld"]
+        .as_object()
+        .expect("upheld")
+        .iter()
+        .filter(|(_, c)| {
+            c["upheld"].as_u64().unwrap_or(0) + c["dismissed"].as_u64().unwrap_or(0) > 0
+        })
+        .map(|(n, _)| n)
+        .collect();
+    assert_eq!(named, counts.keys().collect::<Vec<_>>());
+    let sources = v["sources"].as_array().expect("sources");
+    for s in sources {
+        let name = s["name"].as_str().expect("name");
+        let (up, down) = counts.get(name).copied().unwrap_or_default();
+        assert_eq!(
+            (s["upheld"].as_u64(), s["dismissed"].as_u64()),
+            (Some(up), Some(down))
+        );
+    }
+
+    // The stale decision is reported by id.
+    assert_eq!(v["progress"]["stale_decisions"], 1);
+    assert_eq!(v["stale"][0]["id"], stale.id);
+    assert_eq!(v["progress"]["by_outcome"]["removed"], 1);
+    assert_eq!(v["progress"]["records"], 175);
+    assert_eq!(v["progress"]["compared"], 174);
+    assert!(v["progress"]["with_decisions"].as_u64().unwrap_or(0) >= 15);
+
+    // Agreement numbers equal review::metrics computed here.
+    let want = expected_agreement(&ds, inp, &store);
+    let names: Vec<&str> = sources.iter().filter_map(|s| s["name"].as_str()).collect();
+    assert_eq!(names, [GOLD, "ensemble", "modernbert"]);
+    for s in sources {
+        let name = s["name"].as_str().expect("name");
+        assert_eq!(
+            s["overall"],
+            serde_json::to_value(want[name].scores()).expect("json"),
+            "{name} vs reviewed"
+        );
+    }
+    let pair = v["pairs"]
+        .as_array()
+        .expect("pairs")
+        .iter()
+        .find(|p| p["a"] == GOLD && p["b"] == "ensemble")
+        .expect("gold vs ensemble");
+    assert_eq!(
+        pair["overall"],
+        serde_json::to_value(want["gold vs ensemble"].scores()).expect("json")
+    );
+    assert_eq!(v["pairs"].as_array().map(Vec::len), Some(3));
+
+    // The arbitration moved the reviewed result away from the gold as read.
+    assert_ne!(
+        sources[0]["overall"]["char_level"]["f1"].as_f64(),
+        Some(1.0)
+    );
+
+    // Sources were imported once: a second run reads them from the database.
+    let again = stats_json(inp, &db, &[]);
+    assert_eq!(again["sources"], v["sources"]);
+    assert_eq!(store.sources().expect("rows").len(), 2);
+
+    // The readable table says the same.
+    let out = bin()
+        .arg("stats")
+        .arg(&inp.records)
+        .arg(format!("--judge=ensemble={}", inp.ensemble.display()))
+        .arg(format!("--judge=modernbert={}", inp.modernbert.display()))
+        .arg("--db")
+        .arg(&db)
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let (up, down) = counts["ensemble"];
+    assert!(
+        text.contains(&format!("upheld {up} of {}", up + down)),
+        "{text}"
+    );
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains(&format!("decision #{}", stale.id)), "{err}");
+}
+
+#[test]
+fn flow_on_the_bundled_test_split() {
+    flow(&bundled());
+}
+
+#[test]
+fn flow_on_the_shared_test_split() {
+    let (Some(records), Some(ensemble), Some(modernbert)) = (
+        shared("toolace/derived/test_records_reconstructed.jsonl"),
+        shared("toolace/results/ensemble/predictions_combined.jsonl"),
+        shared("toolace/results/modernbert_ft/predictions_combined.jsonl"),
+    ) else {
+        return;
+    };
+    flow(&Inputs {
+        records,
+        ensemble,
+        modernbert,
+    });
+}
+
+#[test]
+fn tolerance_and_edge_punctuation_reduce_disputes() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("review.sqlite");
+    Store::open(&db).expect("store");
+    let inp = bundled();
+    let strict = stats_json(&inp, &db, &[]);
+    let loose = stats_json(&inp, &db, &["--tolerance", "3", "--ignore-edge-punct"]);
+    let n = |v: &Value| v["disagreement"]["disputed_clusters"].as_u64().expect("n");
+    assert!(n(&loose) < n(&strict), "{} !< {}", n(&loose), n(&strict));
+    assert_eq!(loose["tolerance"], 3);
+    // Nothing reviewed: the reviewed result is the gold.
+    assert_eq!(strict["sources"][0]["overall"]["char_level"]["f1"], 1.0);
+    assert_eq!(strict["progress"]["reviewed"], 0);
+}
+
+#[test]
+fn a_missing_database_exits_2() {
+    let dir = tempfile::tempdir().expect("tmp");
+    bin()
+        .arg("stats")
+        .arg(bundled().records)
+        .arg("--db")
+        .arg(dir.path().join("none.sqlite"))
+        .assert()
+        .code(2);
+    assert!(!dir.path().join("none.sqlite").exists());
+}
