@@ -7,8 +7,10 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use crate::formats::{Dataset, Format};
+use crate::review::disagreement::Options;
 use crate::store::Store;
 use crate::tui::app::App;
+use crate::tui::arbitrate::ArbConfig;
 use crate::tui::config::Config;
 use crate::tui::queue::QueueKind;
 use crate::tui::{labels, terminal};
@@ -26,7 +28,8 @@ pub struct Args {
     /// Reviewer name recorded with each decision (default: $USER).
     #[arg(long, value_name = "NAME")]
     pub reviewer: Option<String>,
-    /// Which records: unreviewed, all, flagged, or type:T (a corruption type).
+    /// Which records: unreviewed, all, flagged, disputed (where the sources disagree, most
+    /// disputed first, on the arbitration screen), or type:T (a corruption type).
     #[arg(long, default_value = "unreviewed", value_parser = clap::value_parser!(String))]
     pub queue: String,
     /// Read every file in this format instead of detecting it.
@@ -35,6 +38,38 @@ pub struct Args {
     /// Label set for the pickers: one label per line, `category/subcategory` for taxonomies.
     #[arg(long, value_name = "FILE")]
     pub labels: Option<PathBuf>,
+    /// Record records where every source agrees as accepted (an `accept_all` with reason
+    /// "auto: unanimous", undoable), in the background.
+    #[arg(long)]
+    pub auto_accept_unanimous: bool,
+    /// Arbitration: show sources as A, B, C in a per-record shuffled order, names hidden until
+    /// the record's clusters are resolved.
+    #[arg(long)]
+    pub blind: bool,
+    /// Boundary differences of up to N code points are not disagreements.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub tolerance: usize,
+    /// Differences made only of whitespace and punctuation at span edges are not
+    /// disagreements.
+    #[arg(long)]
+    pub ignore_edge_punct: bool,
+}
+
+impl Args {
+    /// The arbitration settings these flags ask for.
+    #[must_use]
+    pub fn arb_config(&self) -> ArbConfig {
+        ArbConfig {
+            options: Options {
+                tolerance: self.tolerance,
+                ignore_edge_punct: self.ignore_edge_punct,
+                compare_labels: true,
+            },
+            blind: self.blind,
+            auto_accept: self.auto_accept_unanimous,
+            ..ArbConfig::default()
+        }
+    }
 }
 
 /// The bundled sample: the toolace records with two detectors' predictions.
@@ -101,6 +136,7 @@ fn init_logging() -> Option<PathBuf> {
 /// no terminal.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let queue: QueueKind = args.queue.parse().map_err(anyhow::Error::msg)?;
+    let arb = args.arb_config();
     let files = if args.files.is_empty() {
         sample_files()
     } else {
@@ -130,13 +166,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         queue = %queue,
         "review opened"
     );
-    let mut app = App::new(
+    let mut app = App::open(
         dataset,
         Box::new(store),
         &reviewer(args.reviewer),
         queue,
         config,
         labels,
+        arb,
     )
     .map_err(anyhow::Error::msg)?;
     terminal::run(&mut app).context("the terminal failed")?;

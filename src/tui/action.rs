@@ -99,6 +99,38 @@ pub enum Action {
     Cancel,
     /// Prompt: delete the character before the cursor.
     DeleteChar,
+    /// Open the arbitration screen for the record (one lane per source), or leave it.
+    Arbitrate,
+    /// Open the stats screen: progress and per-source agreement.
+    Stats,
+    /// Arbitration: take source 1's version of the cluster.
+    Take1,
+    /// Arbitration: take source 2's version.
+    Take2,
+    /// Arbitration: take source 3's version.
+    Take3,
+    /// Arbitration: take source 4's version.
+    Take4,
+    /// Arbitration: take source 5's version.
+    Take5,
+    /// Arbitration: take source 6's version.
+    Take6,
+    /// Arbitration: take source 7's version.
+    Take7,
+    /// Arbitration: take source 8's version.
+    Take8,
+    /// Arbitration: take source 9's version.
+    Take9,
+    /// Arbitration: one span over everything any source covers.
+    Union,
+    /// Arbitration: what every covering source covers.
+    Intersection,
+    /// Arbitration: place the selected unplaced judge claim by hand.
+    PlaceClaim,
+    /// Arbitration: dismiss the selected unplaced judge claim.
+    DismissClaim,
+    /// Arbitration: select the next unplaced judge claim.
+    NextClaim,
     /// Panic on purpose (tests that the terminal is restored); unbound by default.
     Crash,
     /// Text typed into a prompt (not bindable).
@@ -166,8 +198,41 @@ impl Action {
         Self::Confirm,
         Self::Cancel,
         Self::DeleteChar,
+        Self::Arbitrate,
+        Self::Stats,
+        Self::Take1,
+        Self::Take2,
+        Self::Take3,
+        Self::Take4,
+        Self::Take5,
+        Self::Take6,
+        Self::Take7,
+        Self::Take8,
+        Self::Take9,
+        Self::Union,
+        Self::Intersection,
+        Self::PlaceClaim,
+        Self::DismissClaim,
+        Self::NextClaim,
         Self::Crash,
     ];
+
+    /// The source lane (1-based) a take action names.
+    #[must_use]
+    pub fn take_lane(self) -> Option<usize> {
+        Some(match self {
+            Self::Take1 => 1,
+            Self::Take2 => 2,
+            Self::Take3 => 3,
+            Self::Take4 => 4,
+            Self::Take5 => 5,
+            Self::Take6 => 6,
+            Self::Take7 => 7,
+            Self::Take8 => 8,
+            Self::Take9 => 9,
+            _ => return None,
+        })
+    }
 
     /// The keymap name (`next_span`), or `None` for input and mouse actions.
     #[must_use]

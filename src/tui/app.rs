@@ -5,6 +5,7 @@
 //! screen's state change and the status line say "saved #id". A failed write leaves the state as
 //! it was and shows the error.
 
+mod arbitrate;
 mod decide;
 mod input;
 mod mouse;
@@ -13,25 +14,30 @@ mod state;
 pub use state::{Current, Hits, ModeState, PickerKind, PromptKind, ScreenLayout, Scrolls, Status};
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
+use super::arbitrate::{Arb, ArbConfig, Clustering};
 use super::config::Config;
 use super::evidence;
 use super::keymap::Mode;
 use super::labels::LabelChoice;
 use super::log::DecisionLog;
 use super::queue::{Queue, QueueKind};
+use super::stats::StatsView;
 use super::strings;
 use super::Action;
 use crate::formats::Dataset;
 use crate::model::offsets::CharMap;
 use crate::review::decision::replay;
+use crate::review::disagreement::RecordScore;
 use crate::store::RecordState;
 
 /// The review screen's state.
 pub struct App {
-    /// The records.
-    pub dataset: Dataset,
+    /// The records (shared, read-only, with the background clustering).
+    pub dataset: Arc<Dataset>,
     log: Box<dyn DecisionLog>,
     /// Who decides.
     pub reviewer: String,
@@ -60,7 +66,30 @@ pub struct App {
     ids: HashMap<String, usize>,
     ids_scanned: usize,
     verified: usize,
+    /// Arbitration settings (`review` flags).
+    pub arb_config: ArbConfig,
+    /// The arbitration state of the record on screen, while the arbitration screen is open.
+    pub arb: Option<Arb>,
+    /// The arbitration screen is open (it follows the reviewer from record to record).
+    pub arbitrating: bool,
+    /// Background clustering (disputed queue, auto-accept).
+    pub clustering: Option<Clustering>,
+    /// Scores of the disputed records found so far, by dataset index.
+    pub scores: HashMap<usize, RecordScore>,
+    /// Records accepted unseen this session because every source agreed.
+    pub auto_accepted: usize,
+    /// The stats screen's numbers (computed when it opens).
+    pub stats: Option<StatsView>,
+    /// Unplaced claim being placed by hand (add mode).
+    placing: Option<usize>,
+    /// Dataset indices read this session, in order (the stats screen's scope).
+    visited: Vec<usize>,
+    visited_set: HashSet<usize>,
 }
+
+/// How long opening waits for the background clustering before the first frame: a small
+/// file is clustered within it and its disputed queue starts sorted.
+const OPEN_BUDGET: Duration = Duration::from_millis(100);
 
 impl std::fmt::Debug for App {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -87,6 +116,33 @@ impl App {
         config: Config,
         labels: Option<Vec<LabelChoice>>,
     ) -> Result<Self, String> {
+        Self::open(
+            dataset,
+            log,
+            reviewer,
+            queue,
+            config,
+            labels,
+            ArbConfig::default(),
+        )
+    }
+
+    /// [`App::new`] with arbitration settings. The `disputed` queue opens on the arbitration
+    /// screen; it (and `auto_accept`) start the background clustering, and opening waits for
+    /// it at most [`OPEN_BUDGET`]: the first disputed record found is shown at once.
+    ///
+    /// # Errors
+    /// The record states cannot be read from the log.
+    pub fn open(
+        dataset: Dataset,
+        log: Box<dyn DecisionLog>,
+        reviewer: &str,
+        queue: QueueKind,
+        config: Config,
+        labels: Option<Vec<LabelChoice>>,
+        arb_config: ArbConfig,
+    ) -> Result<Self, String> {
+        let dataset = Arc::new(dataset);
         let states = log.record_states(&dataset.name)?;
         let queue = Queue::new(queue, &dataset, &states);
         let mut app = Self {
@@ -108,9 +164,41 @@ impl App {
             ids: HashMap::new(),
             ids_scanned: 0,
             verified: 0,
+            arbitrating: false,
+            arb: None,
+            clustering: None,
+            scores: HashMap::new(),
+            auto_accepted: 0,
+            stats: None,
+            placing: None,
+            visited: Vec::new(),
+            visited_set: HashSet::new(),
+            arb_config,
         };
+        let disputed = app.queue.kind == QueueKind::Disputed;
+        app.arbitrating = disputed;
+        if disputed || app.arb_config.auto_accept || app.arb_config.background {
+            app.clustering = Some(Clustering::start(Arc::clone(&app.dataset), &app.arb_config));
+        }
+        if disputed {
+            let t0 = Instant::now();
+            while let Some(left) = OPEN_BUDGET.checked_sub(t0.elapsed()) {
+                let Some(cl) = app.clustering.as_mut() else {
+                    break;
+                };
+                if cl.finished {
+                    break;
+                }
+                let batch = cl.wait(left);
+                app.absorb(batch);
+            }
+            app.finish_clustering_if_done();
+        }
         let start = app.resume_position();
         app.go(start);
+        if disputed && app.cur.is_err() && !app.queue.complete(&app.dataset) {
+            app.cur = Err(strings::NO_DISPUTED_YET.to_owned());
+        }
         Ok(app)
     }
 
@@ -160,16 +248,22 @@ impl App {
     /// queue (exact sizes for filtered queues), then check the records stored as reviewed
     /// against their current content. Returns true while there is work left.
     pub fn idle(&mut self) -> bool {
+        if self.clustering.as_ref().is_some_and(|c| !c.finished) {
+            self.drain_clustering(2_000);
+        }
         if self.queue.scan(200, &self.dataset, &self.states) {
             return true;
         }
-        self.verify(50)
+        let clustering = self.clustering.as_ref().is_some_and(|c| !c.finished);
+        self.verify(50) || clustering
     }
 
     /// True while [`App::idle`] has work left.
     #[must_use]
     pub fn busy(&self) -> bool {
-        !self.queue.complete(&self.dataset) || self.verified < self.dataset.len()
+        (self.queue.kind != QueueKind::Disputed && !self.queue.complete(&self.dataset))
+            || self.verified < self.dataset.len()
+            || self.clustering.as_ref().is_some_and(|c| !c.finished)
     }
 
     /// Re-check up to `n` records the stored states call reviewed: a record whose content
@@ -230,6 +324,13 @@ impl App {
             ModeState::Add { .. } => self.add_mode(action),
             ModeState::Picker { .. } => self.picker(action),
             ModeState::Prompt { .. } => self.prompt(action),
+            ModeState::Arbitrate => self.arbitrate_action(action),
+            ModeState::Settle { .. } => self.settle_mode(action),
+            ModeState::Stats => {
+                if matches!(action, Action::Cancel | Action::Stats | Action::Quit) {
+                    self.mode = ModeState::Normal;
+                }
+            }
             ModeState::Help | ModeState::Tools => match action {
                 Action::Cancel | Action::Help | Action::Tools | Action::Quit => {
                     self.mode = ModeState::Normal;
@@ -241,6 +342,9 @@ impl App {
                 Action::Up => self.scroll.overlay = self.scroll.overlay.saturating_sub(1),
                 _ => {}
             },
+        }
+        if self.mode == ModeState::Normal && self.arbitrating && self.arb.is_some() {
+            self.mode = ModeState::Arbitrate;
         }
     }
 
@@ -266,6 +370,8 @@ impl App {
             Action::Flag => self.flag(),
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
+            Action::Arbitrate => self.enter_arbitration(),
+            Action::Stats => self.open_stats(),
             Action::NextEvidence => self.next_evidence(),
             Action::Tools => {
                 self.scroll.overlay = 0;
@@ -339,7 +445,16 @@ impl App {
         }
         let to = self.pos.saturating_add_signed(delta);
         if self.queue.get(to, &self.dataset, &self.states).is_none() {
-            self.status = Status::Info(strings::QUEUE_END.to_owned());
+            let more = self.clustering.as_ref().is_some_and(|c| !c.finished)
+                && self.queue.kind == QueueKind::Disputed;
+            self.status = Status::Info(
+                if more {
+                    strings::DISPUTED_END_FOR_NOW
+                } else {
+                    strings::QUEUE_END
+                }
+                .to_owned(),
+            );
             return;
         }
         self.go(to);
@@ -384,8 +499,13 @@ impl App {
             self.ids.insert(c.record.id.clone(), idx);
             let reviewed = self.states.get(&c.record.id).is_some_and(|s| s.reviewed);
             self.queue.mark(idx, reviewed, reviewed);
+            if self.visited_set.insert(idx) {
+                self.visited.push(idx);
+            }
         }
         self.refresh_hits();
+        self.placing = None;
+        self.load_arb();
     }
 
     pub(super) fn read(&self, idx: usize) -> Result<Current, String> {

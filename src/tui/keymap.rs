@@ -31,18 +31,24 @@ pub enum Mode {
     Help,
     /// The tools panel.
     Tools,
+    /// The arbitration screen: one lane per source, a cluster at a time.
+    Arbitrate,
+    /// The stats screen.
+    Stats,
 }
 
 impl Mode {
     /// Every mode, in help order.
-    pub const ALL: [Mode; 7] = [
+    pub const ALL: [Mode; 9] = [
         Self::Normal,
+        Self::Arbitrate,
         Self::Adjust,
         Self::Add,
         Self::Picker,
         Self::Prompt,
         Self::Help,
         Self::Tools,
+        Self::Stats,
     ];
 
     /// The table name in the keymap file.
@@ -56,6 +62,8 @@ impl Mode {
             Self::Prompt => "prompt",
             Self::Help => "help",
             Self::Tools => "tools",
+            Self::Arbitrate => "arbitrate",
+            Self::Stats => "stats",
         }
     }
 

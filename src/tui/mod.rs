@@ -5,6 +5,7 @@
 
 pub mod action;
 pub mod app;
+pub mod arbitrate;
 pub mod config;
 pub mod edit;
 pub mod evidence;
@@ -12,6 +13,7 @@ pub mod keymap;
 pub mod labels;
 pub mod log;
 pub mod queue;
+pub mod stats;
 pub mod strings;
 pub mod terminal;
 pub mod text;

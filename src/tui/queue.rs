@@ -20,6 +20,10 @@ pub enum QueueKind {
     Flagged,
     /// Records of one corruption type (`type:missing_tool`).
     Type(String),
+    /// Records where the sources disagree, most disputed first. Members come from the
+    /// background clustering ([`Queue::push`]), not from scanning: in file order while it runs,
+    /// then the part after the reviewer's position is sorted ([`Queue::finish`]).
+    Disputed,
 }
 
 impl FromStr for QueueKind {
@@ -29,10 +33,11 @@ impl FromStr for QueueKind {
             "unreviewed" => Ok(Self::Unreviewed),
             "all" => Ok(Self::All),
             "flagged" => Ok(Self::Flagged),
+            "disputed" => Ok(Self::Disputed),
             _ => match s.strip_prefix("type:") {
                 Some(t) if !t.is_empty() => Ok(Self::Type(t.to_owned())),
                 _ => Err(format!(
-                    "unknown queue {s:?} (expected unreviewed, all, flagged or type:T)"
+                    "unknown queue {s:?} (expected unreviewed, all, flagged, disputed or type:T)"
                 )),
             },
         }
@@ -45,6 +50,7 @@ impl fmt::Display for QueueKind {
             Self::Unreviewed => f.write_str("unreviewed"),
             Self::All => f.write_str("all"),
             Self::Flagged => f.write_str("flagged"),
+            Self::Disputed => f.write_str("disputed"),
             Self::Type(t) => write!(f, "type:{t}"),
         }
     }
@@ -78,7 +84,7 @@ impl Queue {
                     .saturating_sub(states.values().filter(|s| s.reviewed).count()),
             ),
             QueueKind::Flagged => Some(states.values().filter(|s| s.flagged).count()),
-            QueueKind::Type(_) => None,
+            QueueKind::Type(_) | QueueKind::Disputed => None,
         };
         Self {
             kind,
@@ -160,7 +166,10 @@ impl Queue {
         if self.kind == QueueKind::All {
             return (pos < ds.len()).then_some(pos);
         }
-        while self.members.len() <= pos && self.scanned < ds.len() {
+        while self.kind != QueueKind::Disputed
+            && self.members.len() <= pos
+            && self.scanned < ds.len()
+        {
             self.step(ds, states);
         }
         self.members.get(pos).copied()
@@ -168,7 +177,7 @@ impl Queue {
 
     /// Consider up to `n` more records (idle-time scanning); true when something was done.
     pub fn scan(&mut self, n: usize, ds: &Dataset, states: &HashMap<String, RecordState>) -> bool {
-        if self.complete(ds) {
+        if self.complete(ds) || self.kind == QueueKind::Disputed {
             return false;
         }
         for _ in 0..n {
@@ -183,7 +192,7 @@ impl Queue {
     fn step(&mut self, ds: &Dataset, states: &HashMap<String, RecordState>) {
         let i = self.scanned;
         self.scanned += 1;
-        if self.member_set.contains(&i) {
+        if self.member_set.contains(&i) || self.kind == QueueKind::Disputed {
             return;
         }
         if let Some(reviewed) = admits(&self.kind, i, ds, states) {
@@ -201,6 +210,14 @@ impl Queue {
         if self.kind == QueueKind::All {
             return idx;
         }
+        if self.kind == QueueKind::Disputed {
+            if let Some(p) = self.members.iter().position(|&m| m == idx) {
+                return p;
+            }
+            self.members.push(idx);
+            self.member_set.insert(idx);
+            return self.members.len() - 1;
+        }
         match self.members.binary_search(&idx) {
             Ok(p) => p,
             Err(p) => {
@@ -215,6 +232,31 @@ impl Queue {
     #[must_use]
     pub fn contains(&self, idx: usize) -> bool {
         self.kind == QueueKind::All || self.member_set.contains(&idx)
+    }
+
+    /// Add dataset index `idx` at the end (the disputed queue, as clustering finds it);
+    /// `reviewed` counts it as done. A member already known is left where it is.
+    pub fn push(&mut self, idx: usize, reviewed: bool) {
+        if self.member_set.insert(idx) {
+            self.members.push(idx);
+            if reviewed {
+                self.reviewed.insert(idx);
+            }
+        }
+    }
+
+    /// Every record has been considered (clustering finished): sort the members after
+    /// position `keep` with `cmp` (stable); those up to `keep` — the record on screen and what
+    /// the reviewer has walked past — stay where they are.
+    pub fn finish(
+        &mut self,
+        total: usize,
+        keep: Option<usize>,
+        cmp: impl Fn(usize, usize) -> std::cmp::Ordering,
+    ) {
+        self.scanned = self.scanned.max(total);
+        let from = keep.map_or(0, |k| (k + 1).min(self.members.len()));
+        self.members[from..].sort_by(|&a, &b| cmp(a, b));
     }
 
     /// Known member indices (empty for the `all` queue, whose members are every index).
@@ -235,6 +277,7 @@ fn admits(
     let state = |id: &str| states.get(id).cloned().unwrap_or_default();
     match kind {
         QueueKind::All => Some(false),
+        QueueKind::Disputed => None,
         QueueKind::Unreviewed => match ds.primary().id(i) {
             Ok(id) => (!state(&id).reviewed).then_some(false),
             Err(_) => Some(false),

@@ -54,6 +54,22 @@ pub fn describe(a: Action) -> &'static str {
         Action::Cancel => "cancel / close",
         Action::DeleteChar => "delete a character",
         Action::Crash => "crash on purpose (tests)",
+        Action::Arbitrate => "arbitration screen: one lane per source (again to leave)",
+        Action::Stats => "stats: progress and per-source agreement",
+        Action::Take1 => "take source 1's version of the cluster",
+        Action::Take2 => "take source 2's version",
+        Action::Take3 => "take source 3's version",
+        Action::Take4 => "take source 4's version",
+        Action::Take5 => "take source 5's version",
+        Action::Take6 => "take source 6's version",
+        Action::Take7 => "take source 7's version",
+        Action::Take8 => "take source 8's version",
+        Action::Take9 => "take source 9's version",
+        Action::Union => "union: one span over everything any source covers",
+        Action::Intersection => "intersection: what every covering source covers",
+        Action::PlaceClaim => "place the selected unplaced judge claim (mark it as in add)",
+        Action::DismissClaim => "dismiss the selected unplaced judge claim",
+        Action::NextClaim => "select the next unplaced judge claim",
         Action::Input(_)
         | Action::MouseDown(..)
         | Action::MouseDrag(..)
@@ -70,6 +86,13 @@ pub fn describe_in(mode: Mode, a: Action) -> &'static str {
         (Mode::Prompt, Action::Confirm) => "submit",
         (Mode::Picker, Action::Confirm) => "choose (or press the number)",
         (Mode::Adjust, Action::Confirm) => "save the new boundaries",
+        (Mode::Arbitrate, Action::NextSpan) => "next cluster",
+        (Mode::Arbitrate, Action::PrevSpan) => "previous cluster",
+        (Mode::Arbitrate, Action::Drop) => "drop all: nothing in the cluster is a hallucination",
+        (Mode::Arbitrate, Action::Adjust) => "edit: set the cluster's span yourself (adjust keys)",
+        (Mode::Arbitrate, Action::AcceptAll) => "accept the record's other spans, next record",
+        (Mode::Arbitrate, Action::Arbitrate) => "back to the review screen",
+        (Mode::Stats, Action::Cancel) => "close",
         _ => describe(a),
     }
 }
@@ -107,7 +130,27 @@ pub fn hint(a: Action) -> &'static str {
         Action::Down => "move",
         Action::Confirm => "ok",
         Action::Cancel => "cancel",
+        Action::Arbitrate => "arbitrate",
+        Action::Stats => "stats",
+        Action::Take1 => "take 1",
+        Action::Take2 => "take 2",
+        Action::Union => "union",
+        Action::Intersection => "intersect",
+        Action::PlaceClaim => "place claim",
+        Action::DismissClaim => "dismiss claim",
         _ => describe(a),
+    }
+}
+
+/// A short word for an action in a mode's hints, where the mode gives it another meaning.
+#[must_use]
+pub fn hint_in(mode: Mode, a: Action) -> &'static str {
+    match (mode, a) {
+        (Mode::Arbitrate, Action::NextSpan) => "cluster",
+        (Mode::Arbitrate, Action::Drop) => "drop all",
+        (Mode::Arbitrate, Action::Adjust) => "edit",
+        (Mode::Arbitrate, Action::Arbitrate) => "review",
+        _ => hint(a),
     }
 }
 
@@ -127,6 +170,8 @@ pub fn hint_actions(mode: Mode) -> &'static [Action] {
             Action::NextSpan,
             Action::NextRecord,
             Action::Undo,
+            Action::Arbitrate,
+            Action::Stats,
             Action::NextEvidence,
             Action::Tools,
             Action::Clean,
@@ -153,7 +198,25 @@ pub fn hint_actions(mode: Mode) -> &'static [Action] {
         ],
         Mode::Picker => &[Action::Confirm, Action::Cancel, Action::Down],
         Mode::Prompt => &[Action::Confirm, Action::Cancel],
+        Mode::Arbitrate => &[
+            Action::Help,
+            Action::Take1,
+            Action::Take2,
+            Action::Union,
+            Action::Intersection,
+            Action::Drop,
+            Action::Adjust,
+            Action::NextSpan,
+            Action::NextRecord,
+            Action::Undo,
+            Action::PlaceClaim,
+            Action::DismissClaim,
+            Action::Stats,
+            Action::Arbitrate,
+            Action::Quit,
+        ],
         Mode::Help | Mode::Tools => &[Action::Cancel, Action::Down],
+        Mode::Stats => &[Action::Cancel],
     }
 }
 
@@ -168,6 +231,8 @@ pub fn mode_title(mode: Mode) -> &'static str {
         Mode::Prompt => "Prompts",
         Mode::Help => "Help",
         Mode::Tools => "Tools panel",
+        Mode::Arbitrate => "Arbitration (d)",
+        Mode::Stats => "Stats (S)",
     }
 }
 
@@ -389,4 +454,105 @@ pub fn other_sources(names: &[&str]) -> String {
 #[must_use]
 pub fn stale_requeued(id: &str) -> String {
     format!("{id}: reviewed on other content (stale decisions), so it is back in the queue")
+}
+
+/// Header: background clustering under way.
+#[must_use]
+pub fn clustering(done: usize, total: usize) -> String {
+    format!("clustering {} / {}", thousands(done), thousands(total))
+}
+
+/// Header: disputed records found.
+#[must_use]
+pub fn disputed(n: usize) -> String {
+    format!("{} disputed", thousands(n))
+}
+
+/// Header: records accepted unseen because every source agreed.
+#[must_use]
+pub fn auto_accepted(n: usize) -> String {
+    format!("auto-accepted {}", thousands(n))
+}
+
+/// `12345` → `12,345`.
+#[must_use]
+pub fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The reason of an auto-accept decision (visible in the log; undoable).
+pub const AUTO_UNANIMOUS: &str = "auto: unanimous";
+
+/// No disputed record found yet while clustering runs.
+pub const NO_DISPUTED_YET: &str = "clustering: no disputed record found yet…";
+
+/// The queue has no more disputed record, for now.
+pub const DISPUTED_END_FOR_NOW: &str =
+    "end of the disputed records found so far (clustering continues)";
+
+/// Title of the arbitration output pane.
+pub const LANES: &str = "Output · one lane per source";
+
+/// Title of the cluster panel.
+pub const CLUSTER: &str = "Cluster";
+
+/// Lane label of the reviewed result.
+pub const RESULT_LANE: &str = "result";
+
+/// No cluster in the record.
+pub const NO_CLUSTERS: &str = "no spans from any source: nothing to arbitrate";
+
+/// No such source lane.
+pub const NO_SUCH_LANE: &str = "no source with that number";
+
+/// No unplaced claim.
+pub const NO_CLAIMS: &str = "no unplaced judge claim";
+
+/// Placing a claim: what to do.
+pub const PLACE_CLAIM: &str = "place the claim: mark its start and end as in add";
+
+/// Every disputed cluster of the record is resolved.
+pub const ALL_RESOLVED: &str = "all clusters resolved: A accepts the rest and goes on";
+
+/// Names are hidden in blind mode.
+pub const BLIND: &str = "blind: names hidden until the record's clusters are resolved";
+
+/// Stats screen title.
+pub const STATS: &str = "Stats";
+
+/// What the stats are computed over.
+#[must_use]
+pub fn stats_scope(n: usize) -> String {
+    format!(
+        "agreement over the {n} records read this session (not the whole file); progress over every record"
+    )
+}
+
+/// A cluster header line.
+#[must_use]
+pub fn cluster_title(i: usize, n: usize, start: usize, end: usize, disputed: bool) -> String {
+    format!(
+        "cluster {} / {n} · [{start}, {end}) · {}",
+        i + 1,
+        if disputed { "disputed" } else { "agreed" }
+    )
+}
+
+/// A resolution saved (possibly several rows).
+#[must_use]
+pub fn resolved(first: i64, last: i64, upheld: &str, dismissed: &str) -> String {
+    let ids = if first == last {
+        format!("#{first}")
+    } else {
+        format!("#{first}–#{last}")
+    };
+    format!("saved {ids} resolve · upheld {upheld} · dismissed {dismissed}")
 }

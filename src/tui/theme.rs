@@ -209,6 +209,24 @@ impl Theme {
         self.fg("diff_del").add_modifier(Modifier::CROSSED_OUT)
     }
 
+    /// Arbitration lane `lane` (0-based): its colour (cycling through eight), and a glyph of
+    /// its own so that lanes differ without colour too.
+    #[must_use]
+    pub fn lane(&self, lane: usize) -> (Style, &'static str) {
+        const GLYPHS: [&str; 8] = ["━", "═", "▀", "▄", "┅", "─", "▬", "┉"];
+        let name = format!("lane{}", lane % 8 + 1);
+        (
+            self.fg(&name).add_modifier(Modifier::BOLD),
+            GLYPHS[lane % 8],
+        )
+    }
+
+    /// The reviewed-result lane.
+    #[must_use]
+    pub fn lane_result(&self) -> (Style, &'static str) {
+        (self.fg("lane_result").add_modifier(Modifier::BOLD), "▒")
+    }
+
     /// A selected row in a list.
     #[must_use]
     pub fn list_selected(&self) -> Style {

@@ -15,13 +15,13 @@ use super::common::fixture;
 const DEADLINE: Duration = Duration::from_secs(20);
 
 /// A tmux server of our own (its own socket), killed on drop.
-struct Tmux {
+pub(super) struct Tmux {
     socket: String,
 }
 
 impl Tmux {
     /// Start `cmd` in a detached session of a fixed size; `None` when tmux is missing.
-    fn start(name: &str, cmd: &str, env: &[(&str, String)]) -> Option<Self> {
+    pub(super) fn start(name: &str, cmd: &str, env: &[(&str, String)]) -> Option<Self> {
         if Command::new("tmux").arg("-V").output().is_err() {
             eprintln!("SKIP: tmux is not installed; the end-to-end terminal tests need it");
             return None;
@@ -55,7 +55,7 @@ impl Tmux {
         Some(t)
     }
 
-    fn tmux(&self, args: &[&str]) -> String {
+    pub(super) fn tmux(&self, args: &[&str]) -> String {
         let out = Command::new("tmux")
             .arg("-L")
             .arg(&self.socket)
@@ -65,12 +65,12 @@ impl Tmux {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
-    fn screen(&self) -> String {
+    pub(super) fn screen(&self) -> String {
         self.tmux(&["capture-pane", "-p", "-t", "t"])
     }
 
     /// Press keys: tmux key names (`Enter`, `Escape`, `C-r`, `Down`) or single characters.
-    fn keys(&self, keys: &[&str]) {
+    pub(super) fn keys(&self, keys: &[&str]) {
         for k in keys {
             if k.chars().count() == 1 {
                 self.tmux(&["send-keys", "-t", "t", "-l", k]);
@@ -81,12 +81,12 @@ impl Tmux {
     }
 
     /// Type text literally.
-    fn text(&self, s: &str) {
+    pub(super) fn text(&self, s: &str) {
         self.tmux(&["send-keys", "-t", "t", "-l", s]);
     }
 
     /// Wait until the screen contains `want`; the screen is returned.
-    fn wait(&self, want: &str) -> String {
+    pub(super) fn wait(&self, want: &str) -> String {
         let start = Instant::now();
         loop {
             let s = self.screen();
@@ -102,12 +102,12 @@ impl Tmux {
     }
 
     /// Press keys, then wait for `want`.
-    fn press(&self, keys: &[&str], want: &str) -> String {
+    pub(super) fn press(&self, keys: &[&str], want: &str) -> String {
         self.keys(keys);
         self.wait(want)
     }
 
-    fn pane(&self, format: &str) -> String {
+    pub(super) fn pane(&self, format: &str) -> String {
         self.tmux(&["display-message", "-p", "-t", "t", format])
             .trim()
             .to_owned()
@@ -120,7 +120,7 @@ impl Drop for Tmux {
     }
 }
 
-fn bin() -> &'static str {
+pub(super) fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_spanreview")
 }
 
@@ -135,12 +135,12 @@ fn files() -> String {
     .join(" ")
 }
 
-fn shell_quote(p: &Path) -> String {
+pub(super) fn shell_quote(p: &Path) -> String {
     format!("'{}'", p.display().to_string().replace('\'', "'\\''"))
 }
 
 /// Environment isolating the run from the user's config and database.
-fn env(dir: &Path) -> Vec<(&'static str, String)> {
+pub(super) fn env(dir: &Path) -> Vec<(&'static str, String)> {
     vec![
         ("XDG_CONFIG_HOME", dir.join("config").display().to_string()),
         ("XDG_DATA_HOME", dir.join("data").display().to_string()),

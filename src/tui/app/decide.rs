@@ -11,9 +11,12 @@ use crate::tui::edit::{self, Bounds};
 use crate::tui::log::state_of;
 use crate::tui::{strings, Action};
 
+/// The `note` prefix shared by the rows of one arbitration resolution.
+pub(super) const RESOLUTION: &str = "resolution ";
+
 impl App {
     /// A new decision on the record on screen (`None` when no record is shown).
-    fn decision(&self, action: ActionKind) -> Option<Decision> {
+    pub(super) fn decision(&self, action: ActionKind) -> Option<Decision> {
         let c = self.cur.as_ref().ok()?;
         Some(Decision::new(
             &c.record,
@@ -236,6 +239,10 @@ impl App {
                 let Some(choice) = self.label_choices().get(i).cloned() else {
                     return;
                 };
+                if let Some(claim) = self.placing.take() {
+                    self.place_claim_at(claim, *start, *end, &choice);
+                    return;
+                }
                 let Some(mut d) = self.decision(ActionKind::Add) else {
                     return;
                 };
@@ -421,47 +428,79 @@ impl App {
     }
 
     /// Undo or redo: find the target in this reviewer's log, go to its record (it may be
-    /// another one), and append the undo/redo row there.
+    /// another one), and append the undo/redo row there. The rows of one arbitration
+    /// resolution (same `note`) are undone and redone together. Auto-accepts of other records
+    /// than the one on screen are skipped: they are made in the background and would
+    /// otherwise stand between the reviewer and their own last decision.
     fn meta(&mut self, kind: ActionKind) {
+        let Some(first) = self.meta_once(kind, None) else {
+            return;
+        };
+        let group = first
+            .note
+            .clone()
+            .filter(|n| first.action == ActionKind::Resolve && n.starts_with(RESOLUTION));
+        if let Some(g) = group {
+            let mut last = Some(first);
+            while last.is_some() {
+                last = self.meta_once(kind, Some(&g));
+            }
+        }
+    }
+
+    /// One undo or redo; with `group`, only when its target belongs to that resolution.
+    /// Returns the decision it acted on.
+    fn meta_once(&mut self, kind: ActionKind, group: Option<&str>) -> Option<Decision> {
         let log = match self.log.reviewer_log(&self.dataset.name, &self.reviewer) {
             Ok(l) => l,
             Err(e) => {
                 self.status = Status::Error(e);
-                return;
+                return None;
             }
         };
+        let here_id = self.cur.as_ref().ok().map(|c| c.record.id.clone());
+        let log: Vec<Decision> = log
+            .into_iter()
+            .filter(|d| {
+                d.reason.as_deref() != Some(strings::AUTO_UNANIMOUS)
+                    || Some(&d.record_id) == here_id.as_ref()
+            })
+            .collect();
         let target = if kind == ActionKind::Undo {
             undo_target(&log)
         } else {
             redo_target(&log)
         };
         let Some(t) = target else {
-            self.status = Status::Info(
-                if kind == ActionKind::Undo {
-                    strings::NOTHING_TO_UNDO
-                } else {
-                    strings::NOTHING_TO_REDO
-                }
-                .to_owned(),
-            );
-            return;
+            if group.is_none() {
+                self.status = Status::Info(
+                    if kind == ActionKind::Undo {
+                        strings::NOTHING_TO_UNDO
+                    } else {
+                        strings::NOTHING_TO_REDO
+                    }
+                    .to_owned(),
+                );
+            }
+            return None;
         };
-        let Some(td) = log.iter().find(|d| d.id == t).cloned() else {
-            return;
-        };
-        let here = self.cur.as_ref().is_ok_and(|c| c.record.id == td.record_id);
+        let td = log.iter().find(|d| d.id == t).cloned()?;
+        if let Some(g) = group {
+            if td.action != ActionKind::Resolve || td.note.as_deref() != Some(g) {
+                return None;
+            }
+        }
+        let here = here_id.as_deref() == Some(td.record_id.as_str());
         if !here {
             match self.find_id(&td.record_id) {
                 Some(idx) => self.go_index(idx),
                 None => {
                     self.status = Status::Error(strings::target_elsewhere(t, &td.record_id));
-                    return;
+                    return None;
                 }
             }
         }
-        let Some(mut d) = self.decision(kind) else {
-            return;
-        };
+        let mut d = self.decision(kind)?;
         d.target = Some(t);
         d.span_key.clone_from(&td.span_key);
         if self.commit(d).is_some() {
@@ -469,6 +508,8 @@ impl App {
                 c.reorder(Some(&k));
             }
             self.refresh_hits();
+            return Some(td);
         }
+        None
     }
 }

@@ -98,6 +98,20 @@ pub enum ModeState {
     Help,
     /// Tools panel.
     Tools,
+    /// The arbitration screen (its state is [`super::App::arb`]).
+    Arbitrate,
+    /// Editing a cluster's resolution by hand (the adjust keys): the result is settled as a
+    /// `resolve` decision.
+    Settle {
+        /// The cluster (index into the record's clusters).
+        cluster: usize,
+        /// Boundaries being edited.
+        bounds: Bounds,
+        /// Boundaries before.
+        before: Bounds,
+    },
+    /// The stats screen.
+    Stats,
 }
 
 impl ModeState {
@@ -112,6 +126,9 @@ impl ModeState {
             Self::Prompt { .. } => Mode::Prompt,
             Self::Help => Mode::Help,
             Self::Tools => Mode::Tools,
+            Self::Arbitrate => Mode::Arbitrate,
+            Self::Settle { .. } => Mode::Adjust,
+            Self::Stats => Mode::Stats,
         }
     }
 }

@@ -20,6 +20,24 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         Span::styled(pos, th.accent()),
         Span::raw(format!(" · queue {}", app.queue.kind)),
     ];
+    if let Some(cl) = &app.clustering {
+        let msg = if cl.finished {
+            strings::disputed(cl.disputed)
+        } else {
+            format!(
+                "{} · {}",
+                strings::clustering(cl.done, cl.total),
+                strings::disputed(cl.disputed)
+            )
+        };
+        first.push(Span::styled(format!(" · {msg}"), th.dim()));
+        if app.arb_config.auto_accept {
+            first.push(Span::styled(
+                format!(" · {}", strings::auto_accepted(app.auto_accepted)),
+                th.dim(),
+            ));
+        }
+    }
     let mut second: Vec<Span<'_>> = Vec::new();
     if let Ok(c) = &app.cur {
         second.push(Span::raw(text::escape_line(&c.record.id)));

@@ -2,9 +2,11 @@
 //! geometry (for mouse hits and scrolling); they never change domain state.
 
 mod header;
+mod lanes;
 mod overlay;
 mod panes;
 mod spans;
+mod stats;
 mod status;
 
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
@@ -30,6 +32,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) -> ScreenLayout {
     header::draw(frame, head, app);
     status::draw(frame, stat, app);
     match &app.cur {
+        Ok(_) if shows_lanes(app) => lanes::body(frame, body, app, &mut out),
         Ok(_) => body_view(frame, body, app, &mut out),
         Err(e) => panes::message(frame, body, app, e),
     }
@@ -37,9 +40,15 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) -> ScreenLayout {
         ModeState::Help => (out.overlay, out.overlay_rows) = overlay::help(frame, area, app),
         ModeState::Tools => (out.overlay, out.overlay_rows) = overlay::tools(frame, area, app),
         ModeState::Picker { .. } => overlay::picker(frame, area, app),
+        ModeState::Stats => stats::draw(frame, body, app),
         _ => {}
     }
     out
+}
+
+/// The arbitration screen is open and not handing over to add mode (placing a claim).
+fn shows_lanes(app: &App) -> bool {
+    app.arbitrating && app.arb.is_some() && !matches!(app.mode, ModeState::Add { .. })
 }
 
 fn body_view(frame: &mut Frame<'_>, body: Rect, app: &App, out: &mut ScreenLayout) {

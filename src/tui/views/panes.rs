@@ -175,7 +175,7 @@ pub fn output(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayo
         .map(|s| s.name.as_str())
         .collect();
     let mut title = strings::output_title(c.chars.len());
-    if !others.is_empty() {
+    if !others.is_empty() && !app.arb_config.blind {
         title = format!("{title} · {}", strings::other_sources(&others));
     }
     let title = text::escape_line(&title);

@@ -42,7 +42,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             spans.push(Span::styled(" · ", th.dim()));
         }
         spans.push(Span::styled(k.to_string(), th.accent()));
-        spans.push(Span::raw(format!(" {}", strings::hint(*a))));
+        spans.push(Span::raw(format!(" {}", strings::hint_in(mode, *a))));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }

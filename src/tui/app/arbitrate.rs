@@ -1,0 +1,713 @@
+//! The arbitration screen's flow: background scores into the disputed queue and auto-accepts,
+//! the per-record cluster state, and each resolution saved as one or more `resolve` decisions.
+//!
+//! A resolution of a cluster is mapped onto the gold spans by
+//! [`Outcome::assign`](crate::review::disagreement::Outcome::assign): one row per gold span it
+//! adjusts (`gold:i`, `after` set) or drops (`after` none), and per new span (`added:<uid>`).
+//! A resolution that touches no gold span (every source but one was silent, and the result is
+//! empty) is one row without a span key. Every row names the upheld and dismissed sources, has
+//! `reason` = `cluster S-E: how` (how the screen knows a cluster is resolved, across restarts)
+//! and `note` = `resolution <uid>`, shared by the rows so that `u` undoes them together.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::decide::RESOLUTION;
+use super::{App, ModeState, Status};
+use crate::model::Span;
+use crate::review::decision::{active_ids, replay, ActionKind, Decision, SpanKey, SpanValue};
+use crate::review::disagreement::{resolve, settle, Outcome, Resolution};
+use crate::store::RecordState;
+use crate::tui::arbitrate::{letter, Arb, Scored};
+use crate::tui::edit::{self, Bounds};
+use crate::tui::labels::LabelChoice;
+use crate::tui::queue::QueueKind;
+use crate::tui::stats::StatsView;
+use crate::tui::{strings, Action};
+
+/// A unique id for a resolution's rows.
+fn token() -> String {
+    let t = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |t| t.as_micros());
+    format!("{t:x}")
+}
+
+impl App {
+    // ----- background clustering -----
+
+    /// Take in background scores: disputed records join the disputed queue (file order while
+    /// clustering runs); unanimous ones are accepted when `--auto-accept-unanimous` is on.
+    pub(super) fn absorb(&mut self, batch: Vec<Scored>) {
+        for s in batch {
+            if self.arb_config.auto_accept && s.score.is_unanimous() {
+                self.auto_accept(&s);
+            }
+            if s.score.is_disputed() {
+                self.scores.insert(s.index, s.score);
+                if self.queue.kind == QueueKind::Disputed {
+                    let reviewed = self.states.get(&s.id).is_some_and(|st| st.reviewed);
+                    self.queue.push(s.index, reviewed);
+                }
+            }
+        }
+    }
+
+    /// Drain up to `max` background scores; when clustering has finished, sort the queue.
+    pub(super) fn drain_clustering(&mut self, max: usize) {
+        let Some(cl) = self.clustering.as_mut() else {
+            return;
+        };
+        let batch = cl.drain(max);
+        self.absorb(batch);
+        if self.cur.is_err() && !self.queue.members().is_empty() {
+            let start = self.first_unreviewed();
+            self.go(start);
+        }
+        self.finish_clustering_if_done();
+    }
+
+    fn first_unreviewed(&self) -> usize {
+        self.queue
+            .members()
+            .iter()
+            .position(|&i| {
+                let id = self.dataset.primary().id(i).ok();
+                !id.and_then(|id| self.states.get(&id))
+                    .is_some_and(|s| s.reviewed)
+            })
+            .unwrap_or(0)
+    }
+
+    /// Once clustering has finished: the disputed queue after the record on screen is sorted
+    /// most disputed first ([`RecordScore::queue_cmp`](crate::review::disagreement::RecordScore::queue_cmp));
+    /// the record on screen and those before it stay put.
+    pub(super) fn finish_clustering_if_done(&mut self) {
+        let Some(cl) = &self.clustering else { return };
+        if !cl.finished || self.queue.complete(&self.dataset) {
+            return;
+        }
+        if self.queue.kind == QueueKind::Disputed {
+            let keep = self.cur.is_ok().then_some(self.pos);
+            let scores = &self.scores;
+            self.queue.finish(self.dataset.len(), keep, |a, b| {
+                match (scores.get(&a), scores.get(&b)) {
+                    (Some(x), Some(y)) => x.queue_cmp(y),
+                    _ => std::cmp::Ordering::Equal,
+                }
+            });
+            if self.cur.is_err() {
+                self.go(0);
+            }
+        }
+    }
+
+    /// Accept a unanimous record nobody has decided on yet: one `accept_all` row with reason
+    /// "auto: unanimous" (undoable from the record).
+    fn auto_accept(&mut self, s: &Scored) {
+        if self.states.contains_key(&s.id) {
+            return;
+        }
+        let d = Decision {
+            id: 0,
+            reviewer: self.reviewer.clone(),
+            time: String::new(),
+            dataset: self.dataset.name.clone(),
+            record_id: s.id.clone(),
+            record_hash: s.hash.clone(),
+            action: ActionKind::AcceptAll,
+            span_key: None,
+            before: None,
+            after: None,
+            reason: Some(strings::AUTO_UNANIMOUS.to_owned()),
+            note: None,
+            target: None,
+            upheld: Vec::new(),
+            dismissed: Vec::new(),
+        };
+        let state = RecordState {
+            reviewed: true,
+            flagged: false,
+            outcome: "open".to_owned(),
+            stale: false,
+        };
+        match self.log.append(&d, &state) {
+            Ok(saved) => {
+                tracing::info!(id = saved.id, record = %saved.record_id, "auto-accepted (unanimous)");
+                self.states.insert(s.id.clone(), state);
+                self.queue.mark(s.index, false, true);
+                self.auto_accepted += 1;
+            }
+            Err(e) => {
+                tracing::error!(record = %s.id, error = %e, "auto-accept NOT saved");
+                self.status = Status::Error(strings::not_saved(&e));
+            }
+        }
+    }
+
+    // ----- the arbitration screen -----
+
+    /// Recompute the arbitration state for the record on screen (when the screen is open).
+    pub(super) fn load_arb(&mut self) {
+        self.arb = None;
+        if !self.arbitrating {
+            return;
+        }
+        let Ok(c) = &self.cur else { return };
+        let mut arb = Arb::new(&c.record, &self.arb_config);
+        arb.cluster = 0;
+        self.arb = Some(arb);
+        self.select_unresolved(0);
+        self.mode = ModeState::Arbitrate;
+    }
+
+    pub(super) fn enter_arbitration(&mut self) {
+        if self.cur.is_err() {
+            return;
+        }
+        self.arbitrating = true;
+        self.load_arb();
+    }
+
+    /// True when cluster `i` has an applied resolution.
+    #[must_use]
+    pub fn is_resolved(&self, i: usize) -> bool {
+        let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
+            return false;
+        };
+        let Some(cl) = arb.d.clusters.get(i) else {
+            return false;
+        };
+        let tag = format!("cluster {}-{}:", cl.start, cl.end);
+        c.review.applied.iter().any(|d| {
+            d.action == ActionKind::Resolve
+                && d.reason.as_deref().is_some_and(|r| r.starts_with(&tag))
+        })
+    }
+
+    /// How cluster `i` was resolved (the `how` of its reason), when it was.
+    #[must_use]
+    pub fn resolution_of(&self, i: usize) -> Option<String> {
+        let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
+            return None;
+        };
+        let cl = arb.d.clusters.get(i)?;
+        let tag = format!("cluster {}-{}: ", cl.start, cl.end);
+        c.review
+            .applied
+            .iter()
+            .rev()
+            .filter(|d| d.action == ActionKind::Resolve)
+            .find_map(|d| d.reason.as_deref()?.strip_prefix(&tag).map(str::to_owned))
+    }
+
+    /// True when unplaced claim `k` was placed or dismissed.
+    #[must_use]
+    pub fn claim_settled(&self, k: usize) -> bool {
+        let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
+            return false;
+        };
+        let Some(u) = arb.d.unplaced.get(k) else {
+            return false;
+        };
+        let tag = format!("claim {}:", u.verdict);
+        c.review.applied.iter().any(|d| {
+            d.action == ActionKind::Resolve
+                && d.reason.as_deref().is_some_and(|r| r.starts_with(&tag))
+        })
+    }
+
+    /// Source names may be shown: not blind, or every disputed cluster and claim of the record
+    /// has been settled (the decisions are saved).
+    #[must_use]
+    pub fn names_visible(&self) -> bool {
+        if !self.arb_config.blind {
+            return true;
+        }
+        let Some(arb) = &self.arb else { return false };
+        arb.d.disputed().all(|(i, _)| self.is_resolved(i))
+            && (0..arb.d.unplaced.len()).all(|k| self.claim_settled(k))
+    }
+
+    /// How lane `lane` (0-based) is labelled: its number, or its letter when blind.
+    #[must_use]
+    pub fn lane_label(&self, lane: usize) -> String {
+        if self.arb_config.blind {
+            letter(lane).to_string()
+        } else {
+            (lane + 1).to_string()
+        }
+    }
+
+    /// The name shown for source `source`: its name, or its blind letter while hidden (with
+    /// the name once revealed).
+    #[must_use]
+    pub fn source_label(&self, source: usize) -> String {
+        let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
+            return String::new();
+        };
+        let name = c
+            .record
+            .sources
+            .get(source)
+            .map_or("?", |s| s.name.as_str());
+        let Some(lane) = arb.lane_of(source) else {
+            return name.to_owned();
+        };
+        match (self.arb_config.blind, self.names_visible()) {
+            (false, _) => name.to_owned(),
+            (true, false) => letter(lane).to_string(),
+            (true, true) => format!("{}={name}", letter(lane)),
+        }
+    }
+
+    /// A source or judge name as shown: blind hides it behind its letter (judges: "judge").
+    fn shown_name(&self, name: &str) -> String {
+        if !self.arb_config.blind || self.names_visible() {
+            return name.to_owned();
+        }
+        let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
+            return name.to_owned();
+        };
+        match c.record.sources.iter().position(|s| s.name == name) {
+            Some(i) => self.source_label(i),
+            None => arb
+                .d
+                .judges
+                .iter()
+                .position(|j| j == name)
+                .map_or_else(|| "?".to_owned(), |k| format!("judge {}", k + 1)),
+        }
+    }
+
+    /// Select the first unresolved disputed cluster from `from` on (wrapping); the current
+    /// one stays when there is none.
+    fn select_unresolved(&mut self, from: usize) {
+        let Some(arb) = &self.arb else { return };
+        let n = arb.d.clusters.len();
+        let pick = (0..n)
+            .map(|k| (from + k) % n)
+            .find(|&i| arb.d.clusters[i].is_disputed() && !self.is_resolved(i));
+        if let (Some(i), Some(arb)) = (pick, self.arb.as_mut()) {
+            arb.cluster = i;
+        }
+    }
+
+    pub(super) fn arbitrate_action(&mut self, action: Action) {
+        self.placing = None;
+        if let Some(lane) = action.take_lane() {
+            return self.take(lane);
+        }
+        match action {
+            Action::Union => self.resolve_how(Resolution::Union, "union".to_owned()),
+            Action::Intersection => {
+                self.resolve_how(Resolution::Intersection, "intersection".to_owned());
+            }
+            Action::Drop => self.resolve_how(Resolution::DropAll, "drop all".to_owned()),
+            Action::Adjust => self.open_settle(),
+            Action::NextSpan => self.step_cluster(1),
+            Action::PrevSpan => self.step_cluster(-1),
+            Action::NextClaim => {
+                if let Some(arb) = self.arb.as_mut() {
+                    let n = arb.d.unplaced.len();
+                    if n == 0 {
+                        self.status = Status::Info(strings::NO_CLAIMS.to_owned());
+                    } else {
+                        arb.claim = (arb.claim + 1) % n;
+                    }
+                }
+            }
+            Action::PlaceClaim => self.open_place_claim(),
+            Action::DismissClaim => self.dismiss_claim(),
+            Action::Arbitrate | Action::Cancel => {
+                self.arbitrating = false;
+                self.arb = None;
+                self.mode = ModeState::Normal;
+            }
+            Action::Stats => self.open_stats(),
+            // Everything else means what it means on the review screen.
+            other => self.normal(other),
+        }
+    }
+
+    fn step_cluster(&mut self, delta: isize) {
+        let Some(arb) = self.arb.as_mut() else { return };
+        let n = arb.d.clusters.len();
+        if n == 0 {
+            self.status = Status::Info(strings::NO_CLUSTERS.to_owned());
+            return;
+        }
+        arb.cluster = arb.cluster.saturating_add_signed(delta).min(n - 1);
+    }
+
+    fn take(&mut self, lane: usize) {
+        let Some(arb) = &self.arb else { return };
+        let Some(&source) = arb.lanes.get(lane.wrapping_sub(1)) else {
+            self.status = Status::Info(strings::NO_SUCH_LANE.to_owned());
+            return;
+        };
+        let name = self
+            .cur
+            .as_ref()
+            .ok()
+            .and_then(|c| c.record.sources.get(source))
+            .map_or_else(String::new, |s| s.name.clone());
+        self.resolve_how(Resolution::Take(source), format!("take {name}"));
+    }
+
+    fn resolve_how(&mut self, how: Resolution, what: String) {
+        let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
+            return;
+        };
+        if arb.d.clusters.is_empty() {
+            self.status = Status::Info(strings::NO_CLUSTERS.to_owned());
+            return;
+        }
+        let Some(outcome) = resolve(
+            &c.record.output,
+            &c.record.sources,
+            &arb.d,
+            arb.cluster,
+            how,
+        ) else {
+            self.status = Status::Info(strings::NO_SUCH_LANE.to_owned());
+            return;
+        };
+        self.commit_outcome(&outcome, &what);
+    }
+
+    /// Save `outcome` for the selected cluster as `resolve` rows (see the module doc); on
+    /// success go to the next unresolved disputed cluster. A row that fails undoes the rows
+    /// of the same resolution saved before it, so a resolution is saved whole or not at all.
+    fn commit_outcome(&mut self, outcome: &Outcome, how: &str) {
+        let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
+            return;
+        };
+        let ci = arb.cluster;
+        let Some(cl) = arb.d.clusters.get(ci) else {
+            return;
+        };
+        let in_cluster = arb
+            .d
+            .gold
+            .and_then(|g| cl.source(g))
+            .map(|p| p.spans.clone())
+            .unwrap_or_default();
+        let assigns = outcome.assign(c.record.gold_spans(), &in_cluster);
+        let tok = token();
+        let reason = format!("cluster {}-{}: {how}", cl.start, cl.end);
+        let mut rows = Vec::new();
+        for (k, a) in assigns.iter().enumerate() {
+            let key = match a.gold {
+                Some(g) => SpanKey::Gold(g),
+                None => SpanKey::Added(format!("{tok}-{k}")),
+            };
+            let mut d = Decision::new(
+                &c.record,
+                &self.dataset.name,
+                &self.reviewer,
+                ActionKind::Resolve,
+            );
+            d.before = c.review.span(&key).map(|s| s.current.clone());
+            d.span_key = Some(key.to_string());
+            d.after = a.after.as_ref().map(SpanValue::of);
+            rows.push(d);
+        }
+        if rows.is_empty() {
+            rows.push(Decision::new(
+                &c.record,
+                &self.dataset.name,
+                &self.reviewer,
+                ActionKind::Resolve,
+            ));
+        }
+        for d in &mut rows {
+            d.upheld.clone_from(&outcome.upheld);
+            d.dismissed.clone_from(&outcome.dismissed);
+            d.reason = Some(reason.clone());
+            d.note = Some(format!("{RESOLUTION}{tok}"));
+        }
+        let upheld = self.names_list(&outcome.upheld);
+        let dismissed = self.names_list(&outcome.dismissed);
+        if let Some((first, last)) = self.commit_group(rows) {
+            // Names may be revealed now (blind): say them in the message.
+            let upheld = if self.names_visible() {
+                self.names_list(&outcome.upheld)
+            } else {
+                upheld
+            };
+            let dismissed = if self.names_visible() {
+                self.names_list(&outcome.dismissed)
+            } else {
+                dismissed
+            };
+            let mut msg = strings::resolved(first, last, &upheld, &dismissed);
+            let n = self.arb.as_ref().map_or(0, |a| a.d.clusters.len());
+            self.select_unresolved((ci + 1) % n.max(1));
+            let all = self
+                .arb
+                .as_ref()
+                .is_some_and(|a| a.d.disputed().all(|(i, _)| self.is_resolved(i)));
+            if all {
+                msg = format!("{msg} · {}", strings::ALL_RESOLVED);
+            }
+            self.status = Status::Saved(msg);
+        }
+    }
+
+    fn names_list(&self, names: &[String]) -> String {
+        if names.is_empty() {
+            return "none".to_owned();
+        }
+        names
+            .iter()
+            .map(|n| self.shown_name(n))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Commit `rows` one by one; on a failure, undo those already saved. Returns the first and
+    /// last ids.
+    fn commit_group(&mut self, rows: Vec<Decision>) -> Option<(i64, i64)> {
+        let mut saved: Vec<i64> = Vec::new();
+        for d in rows {
+            if let Some(s) = self.commit(d) {
+                saved.push(s.id);
+            } else {
+                let err = self.status.clone();
+                for &id in saved.iter().rev() {
+                    if let Some(mut u) = self.decision(ActionKind::Undo) {
+                        u.target = Some(id);
+                        self.commit(u);
+                    }
+                }
+                self.status = err;
+                return None;
+            }
+        }
+        Some((*saved.first()?, *saved.last()?))
+    }
+
+    // ----- edit (settle) -----
+
+    fn open_settle(&mut self) {
+        let Some(arb) = &self.arb else { return };
+        let Some(cl) = arb.d.clusters.get(arb.cluster) else {
+            self.status = Status::Info(strings::NO_CLUSTERS.to_owned());
+            return;
+        };
+        let b = Bounds {
+            start: cl.start,
+            end: cl.end,
+        };
+        self.mode = ModeState::Settle {
+            cluster: arb.cluster,
+            bounds: b,
+            before: b,
+        };
+    }
+
+    pub(super) fn settle_mode(&mut self, action: Action) {
+        let ModeState::Settle {
+            cluster,
+            mut bounds,
+            before,
+        } = self.mode.clone()
+        else {
+            return;
+        };
+        let Ok(c) = &self.cur else { return };
+        let ch = &c.chars;
+        let len = ch.len();
+        match action {
+            Action::StartLeft => bounds.set_start(bounds.start.saturating_sub(1)),
+            Action::StartRight => bounds.set_start(bounds.start + 1),
+            Action::EndLeft => bounds.set_end(bounds.end.saturating_sub(1), len),
+            Action::EndRight => bounds.set_end(bounds.end + 1, len),
+            Action::StartWordLeft => bounds.set_start(edit::prev_word_start(ch, bounds.start)),
+            Action::StartWordRight => bounds.set_start(edit::next_word_start(ch, bounds.start)),
+            Action::EndWordLeft => bounds.set_end(edit::prev_word_end(ch, bounds.end), len),
+            Action::EndWordRight => bounds.set_end(edit::next_word_end(ch, bounds.end), len),
+            Action::Trim => match edit::trim(ch, bounds.start, bounds.end) {
+                Some((s, e)) => bounds = Bounds { start: s, end: e },
+                None => self.status = Status::Info(strings::EMPTY_SPAN.to_owned()),
+            },
+            Action::Cancel => {
+                self.mode = ModeState::Arbitrate;
+                return;
+            }
+            Action::Confirm => {
+                self.mode = ModeState::Arbitrate;
+                let Some(arb) = &self.arb else { return };
+                let label = self.cluster_label(cluster);
+                let span = Span::new(&c.record.output, bounds.start, bounds.end, label);
+                let Some(outcome) = settle(
+                    &c.record.output,
+                    &c.record.sources,
+                    &arb.d,
+                    cluster,
+                    vec![span],
+                ) else {
+                    return;
+                };
+                self.commit_outcome(&outcome, "edit");
+                return;
+            }
+            _ => {}
+        }
+        self.mode = ModeState::Settle {
+            cluster,
+            bounds,
+            before,
+        };
+    }
+
+    /// The label a hand-made resolution takes: the cluster's first gold label, else any
+    /// source's, else the record's type.
+    fn cluster_label(&self, cluster: usize) -> String {
+        let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
+            return String::new();
+        };
+        let Some(cl) = arb.d.clusters.get(cluster) else {
+            return String::new();
+        };
+        cl.sources
+            .iter()
+            .filter(|p| Some(p.source) == arb.d.gold)
+            .chain(&cl.sources)
+            .flat_map(|p| &p.labels)
+            .find(|l| !l.is_empty())
+            .cloned()
+            .or_else(|| c.record.corruption_type.clone())
+            .unwrap_or_default()
+    }
+
+    // ----- unplaced claims -----
+
+    fn selected_claim(&mut self) -> Option<usize> {
+        let arb = self.arb.as_ref()?;
+        if arb.d.unplaced.is_empty() {
+            self.status = Status::Info(strings::NO_CLAIMS.to_owned());
+            return None;
+        }
+        Some(arb.claim.min(arb.d.unplaced.len() - 1))
+    }
+
+    fn open_place_claim(&mut self) {
+        let Some(k) = self.selected_claim() else {
+            return;
+        };
+        self.open_add();
+        if matches!(self.mode, ModeState::Add { .. }) {
+            self.placing = Some(k);
+            self.status = Status::Info(strings::PLACE_CLAIM.to_owned());
+        }
+    }
+
+    /// The reviewer marked where unplaced claim `k` is: a `resolve` row adding the span and
+    /// upholding the judge.
+    pub(super) fn place_claim_at(
+        &mut self,
+        k: usize,
+        start: usize,
+        end: usize,
+        choice: &LabelChoice,
+    ) {
+        let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
+            return;
+        };
+        let Some(u) = arb.d.unplaced.get(k) else {
+            return;
+        };
+        let tok = token();
+        let mut d = Decision::new(
+            &c.record,
+            &self.dataset.name,
+            &self.reviewer,
+            ActionKind::Resolve,
+        );
+        d.span_key = Some(SpanKey::Added(format!("{tok}-0")).to_string());
+        d.after = Some(SpanValue {
+            start,
+            end,
+            label: choice.label.clone(),
+            category: choice.category.clone(),
+            subcategory: choice.subcategory.clone(),
+        });
+        d.upheld = vec![u.judge.clone()];
+        d.reason = Some(format!("claim {}: placed", u.verdict));
+        d.note = Some(format!("{RESOLUTION}{tok}"));
+        self.mode = ModeState::Arbitrate;
+        if let Some((a, b)) = self.commit_group(vec![d]) {
+            let judge = self
+                .arb
+                .as_ref()
+                .and_then(|x| x.d.unplaced.get(k))
+                .map(|u| u.judge.clone())
+                .unwrap_or_default();
+            self.status = Status::Saved(strings::resolved(a, b, &self.shown_name(&judge), "none"));
+        }
+    }
+
+    fn dismiss_claim(&mut self) {
+        let Some(k) = self.selected_claim() else {
+            return;
+        };
+        let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
+            return;
+        };
+        let Some(u) = arb.d.unplaced.get(k) else {
+            return;
+        };
+        let tok = token();
+        let mut d = Decision::new(
+            &c.record,
+            &self.dataset.name,
+            &self.reviewer,
+            ActionKind::Resolve,
+        );
+        d.dismissed = vec![u.judge.clone()];
+        d.reason = Some(format!("claim {}: dismissed", u.verdict));
+        d.note = Some(format!("{RESOLUTION}{tok}"));
+        let judge = u.judge.clone();
+        if let Some((a, b)) = self.commit_group(vec![d]) {
+            self.status = Status::Saved(strings::resolved(a, b, "none", &self.shown_name(&judge)));
+        }
+    }
+
+    // ----- stats -----
+
+    /// Compute the stats screen's numbers: progress from the stored states (every record),
+    /// agreement over the records read this session (re-read one by one: never the whole
+    /// file), upheld counts from this reviewer's log.
+    pub(super) fn open_stats(&mut self) {
+        let mut records = Vec::new();
+        for &i in &self.visited {
+            let Ok(r) = self.dataset.record(i) else {
+                continue;
+            };
+            let Ok(ds) = self.log.record_decisions(&self.dataset.name, &r.id) else {
+                continue;
+            };
+            let review = replay(&r, &ds);
+            records.push((r, review));
+        }
+        let log = self
+            .log
+            .reviewer_log(&self.dataset.name, &self.reviewer)
+            .unwrap_or_default();
+        let active = active_ids(&log);
+        let resolutions: Vec<&Decision> = log
+            .iter()
+            .filter(|d| {
+                d.action == ActionKind::Resolve && active.get(&d.id).copied().unwrap_or(false)
+            })
+            .collect();
+        self.stats = Some(StatsView::compute(
+            self.dataset.len(),
+            &self.states,
+            &records,
+            &resolutions,
+        ));
+        self.mode = ModeState::Stats;
+    }
+}

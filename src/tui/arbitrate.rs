@@ -1,0 +1,310 @@
+//! Arbitration support for the review screen: the background clustering that feeds the
+//! disputed queue and auto-accept, the per-record arbitration state (clusters, lanes, blind
+//! letters), and how a resolution becomes `resolve` decisions.
+//!
+//! **Background clustering.** A thread reads the records in file order (its own handle on the
+//! shared, read-only [`Dataset`]), clusters each with
+//! [`cluster_judged`](crate::review::disagreement::cluster_judged) and sends its
+//! [`RecordScore`] to the app, which drains the channel between key presses. Nothing is kept
+//! but the scores of disputed records, so memory does not grow with the contexts.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::formats::Dataset;
+use crate::model::{Record, SourceRole};
+use crate::review::disagreement::{
+    cluster_judged, score, Disagreement, JudgeVerdict, Options, RecordScore,
+};
+
+/// The judges' verdicts on a record (from `--judge` files); called on the background thread
+/// and for the record on screen.
+pub type VerdictsFn = Arc<dyn Fn(&Record) -> Vec<JudgeVerdict> + Send + Sync>;
+
+/// How the arbitration features are set up (`review` flags).
+#[derive(Clone, Default)]
+pub struct ArbConfig {
+    /// Clustering rules (`--tolerance`, `--ignore-edge-punct`).
+    pub options: Options,
+    /// `--blind`: sources shown as letters in a per-record shuffled order.
+    pub blind: bool,
+    /// `--auto-accept-unanimous`.
+    pub auto_accept: bool,
+    /// Judges' verdicts per record, when judges are attached.
+    pub verdicts: Option<VerdictsFn>,
+    /// Test hook: the background thread sleeps this long after each record.
+    pub throttle: Option<Duration>,
+    /// Start clustering in the background even for queues other than `disputed` (for
+    /// auto-accept).
+    pub background: bool,
+}
+
+impl std::fmt::Debug for ArbConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ArbConfig")
+            .field("options", &self.options)
+            .field("blind", &self.blind)
+            .field("auto_accept", &self.auto_accept)
+            .field("judges", &self.verdicts.is_some())
+            .field("throttle", &self.throttle)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ArbConfig {
+    /// The verdicts on `record` (none without judges).
+    #[must_use]
+    pub fn verdicts_of(&self, record: &Record) -> Vec<JudgeVerdict> {
+        self.verdicts
+            .as_ref()
+            .map(|f| f(record))
+            .unwrap_or_default()
+    }
+
+    /// Cluster `record` with these rules and its judges' verdicts.
+    #[must_use]
+    pub fn cluster(&self, record: &Record) -> (Disagreement, Vec<JudgeVerdict>) {
+        let verdicts = self.verdicts_of(record);
+        let d = cluster_judged(&record.output, &record.sources, &verdicts, &self.options);
+        (d, verdicts)
+    }
+}
+
+/// One record clustered in the background.
+#[derive(Debug, Clone)]
+pub struct Scored {
+    /// Dataset index.
+    pub index: usize,
+    /// Record id.
+    pub id: String,
+    /// Its content hash (for an auto-accept decision).
+    pub hash: String,
+    /// Its score.
+    pub score: RecordScore,
+}
+
+/// What the background thread reports.
+#[derive(Debug)]
+enum Msg {
+    Scored(Box<Scored>),
+    Unreadable,
+    Done,
+}
+
+/// The background clustering of a dataset: progress and the scores as they arrive.
+#[derive(Debug)]
+pub struct Clustering {
+    rx: Receiver<Msg>,
+    stop: Arc<AtomicBool>,
+    handle: Option<JoinHandle<()>>,
+    /// Records clustered so far (unreadable ones included).
+    pub done: usize,
+    /// Records in the dataset.
+    pub total: usize,
+    /// Disputed records found so far.
+    pub disputed: usize,
+    /// True once every record has been clustered.
+    pub finished: bool,
+}
+
+impl Clustering {
+    /// Start clustering `dataset` on a thread of its own.
+    #[must_use]
+    pub fn start(dataset: Arc<Dataset>, config: &ArbConfig) -> Self {
+        let (tx, rx) = mpsc::channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let total = dataset.len();
+        let config = config.clone();
+        let flag = Arc::clone(&stop);
+        let handle = std::thread::Builder::new()
+            .name("spanreview-clustering".into())
+            .spawn(move || {
+                for i in 0..dataset.len() {
+                    if flag.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let msg = match dataset.record(i) {
+                        Ok(r) => {
+                            let (d, _) = config.cluster(&r);
+                            Msg::Scored(Box::new(Scored {
+                                index: i,
+                                hash: r.content_hash(),
+                                id: r.id,
+                                score: score(&d),
+                            }))
+                        }
+                        Err(_) => Msg::Unreadable,
+                    };
+                    if tx.send(msg).is_err() {
+                        return;
+                    }
+                    if let Some(t) = config.throttle {
+                        std::thread::sleep(t);
+                    }
+                }
+                let _ = tx.send(Msg::Done);
+            })
+            .ok();
+        Self {
+            rx,
+            stop,
+            finished: handle.is_none(),
+            handle,
+            done: 0,
+            total,
+            disputed: 0,
+        }
+    }
+
+    /// Scores that arrived, up to `max`, without waiting.
+    pub fn drain(&mut self, max: usize) -> Vec<Scored> {
+        let mut out = Vec::new();
+        while out.len() < max && !self.finished {
+            match self.rx.try_recv() {
+                Ok(m) => self.take(m, &mut out),
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => self.finished = true,
+            }
+        }
+        out
+    }
+
+    /// Wait up to `timeout` for the next report.
+    pub fn wait(&mut self, timeout: Duration) -> Vec<Scored> {
+        let mut out = Vec::new();
+        if self.finished {
+            return out;
+        }
+        match self.rx.recv_timeout(timeout) {
+            Ok(m) => self.take(m, &mut out),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => self.finished = true,
+        }
+        out
+    }
+
+    fn take(&mut self, m: Msg, out: &mut Vec<Scored>) {
+        match m {
+            Msg::Scored(s) => {
+                self.done += 1;
+                if s.score.is_disputed() {
+                    self.disputed += 1;
+                }
+                out.push(*s);
+            }
+            Msg::Unreadable => self.done += 1,
+            Msg::Done => self.finished = true,
+        }
+    }
+}
+
+impl Drop for Clustering {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        // Not joined: the thread stops at its next record; a drop must not wait for a read.
+        drop(self.handle.take());
+    }
+}
+
+/// The arbitration state of the record on screen.
+#[derive(Debug, Clone)]
+pub struct Arb {
+    /// Its clusters.
+    pub d: Disagreement,
+    /// The judges' verdicts it was clustered with.
+    pub verdicts: Vec<JudgeVerdict>,
+    /// Lanes: participating source indices in display order (lane 1 first). Blind: shuffled.
+    pub lanes: Vec<usize>,
+    /// Selected cluster (index into `d.clusters`).
+    pub cluster: usize,
+    /// Selected unplaced claim.
+    pub claim: usize,
+}
+
+impl Arb {
+    /// Cluster `record` and lay out its lanes (`blind`: shuffled by a hash of the id, the gold
+    /// first otherwise).
+    #[must_use]
+    pub fn new(record: &Record, config: &ArbConfig) -> Self {
+        let (d, verdicts) = config.cluster(record);
+        let mut lanes: Vec<usize> = d.participants.clone();
+        if config.blind {
+            shuffle(&mut lanes, &record.id);
+        } else {
+            lanes.sort_by_key(|&i| (record.sources[i].role != SourceRole::Gold, i));
+        }
+        Self {
+            d,
+            verdicts,
+            lanes,
+            cluster: 0,
+            claim: 0,
+        }
+    }
+
+    /// The lane (0-based) of source `source`.
+    #[must_use]
+    pub fn lane_of(&self, source: usize) -> Option<usize> {
+        self.lanes.iter().position(|&s| s == source)
+    }
+}
+
+/// The blind letter of lane `lane` (A, B, …).
+#[must_use]
+pub fn letter(lane: usize) -> char {
+    u8::try_from(lane)
+        .ok()
+        .filter(|&l| l < 26)
+        .map_or('?', |l| char::from(b'A' + l))
+}
+
+/// Shuffle `v` deterministically from `seed` (a restart shows the same order).
+pub fn shuffle(v: &mut [usize], seed: &str) {
+    // FNV-1a of the seed (stable across runs and builds); a xorshift walks the Fisher-Yates.
+    let mut x = seed.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    }) | 1;
+    for i in (1..v.len()).rev() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        #[allow(clippy::cast_possible_truncation)] // i + 1 fits in usize; the modulo too
+        let j = (x % (i as u64 + 1)) as usize;
+        v.swap(i, j);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shuffle_is_deterministic_per_seed_and_a_permutation() {
+        let mut a = vec![0, 1, 2, 3];
+        let mut b = vec![0, 1, 2, 3];
+        shuffle(&mut a, "rec_1");
+        shuffle(&mut b, "rec_1");
+        assert_eq!(a, b);
+        let mut s = a.clone();
+        s.sort_unstable();
+        assert_eq!(s, vec![0, 1, 2, 3]);
+        let orders: std::collections::HashSet<Vec<usize>> = (0..20)
+            .map(|k| {
+                let mut v = vec![0, 1, 2];
+                shuffle(&mut v, &format!("id{k}"));
+                v
+            })
+            .collect();
+        assert!(orders.len() > 1, "different ids give different orders");
+    }
+
+    #[test]
+    fn letters() {
+        assert_eq!(letter(0), 'A');
+        assert_eq!(letter(2), 'C');
+        assert_eq!(letter(30), '?');
+    }
+}

@@ -1,0 +1,128 @@
+//! The stats screen's numbers: review progress by outcome, each source's agreement with the
+//! reviewed result (character F1, example F1, mean IoU, kappa — [`crate::review::metrics`]),
+//! and how often arbitration upheld each source. Computed when the screen opens, from what the
+//! app already has; the view only draws them.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::model::{Record, SourceRole};
+use crate::review::decision::{Decision, RecordReview};
+use crate::review::metrics::{Agreement, RecordAgreement};
+use crate::store::RecordState;
+
+/// One source's numbers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceStats {
+    /// Source name.
+    pub name: String,
+    /// Records compared (reviewed ones the source is present on).
+    pub records: usize,
+    /// Character-level F1 against the reviewed result.
+    pub char_f1: f64,
+    /// Example-level F1.
+    pub example_f1: f64,
+    /// Mean IoU (records where either side marks something).
+    pub iou: Option<f64>,
+    /// Character-level Cohen's kappa.
+    pub kappa: Option<f64>,
+    /// Resolution rows that upheld it.
+    pub upheld: usize,
+    /// Resolution rows that dismissed it.
+    pub dismissed: usize,
+}
+
+/// Everything the stats screen shows.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StatsView {
+    /// Records in the dataset.
+    pub total: usize,
+    /// Reviewed records (stored states).
+    pub reviewed: usize,
+    /// Of those, reclassified clean.
+    pub clean: usize,
+    /// Of those, removed.
+    pub removed: usize,
+    /// Flagged records.
+    pub flagged: usize,
+    /// Records read this session (the scope of the agreement numbers).
+    pub read: usize,
+    /// Of those, reviewed (compared).
+    pub compared: usize,
+    /// Per source, by name.
+    pub sources: Vec<SourceStats>,
+}
+
+impl StatsView {
+    /// Compute from the stored `states` (progress), the `records` read this session with their
+    /// reviews (agreement, over the reviewed ones only) and the active `resolutions` (upheld).
+    #[must_use]
+    pub fn compute(
+        total: usize,
+        states: &HashMap<String, RecordState>,
+        records: &[(Record, RecordReview)],
+        resolutions: &[&Decision],
+    ) -> Self {
+        let mut v = Self {
+            total,
+            read: records.len(),
+            ..Self::default()
+        };
+        for s in states.values() {
+            if s.reviewed {
+                v.reviewed += 1;
+                match s.outcome.as_str() {
+                    "clean" => v.clean += 1,
+                    "removed" => v.removed += 1,
+                    _ => {}
+                }
+            }
+            v.flagged += usize::from(s.flagged);
+        }
+        let mut agree: BTreeMap<String, Agreement> = BTreeMap::new();
+        for (r, review) in records {
+            if !review.is_reviewed() {
+                continue;
+            }
+            v.compared += 1;
+            let result = review.kept_spans(&r.output);
+            for src in &r.sources {
+                if src.role == SourceRole::Judge {
+                    continue;
+                }
+                let a = RecordAgreement::new(&r.output, &result, &src.spans);
+                agree.entry(src.name.clone()).or_default().add(&a);
+            }
+        }
+        let mut counts: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+        for d in resolutions {
+            for n in &d.upheld {
+                counts.entry(n.clone()).or_default().0 += 1;
+            }
+            for n in &d.dismissed {
+                counts.entry(n.clone()).or_default().1 += 1;
+            }
+        }
+        let mut names: Vec<String> = agree.keys().chain(counts.keys()).cloned().collect();
+        names.sort();
+        names.dedup();
+        v.sources = names
+            .into_iter()
+            .map(|name| {
+                let a = agree.get(&name).cloned().unwrap_or_default();
+                let sc = a.scores();
+                let (upheld, dismissed) = counts.get(&name).copied().unwrap_or_default();
+                SourceStats {
+                    records: a.records,
+                    char_f1: sc.char_level.f1,
+                    example_f1: sc.example_level.f1,
+                    iou: sc.mean_iou,
+                    kappa: sc.kappa,
+                    upheld,
+                    dismissed,
+                    name,
+                }
+            })
+            .collect();
+        v
+    }
+}

@@ -1,0 +1,334 @@
+//! The arbitration screen: the output with one lane per source under each text row (a mark
+//! under every character the source covers, one colour and one glyph per lane, so boundary
+//! differences show at a glance), the selected cluster highlighted, and beside it each source's
+//! version of the cluster, the judges' verdicts with their reasoning, and unplaced claims.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Wrap};
+use ratatui::Frame;
+
+use super::panes;
+use crate::review::disagreement::JudgeSays;
+use crate::tui::app::{App, Current, ModeState, ScreenLayout};
+use crate::tui::arbitrate::Arb;
+use crate::tui::strings;
+use crate::tui::text::{self, Row};
+
+/// Width of the lane labels at the left of every row.
+const GUTTER: usize = 4;
+
+/// Draw the arbitration body.
+pub fn body(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout) {
+    let (Ok(c), Some(arb)) = (&app.cur, &app.arb) else {
+        return;
+    };
+    let wide = area.width >= 80;
+    let (left, right) = if wide {
+        let [l, r] = Layout::horizontal([Constraint::Percentage(58), Constraint::Percentage(42)])
+            .areas(area);
+        (l, r)
+    } else {
+        let [l, r] =
+            Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(area);
+        (l, r)
+    };
+    lanes(frame, left, app, c, arb);
+    if right.height >= 12 {
+        let [panel, ctx] =
+            Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(right);
+        cluster_panel(frame, panel, app, c, arb);
+        panes::context(frame, ctx, app, out);
+    } else {
+        cluster_panel(frame, right, app, c, arb);
+    }
+}
+
+/// Byte ranges each lane covers, plus the reviewed result's (last).
+fn lane_ranges(app: &App, c: &Current, arb: &Arb) -> Vec<Vec<(usize, usize)>> {
+    let b = |cp: usize| c.map.byte_of(cp.min(c.chars.len())).unwrap_or(0);
+    let mut v: Vec<Vec<(usize, usize)>> = arb
+        .lanes
+        .iter()
+        .map(|&s| {
+            c.record.sources[s]
+                .spans
+                .iter()
+                .filter(|sp| sp.start < sp.end)
+                .map(|sp| (b(sp.start), b(sp.end)))
+                .collect()
+        })
+        .collect();
+    let result = match &app.mode {
+        ModeState::Settle { bounds, .. } => vec![(b(bounds.start), b(bounds.end))],
+        _ => c
+            .review
+            .kept_spans(&c.record.output)
+            .iter()
+            .map(|sp| (b(sp.start), b(sp.end)))
+            .collect(),
+    };
+    v.push(result);
+    v
+}
+
+fn covered(ranges: &[(usize, usize)], byte: usize) -> bool {
+    ranges.iter().any(|&(a, b)| a <= byte && byte < b)
+}
+
+fn lanes(frame: &mut Frame<'_>, area: Rect, app: &App, c: &Current, arb: &Arb) {
+    let th = &app.config.theme;
+    let n = arb.d.clusters.len();
+    let mut title = strings::LANES.to_owned();
+    if let Some(cl) = arb.d.clusters.get(arb.cluster) {
+        title = format!(
+            "{title} · {}",
+            strings::cluster_title(arb.cluster, n, cl.start, cl.end, cl.is_disputed())
+        );
+    }
+    let block = Block::bordered().title(text::escape_line(&title));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if inner.width as usize <= GUTTER + 1 || inner.height == 0 {
+        return;
+    }
+    let rows = text::wrap(&c.record.output, usize::from(inner.width) - GUTTER);
+    let ranges = lane_ranges(app, c, arb);
+    let per = ranges.len() + 1;
+    let h = usize::from(inner.height);
+    let visible = (h / per).max(1);
+    let b = |cp: usize| c.map.byte_of(cp.min(c.chars.len())).unwrap_or(0);
+    let sel = arb
+        .d
+        .clusters
+        .get(arb.cluster)
+        .map(|cl| (b(cl.start), b(cl.end)));
+    let focus = sel.map_or(0, |(a, _)| text::row_of(&rows, a));
+    let scroll = if focus < visible {
+        0
+    } else {
+        focus - visible / 3
+    };
+    let disputed: Vec<(usize, usize)> = arb
+        .d
+        .clusters
+        .iter()
+        .filter(|cl| cl.is_disputed())
+        .map(|cl| (b(cl.start), b(cl.end)))
+        .collect();
+    let mut lines: Vec<Line<'_>> = Vec::new();
+    for r in rows.iter().skip(scroll).take(visible) {
+        lines.push(text_line(app, c, r, sel, &disputed));
+        for (k, cover) in ranges.iter().enumerate() {
+            let result = k == ranges.len() - 1;
+            let (style, glyph) = if result { th.lane_result() } else { th.lane(k) };
+            let label = if result {
+                "✓".to_owned()
+            } else {
+                app.lane_label(k)
+            };
+            let mut spans = vec![Span::styled(
+                format!(
+                    "{:>w$} ",
+                    text::truncate(&label, GUTTER - 1),
+                    w = GUTTER - 1
+                ),
+                style,
+            )];
+            spans.push(Span::raw(" ".repeat(r.indent)));
+            let mut s = String::new();
+            for cell in &r.cells {
+                let mark = if covered(cover, cell.byte) {
+                    glyph
+                } else {
+                    " "
+                };
+                s.push_str(&mark.repeat(cell.width));
+            }
+            spans.push(Span::styled(s, style));
+            lines.push(Line::from(spans));
+        }
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// One text row: the selected cluster stands out, other disputed clusters are underlined.
+fn text_line<'a>(
+    app: &App,
+    c: &'a Current,
+    r: &Row,
+    sel: Option<(usize, usize)>,
+    disputed: &[(usize, usize)],
+) -> Line<'a> {
+    let th = &app.config.theme;
+    let src = &c.record.output;
+    let mut spans: Vec<Span<'a>> = vec![Span::raw(" ".repeat(GUTTER + r.indent))];
+    let style = |byte: usize| {
+        if sel.is_some_and(|(a, b)| a <= byte && byte < b) {
+            th.list_selected()
+        } else if covered(disputed, byte) {
+            Style::default().add_modifier(Modifier::UNDERLINED)
+        } else {
+            Style::default()
+        }
+    };
+    let mut run: Option<(usize, usize, Style)> = None;
+    for cell in &r.cells {
+        let st = style(cell.byte);
+        if cell.escaped {
+            if let Some((a, b, s)) = run.take() {
+                spans.push(Span::styled(&src[a..b], s));
+            }
+            let g = &src[cell.byte..cell.byte + cell.len];
+            spans.push(Span::styled(text::display(g).into_owned(), st));
+            continue;
+        }
+        match &mut run {
+            Some((_, b, s)) if *s == st && *b == cell.byte => *b = cell.byte + cell.len,
+            _ => {
+                if let Some((a, b, s)) = run.take() {
+                    spans.push(Span::styled(&src[a..b], s));
+                }
+                run = Some((cell.byte, cell.byte + cell.len, st));
+            }
+        }
+    }
+    if let Some((a, b, s)) = run {
+        spans.push(Span::styled(&src[a..b], s));
+    }
+    Line::from(spans)
+}
+
+/// Each source's version of the selected cluster, the judges on it, unplaced claims.
+fn cluster_panel(frame: &mut Frame<'_>, area: Rect, app: &App, c: &Current, arb: &Arb) {
+    let th = &app.config.theme;
+    let mut lines: Vec<Line<'_>> = Vec::new();
+    let quote = |a: usize, b: usize| {
+        let t = c.map.slice(&c.record.output, a, b).unwrap_or("");
+        format!("«{}»", text::truncate(&text::escape_line(t), 60))
+    };
+    match arb.d.clusters.get(arb.cluster) {
+        None => lines.push(Line::from(Span::styled(strings::NO_CLUSTERS, th.dim()))),
+        Some(cl) => {
+            let mut head = vec![Span::styled(
+                strings::cluster_title(
+                    arb.cluster,
+                    arb.d.clusters.len(),
+                    cl.start,
+                    cl.end,
+                    cl.is_disputed(),
+                ),
+                th.accent(),
+            )];
+            if let Some(how) = app.resolution_of(arb.cluster) {
+                head.push(Span::styled(format!(" · resolved: {how}"), th.saved()));
+            }
+            lines.push(Line::from(head));
+            for (k, &s) in arb.lanes.iter().enumerate() {
+                let (style, glyph) = th.lane(k);
+                let (lane, name) = (app.lane_label(k), app.source_label(s));
+                let head = if name == lane {
+                    format!("{glyph}{lane}")
+                } else {
+                    format!("{glyph}{lane} {name}")
+                };
+                let mut row = vec![Span::styled(head, style), Span::raw(": ")];
+                match cl.source(s).filter(|p| !p.spans.is_empty()) {
+                    None => row.push(Span::styled("— (no span)", th.dim())),
+                    Some(p) => {
+                        let parts: Vec<String> = p
+                            .spans
+                            .iter()
+                            .map(|&i| {
+                                let sp = &c.record.sources[s].spans[i];
+                                let mut t = format!(
+                                    "[{}, {}) {}",
+                                    sp.start,
+                                    sp.end,
+                                    quote(sp.start, sp.end)
+                                );
+                                if !sp.label.is_empty() {
+                                    t = format!("{t} {}", sp.label);
+                                }
+                                if let Some(conf) = sp.confidence {
+                                    t = format!("{t} conf {conf:.2}");
+                                }
+                                t
+                            })
+                            .collect();
+                        row.push(Span::raw(parts.join("; ")));
+                    }
+                }
+                lines.push(Line::from(row));
+            }
+            for m in &cl.judges {
+                let v = arb.verdicts.get(m.verdict);
+                let says = match m.says {
+                    JudgeSays::LabelCorrect => "label correct",
+                    JudgeSays::LabelWrong => "label WRONG",
+                    JudgeSays::Unknown => "unknown",
+                    JudgeSays::Claim => "claims a missed hallucination",
+                };
+                let who = if app.names_visible() {
+                    m.judge.clone()
+                } else {
+                    let k = arb.d.judges.iter().position(|j| *j == m.judge).unwrap_or(0);
+                    format!("judge {}", k + 1)
+                };
+                lines.push(Line::from(vec![
+                    Span::styled(format!("⚖ {who}: "), th.accent()),
+                    Span::raw(format!("{says} {}", quote(m.range.0, m.range.1))),
+                ]));
+                if let Some(v) = v.filter(|v| !v.reasoning.is_empty()) {
+                    lines.push(Line::from(Span::styled(
+                        format!("  {}", text::escape_line(&v.reasoning)),
+                        th.dim(),
+                    )));
+                }
+            }
+        }
+    }
+    if !arb.d.unplaced.is_empty() {
+        lines.push(Line::from(Span::styled(
+            format!("unplaced claims ({})", arb.d.unplaced.len()),
+            th.accent(),
+        )));
+        for (k, u) in arb.d.unplaced.iter().enumerate() {
+            let mark = if k == arb.claim { "›" } else { " " };
+            let done = if app.claim_settled(k) {
+                " (settled)"
+            } else {
+                ""
+            };
+            let who = if app.names_visible() {
+                u.judge.clone()
+            } else {
+                "judge".to_owned()
+            };
+            lines.push(Line::from(format!(
+                "{mark} {who}: «{}»{done}",
+                text::truncate(&text::escape_line(&u.text), 60)
+            )));
+        }
+    }
+    if !arb.d.problems.is_empty() {
+        lines.push(Line::from(Span::styled(
+            format!(
+                "{} defective spans (skipped or clamped)",
+                arb.d.problems.len()
+            ),
+            th.stale(),
+        )));
+    }
+    if app.arb_config.blind && !app.names_visible() {
+        lines.push(Line::from(Span::styled(strings::BLIND, th.dim())));
+    }
+    let block = Block::bordered().title(strings::CLUSTER);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(block)
+            .wrap(Wrap { trim: false }),
+        area,
+    );
+}

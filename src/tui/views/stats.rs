@@ -1,0 +1,124 @@
+//! The stats screen: review progress (a gauge per outcome), each source's character F1 against
+//! the reviewed result as a bar chart, and a table of the numbers with upheld rates.
+
+use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Clear, Gauge, Paragraph, Wrap};
+use ratatui::Frame;
+
+use crate::tui::app::App;
+use crate::tui::stats::StatsView;
+use crate::tui::{strings, text};
+
+fn ratio(a: usize, b: usize) -> f64 {
+    #[allow(clippy::cast_precision_loss)]
+    if b == 0 {
+        0.0
+    } else {
+        (a as f64 / b as f64).clamp(0.0, 1.0)
+    }
+}
+
+fn opt(v: Option<f64>) -> String {
+    v.map_or_else(|| "—".to_owned(), |x| format!("{x:.2}"))
+}
+
+/// Draw the stats screen over `area`.
+pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let Some(s) = &app.stats else { return };
+    let th = &app.config.theme;
+    frame.render_widget(Clear, area);
+    let block = Block::bordered().title(strings::STATS);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let table_h = u16::try_from(s.sources.len() + 2).unwrap_or(u16::MAX);
+    let [g1, g2, scope, chart, table] = Layout::default()
+        .direction(Direction::Vertical)
+        .constraints([
+            Constraint::Length(1),
+            Constraint::Length(1),
+            Constraint::Length(2),
+            Constraint::Min(3),
+            Constraint::Length(table_h),
+        ])
+        .areas(inner);
+    frame.render_widget(
+        Gauge::default()
+            .gauge_style(th.saved())
+            .ratio(ratio(s.reviewed, s.total))
+            .label(format!(
+                "reviewed {} / {} (clean {}, removed {})",
+                s.reviewed, s.total, s.clean, s.removed
+            )),
+        g1,
+    );
+    frame.render_widget(
+        Gauge::default()
+            .gauge_style(th.stale())
+            .ratio(ratio(s.flagged, s.total))
+            .label(format!("flagged {}", s.flagged)),
+        g2,
+    );
+    frame.render_widget(
+        Paragraph::new(Span::styled(strings::stats_scope(s.read), th.dim()))
+            .wrap(Wrap { trim: true }),
+        scope,
+    );
+    bars(frame, chart, app, s);
+    let mut lines = vec![Line::from(Span::styled(
+        format!(
+            "{:<18} {:>7} {:>7} {:>7} {:>6} {:>6} {:>14}",
+            "source", "records", "char F1", "ex F1", "IoU", "kappa", "upheld"
+        ),
+        th.accent(),
+    ))];
+    for src in &s.sources {
+        let upheld = if src.upheld + src.dismissed == 0 {
+            "—".to_owned()
+        } else {
+            format!("{} of {}", src.upheld, src.upheld + src.dismissed)
+        };
+        lines.push(Line::from(format!(
+            "{:<18} {:>7} {:>7.2} {:>7.2} {:>6} {:>6} {:>14}",
+            text::truncate(&text::escape_line(&src.name), 18),
+            src.records,
+            src.char_f1,
+            src.example_f1,
+            opt(src.iou),
+            opt(src.kappa),
+            upheld
+        )));
+    }
+    frame.render_widget(Paragraph::new(lines), table);
+}
+
+fn bars(frame: &mut Frame<'_>, area: Rect, app: &App, s: &StatsView) {
+    let th = &app.config.theme;
+    let bars: Vec<Bar<'_>> = s
+        .sources
+        .iter()
+        .enumerate()
+        .map(|(k, src)| {
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            let v = (src.char_f1 * 100.0).round() as u64;
+            let (style, _) = th.lane(k);
+            Bar::default()
+                .value(v)
+                .label(Line::from(text::truncate(&src.name, 12)))
+                .text_value(format!("{v}%"))
+                .style(style)
+                .value_style(Style::default().patch(th.accent()))
+        })
+        .collect();
+    let chart = BarChart::default()
+        .block(Block::bordered().title(format!(
+            "char F1 vs the reviewed result ({} reviewed records)",
+            s.compared
+        )))
+        .data(BarGroup::default().bars(&bars))
+        .bar_width(12)
+        .bar_gap(2)
+        .max(100);
+    frame.render_widget(chart, area);
+}

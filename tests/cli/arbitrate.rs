@@ -1,0 +1,529 @@
+//! The arbitration screen: the disputed queue (first record before clustering ends), single-key
+//! resolutions saved as `resolve` rows naming upheld and dismissed sources, undo of a whole
+//! resolution, auto-accept of unanimous records, blind mode, the stats screen; snapshots of the
+//! lanes; one end-to-end run in tmux.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use spanreview::formats::Dataset;
+use spanreview::review::decision::{ActionKind, Decision};
+use spanreview::review::disagreement::{resolve, Outcome, Resolution};
+use spanreview::store::Store;
+use spanreview::tui::app::{App, ModeState, Status};
+use spanreview::tui::arbitrate::ArbConfig;
+use spanreview::tui::config::Config;
+use spanreview::tui::queue::QueueKind;
+use spanreview::tui::{terminal, Action};
+
+use super::common::{data, fixture};
+use super::terminal::{bin, env, shell_quote, Tmux};
+
+fn fixture_files() -> Vec<PathBuf> {
+    [
+        "records.jsonl",
+        "predictions_alpha.jsonl",
+        "predictions_beta.jsonl",
+    ]
+    .iter()
+    .map(|f| fixture(&format!("arbitrate/{f}")))
+    .collect()
+}
+
+fn toolace_files() -> Vec<PathBuf> {
+    [
+        "toolace/test_records_reconstructed.jsonl",
+        "toolace/ensemble/predictions_combined.jsonl",
+        "toolace/modernbert_ft/predictions_combined.jsonl",
+    ]
+    .iter()
+    .map(|f| data(f))
+    .collect()
+}
+
+fn open(files: &[PathBuf], store: &Rc<Store>, queue: QueueKind, arb: ArbConfig) -> App {
+    let ds = Dataset::open(files, None).expect("files open");
+    App::open(
+        ds,
+        Box::new(Rc::clone(store)),
+        "tester",
+        queue,
+        Config::defaults(true),
+        None,
+        arb,
+    )
+    .expect("app")
+}
+
+fn mem() -> Rc<Store> {
+    Rc::new(Store::open_in_memory().expect("memory db"))
+}
+
+fn render(app: &mut App, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    terminal::frame(&mut t, app).expect("draw");
+    format!("{}", t.backend())
+}
+
+fn id(app: &App) -> String {
+    app.cur.as_ref().expect("a record").record.id.clone()
+}
+
+/// Run idle work until the background clustering has finished.
+fn finish(app: &mut App) {
+    let t0 = Instant::now();
+    while app.clustering.as_ref().is_some_and(|c| !c.finished) {
+        app.idle();
+        assert!(t0.elapsed() < Duration::from_secs(60), "clustering hangs");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    app.idle();
+}
+
+/// What resolving the selected cluster `how` should save.
+fn expected(app: &App, how: Resolution) -> Outcome {
+    let c = app.cur.as_ref().expect("record");
+    let arb = app.arb.as_ref().expect("arbitration state");
+    resolve(
+        &c.record.output,
+        &c.record.sources,
+        &arb.d,
+        arb.cluster,
+        how,
+    )
+    .expect("resolves")
+}
+
+/// Move to an unresolved disputed cluster (this record or a later one).
+fn to_disputed(app: &mut App) {
+    for _ in 0..500 {
+        let arb = app.arb.as_ref().expect("arbitration state");
+        let k = arb.cluster;
+        if arb.d.clusters.get(k).is_some_and(|c| c.is_disputed()) && !app.is_resolved(k) {
+            return;
+        }
+        let before = id(app);
+        app.update(Action::NextRecord);
+        assert_ne!(id(app), before, "ran out of disputed records");
+    }
+    panic!("no unresolved disputed cluster found");
+}
+
+/// Press `action` on an unresolved disputed cluster; check the rows it saved against
+/// `how`'s outcome. Returns the rows.
+fn resolve_with(app: &mut App, store: &Store, action: Action, how: Resolution) -> Vec<Decision> {
+    to_disputed(app);
+    let want = expected(app, how);
+    let cluster = app.arb.as_ref().expect("arb").cluster;
+    let n0 = store.decisions(None).expect("log").len();
+    app.update(action);
+    assert!(
+        matches!(&app.status, Status::Saved(m) if m.contains("resolve")),
+        "{:?}",
+        app.status
+    );
+    let rows: Vec<Decision> = store.decisions(None).expect("log")[n0..].to_vec();
+    assert!(!rows.is_empty());
+    let note = rows[0].note.clone();
+    for r in &rows {
+        assert_eq!(r.action, ActionKind::Resolve);
+        assert_eq!(r.upheld, want.upheld, "upheld of {r:?}");
+        assert_eq!(r.dismissed, want.dismissed, "dismissed of {r:?}");
+        assert_eq!(r.note, note, "one resolution, one note");
+        assert!(r
+            .reason
+            .as_deref()
+            .is_some_and(|x| x.starts_with("cluster ")));
+    }
+    let kept: Vec<(usize, usize)> = rows
+        .iter()
+        .filter_map(|r| r.after.as_ref().map(|a| (a.start, a.end)))
+        .collect();
+    let want_spans: Vec<(usize, usize)> = want.spans.iter().map(|s| (s.start, s.end)).collect();
+    assert_eq!(kept, want_spans, "the result spans are saved");
+    assert!(app.is_resolved(cluster) || rows.iter().all(|r| r.record_id != id(app)));
+    rows
+}
+
+#[test]
+fn toolace_disputed_queue_resolved_with_single_keys_then_undone() {
+    let store = mem();
+    let mut app = open(
+        &toolace_files(),
+        &store,
+        QueueKind::Disputed,
+        ArbConfig::default(),
+    );
+    finish(&mut app);
+    assert!(
+        app.arbitrating,
+        "the disputed queue opens on the arbitration screen"
+    );
+    assert_eq!(app.mode, ModeState::Arbitrate);
+    let arb = app.arb.as_ref().expect("arb");
+    let c = app.cur.as_ref().expect("record");
+    let names: Vec<&str> = arb
+        .lanes
+        .iter()
+        .map(|&s| c.record.sources[s].name.as_str())
+        .collect();
+    assert_eq!(names, ["gold", "ensemble", "modernbert_ft"]);
+    assert!(
+        arb.d.is_disputed(),
+        "the first record of the queue is disputed"
+    );
+    // Most disputed first once clustering is done.
+    let members = app.queue.members().to_vec();
+    for w in members.windows(2).skip(1) {
+        let (a, b) = (&app.scores[&w[0]], &app.scores[&w[1]]);
+        assert_ne!(a.queue_cmp(b), std::cmp::Ordering::Greater);
+    }
+
+    let gold = resolve_with(&mut app, &store, Action::Take1, Resolution::Take(0));
+    assert!(gold[0].upheld.contains(&"gold".to_owned()));
+    assert!(!gold[0].reason.as_deref().unwrap_or("").is_empty());
+
+    to_disputed(&mut app);
+    let ens = app.arb.as_ref().expect("arb").lanes[1];
+    let det = resolve_with(&mut app, &store, Action::Take2, Resolution::Take(ens));
+    assert!(det[0].upheld.contains(&"ensemble".to_owned()), "{det:?}");
+    assert!(det[0]
+        .reason
+        .as_deref()
+        .is_some_and(|r| r.ends_with("take ensemble")));
+
+    let union = resolve_with(&mut app, &store, Action::Union, Resolution::Union);
+    assert_eq!(union.iter().filter(|r| r.after.is_some()).count(), 1);
+
+    let dropped = resolve_with(&mut app, &store, Action::Drop, Resolution::DropAll);
+    assert!(
+        dropped.iter().all(|r| r.after.is_none()),
+        "drop all keeps nothing"
+    );
+    assert!(dropped[0]
+        .reason
+        .as_deref()
+        .is_some_and(|r| r.ends_with("drop all")));
+
+    // Undo reverts the whole last resolution (every row of it), and only it.
+    let n0 = store.decisions(None).expect("log").len();
+    let on = dropped[0].record_id.clone();
+    app.update(Action::Undo);
+    let undo: Vec<Decision> = store.decisions(None).expect("log")[n0..].to_vec();
+    assert_eq!(undo.len(), dropped.len(), "{undo:?}");
+    let targets: HashSet<i64> = undo.iter().filter_map(|d| d.target).collect();
+    let ids: HashSet<i64> = dropped.iter().map(|d| d.id).collect();
+    assert_eq!(targets, ids);
+    assert!(undo.iter().all(|d| d.action == ActionKind::Undo));
+    assert_eq!(id(&app), on);
+    let c = app.cur.as_ref().expect("record");
+    assert!(
+        !c.review.applied.iter().any(|d| ids.contains(&d.id)),
+        "the resolution is no longer applied"
+    );
+    // Redo restores it whole.
+    let n1 = store.decisions(None).expect("log").len();
+    app.update(Action::Redo);
+    let redo = store.decisions(None).expect("log")[n1..].to_vec();
+    assert_eq!(redo.len(), dropped.len());
+
+    // The stats screen counts the resolutions in force.
+    app.update(Action::Stats);
+    assert_eq!(app.mode, ModeState::Stats);
+    let st = app.stats.clone().expect("stats");
+    let log = store.decisions(None).expect("log");
+    let active = spanreview::review::decision::active_ids(&log);
+    let upheld_gold = log
+        .iter()
+        .filter(|d| d.action == ActionKind::Resolve && active.get(&d.id) == Some(&true))
+        .filter(|d| d.upheld.iter().any(|n| n == "gold"))
+        .count();
+    let g = st.sources.iter().find(|s| s.name == "gold").expect("gold");
+    assert_eq!(g.upheld, upheld_gold);
+    let screen = render(&mut app, 100, 30);
+    assert!(screen.contains("Stats"), "{screen}");
+    assert!(screen.contains("records read this session"), "{screen}");
+    app.update(Action::Cancel);
+    assert_eq!(app.mode, ModeState::Arbitrate);
+}
+
+#[test]
+fn edit_settles_the_cluster_with_the_reviewers_own_span() {
+    let store = mem();
+    let mut app = open(
+        &fixture_files(),
+        &store,
+        QueueKind::Disputed,
+        ArbConfig::default(),
+    );
+    finish(&mut app);
+    to_disputed(&mut app);
+    app.update(Action::Adjust);
+    assert!(matches!(app.mode, ModeState::Settle { .. }));
+    app.update(Action::EndLeft);
+    app.update(Action::Confirm);
+    assert_eq!(app.mode, ModeState::Arbitrate);
+    let log = store.decisions(None).expect("log");
+    let last = log.last().expect("a row");
+    assert_eq!(last.action, ActionKind::Resolve);
+    assert!(last
+        .reason
+        .as_deref()
+        .is_some_and(|r| r.ends_with(": edit")));
+    assert!(!last.upheld.is_empty() || !last.dismissed.is_empty());
+}
+
+#[test]
+fn first_disputed_record_shows_before_clustering_finishes() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let src = std::fs::read_to_string(fixture("arbitrate/records.jsonl")).expect("fixture");
+    let alpha =
+        std::fs::read_to_string(fixture("arbitrate/predictions_alpha.jsonl")).expect("fixture");
+    // 2,000 records: agreeing ones first, the first disputed one at index 7.
+    let lines: Vec<&str> = src.lines().collect();
+    let alines: Vec<&str> = alpha.lines().collect();
+    let (agree, ja, multi) = (1, 0, 2);
+    let mut recs = std::fs::File::create(dir.path().join("big.jsonl")).expect("create");
+    let mut preds =
+        std::fs::File::create(dir.path().join("predictions_alpha.jsonl")).expect("create");
+    for i in 0..2000 {
+        let k = match i {
+            7 => ja,
+            i if i % 97 == 50 => multi,
+            i if i % 89 == 40 => ja,
+            _ => agree,
+        };
+        let rename = |l: &str| {
+            let mut v: serde_json::Value = serde_json::from_str(l).expect("json");
+            v["id"] = serde_json::Value::String(format!("r{i:05}"));
+            v.to_string()
+        };
+        writeln!(recs, "{}", rename(lines[k])).expect("write");
+        writeln!(preds, "{}", rename(alines[k])).expect("write");
+    }
+    drop((recs, preds));
+    let files = vec![
+        dir.path().join("big.jsonl"),
+        dir.path().join("predictions_alpha.jsonl"),
+    ];
+    let store = mem();
+    let t0 = Instant::now();
+    let mut app = open(
+        &files,
+        &store,
+        QueueKind::Disputed,
+        ArbConfig {
+            throttle: Some(Duration::from_millis(1)),
+            ..ArbConfig::default()
+        },
+    );
+    assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
+    let cl = app.clustering.as_ref().expect("clustering");
+    assert!(
+        !cl.finished && cl.done < cl.total,
+        "{} / {}",
+        cl.done,
+        cl.total
+    );
+    assert_eq!(id(&app), "r00007", "the first disputed record, at once");
+    let screen = render(&mut app, 120, 30);
+    assert!(screen.contains("clustering "), "{screen}");
+    assert!(screen.contains(" / 2,000"), "{screen}");
+
+    // While clustering runs the queue is in file order; once done, what follows the record
+    // on screen is sorted most disputed first, and the record on screen does not move.
+    app.update(Action::NextRecord);
+    let second = id(&app);
+    finish(&mut app);
+    assert_eq!(id(&app), second, "the record under the cursor stays");
+    let members = app.queue.members().to_vec();
+    assert_eq!(members[app.pos], app.cur.as_ref().expect("r").index);
+    assert!(
+        members[..app.pos].windows(2).all(|w| w[0] < w[1]),
+        "file order before"
+    );
+    for w in members[app.pos + 1..].windows(2) {
+        let (a, b) = (&app.scores[&w[0]], &app.scores[&w[1]]);
+        assert_ne!(a.queue_cmp(b), std::cmp::Ordering::Greater);
+    }
+    let screen = render(&mut app, 120, 30);
+    assert!(!screen.contains("clustering "), "{screen}");
+}
+
+#[test]
+fn unanimous_records_are_auto_accepted_and_undoable() {
+    let store = mem();
+    let mut app = open(
+        &fixture_files(),
+        &store,
+        QueueKind::All,
+        ArbConfig {
+            auto_accept: true,
+            ..ArbConfig::default()
+        },
+    );
+    finish(&mut app);
+    let log = store.decisions(None).expect("log");
+    let auto: Vec<&Decision> = log
+        .iter()
+        .filter(|d| d.reason.as_deref() == Some("auto: unanimous"))
+        .collect();
+    let ids: Vec<&str> = auto.iter().map(|d| d.record_id.as_str()).collect();
+    assert_eq!(ids, ["agree_2__overgeneration", "clean_4__clean"]);
+    assert!(auto.iter().all(|d| d.action == ActionKind::AcceptAll));
+    assert_eq!(app.auto_accepted, 2);
+    let screen = render(&mut app, 120, 30);
+    assert!(screen.contains("auto-accepted 2"), "{screen}");
+
+    // `u` elsewhere does not undo a background auto-accept...
+    app.update(Action::Undo);
+    assert!(matches!(&app.status, Status::Info(m) if m.contains("nothing to undo")));
+    // ...but on the record it does.
+    app.update(Action::Goto);
+    for ch in "agree_2__overgeneration".chars() {
+        app.update(Action::Input(ch));
+    }
+    app.update(Action::Confirm);
+    app.update(Action::Undo);
+    let last = store.decisions(None).expect("log");
+    let last = last.last().expect("row");
+    assert_eq!(last.action, ActionKind::Undo);
+    assert_eq!(last.target, Some(auto[0].id));
+}
+
+fn snapshot_app(blind: bool) -> (Rc<Store>, App) {
+    let store = mem();
+    let mut app = open(
+        &fixture_files(),
+        &store,
+        QueueKind::Disputed,
+        ArbConfig {
+            blind,
+            ..ArbConfig::default()
+        },
+    );
+    finish(&mut app);
+    // The record with non-ASCII text before its spans.
+    app.update(Action::Goto);
+    for ch in "ja_1__contradiction".chars() {
+        app.update(Action::Input(ch));
+    }
+    app.update(Action::Confirm);
+    assert_eq!(id(&app), "ja_1__contradiction");
+    (store, app)
+}
+
+#[test]
+fn snapshot_arbitration_screen_lanes() {
+    let (_store, mut app) = snapshot_app(false);
+    let s = render(&mut app, 110, 30);
+    assert!(s.contains("1 gold") || s.contains("1gold"), "{s}");
+    assert!(s.contains("━"), "lane 1 marks");
+    assert!(s.contains("═"), "lane 2 marks");
+    insta::assert_snapshot!("arbitrate_lanes_110x30", s);
+}
+
+#[test]
+fn snapshot_blind_mode_shows_no_source_names_until_resolved() {
+    let (store, mut app) = snapshot_app(true);
+    let s = render(&mut app, 110, 30);
+    for name in ["gold", "alpha", "beta"] {
+        assert!(!s.contains(name), "{name} shown in blind mode:\n{s}");
+    }
+    assert!(s.contains("A") && s.contains("B") && s.contains("C"));
+    insta::assert_snapshot!("arbitrate_blind_110x30", s);
+    // Same letters after a restart (seeded by the record id).
+    let lanes = app.arb.as_ref().expect("arb").lanes.clone();
+    let (_s2, again) = snapshot_app(true);
+    assert_eq!(again.arb.as_ref().expect("arb").lanes, lanes);
+    // Once every cluster of the record is resolved, names are shown.
+    while app
+        .arb
+        .as_ref()
+        .is_some_and(|a| a.d.disputed().any(|(i, _)| !app.is_resolved(i)))
+    {
+        app.update(Action::Take1);
+        assert!(matches!(app.status, Status::Saved(_)), "{:?}", app.status);
+    }
+    assert!(app.names_visible());
+    let s = render(&mut app, 110, 30);
+    assert!(s.contains("gold"), "{s}");
+    let log = store.decisions(None).expect("log");
+    assert!(log.iter().all(|d| d.action == ActionKind::Resolve));
+}
+
+#[test]
+fn arbitration_keys_are_in_help_and_hints() {
+    let store = mem();
+    let mut app = open(
+        &fixture_files(),
+        &store,
+        QueueKind::Disputed,
+        ArbConfig::default(),
+    );
+    let s = render(&mut app, 160, 30);
+    assert!(s.contains("1 take 1"), "{s}");
+    assert!(s.contains("U union"), "{s}");
+    app.update(Action::Help);
+    let h = render(&mut app, 100, 120);
+    for want in [
+        "Arbitration (d)",
+        "take source 1's version",
+        "union: one span",
+        "intersection",
+        "drop all",
+        "place the selected unplaced judge claim",
+        "Stats (S)",
+    ] {
+        assert!(h.contains(want), "help lacks {want:?}:\n{h}");
+    }
+}
+
+fn e2e_cmd(db: &Path) -> String {
+    let files: Vec<String> = toolace_files().iter().map(|p| shell_quote(p)).collect();
+    format!(
+        "sh -c \"{} review {} --db {} --reviewer e2e --queue disputed; echo exit=\\$?; sleep 600\"",
+        bin(),
+        files.join(" "),
+        shell_quote(db),
+    )
+}
+
+#[test]
+fn e2e_resolve_a_cluster_with_a_real_key_press() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("arb.sqlite");
+    let Some(t) = Tmux::start("arbitrate", &e2e_cmd(&db), &env(dir.path())) else {
+        return;
+    };
+    t.wait("one lane per source");
+    t.wait("disputed");
+    t.press(&["2"], "saved #");
+    t.press(&["q"], "exit=0");
+    let store = Store::open(&db).expect("db");
+    let log = store.decisions(None).expect("log");
+    assert!(!log.is_empty());
+    assert!(
+        log.iter().all(|d| d.action == ActionKind::Resolve),
+        "{log:?}"
+    );
+    assert!(
+        log[0].upheld.iter().any(|n| n == "ensemble")
+            || log[0].dismissed.iter().any(|n| n == "ensemble")
+    );
+    assert!(log[0]
+        .reason
+        .as_deref()
+        .is_some_and(|r| r.ends_with("take ensemble")));
+    let text = std::fs::read_to_string(dir.path().join("review.log")).expect("log file");
+    assert!(text.contains("decision saved"), "{text}");
+    assert!(
+        text.contains("action=\"resolve\"") || text.contains("action=resolve"),
+        "{text}"
+    );
+}
