@@ -25,7 +25,10 @@ pub fn shared(rel: &str) -> Option<PathBuf> {
     if p.exists() {
         Some(p)
     } else {
-        eprintln!("SKIP: {} is absent (tests reading ../shared/data skip without it)", p.display());
+        eprintln!(
+            "SKIP: {} is absent (tests reading ../shared/data skip without it)",
+            p.display()
+        );
         None
     }
 }
