@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 
+use super::judge_args::{self, JudgeArgs};
 use crate::formats::{Dataset, Format};
-use crate::review::disagreement::Options;
 use crate::store::Store;
 use crate::tui::app::App;
 use crate::tui::arbitrate::ArbConfig;
@@ -46,13 +46,9 @@ pub struct Args {
     /// the record's clusters are resolved.
     #[arg(long)]
     pub blind: bool,
-    /// Boundary differences of up to N code points are not disagreements.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub tolerance: usize,
-    /// Differences made only of whitespace and punctuation at span edges are not
-    /// disagreements.
-    #[arg(long)]
-    pub ignore_edge_punct: bool,
+    /// `--judge NAME=FILE` sources, `--tolerance`, `--ignore-edge-punct`.
+    #[command(flatten)]
+    pub judges: JudgeArgs,
 }
 
 impl Args {
@@ -60,11 +56,7 @@ impl Args {
     #[must_use]
     pub fn arb_config(&self) -> ArbConfig {
         ArbConfig {
-            options: Options {
-                tolerance: self.tolerance,
-                ignore_edge_punct: self.ignore_edge_punct,
-                compare_labels: true,
-            },
+            options: self.judges.options(),
             blind: self.blind,
             auto_accept: self.auto_accept_unanimous,
             ..ArbConfig::default()
@@ -156,8 +148,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
              `spanreview decisions`"
         );
     }
-    let db = args.db.unwrap_or_else(Store::default_path);
+    let db = args.db.clone().unwrap_or_else(Store::default_path);
     let store = Store::open(&db).with_context(|| format!("opening {}", db.display()))?;
+    let mut arb = arb;
+    if !args.judges.judges.is_empty() {
+        let (judges, notes) = args.judges.load(&dataset, &dataset.name, Some(&store))?;
+        judge_args::tell(&notes);
+        arb.judges = Some(std::sync::Arc::new(judges));
+    }
     let log = init_logging();
     tracing::info!(
         dataset = %dataset.name,
@@ -169,7 +167,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut app = App::open(
         dataset,
         Box::new(store),
-        &reviewer(args.reviewer),
+        &reviewer(args.reviewer.clone()),
         queue,
         config,
         labels,

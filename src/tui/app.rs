@@ -509,7 +509,10 @@ impl App {
     }
 
     pub(super) fn read(&self, idx: usize) -> Result<Current, String> {
-        let record = self.dataset.record(idx).map_err(|e| e.to_string())?;
+        let record = self
+            .arb_config
+            .read(&self.dataset, idx)
+            .map_err(|e| e.to_string())?;
         let decisions = self.log.record_decisions(&self.dataset.name, &record.id)?;
         let review = replay(&record, &decisions);
         let context = evidence::pretty_context(&record.context);

@@ -14,15 +14,12 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::formats::Dataset;
-use crate::model::{Record, SourceRole};
+use crate::formats::judges::{self, Judges};
+use crate::formats::{Dataset, FormatError};
+use crate::model::{Record, Source, SourceRole};
 use crate::review::disagreement::{
     cluster_judged, score, Disagreement, JudgeVerdict, Options, RecordScore,
 };
-
-/// The judges' verdicts on a record (from `--judge` files); called on the background thread
-/// and for the record on screen.
-pub type VerdictsFn = Arc<dyn Fn(&Record) -> Vec<JudgeVerdict> + Send + Sync>;
 
 /// How the arbitration features are set up (`review` flags).
 #[derive(Clone, Default)]
@@ -33,8 +30,8 @@ pub struct ArbConfig {
     pub blind: bool,
     /// `--auto-accept-unanimous`.
     pub auto_accept: bool,
-    /// Judges' verdicts per record, when judges are attached.
-    pub verdicts: Option<VerdictsFn>,
+    /// `--judge` sources, attached to every record read.
+    pub judges: Option<Arc<Judges>>,
     /// Test hook: the background thread sleeps this long after each record.
     pub throttle: Option<Duration>,
     /// Start clustering in the background even for queues other than `disputed` (for
@@ -48,28 +45,35 @@ impl std::fmt::Debug for ArbConfig {
             .field("options", &self.options)
             .field("blind", &self.blind)
             .field("auto_accept", &self.auto_accept)
-            .field("judges", &self.verdicts.is_some())
+            .field("judges", &self.judges.as_ref().map(|j| j.names().join(",")))
             .field("throttle", &self.throttle)
             .finish_non_exhaustive()
     }
 }
 
 impl ArbConfig {
-    /// The verdicts on `record` (none without judges).
-    #[must_use]
-    pub fn verdicts_of(&self, record: &Record) -> Vec<JudgeVerdict> {
-        self.verdicts
-            .as_ref()
-            .map(|f| f(record))
-            .unwrap_or_default()
+    /// Record `i` of `dataset` with the `--judge` sources attached.
+    ///
+    /// # Errors
+    /// The record cannot be read.
+    pub fn read(&self, dataset: &Dataset, i: usize) -> Result<Record, FormatError> {
+        let mut r = dataset.record(i)?;
+        if let Some(j) = &self.judges {
+            j.attach(&mut r);
+        }
+        Ok(r)
     }
 
-    /// Cluster `record` with these rules and its judges' verdicts.
+    /// Cluster `record` with these rules: its sources as arbitration compares them
+    /// ([`judges::comparable`]: unknown detector labels read as empty) and its judges'
+    /// verdicts ([`judges::verdicts`]). Returns the sources clustered (same indices as the
+    /// record's), the clusters and the verdicts.
     #[must_use]
-    pub fn cluster(&self, record: &Record) -> (Disagreement, Vec<JudgeVerdict>) {
-        let verdicts = self.verdicts_of(record);
-        let d = cluster_judged(&record.output, &record.sources, &verdicts, &self.options);
-        (d, verdicts)
+    pub fn cluster(&self, record: &Record) -> (Vec<Source>, Disagreement, Vec<JudgeVerdict>) {
+        let sources = judges::comparable(record);
+        let verdicts = judges::verdicts(record);
+        let d = cluster_judged(&record.output, &sources, &verdicts, &self.options);
+        (sources, d, verdicts)
     }
 }
 
@@ -126,9 +130,9 @@ impl Clustering {
                     if flag.load(Ordering::Relaxed) {
                         return;
                     }
-                    let msg = match dataset.record(i) {
+                    let msg = match config.read(&dataset, i) {
                         Ok(r) => {
-                            let (d, _) = config.cluster(&r);
+                            let (_, d, _) = config.cluster(&r);
                             Msg::Scored(Box::new(Scored {
                                 index: i,
                                 hash: r.content_hash(),
@@ -212,6 +216,8 @@ impl Drop for Clustering {
 /// The arbitration state of the record on screen.
 #[derive(Debug, Clone)]
 pub struct Arb {
+    /// The sources as clustered (indices are the record's).
+    pub sources: Vec<Source>,
     /// Its clusters.
     pub d: Disagreement,
     /// The judges' verdicts it was clustered with.
@@ -229,7 +235,7 @@ impl Arb {
     /// first otherwise).
     #[must_use]
     pub fn new(record: &Record, config: &ArbConfig) -> Self {
-        let (d, verdicts) = config.cluster(record);
+        let (sources, d, verdicts) = config.cluster(record);
         let mut lanes: Vec<usize> = d.participants.clone();
         if config.blind {
             shuffle(&mut lanes, &record.id);
@@ -237,6 +243,7 @@ impl Arb {
             lanes.sort_by_key(|&i| (record.sources[i].role != SourceRole::Gold, i));
         }
         Self {
+            sources,
             d,
             verdicts,
             lanes,

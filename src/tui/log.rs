@@ -13,6 +13,14 @@ pub trait DecisionLog {
     /// # Errors
     /// Nothing was saved.
     fn append(&self, d: &Decision, state: &RecordState) -> Result<Decision, String>;
+    /// Save several decisions on one record (and its state after them) in one transaction:
+    /// all or none. The default saves them one by one (for test logs).
+    ///
+    /// # Errors
+    /// Nothing was saved (the default: the ones before the failing one were).
+    fn append_all(&self, ds: &[Decision], state: &RecordState) -> Result<Vec<Decision>, String> {
+        ds.iter().map(|d| self.append(d, state)).collect()
+    }
     /// Decisions about one record, in log order.
     ///
     /// # Errors
@@ -34,6 +42,9 @@ impl DecisionLog for Store {
     fn append(&self, d: &Decision, state: &RecordState) -> Result<Decision, String> {
         Store::append(self, d, Some(state)).map_err(|e| e.to_string())
     }
+    fn append_all(&self, ds: &[Decision], state: &RecordState) -> Result<Vec<Decision>, String> {
+        Store::append_all(self, ds, Some(state)).map_err(|e| e.to_string())
+    }
     fn record_decisions(&self, dataset: &str, record_id: &str) -> Result<Vec<Decision>, String> {
         Store::record_decisions(self, dataset, record_id).map_err(|e| e.to_string())
     }
@@ -48,6 +59,9 @@ impl DecisionLog for Store {
 impl<T: DecisionLog + ?Sized> DecisionLog for std::rc::Rc<T> {
     fn append(&self, d: &Decision, state: &RecordState) -> Result<Decision, String> {
         (**self).append(d, state)
+    }
+    fn append_all(&self, ds: &[Decision], state: &RecordState) -> Result<Vec<Decision>, String> {
+        (**self).append_all(ds, state)
     }
     fn record_decisions(&self, dataset: &str, record_id: &str) -> Result<Vec<Decision>, String> {
         (**self).record_decisions(dataset, record_id)

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::model::{Record, SourceRole};
+use crate::model::Record;
 use crate::review::decision::{Decision, RecordReview};
 use crate::review::metrics::{Agreement, RecordAgreement};
 use crate::store::RecordState;
@@ -85,10 +85,8 @@ impl StatsView {
             }
             v.compared += 1;
             let result = review.kept_spans(&r.output);
+            // Judges come as the spans their verdicts stand for (`judges_as_spans`).
             for src in &r.sources {
-                if src.role == SourceRole::Judge {
-                    continue;
-                }
                 let a = RecordAgreement::new(&r.output, &result, &src.spans);
                 agree.entry(src.name.clone()).or_default().add(&a);
             }

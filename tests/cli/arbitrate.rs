@@ -527,3 +527,105 @@ fn e2e_resolve_a_cluster_with_a_real_key_press() {
         "{text}"
     );
 }
+
+fn judged_app(store: &Rc<Store>) -> App {
+    use spanreview::cli::judge_args::JudgeArgs;
+    let files = toolace_files();
+    let ds = Dataset::open(&files, None).expect("files open");
+    let args = JudgeArgs {
+        judges: vec![
+            format!("llm={}", fixture("judges/decisions.jsonl").display())
+                .parse()
+                .expect("spec"),
+        ],
+        ..JudgeArgs::default()
+    };
+    let (judges, _) = args.load(&ds, &ds.name, None).expect("judges load");
+    App::open(
+        ds,
+        Box::new(Rc::clone(store)),
+        "tester",
+        QueueKind::Disputed,
+        Config::defaults(true),
+        None,
+        ArbConfig {
+            judges: Some(std::sync::Arc::new(judges)),
+            ..ArbConfig::default()
+        },
+    )
+    .expect("app")
+}
+
+fn goto(app: &mut App, what: &str) {
+    app.update(Action::Goto);
+    for ch in what.chars() {
+        app.update(Action::Input(ch));
+    }
+    app.update(Action::Confirm);
+    assert_eq!(id(app), what, "{:?}", app.status);
+}
+
+#[test]
+fn judges_reasoning_is_shown_and_unplaced_claims_are_dismissed_or_placed() {
+    let store = mem();
+    let mut app = judged_app(&store);
+    finish(&mut app);
+    goto(&mut app, "toolace_train_00039__contradiction");
+    assert_eq!(app.mode, ModeState::Arbitrate);
+    // Walk the clusters: the judge's verdict on the gold span and its claim each show.
+    let mut seen = String::new();
+    app.update(Action::PrevSpan);
+    app.update(Action::PrevSpan);
+    app.update(Action::PrevSpan);
+    for _ in 0..app.arb.as_ref().expect("arb").d.clusters.len() {
+        seen.push_str(&render(&mut app, 140, 40));
+        app.update(Action::NextSpan);
+    }
+    assert!(seen.contains("⚖ llm"), "{seen}");
+    assert!(seen.contains("label WRONG"), "{seen}");
+    assert!(seen.contains("claims a missed hallucination"), "{seen}");
+    assert!(seen.contains("45000 is not the attendance"), "{seen}");
+    assert!(seen.contains(" J1 "), "a lane for the judge: {seen}");
+
+    goto(&mut app, "toolace_train_00058__missing_tool");
+    let arb = app.arb.as_ref().expect("arb");
+    assert_eq!(arb.d.unplaced.len(), 1, "{:?}", arb.d.unplaced);
+    let s = render(&mut app, 140, 40);
+    assert!(s.contains("unplaced claims (1)"), "{s}");
+
+    app.update(Action::DismissClaim);
+    let log = store.decisions(None).expect("log");
+    let d = log.last().expect("row");
+    assert_eq!(d.action, ActionKind::Resolve);
+    assert_eq!(d.dismissed, ["llm"]);
+    assert!(d
+        .reason
+        .as_deref()
+        .is_some_and(|r| r.ends_with("dismissed")));
+    assert!(app.claim_settled(0));
+    app.update(Action::Undo);
+    assert!(!app.claim_settled(0));
+
+    // Place it by hand: mark a start and an end as in add mode, pick the label.
+    app.update(Action::PlaceClaim);
+    assert!(matches!(app.mode, ModeState::Add { .. }), "{:?}", app.mode);
+    let s = render(&mut app, 140, 40);
+    assert!(s.contains("Add"), "the review screen's add mode: {s}");
+    app.update(Action::Mark);
+    for _ in 0..4 {
+        app.update(Action::CursorRight);
+    }
+    app.update(Action::Mark);
+    app.update(Action::Confirm);
+    let log = store.decisions(None).expect("log");
+    let d = log.last().expect("row");
+    assert_eq!(d.action, ActionKind::Resolve, "{d:?}");
+    assert_eq!(d.upheld, ["llm"]);
+    assert!(d
+        .span_key
+        .as_deref()
+        .is_some_and(|k| k.starts_with("added:")));
+    assert_eq!(d.after.as_ref().map(|a| a.end - a.start), Some(5));
+    assert!(app.claim_settled(0));
+    assert_eq!(app.mode, ModeState::Arbitrate);
+}

@@ -13,6 +13,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::decide::RESOLUTION;
 use super::{App, ModeState, Status};
+use crate::formats::judges;
 use crate::model::Span;
 use crate::review::decision::{active_ids, replay, ActionKind, Decision, SpanKey, SpanValue};
 use crate::review::disagreement::{resolve, settle, Outcome, Resolution};
@@ -362,13 +363,8 @@ impl App {
             self.status = Status::Info(strings::NO_CLUSTERS.to_owned());
             return;
         }
-        let Some(outcome) = resolve(
-            &c.record.output,
-            &c.record.sources,
-            &arb.d,
-            arb.cluster,
-            how,
-        ) else {
+        let Some(outcome) = resolve(&c.record.output, &arb.sources, &arb.d, arb.cluster, how)
+        else {
             self.status = Status::Info(strings::NO_SUCH_LANE.to_owned());
             return;
         };
@@ -376,8 +372,8 @@ impl App {
     }
 
     /// Save `outcome` for the selected cluster as `resolve` rows (see the module doc); on
-    /// success go to the next unresolved disputed cluster. A row that fails undoes the rows
-    /// of the same resolution saved before it, so a resolution is saved whole or not at all.
+    /// success go to the next unresolved disputed cluster. The rows are saved in one
+    /// transaction: a resolution is saved whole or not at all.
     fn commit_outcome(&mut self, outcome: &Outcome, how: &str) {
         let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
             return;
@@ -428,7 +424,7 @@ impl App {
         }
         let upheld = self.names_list(&outcome.upheld);
         let dismissed = self.names_list(&outcome.dismissed);
-        if let Some((first, last)) = self.commit_group(rows) {
+        if let Some((first, last)) = self.commit_group(&rows) {
             // Names may be revealed now (blind): say them in the message.
             let upheld = if self.names_visible() {
                 self.names_list(&outcome.upheld)
@@ -465,26 +461,10 @@ impl App {
             .join(", ")
     }
 
-    /// Commit `rows` one by one; on a failure, undo those already saved. Returns the first and
-    /// last ids.
-    fn commit_group(&mut self, rows: Vec<Decision>) -> Option<(i64, i64)> {
-        let mut saved: Vec<i64> = Vec::new();
-        for d in rows {
-            if let Some(s) = self.commit(d) {
-                saved.push(s.id);
-            } else {
-                let err = self.status.clone();
-                for &id in saved.iter().rev() {
-                    if let Some(mut u) = self.decision(ActionKind::Undo) {
-                        u.target = Some(id);
-                        self.commit(u);
-                    }
-                }
-                self.status = err;
-                return None;
-            }
-        }
-        Some((*saved.first()?, *saved.last()?))
+    /// Commit `rows` in one transaction (all or none). Returns the first and last ids.
+    fn commit_group(&mut self, rows: &[Decision]) -> Option<(i64, i64)> {
+        let saved = self.commit_all(rows)?;
+        Some((saved.first()?.id, saved.last()?.id))
     }
 
     // ----- edit (settle) -----
@@ -540,13 +520,9 @@ impl App {
                 let Some(arb) = &self.arb else { return };
                 let label = self.cluster_label(cluster);
                 let span = Span::new(&c.record.output, bounds.start, bounds.end, label);
-                let Some(outcome) = settle(
-                    &c.record.output,
-                    &c.record.sources,
-                    &arb.d,
-                    cluster,
-                    vec![span],
-                ) else {
+                let Some(outcome) =
+                    settle(&c.record.output, &arb.sources, &arb.d, cluster, vec![span])
+                else {
                     return;
                 };
                 self.commit_outcome(&outcome, "edit");
@@ -637,7 +613,7 @@ impl App {
         d.reason = Some(format!("claim {}: placed", u.verdict));
         d.note = Some(format!("{RESOLUTION}{tok}"));
         self.mode = ModeState::Arbitrate;
-        if let Some((a, b)) = self.commit_group(vec![d]) {
+        if let Some((a, b)) = self.commit_group(&[d]) {
             let judge = self
                 .arb
                 .as_ref()
@@ -669,7 +645,7 @@ impl App {
         d.reason = Some(format!("claim {}: dismissed", u.verdict));
         d.note = Some(format!("{RESOLUTION}{tok}"));
         let judge = u.judge.clone();
-        if let Some((a, b)) = self.commit_group(vec![d]) {
+        if let Some((a, b)) = self.commit_group(&[d]) {
             self.status = Status::Saved(strings::resolved(a, b, "none", &self.shown_name(&judge)));
         }
     }
@@ -682,9 +658,10 @@ impl App {
     pub(super) fn open_stats(&mut self) {
         let mut records = Vec::new();
         for &i in &self.visited {
-            let Ok(r) = self.dataset.record(i) else {
+            let Ok(mut r) = self.arb_config.read(&self.dataset, i) else {
                 continue;
             };
+            judges::judges_as_spans(&mut r);
             let Ok(ds) = self.log.record_decisions(&self.dataset.name, &r.id) else {
                 continue;
             };

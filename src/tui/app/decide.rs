@@ -76,6 +76,46 @@ impl App {
         }
     }
 
+    /// Append `rows` (decisions on the record on screen) in one transaction; on success apply
+    /// them to the screen. Returns them as saved; the status line is left to the caller.
+    pub(super) fn commit_all(&mut self, rows: &[Decision]) -> Option<Vec<Decision>> {
+        let c = self.cur.as_mut().ok()?;
+        let mut prospective = c.decisions.clone();
+        let n = i64::try_from(rows.len()).unwrap_or(i64::MAX);
+        for (k, d) in (0_i64..).zip(rows) {
+            let mut probe = d.clone();
+            probe.id = i64::MAX - n + k;
+            prospective.push(probe);
+        }
+        let state = state_of(&replay(&c.record, &prospective));
+        match self.log.append_all(rows, &state) {
+            Ok(saved) => {
+                for d in &saved {
+                    tracing::info!(
+                        id = d.id,
+                        action = d.action.name(),
+                        record = %d.record_id,
+                        span = ?d.span_key,
+                        upheld = ?d.upheld,
+                        dismissed = ?d.dismissed,
+                        "decision saved"
+                    );
+                }
+                c.decisions.extend(saved.iter().cloned());
+                let was = self.states.get(&c.record.id).is_some_and(|s| s.reviewed);
+                self.queue.mark(c.index, was, state.reviewed);
+                self.states.insert(c.record.id.clone(), state);
+                self.reload_review();
+                Some(saved)
+            }
+            Err(e) => {
+                tracing::error!(rows = rows.len(), error = %e, "resolution NOT saved");
+                self.status = Status::Error(strings::not_saved(&e));
+                None
+            }
+        }
+    }
+
     pub(super) fn accept(&mut self) {
         let Some(d) = self.span_decision(ActionKind::Accept) else {
             return;

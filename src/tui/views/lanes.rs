@@ -45,31 +45,75 @@ pub fn body(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
     }
 }
 
-/// Byte ranges each lane covers, plus the reviewed result's (last).
-fn lane_ranges(app: &App, c: &Current, arb: &Arb) -> Vec<Vec<(usize, usize)>> {
+/// One lane under the text: its label, style, and the byte ranges it marks with their glyph.
+struct Lane {
+    label: String,
+    style: Style,
+    marks: Vec<(usize, usize, &'static str)>,
+}
+
+/// The lanes: one per source (in the arbitration order), one per judge (`x` a gold span it
+/// calls wrong, `=` one it calls right, `^` a claim, `?` unknown), and the reviewed result
+/// (or, while editing, the span being edited).
+fn lane_list(app: &App, c: &Current, arb: &Arb) -> Vec<Lane> {
+    let th = &app.config.theme;
     let b = |cp: usize| c.map.byte_of(cp.min(c.chars.len())).unwrap_or(0);
-    let mut v: Vec<Vec<(usize, usize)>> = arb
+    let mut v: Vec<Lane> = arb
         .lanes
         .iter()
-        .map(|&s| {
-            c.record.sources[s]
-                .spans
-                .iter()
-                .filter(|sp| sp.start < sp.end)
-                .map(|sp| (b(sp.start), b(sp.end)))
-                .collect()
+        .enumerate()
+        .map(|(k, &s)| {
+            let (style, glyph) = th.lane(k);
+            Lane {
+                label: app.lane_label(k),
+                style,
+                marks: c.record.sources[s]
+                    .spans
+                    .iter()
+                    .filter(|sp| sp.start < sp.end)
+                    .map(|sp| (b(sp.start), b(sp.end), glyph))
+                    .collect(),
+            }
         })
         .collect();
+    for (j, name) in arb.d.judges.iter().enumerate() {
+        let marks = arb
+            .d
+            .clusters
+            .iter()
+            .flat_map(|cl| &cl.judges)
+            .filter(|m| &m.judge == name)
+            .map(|m| {
+                let g = match m.says {
+                    JudgeSays::LabelWrong => "x",
+                    JudgeSays::LabelCorrect => "=",
+                    JudgeSays::Claim => "^",
+                    JudgeSays::Unknown => "?",
+                };
+                (b(m.range.0), b(m.range.1), g)
+            })
+            .collect();
+        v.push(Lane {
+            label: format!("J{}", j + 1),
+            style: th.accent(),
+            marks,
+        });
+    }
+    let (style, glyph) = th.lane_result();
     let result = match &app.mode {
-        ModeState::Settle { bounds, .. } => vec![(b(bounds.start), b(bounds.end))],
+        ModeState::Settle { bounds, .. } => vec![(b(bounds.start), b(bounds.end), glyph)],
         _ => c
             .review
             .kept_spans(&c.record.output)
             .iter()
-            .map(|sp| (b(sp.start), b(sp.end)))
+            .map(|sp| (b(sp.start), b(sp.end), glyph))
             .collect(),
     };
-    v.push(result);
+    v.push(Lane {
+        label: "✓".to_owned(),
+        style,
+        marks: result,
+    });
     v
 }
 
@@ -78,7 +122,6 @@ fn covered(ranges: &[(usize, usize)], byte: usize) -> bool {
 }
 
 fn lanes(frame: &mut Frame<'_>, area: Rect, app: &App, c: &Current, arb: &Arb) {
-    let th = &app.config.theme;
     let n = arb.d.clusters.len();
     let mut title = strings::LANES.to_owned();
     if let Some(cl) = arb.d.clusters.get(arb.cluster) {
@@ -94,8 +137,8 @@ fn lanes(frame: &mut Frame<'_>, area: Rect, app: &App, c: &Current, arb: &Arb) {
         return;
     }
     let rows = text::wrap(&c.record.output, usize::from(inner.width) - GUTTER);
-    let ranges = lane_ranges(app, c, arb);
-    let per = ranges.len() + 1;
+    let lanes = lane_list(app, c, arb);
+    let per = lanes.len() + 1;
     let h = usize::from(inner.height);
     let visible = (h / per).max(1);
     let b = |cp: usize| c.map.byte_of(cp.min(c.chars.len())).unwrap_or(0);
@@ -120,33 +163,26 @@ fn lanes(frame: &mut Frame<'_>, area: Rect, app: &App, c: &Current, arb: &Arb) {
     let mut lines: Vec<Line<'_>> = Vec::new();
     for r in rows.iter().skip(scroll).take(visible) {
         lines.push(text_line(app, c, r, sel, &disputed));
-        for (k, cover) in ranges.iter().enumerate() {
-            let result = k == ranges.len() - 1;
-            let (style, glyph) = if result { th.lane_result() } else { th.lane(k) };
-            let label = if result {
-                "✓".to_owned()
-            } else {
-                app.lane_label(k)
-            };
+        for lane in &lanes {
             let mut spans = vec![Span::styled(
                 format!(
                     "{:>w$} ",
-                    text::truncate(&label, GUTTER - 1),
+                    text::truncate(&lane.label, GUTTER - 1),
                     w = GUTTER - 1
                 ),
-                style,
+                lane.style,
             )];
             spans.push(Span::raw(" ".repeat(r.indent)));
             let mut s = String::new();
             for cell in &r.cells {
-                let mark = if covered(cover, cell.byte) {
-                    glyph
-                } else {
-                    " "
-                };
+                let mark = lane
+                    .marks
+                    .iter()
+                    .find(|&&(a, b, _)| a <= cell.byte && cell.byte < b)
+                    .map_or(" ", |m| m.2);
                 s.push_str(&mark.repeat(cell.width));
             }
-            spans.push(Span::styled(s, style));
+            spans.push(Span::styled(s, lane.style));
             lines.push(Line::from(spans));
         }
     }
