@@ -78,6 +78,9 @@ pub struct App {
     pub scores: HashMap<usize, RecordScore>,
     /// Records accepted unseen this session because every source agreed.
     pub auto_accepted: usize,
+    /// Unanimous records waiting to be auto-accepted (saved a few per idle tick: each is a
+    /// committed transaction).
+    pending_accepts: std::collections::VecDeque<super::arbitrate::Scored>,
     /// The stats screen's numbers (computed when it opens).
     pub stats: Option<StatsView>,
     /// Unplaced claim being placed by hand (add mode).
@@ -169,6 +172,7 @@ impl App {
             clustering: None,
             scores: HashMap::new(),
             auto_accepted: 0,
+            pending_accepts: std::collections::VecDeque::new(),
             stats: None,
             placing: None,
             visited: Vec::new(),
@@ -251,6 +255,9 @@ impl App {
         if self.clustering.as_ref().is_some_and(|c| !c.finished) {
             self.drain_clustering(2_000);
         }
+        if self.save_pending_accepts(Duration::from_millis(15)) {
+            return true;
+        }
         if self.queue.scan(200, &self.dataset, &self.states) {
             return true;
         }
@@ -264,6 +271,7 @@ impl App {
         (self.queue.kind != QueueKind::Disputed && !self.queue.complete(&self.dataset))
             || self.verified < self.dataset.len()
             || self.clustering.as_ref().is_some_and(|c| !c.finished)
+            || !self.pending_accepts.is_empty()
     }
 
     /// Re-check up to `n` records the stored states call reviewed: a record whose content

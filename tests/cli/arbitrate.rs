@@ -74,15 +74,15 @@ fn id(app: &App) -> String {
     app.cur.as_ref().expect("a record").record.id.clone()
 }
 
-/// Run idle work until the background clustering has finished.
+/// Run idle work until the background clustering (and what follows it) has finished.
 fn finish(app: &mut App) {
     let t0 = Instant::now();
-    while app.clustering.as_ref().is_some_and(|c| !c.finished) {
-        app.idle();
-        assert!(t0.elapsed() < Duration::from_secs(60), "clustering hangs");
-        std::thread::sleep(Duration::from_millis(2));
+    while app.busy() {
+        if !app.idle() {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        assert!(t0.elapsed() < Duration::from_secs(60), "idle work hangs");
     }
-    app.idle();
 }
 
 /// What resolving the selected cluster `how` should save.

@@ -41,7 +41,7 @@ impl App {
     pub(super) fn absorb(&mut self, batch: Vec<Scored>) {
         for s in batch {
             if self.arb_config.auto_accept && s.score.is_unanimous() {
-                self.auto_accept(&s);
+                self.pending_accepts.push_back(s.clone());
             }
             if s.score.is_disputed() {
                 self.scores.insert(s.index, s.score);
@@ -100,6 +100,20 @@ impl App {
                 self.go(0);
             }
         }
+    }
+
+    /// Save pending auto-accepts for up to `budget` (each is an fsynced transaction: a large
+    /// file's unanimous records are accepted over many idle ticks, keeping keys responsive).
+    /// True while some are left.
+    pub(super) fn save_pending_accepts(&mut self, budget: std::time::Duration) -> bool {
+        let t0 = std::time::Instant::now();
+        while t0.elapsed() < budget {
+            let Some(s) = self.pending_accepts.pop_front() else {
+                break;
+            };
+            self.auto_accept(&s);
+        }
+        !self.pending_accepts.is_empty()
     }
 
     /// Accept a unanimous record nobody has decided on yet: one `accept_all` row with reason
