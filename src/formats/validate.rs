@@ -31,6 +31,7 @@ use std::path::PathBuf;
 
 pub use input::Input;
 pub use labels::LabelSet;
+pub use skim::string_member;
 
 use super::index::Entry;
 use super::{DataFile, Format, FormatError};

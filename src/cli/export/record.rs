@@ -264,8 +264,12 @@ impl Exporter<'_> {
 }
 
 /// The string `id` of a record's bytes, read without building the record (`None` when the
-/// bytes are not a JSON object with a string `id`).
+/// bytes are not a JSON object with a string `id`): by the skimmer when it is sure, else by
+/// `serde_json`.
 fn id_of(bytes: &[u8]) -> Option<String> {
+    if let Some(id) = crate::formats::validate::string_member(bytes, "id") {
+        return Some(id.into_owned());
+    }
     #[derive(serde::Deserialize)]
     struct IdOnly<'a> {
         #[serde(borrow)]

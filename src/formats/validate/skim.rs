@@ -356,6 +356,40 @@ pub fn top<'a>(text: &'a str, nested: &str) -> Result<Top<'a>, Invalid> {
     Ok(top)
 }
 
+/// The string value of the top-level member `key` of a record line, read without building the
+/// record, when the fast path is sure: the line is UTF-8 and exactly one JSON object (checked
+/// whole, as [`top`] does), no key holds an escape (`"i\u0064"` is `"id"` to a parser), and
+/// exactly one member is named `key`, its value a string. `None` otherwise: the caller asks
+/// `serde_json`, which decides and words the problem.
+#[must_use]
+pub fn string_member<'a>(line: &'a [u8], key: &str) -> Option<std::borrow::Cow<'a, str>> {
+    let text = simdutf8::basic::from_utf8(line).ok()?;
+    let Ok(Top::Object(members, _)) = top(text, "") else {
+        return None;
+    };
+    let mut found = None;
+    for (k, v) in members {
+        if k.contains('\\') {
+            return None;
+        }
+        if k == key {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(v);
+        }
+    }
+    let v = found?;
+    let inner = v.strip_prefix('"')?.strip_suffix('"')?;
+    if inner.contains('\\') {
+        serde_json::from_str::<String>(v)
+            .ok()
+            .map(std::borrow::Cow::Owned)
+    } else {
+        Some(std::borrow::Cow::Borrowed(inner))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -428,6 +462,80 @@ mod tests {
         for pad in 60..70 {
             let s = format!("{{\"a\": \"{}\\\"\\\\\"}}", "x".repeat(pad));
             assert!(ok(&s), "{s}");
+        }
+    }
+
+    /// What `DataFile::id` reads with serde: the `id` when it is a string.
+    fn serde_id(line: &str) -> Option<String> {
+        #[derive(serde::Deserialize)]
+        struct IdOnly {
+            id: Option<String>,
+        }
+        serde_json::from_str::<IdOnly>(line).ok()?.id
+    }
+
+    #[test]
+    fn string_member_agrees_with_serde_on_tricky_lines() {
+        let cases = [
+            (r#"{"id": "a\"b", "x": 1}"#, Some("a\"b")),
+            (r#"{"x": "\"id\": \"no\"", "id": "yes"}"#, Some("yes")),
+            (r#"{"meta": {"id": "inner"}, "id": "outer"}"#, Some("outer")),
+            (r#"{"meta": {"id": "inner"}}"#, None),
+            (r#"{"id": "caf\u00e9 \ud83d\ude00"}"#, Some("café 😀")),
+            (r#"{"id": "25°C 東京"}"#, Some("25°C 東京")),
+            (r#"{"id": 7}"#, None),
+            (r#"{"id": null}"#, None),
+            (r#"{"id": "a", "id": "b"}"#, None),
+            (r#"{"i\u0064": "escaped key"}"#, Some("escaped key")),
+            (r#"{"id": "a", "x": [1, 2}"#, None),
+            (r#"["id", "a"]"#, None),
+            (r#"{"id": "a"} trailing"#, None),
+        ];
+        for (line, want) in cases {
+            let fast = string_member(line.as_bytes(), "id");
+            assert_eq!(serde_id(line).as_deref(), want, "serde on {line}");
+            // Sure means right; unsure (None) falls back to serde, which decides.
+            if let Some(f) = &fast {
+                assert_eq!(Some(f.as_ref()), want, "{line}");
+            }
+        }
+        // The plain case is taken by the fast path.
+        assert!(string_member(br#"{"id": "a\"b", "x": {"id": 1}}"#, "id").is_some());
+        assert!(string_member(b"{\"id\": \"\xff\"}", "id").is_none());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn string_member_never_disagrees_with_serde(members in proptest::collection::vec(
+            (
+                proptest::prop_oneof![
+                    proptest::strategy::Just("\"id\""),
+                    proptest::strategy::Just("\"i\\u0064\""),
+                    proptest::strategy::Just("\"x\""),
+                    proptest::strategy::Just("\"meta\""),
+                    proptest::strategy::Just("\"id\\\"\""),
+                ],
+                proptest::prop_oneof![
+                    proptest::strategy::Just("\"plain\"".to_owned()),
+                    proptest::strategy::Just("\"q\\\"uo\\\\te\"".to_owned()),
+                    proptest::strategy::Just("\"\\u00e9\\ud83d\\ude00\"".to_owned()),
+                    proptest::strategy::Just("\"\\ud800 lone\"".to_owned()),
+                    proptest::strategy::Just("\"\\x bad\"".to_owned()),
+                    proptest::strategy::Just("{\"id\": \"nested\", \"k\": [1, {\"id\": 2}]}".to_owned()),
+                    proptest::strategy::Just("\"{\\\"id\\\": \\\"in a string\\\"}\"".to_owned()),
+                    proptest::strategy::Just("null".to_owned()),
+                    proptest::strategy::Just("-1.5e3".to_owned()),
+                    proptest::strategy::Just("[1, 2".to_owned()),
+                    "\"[a-z °東👋]{0,12}\"",
+                ],
+            ),
+            0..5,
+        )) {
+            let body: Vec<String> = members.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            let line = format!("{{{}}}", body.join(", "));
+            if let Some(fast) = string_member(line.as_bytes(), "id") {
+                proptest::prop_assert_eq!(Some(fast.into_owned()), serde_id(&line), "{}", line);
+            }
         }
     }
 
