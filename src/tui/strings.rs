@@ -150,6 +150,7 @@ pub fn hint_in(mode: Mode, a: Action) -> &'static str {
         (Mode::Arbitrate, Action::Drop) => "drop all",
         (Mode::Arbitrate, Action::Adjust) => "edit",
         (Mode::Arbitrate, Action::Arbitrate) => "review",
+        (Mode::Stats, Action::Cancel) => "close",
         _ => hint(a),
     }
 }

@@ -449,6 +449,15 @@ fn snapshot_blind_mode_shows_no_source_names_until_resolved() {
     {
         app.update(Action::Take1);
         assert!(matches!(app.status, Status::Saved(_)), "{:?}", app.status);
+        if !app.names_visible() {
+            let s = render(&mut app, 110, 30);
+            for name in ["gold", "alpha", "beta"] {
+                assert!(
+                    !s.contains(name),
+                    "{name} shown before the record is done:\n{s}"
+                );
+            }
+        }
     }
     assert!(app.names_visible());
     let s = render(&mut app, 110, 30);
@@ -628,4 +637,68 @@ fn judges_reasoning_is_shown_and_unplaced_claims_are_dismissed_or_placed() {
     assert_eq!(d.after.as_ref().map(|a| a.end - a.start), Some(5));
     assert!(app.claim_settled(0));
     assert_eq!(app.mode, ModeState::Arbitrate);
+}
+
+#[test]
+fn d_opens_the_arbitration_screen_from_review_and_leaves_it() {
+    let store = mem();
+    let mut app = open(
+        &fixture_files(),
+        &store,
+        QueueKind::All,
+        ArbConfig::default(),
+    );
+    assert!(!app.arbitrating);
+    assert_eq!(app.mode, ModeState::Normal);
+    app.update(Action::Arbitrate);
+    assert!(app.arbitrating);
+    assert_eq!(app.mode, ModeState::Arbitrate);
+    assert!(render(&mut app, 100, 30).contains("one lane per source"));
+    // It follows the reviewer to the next record.
+    app.update(Action::NextRecord);
+    assert_eq!(app.mode, ModeState::Arbitrate);
+    assert_eq!(id(&app), "agree_2__overgeneration");
+    // Help and back.
+    app.update(Action::Help);
+    app.update(Action::Cancel);
+    assert_eq!(app.mode, ModeState::Arbitrate);
+    app.update(Action::Cancel);
+    assert_eq!(app.mode, ModeState::Normal);
+    assert!(!app.arbitrating);
+    assert!(!render(&mut app, 100, 30).contains("one lane per source"));
+}
+
+#[test]
+fn snapshot_stats_screen_with_bar_chart() {
+    let store = mem();
+    let mut app = open(
+        &fixture_files(),
+        &store,
+        QueueKind::Disputed,
+        ArbConfig::default(),
+    );
+    finish(&mut app);
+    // Resolve every cluster of the first record, accept the rest, so it counts as reviewed.
+    while app
+        .arb
+        .as_ref()
+        .is_some_and(|a| a.d.disputed().any(|(i, _)| !app.is_resolved(i)))
+    {
+        app.update(Action::Take1);
+    }
+    app.update(Action::AcceptAll);
+    app.update(Action::Stats);
+    let st = app.stats.clone().expect("stats");
+    assert_eq!(st.reviewed, 1);
+    assert_eq!(st.compared, 1);
+    let gold = st.sources.iter().find(|s| s.name == "gold").expect("gold");
+    assert!(
+        (gold.char_f1 - 1.0).abs() < 1e-9,
+        "taking the gold everywhere: {gold:?}"
+    );
+    assert!(gold.upheld >= 1 && gold.dismissed == 0, "{gold:?}");
+    let s = render(&mut app, 100, 30);
+    assert!(s.contains("char F1 vs the reviewed result"), "{s}");
+    assert!(s.contains("100%"), "{s}");
+    insta::assert_snapshot!("arbitrate_stats_100x30", s);
 }

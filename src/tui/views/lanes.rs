@@ -258,7 +258,13 @@ fn cluster_panel(frame: &mut Frame<'_>, area: Rect, app: &App, c: &Current, arb:
                 th.accent(),
             )];
             if let Some(how) = app.resolution_of(arb.cluster) {
-                head.push(Span::styled(format!(" · resolved: {how}"), th.saved()));
+                // Blind: "take NAME" would tell who is who before the record is done.
+                let how = if app.names_visible() {
+                    format!(" · resolved: {how}")
+                } else {
+                    " · resolved".to_owned()
+                };
+                head.push(Span::styled(how, th.saved()));
             }
             lines.push(Line::from(head));
             for (k, &s) in arb.lanes.iter().enumerate() {
