@@ -81,6 +81,15 @@ pub struct App {
     /// Unanimous records waiting to be auto-accepted (saved a few per idle tick: each is a
     /// committed transaction).
     pending_accepts: std::collections::VecDeque<super::arbitrate::Scored>,
+    /// Auto-accepted records this session: id and each source's agreement with the result
+    /// (the gold spans), so the stats screen covers them without reading them again.
+    auto_agreements: HashMap<
+        usize,
+        (
+            String,
+            Vec<(String, crate::review::metrics::RecordAgreement)>,
+        ),
+    >,
     /// The stats screen's numbers (computed when it opens).
     pub stats: Option<StatsView>,
     /// Unplaced claim being placed by hand (add mode).
@@ -173,6 +182,7 @@ impl App {
             scores: HashMap::new(),
             auto_accepted: 0,
             pending_accepts: std::collections::VecDeque::new(),
+            auto_agreements: HashMap::new(),
             stats: None,
             placing: None,
             visited: Vec::new(),

@@ -20,6 +20,7 @@ use crate::model::{Record, Source, SourceRole};
 use crate::review::disagreement::{
     cluster_judged, score, Disagreement, JudgeVerdict, Options, RecordScore,
 };
+use crate::review::metrics::RecordAgreement;
 
 /// How the arbitration features are set up (`review` flags).
 #[derive(Clone, Default)]
@@ -88,6 +89,9 @@ pub struct Scored {
     pub hash: String,
     /// Its score.
     pub score: RecordScore,
+    /// With auto-accept, for a unanimous record: each source's agreement with the gold spans
+    /// (its reviewed result once accepted), for the stats screen.
+    pub agreements: Vec<(String, RecordAgreement)>,
 }
 
 /// What the background thread reports.
@@ -131,13 +135,20 @@ impl Clustering {
                         return;
                     }
                     let msg = match config.read(&dataset, i) {
-                        Ok(r) => {
+                        Ok(mut r) => {
                             let (_, d, _) = config.cluster(&r);
+                            let score = score(&d);
+                            let agreements = if config.auto_accept && score.is_unanimous() {
+                                agreements_with_gold(&mut r)
+                            } else {
+                                Vec::new()
+                            };
                             Msg::Scored(Box::new(Scored {
                                 index: i,
                                 hash: r.content_hash(),
                                 id: r.id,
-                                score: score(&d),
+                                score,
+                                agreements,
                             }))
                         }
                         Err(_) => Msg::Unreadable,
@@ -211,6 +222,23 @@ impl Drop for Clustering {
         // Not joined: the thread stops at its next record; a drop must not wait for a read.
         drop(self.handle.take());
     }
+}
+
+/// Each source's agreement with `record`'s gold spans (judges as the spans their verdicts
+/// stand for).
+fn agreements_with_gold(record: &mut Record) -> Vec<(String, RecordAgreement)> {
+    judges::judges_as_spans(record);
+    let gold = record.gold_spans().to_vec();
+    record
+        .sources
+        .iter()
+        .map(|s| {
+            (
+                s.name.clone(),
+                RecordAgreement::new(&record.output, &gold, &s.spans),
+            )
+        })
+        .collect()
 }
 
 /// The arbitration state of the record on screen.

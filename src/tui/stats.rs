@@ -44,7 +44,8 @@ pub struct StatsView {
     pub removed: usize,
     /// Flagged records.
     pub flagged: usize,
-    /// Records read this session (the scope of the agreement numbers).
+    /// Records read this session (the scope of the agreement numbers): on screen, or
+    /// auto-accepted in the background.
     pub read: usize,
     /// Of those, reviewed (compared).
     pub compared: usize,
@@ -54,17 +55,20 @@ pub struct StatsView {
 
 impl StatsView {
     /// Compute from the stored `states` (progress), the `records` read this session with their
-    /// reviews (agreement, over the reviewed ones only) and the active `resolutions` (upheld).
+    /// reviews (agreement, over the reviewed ones only), the per-source agreements of records
+    /// auto-accepted this session (`auto`, compared in the background) and the active
+    /// `resolutions` (upheld).
     #[must_use]
     pub fn compute(
         total: usize,
         states: &HashMap<String, RecordState>,
         records: &[(Record, RecordReview)],
+        auto: &[&[(String, RecordAgreement)]],
         resolutions: &[&Decision],
     ) -> Self {
         let mut v = Self {
             total,
-            read: records.len(),
+            read: records.len() + auto.len(),
             ..Self::default()
         };
         for s in states.values() {
@@ -89,6 +93,12 @@ impl StatsView {
             for src in &r.sources {
                 let a = RecordAgreement::new(&r.output, &result, &src.spans);
                 agree.entry(src.name.clone()).or_default().add(&a);
+            }
+        }
+        for rec in auto {
+            v.compared += 1;
+            for (name, a) in *rec {
+                agree.entry(name.clone()).or_default().add(a);
             }
         }
         let mut counts: BTreeMap<String, (usize, usize)> = BTreeMap::new();

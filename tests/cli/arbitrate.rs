@@ -379,6 +379,18 @@ fn unanimous_records_are_auto_accepted_and_undoable() {
     assert_eq!(app.auto_accepted, 2);
     let screen = render(&mut app, 120, 30);
     assert!(screen.contains("auto-accepted 2"), "{screen}");
+    // The stats screen covers them without reading them again.
+    app.update(Action::Stats);
+    let st = app.stats.clone().expect("stats");
+    assert_eq!((st.reviewed, st.compared), (2, 2), "{st:?}");
+    let alpha = st
+        .sources
+        .iter()
+        .find(|s| s.name == "alpha")
+        .expect("alpha");
+    assert_eq!(alpha.records, 2);
+    assert!((alpha.char_f1 - 1.0).abs() < 1e-9, "{alpha:?}");
+    app.update(Action::Cancel);
 
     // `u` elsewhere does not undo a background auto-accept...
     app.update(Action::Undo);

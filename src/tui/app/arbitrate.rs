@@ -151,6 +151,8 @@ impl App {
                 self.states.insert(s.id.clone(), state);
                 self.queue.mark(s.index, false, true);
                 self.auto_accepted += 1;
+                self.auto_agreements
+                    .insert(s.index, (s.id.clone(), s.agreements.clone()));
             }
             Err(e) => {
                 tracing::error!(record = %s.id, error = %e, "auto-accept NOT saved");
@@ -693,10 +695,21 @@ impl App {
                 d.action == ActionKind::Resolve && active.get(&d.id).copied().unwrap_or(false)
             })
             .collect();
+        // Auto-accepted records not read again: their result is their gold spans, compared
+        // in the background; skipped once undone (no longer reviewed).
+        let auto: Vec<&[(String, crate::review::metrics::RecordAgreement)]> = self
+            .auto_agreements
+            .iter()
+            .filter(|(i, (id, _))| {
+                !self.visited_set.contains(i) && self.states.get(id).is_some_and(|s| s.reviewed)
+            })
+            .map(|(_, (_, a))| a.as_slice())
+            .collect();
         self.stats = Some(StatsView::compute(
             self.dataset.len(),
             &self.states,
             &records,
+            &auto,
             &resolutions,
         ));
         self.mode = ModeState::Stats;
