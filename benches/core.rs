@@ -1,5 +1,7 @@
-//! Micro baselines (criterion): index a ~50 MB generated records file, fetch one record, and
-//! slice long text by code points (non-ASCII against ASCII).
+//! Micro baselines (criterion): index a ~50 MB generated records file (scanned, and through a
+//! sidecar cache), fetch one record, and slice long text by code points (non-ASCII against
+//! ASCII). `open_dataset_and_fetch` goes through the user's cache (`SPANREVIEW_CACHE_DIR`,
+//! `SPANREVIEW_INDEX_CACHE=off`) as the review screen does.
 //!
 //! `cargo bench --bench core` (a few seconds a benchmark; small sample sizes on purpose). The
 //! whole-file comparisons with Python are in `bench/run.sh`; results in `BENCHMARKS.md`.
@@ -13,7 +15,7 @@ use std::io::Write;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use spanreview::formats::index::FileIndex;
+use spanreview::formats::index::{Cache, FileIndex};
 use spanreview::formats::{DataFile, Dataset};
 use spanreview::model::offsets;
 
@@ -49,8 +51,21 @@ fn file_benches(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(3))
         .warm_up_time(Duration::from_millis(500))
         .throughput(Throughput::Bytes(size));
+    // A scan of the file (no sidecar cache), then the same through a sidecar in a temporary
+    // cache folder (written by the first open, read by the others).
     g.bench_function("index_50mb", |b| {
-        b.iter(|| FileIndex::open(black_box(f.path())).expect("index"));
+        b.iter(|| FileIndex::open_with(black_box(f.path()), None).expect("index"));
+    });
+    let cache_dir = tempfile::tempdir().expect("cache dir");
+    let cache = Cache::new(cache_dir.path().to_path_buf(), 0);
+    let cached = FileIndex::open_with(f.path(), Some(&cache)).expect("index");
+    assert!(!cached.from_cache());
+    g.bench_function("index_50mb_sidecar", |b| {
+        b.iter(|| {
+            let ix = FileIndex::open_with(black_box(f.path()), Some(&cache)).expect("index");
+            assert!(ix.from_cache());
+            ix
+        });
     });
     g.bench_function("open_dataset_and_fetch", |b| {
         let paths = [f.path().to_path_buf()];

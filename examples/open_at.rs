@@ -8,6 +8,8 @@
 //! ```
 //!
 //! Files after the index are joined by `id` (prediction files: more annotation sources).
+//! Indexes go through the sidecar cache (`SPANREVIEW_CACHE_DIR`; `SPANREVIEW_INDEX_CACHE=off`
+//! scans every time); `"sidecar": true` when every file's index came from it.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -51,7 +53,7 @@ fn main() -> anyhow::Result<()> {
     println!(
         "{{\"tool\": \"spanreview\", \"files\": {}, \"records\": {}, \"index\": {index}, \"id\": {}, \"sources\": {}, \"spans\": {}, \
          \"open_ms\": {open_ms:.1}, \"record_ms\": {record_ms:.2}, \"total_ms\": {total_ms:.1}, \
-         \"vmhwm_kb\": {}, \"vmrss_kb\": {}}}",
+         \"vmhwm_kb\": {}, \"vmrss_kb\": {}, \"sidecar\": {}}}",
         paths.len(),
         ds.len(),
         serde_json::Value::from(rec.id.as_str()),
@@ -59,6 +61,7 @@ fn main() -> anyhow::Result<()> {
         rec.gold_spans().len(),
         status_kb("VmHWM"),
         status_kb("VmRSS"),
+        ds.files().all(|f| f.index.from_cache()),
     );
     Ok(())
 }

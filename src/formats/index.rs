@@ -13,6 +13,10 @@ use std::path::{Path, PathBuf};
 
 use super::FormatError;
 
+pub mod cache;
+
+pub use cache::Cache;
+
 /// Where one record's bytes are in the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Entry {
@@ -42,16 +46,28 @@ pub struct FileIndex {
     entries: Vec<Entry>,
     /// Problems met while indexing (an unterminated array, say), as `(line, message)`.
     pub problems: Problems,
+    /// The entries came from the sidecar cache instead of a scan of the file.
+    from_cache: bool,
 }
 
 const CHUNK: usize = 4 << 20;
 
 impl FileIndex {
-    /// Open `path` and index it.
+    /// Open `path` and index it, through the user's sidecar cache ([`Cache::from_env`]) when
+    /// the file is large.
     ///
     /// # Errors
     /// I/O errors opening or reading the file.
     pub fn open(path: &Path) -> Result<Self, FormatError> {
+        Self::open_with(path, Cache::from_env().as_ref())
+    }
+
+    /// Open `path` and index it, through `cache` when given: a JSONL file that has a valid
+    /// sidecar there is not scanned, and one that is scanned gets a sidecar.
+    ///
+    /// # Errors
+    /// I/O errors opening or reading the file.
+    pub fn open_with(path: &Path, cache: Option<&Cache>) -> Result<Self, FormatError> {
         let io = |e: std::io::Error| FormatError::Io {
             path: path.to_path_buf(),
             source: e,
@@ -70,15 +86,30 @@ impl FileIndex {
             .iter()
             .find(|b| !b.is_ascii_whitespace())
             .copied();
+        let mut from_cache = false;
         let (layout, entries, problems) = if first == Some(b'[') {
             let (e, p) = index_array(&file, size).map_err(io)?;
             (Layout::Array, e, p)
         } else {
-            (
-                Layout::Lines,
-                index_lines(&file, size, bom).map_err(io)?,
-                Vec::new(),
-            )
+            let cache = cache.filter(|c| c.wants(size));
+            let key = cache.and_then(|_| cache::Key::of(&file, path).ok());
+            let saved = cache
+                .zip(key.as_ref())
+                .and_then(|(c, k)| cache::load(c, k, &file));
+            let entries = match saved {
+                Some(e) => {
+                    from_cache = true;
+                    e
+                }
+                None => {
+                    let e = index_lines(&file, size, bom).map_err(io)?;
+                    if let (Some(c), Some(k)) = (cache, &key) {
+                        cache::store(c, k, &file, &e);
+                    }
+                    e
+                }
+            };
+            (Layout::Lines, entries, Vec::new())
         };
         Ok(Self {
             path: path.to_path_buf(),
@@ -86,7 +117,14 @@ impl FileIndex {
             layout,
             entries,
             problems,
+            from_cache,
         })
+    }
+
+    /// True when the index was read from the sidecar cache, not built by scanning the file.
+    #[must_use]
+    pub fn from_cache(&self) -> bool {
+        self.from_cache
     }
 
     /// The file's path.
@@ -467,6 +505,146 @@ mod tests {
         assert_eq!(ix.len(), 2);
         assert_eq!(ix.problems.len(), 1);
         assert_eq!(ix.problems[0].0, 3);
+    }
+
+    /// A JSONL file of `n` records in `dir`, and a cache in `dir/cache` for files of any size.
+    fn cached_file(dir: &Path, n: usize) -> (PathBuf, Cache) {
+        let path = dir.join("r.jsonl");
+        let mut content = String::from("\u{feff}");
+        for i in 0..n {
+            content.push_str(&format!(
+                "{{\"id\": \"r{i}\", \"t\": \"{}\"}}\r\n",
+                "é".repeat(i % 50)
+            ));
+            if i % 5 == 0 {
+                content.push_str("  \n");
+            }
+        }
+        std::fs::write(&path, content).expect("write");
+        (path, Cache::new(dir.join("cache"), 0))
+    }
+
+    fn sidecars(cache_dir: &Path) -> Vec<PathBuf> {
+        std::fs::read_dir(cache_dir)
+            .map(|d| d.map(|e| e.expect("entry").path()).collect())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn sidecar_is_written_then_used() {
+        let dir = tempfile::tempdir().expect("dir");
+        let (path, cache) = cached_file(dir.path(), 200);
+        let plain = FileIndex::open_with(&path, None).expect("open");
+        let first = FileIndex::open_with(&path, Some(&cache)).expect("open");
+        assert!(!first.from_cache());
+        assert_eq!(sidecars(&dir.path().join("cache")).len(), 1);
+        let second = FileIndex::open_with(&path, Some(&cache)).expect("open");
+        assert!(second.from_cache());
+        assert_eq!(second.entries(), plain.entries());
+        assert_eq!(first.entries(), plain.entries());
+        assert_eq!(
+            second.bytes(199).expect("bytes"),
+            plain.bytes(199).expect("bytes")
+        );
+        // Small files are not cached by the default size threshold.
+        let strict = Cache::new(dir.path().join("cache2"), 1 << 30);
+        assert!(!FileIndex::open_with(&path, Some(&strict))
+            .expect("open")
+            .from_cache());
+        assert!(sidecars(&dir.path().join("cache2")).is_empty());
+    }
+
+    #[test]
+    fn stale_sidecar_is_rebuilt() {
+        let dir = tempfile::tempdir().expect("dir");
+        let (path, cache) = cached_file(dir.path(), 100);
+        FileIndex::open_with(&path, Some(&cache)).expect("open");
+        // Same size, other content (a record edited in place), mtime moved on.
+        let mut bytes = std::fs::read(&path).expect("read");
+        let at = bytes.len() / 2;
+        let nl = at
+            + bytes[at..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .expect("newline");
+        bytes[nl] = b' ';
+        bytes[nl - 1] = b'\n';
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(&path, &bytes).expect("rewrite");
+        let again = FileIndex::open_with(&path, Some(&cache)).expect("open");
+        assert!(!again.from_cache());
+        assert_eq!(
+            again.entries(),
+            FileIndex::open_with(&path, None).expect("open").entries()
+        );
+        // ... and the rebuilt sidecar is used next time.
+        assert!(FileIndex::open_with(&path, Some(&cache))
+            .expect("open")
+            .from_cache());
+    }
+
+    #[test]
+    fn appended_file_is_detected() {
+        let dir = tempfile::tempdir().expect("dir");
+        let (path, cache) = cached_file(dir.path(), 100);
+        assert_eq!(
+            FileIndex::open_with(&path, Some(&cache))
+                .expect("open")
+                .len(),
+            100
+        );
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .expect("append");
+        f.write_all(b"{\"id\": \"new\"}\n").expect("write");
+        drop(f);
+        let again = FileIndex::open_with(&path, Some(&cache)).expect("open");
+        assert!(!again.from_cache());
+        assert_eq!(again.len(), 101);
+        assert_eq!(again.bytes(100).expect("bytes"), b"{\"id\": \"new\"}");
+    }
+
+    #[test]
+    fn corrupted_or_foreign_sidecar_is_ignored() {
+        let dir = tempfile::tempdir().expect("dir");
+        let (path, cache) = cached_file(dir.path(), 100);
+        let want = FileIndex::open_with(&path, None).expect("open");
+        FileIndex::open_with(&path, Some(&cache)).expect("open");
+        let side = sidecars(&dir.path().join("cache")).pop().expect("sidecar");
+        let good = std::fs::read(&side).expect("read");
+        // A flipped byte in an entry, a truncated file, garbage: all ignored, then rebuilt.
+        let mut flipped = good.clone();
+        let k = flipped.len() - 20;
+        flipped[k] ^= 0x40;
+        for bad in [
+            flipped,
+            good[..good.len() / 2].to_vec(),
+            b"not an index".to_vec(),
+            Vec::new(),
+        ] {
+            std::fs::write(&side, &bad).expect("corrupt");
+            let ix = FileIndex::open_with(&path, Some(&cache)).expect("open");
+            assert!(!ix.from_cache());
+            assert_eq!(ix.entries(), want.entries());
+            assert_eq!(std::fs::read(&side).expect("rewritten"), good);
+        }
+        // Entries that pass the checksum but do not sit on the file's lines: a sidecar
+        // re-checksummed after an edit (or written by a buggy version) is still not trusted.
+        let mut shifted = good[..good.len() - 8].to_vec();
+        let n = want.len();
+        let first = shifted.len() - n * 16;
+        for e in 0..n {
+            let at = first + e * 16;
+            let off = u64::from_le_bytes(shifted[at..at + 8].try_into().expect("8")) + 1;
+            shifted[at..at + 8].copy_from_slice(&off.to_le_bytes());
+        }
+        let sum = cache::checksum_for_tests(&shifted);
+        shifted.extend_from_slice(&sum.to_le_bytes());
+        std::fs::write(&side, &shifted).expect("shift");
+        let ix = FileIndex::open_with(&path, Some(&cache)).expect("open");
+        assert!(!ix.from_cache());
+        assert_eq!(ix.entries(), want.entries());
     }
 
     #[test]
