@@ -6,6 +6,8 @@
 //! it was and shows the error.
 
 mod arbitrate;
+mod background;
+mod claims;
 mod decide;
 mod input;
 mod mouse;

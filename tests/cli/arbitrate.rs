@@ -714,3 +714,39 @@ fn snapshot_stats_screen_with_bar_chart() {
     assert!(s.contains("100%"), "{s}");
     insta::assert_snapshot!("arbitrate_stats_100x30", s);
 }
+
+#[test]
+fn resolving_a_cluster_again_replaces_the_earlier_result() {
+    let (store, mut app) = snapshot_app(false);
+    // Cluster 2 of ja_1: "25°C", which only beta marks (no gold span there).
+    app.update(Action::NextSpan);
+    let k = app.arb.as_ref().expect("arb").cluster;
+    let cl = app.arb.as_ref().expect("arb").d.clusters[k].clone();
+    assert_eq!(cl.end - cl.start, 4, "{cl:?}");
+    app.update(Action::Union);
+    let added = store.decisions(None).expect("log");
+    let added = added.last().expect("row").clone();
+    assert!(added
+        .span_key
+        .as_deref()
+        .is_some_and(|s| s.starts_with("added:")));
+    let kept = |app: &App| {
+        let c = app.cur.as_ref().expect("record");
+        c.review.kept_spans(&c.record.output).len()
+    };
+    assert_eq!(kept(&app), 2);
+    // Back to it, change of mind: drop all.
+    while app.arb.as_ref().expect("arb").cluster != k {
+        app.update(Action::NextSpan);
+    }
+    app.update(Action::Drop);
+    let log = store.decisions(None).expect("log");
+    let last = log.last().expect("row");
+    assert_eq!(
+        last.span_key, added.span_key,
+        "the earlier added span is dropped"
+    );
+    assert!(last.after.is_none());
+    assert_eq!(kept(&app), 1, "only the gold span is left");
+    assert_eq!(app.resolution_of(k).as_deref(), Some("drop all"));
+}

@@ -1,5 +1,5 @@
-//! The arbitration screen's flow: background scores into the disputed queue and auto-accepts,
-//! the per-record cluster state, and each resolution saved as one or more `resolve` decisions.
+//! The arbitration screen's flow: the per-record cluster state, lanes and blind letters, and
+//! each resolution saved as one or more `resolve` decisions.
 //!
 //! A resolution of a cluster is mapped onto the gold spans by
 //! [`Outcome::assign`](crate::review::disagreement::Outcome::assign): one row per gold span it
@@ -8,25 +8,22 @@
 //! empty) is one row without a span key. Every row names the upheld and dismissed sources, has
 //! `reason` = `cluster S-E: how` (how the screen knows a cluster is resolved, across restarts)
 //! and `note` = `resolution <uid>`, shared by the rows so that `u` undoes them together.
+//! Resolving a cluster again (without undoing) also drops the spans an earlier resolution of it
+//! added, so a change of mind does not leave both results.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::decide::RESOLUTION;
 use super::{App, ModeState, Status};
-use crate::formats::judges;
 use crate::model::Span;
-use crate::review::decision::{active_ids, replay, ActionKind, Decision, SpanKey, SpanValue};
+use crate::review::decision::{ActionKind, Decision, SpanKey, SpanValue};
 use crate::review::disagreement::{resolve, settle, Outcome, Resolution};
-use crate::store::RecordState;
-use crate::tui::arbitrate::{letter, Arb, Scored};
+use crate::tui::arbitrate::{letter, Arb};
 use crate::tui::edit::{self, Bounds};
-use crate::tui::labels::LabelChoice;
-use crate::tui::queue::QueueKind;
-use crate::tui::stats::StatsView;
 use crate::tui::{strings, Action};
 
 /// A unique id for a resolution's rows.
-fn token() -> String {
+pub(super) fn token() -> String {
     let t = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |t| t.as_micros());
@@ -34,133 +31,6 @@ fn token() -> String {
 }
 
 impl App {
-    // ----- background clustering -----
-
-    /// Take in background scores: disputed records join the disputed queue (file order while
-    /// clustering runs); unanimous ones are accepted when `--auto-accept-unanimous` is on.
-    pub(super) fn absorb(&mut self, batch: Vec<Scored>) {
-        for s in batch {
-            if self.arb_config.auto_accept && s.score.is_unanimous() {
-                self.pending_accepts.push_back(s.clone());
-            }
-            if s.score.is_disputed() {
-                self.scores.insert(s.index, s.score);
-                if self.queue.kind == QueueKind::Disputed {
-                    let reviewed = self.states.get(&s.id).is_some_and(|st| st.reviewed);
-                    self.queue.push(s.index, reviewed);
-                }
-            }
-        }
-    }
-
-    /// Drain up to `max` background scores; when clustering has finished, sort the queue.
-    pub(super) fn drain_clustering(&mut self, max: usize) {
-        let Some(cl) = self.clustering.as_mut() else {
-            return;
-        };
-        let batch = cl.drain(max);
-        self.absorb(batch);
-        if self.cur.is_err() && !self.queue.members().is_empty() {
-            let start = self.first_unreviewed();
-            self.go(start);
-        }
-        self.finish_clustering_if_done();
-    }
-
-    fn first_unreviewed(&self) -> usize {
-        self.queue
-            .members()
-            .iter()
-            .position(|&i| {
-                let id = self.dataset.primary().id(i).ok();
-                !id.and_then(|id| self.states.get(&id))
-                    .is_some_and(|s| s.reviewed)
-            })
-            .unwrap_or(0)
-    }
-
-    /// Once clustering has finished: the disputed queue after the record on screen is sorted
-    /// most disputed first ([`RecordScore::queue_cmp`](crate::review::disagreement::RecordScore::queue_cmp));
-    /// the record on screen and those before it stay put.
-    pub(super) fn finish_clustering_if_done(&mut self) {
-        let Some(cl) = &self.clustering else { return };
-        if !cl.finished || self.queue.complete(&self.dataset) {
-            return;
-        }
-        if self.queue.kind == QueueKind::Disputed {
-            let keep = self.cur.is_ok().then_some(self.pos);
-            let scores = &self.scores;
-            self.queue.finish(self.dataset.len(), keep, |a, b| {
-                match (scores.get(&a), scores.get(&b)) {
-                    (Some(x), Some(y)) => x.queue_cmp(y),
-                    _ => std::cmp::Ordering::Equal,
-                }
-            });
-            if self.cur.is_err() {
-                self.go(0);
-            }
-        }
-    }
-
-    /// Save pending auto-accepts for up to `budget` (each is an fsynced transaction: a large
-    /// file's unanimous records are accepted over many idle ticks, keeping keys responsive).
-    /// True while some are left.
-    pub(super) fn save_pending_accepts(&mut self, budget: std::time::Duration) -> bool {
-        let t0 = std::time::Instant::now();
-        while t0.elapsed() < budget {
-            let Some(s) = self.pending_accepts.pop_front() else {
-                break;
-            };
-            self.auto_accept(&s);
-        }
-        !self.pending_accepts.is_empty()
-    }
-
-    /// Accept a unanimous record nobody has decided on yet: one `accept_all` row with reason
-    /// "auto: unanimous" (undoable from the record).
-    fn auto_accept(&mut self, s: &Scored) {
-        if self.states.contains_key(&s.id) {
-            return;
-        }
-        let d = Decision {
-            id: 0,
-            reviewer: self.reviewer.clone(),
-            time: String::new(),
-            dataset: self.dataset.name.clone(),
-            record_id: s.id.clone(),
-            record_hash: s.hash.clone(),
-            action: ActionKind::AcceptAll,
-            span_key: None,
-            before: None,
-            after: None,
-            reason: Some(strings::AUTO_UNANIMOUS.to_owned()),
-            note: None,
-            target: None,
-            upheld: Vec::new(),
-            dismissed: Vec::new(),
-        };
-        let state = RecordState {
-            reviewed: true,
-            flagged: false,
-            outcome: "open".to_owned(),
-            stale: false,
-        };
-        match self.log.append(&d, &state) {
-            Ok(saved) => {
-                tracing::info!(id = saved.id, record = %saved.record_id, "auto-accepted (unanimous)");
-                self.states.insert(s.id.clone(), state);
-                self.queue.mark(s.index, false, true);
-                self.auto_accepted += 1;
-                self.auto_agreements
-                    .insert(s.index, (s.id.clone(), s.agreements.clone()));
-            }
-            Err(e) => {
-                tracing::error!(record = %s.id, error = %e, "auto-accept NOT saved");
-                self.status = Status::Error(strings::not_saved(&e));
-            }
-        }
-    }
-
     // ----- the arbitration screen -----
 
     /// Recompute the arbitration state for the record on screen (when the screen is open).
@@ -278,7 +148,7 @@ impl App {
     }
 
     /// A source or judge name as shown: blind hides it behind its letter (judges: "judge").
-    fn shown_name(&self, name: &str) -> String {
+    pub(super) fn shown_name(&self, name: &str) -> String {
         if !self.arb_config.blind || self.names_visible() {
             return name.to_owned();
         }
@@ -424,6 +294,37 @@ impl App {
             d.after = a.after.as_ref().map(SpanValue::of);
             rows.push(d);
         }
+        // Spans an earlier resolution of this cluster added, still kept: dropped now.
+        let tag = format!("cluster {}-{}:", cl.start, cl.end);
+        let earlier: Vec<SpanKey> = c
+            .review
+            .applied
+            .iter()
+            .filter(|d| {
+                d.action == ActionKind::Resolve
+                    && d.reason.as_deref().is_some_and(|r| r.starts_with(&tag))
+            })
+            .filter_map(Decision::key)
+            .filter(|k| matches!(k, SpanKey::Added(_)))
+            .filter(|k| c.review.span(k).is_some_and(|s| s.kept()))
+            .collect();
+        for key in earlier {
+            if rows
+                .iter()
+                .any(|r| r.span_key.as_deref() == Some(&key.to_string()))
+            {
+                continue;
+            }
+            let mut d = Decision::new(
+                &c.record,
+                &self.dataset.name,
+                &self.reviewer,
+                ActionKind::Resolve,
+            );
+            d.before = c.review.span(&key).map(|s| s.current.clone());
+            d.span_key = Some(key.to_string());
+            rows.push(d);
+        }
         if rows.is_empty() {
             rows.push(Decision::new(
                 &c.record,
@@ -478,7 +379,7 @@ impl App {
     }
 
     /// Commit `rows` in one transaction (all or none). Returns the first and last ids.
-    fn commit_group(&mut self, rows: &[Decision]) -> Option<(i64, i64)> {
+    pub(super) fn commit_group(&mut self, rows: &[Decision]) -> Option<(i64, i64)> {
         let saved = self.commit_all(rows)?;
         Some((saved.first()?.id, saved.last()?.id))
     }
@@ -571,147 +472,5 @@ impl App {
             .cloned()
             .or_else(|| c.record.corruption_type.clone())
             .unwrap_or_default()
-    }
-
-    // ----- unplaced claims -----
-
-    fn selected_claim(&mut self) -> Option<usize> {
-        let arb = self.arb.as_ref()?;
-        if arb.d.unplaced.is_empty() {
-            self.status = Status::Info(strings::NO_CLAIMS.to_owned());
-            return None;
-        }
-        Some(arb.claim.min(arb.d.unplaced.len() - 1))
-    }
-
-    fn open_place_claim(&mut self) {
-        let Some(k) = self.selected_claim() else {
-            return;
-        };
-        self.open_add();
-        if matches!(self.mode, ModeState::Add { .. }) {
-            self.placing = Some(k);
-            self.status = Status::Info(strings::PLACE_CLAIM.to_owned());
-        }
-    }
-
-    /// The reviewer marked where unplaced claim `k` is: a `resolve` row adding the span and
-    /// upholding the judge.
-    pub(super) fn place_claim_at(
-        &mut self,
-        k: usize,
-        start: usize,
-        end: usize,
-        choice: &LabelChoice,
-    ) {
-        let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
-            return;
-        };
-        let Some(u) = arb.d.unplaced.get(k) else {
-            return;
-        };
-        let tok = token();
-        let mut d = Decision::new(
-            &c.record,
-            &self.dataset.name,
-            &self.reviewer,
-            ActionKind::Resolve,
-        );
-        d.span_key = Some(SpanKey::Added(format!("{tok}-0")).to_string());
-        d.after = Some(SpanValue {
-            start,
-            end,
-            label: choice.label.clone(),
-            category: choice.category.clone(),
-            subcategory: choice.subcategory.clone(),
-        });
-        d.upheld = vec![u.judge.clone()];
-        d.reason = Some(format!("claim {}: placed", u.verdict));
-        d.note = Some(format!("{RESOLUTION}{tok}"));
-        self.mode = ModeState::Arbitrate;
-        if let Some((a, b)) = self.commit_group(&[d]) {
-            let judge = self
-                .arb
-                .as_ref()
-                .and_then(|x| x.d.unplaced.get(k))
-                .map(|u| u.judge.clone())
-                .unwrap_or_default();
-            self.status = Status::Saved(strings::resolved(a, b, &self.shown_name(&judge), "none"));
-        }
-    }
-
-    fn dismiss_claim(&mut self) {
-        let Some(k) = self.selected_claim() else {
-            return;
-        };
-        let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
-            return;
-        };
-        let Some(u) = arb.d.unplaced.get(k) else {
-            return;
-        };
-        let tok = token();
-        let mut d = Decision::new(
-            &c.record,
-            &self.dataset.name,
-            &self.reviewer,
-            ActionKind::Resolve,
-        );
-        d.dismissed = vec![u.judge.clone()];
-        d.reason = Some(format!("claim {}: dismissed", u.verdict));
-        d.note = Some(format!("{RESOLUTION}{tok}"));
-        let judge = u.judge.clone();
-        if let Some((a, b)) = self.commit_group(&[d]) {
-            self.status = Status::Saved(strings::resolved(a, b, "none", &self.shown_name(&judge)));
-        }
-    }
-
-    // ----- stats -----
-
-    /// Compute the stats screen's numbers: progress from the stored states (every record),
-    /// agreement over the records read this session (re-read one by one: never the whole
-    /// file), upheld counts from this reviewer's log.
-    pub(super) fn open_stats(&mut self) {
-        let mut records = Vec::new();
-        for &i in &self.visited {
-            let Ok(mut r) = self.arb_config.read(&self.dataset, i) else {
-                continue;
-            };
-            judges::judges_as_spans(&mut r);
-            let Ok(ds) = self.log.record_decisions(&self.dataset.name, &r.id) else {
-                continue;
-            };
-            let review = replay(&r, &ds);
-            records.push((r, review));
-        }
-        let log = self
-            .log
-            .reviewer_log(&self.dataset.name, &self.reviewer)
-            .unwrap_or_default();
-        let active = active_ids(&log);
-        let resolutions: Vec<&Decision> = log
-            .iter()
-            .filter(|d| {
-                d.action == ActionKind::Resolve && active.get(&d.id).copied().unwrap_or(false)
-            })
-            .collect();
-        // Auto-accepted records not read again: their result is their gold spans, compared
-        // in the background; skipped once undone (no longer reviewed).
-        let auto: Vec<&[(String, crate::review::metrics::RecordAgreement)]> = self
-            .auto_agreements
-            .iter()
-            .filter(|(i, (id, _))| {
-                !self.visited_set.contains(i) && self.states.get(id).is_some_and(|s| s.reviewed)
-            })
-            .map(|(_, (_, a))| a.as_slice())
-            .collect();
-        self.stats = Some(StatsView::compute(
-            self.dataset.len(),
-            &self.states,
-            &records,
-            &auto,
-            &resolutions,
-        ));
-        self.mode = ModeState::Stats;
     }
 }

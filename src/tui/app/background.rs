@@ -1,0 +1,138 @@
+//! Background clustering feeding the app: scores into the disputed queue (file order while it
+//! runs, sorted after the cursor when it ends) and unanimous records auto-accepted.
+
+use super::{App, Status};
+use crate::review::decision::{ActionKind, Decision};
+use crate::store::RecordState;
+use crate::tui::arbitrate::Scored;
+use crate::tui::queue::QueueKind;
+use crate::tui::strings;
+
+impl App {
+    // ----- background clustering -----
+
+    /// Take in background scores: disputed records join the disputed queue (file order while
+    /// clustering runs); unanimous ones are accepted when `--auto-accept-unanimous` is on.
+    pub(super) fn absorb(&mut self, batch: Vec<Scored>) {
+        for s in batch {
+            if self.arb_config.auto_accept && s.score.is_unanimous() {
+                self.pending_accepts.push_back(s.clone());
+            }
+            if s.score.is_disputed() {
+                self.scores.insert(s.index, s.score);
+                if self.queue.kind == QueueKind::Disputed {
+                    let reviewed = self.states.get(&s.id).is_some_and(|st| st.reviewed);
+                    self.queue.push(s.index, reviewed);
+                }
+            }
+        }
+    }
+
+    /// Drain up to `max` background scores; when clustering has finished, sort the queue.
+    pub(super) fn drain_clustering(&mut self, max: usize) {
+        let Some(cl) = self.clustering.as_mut() else {
+            return;
+        };
+        let batch = cl.drain(max);
+        self.absorb(batch);
+        if self.cur.is_err() && !self.queue.members().is_empty() {
+            let start = self.first_unreviewed();
+            self.go(start);
+        }
+        self.finish_clustering_if_done();
+    }
+
+    fn first_unreviewed(&self) -> usize {
+        self.queue
+            .members()
+            .iter()
+            .position(|&i| {
+                let id = self.dataset.primary().id(i).ok();
+                !id.and_then(|id| self.states.get(&id))
+                    .is_some_and(|s| s.reviewed)
+            })
+            .unwrap_or(0)
+    }
+
+    /// Once clustering has finished: the disputed queue after the record on screen is sorted
+    /// most disputed first ([`RecordScore::queue_cmp`](crate::review::disagreement::RecordScore::queue_cmp));
+    /// the record on screen and those before it stay put.
+    pub(super) fn finish_clustering_if_done(&mut self) {
+        let Some(cl) = &self.clustering else { return };
+        if !cl.finished || self.queue.complete(&self.dataset) {
+            return;
+        }
+        if self.queue.kind == QueueKind::Disputed {
+            let keep = self.cur.is_ok().then_some(self.pos);
+            let scores = &self.scores;
+            self.queue.finish(self.dataset.len(), keep, |a, b| {
+                match (scores.get(&a), scores.get(&b)) {
+                    (Some(x), Some(y)) => x.queue_cmp(y),
+                    _ => std::cmp::Ordering::Equal,
+                }
+            });
+            if self.cur.is_err() {
+                self.go(0);
+            }
+        }
+    }
+
+    /// Save pending auto-accepts for up to `budget` (each is an fsynced transaction: a large
+    /// file's unanimous records are accepted over many idle ticks, keeping keys responsive).
+    /// True while some are left.
+    pub(super) fn save_pending_accepts(&mut self, budget: std::time::Duration) -> bool {
+        let t0 = std::time::Instant::now();
+        while t0.elapsed() < budget {
+            let Some(s) = self.pending_accepts.pop_front() else {
+                break;
+            };
+            self.auto_accept(&s);
+        }
+        !self.pending_accepts.is_empty()
+    }
+
+    /// Accept a unanimous record nobody has decided on yet: one `accept_all` row with reason
+    /// "auto: unanimous" (undoable from the record).
+    fn auto_accept(&mut self, s: &Scored) {
+        if self.states.contains_key(&s.id) {
+            return;
+        }
+        let d = Decision {
+            id: 0,
+            reviewer: self.reviewer.clone(),
+            time: String::new(),
+            dataset: self.dataset.name.clone(),
+            record_id: s.id.clone(),
+            record_hash: s.hash.clone(),
+            action: ActionKind::AcceptAll,
+            span_key: None,
+            before: None,
+            after: None,
+            reason: Some(strings::AUTO_UNANIMOUS.to_owned()),
+            note: None,
+            target: None,
+            upheld: Vec::new(),
+            dismissed: Vec::new(),
+        };
+        let state = RecordState {
+            reviewed: true,
+            flagged: false,
+            outcome: "open".to_owned(),
+            stale: false,
+        };
+        match self.log.append(&d, &state) {
+            Ok(saved) => {
+                tracing::info!(id = saved.id, record = %saved.record_id, "auto-accepted (unanimous)");
+                self.states.insert(s.id.clone(), state);
+                self.queue.mark(s.index, false, true);
+                self.auto_accepted += 1;
+                self.auto_agreements
+                    .insert(s.index, (s.id.clone(), s.agreements.clone()));
+            }
+            Err(e) => {
+                tracing::error!(record = %s.id, error = %e, "auto-accept NOT saved");
+                self.status = Status::Error(strings::not_saved(&e));
+            }
+        }
+    }
+}
