@@ -266,6 +266,9 @@ fn edit_settles_the_cluster_with_the_reviewers_own_span() {
     app.update(Action::Adjust);
     assert!(matches!(app.mode, ModeState::Settle { .. }));
     app.update(Action::EndLeft);
+    let screen = render(&mut app, 110, 30);
+    assert!(screen.contains("edit: ["), "{screen}");
+    assert!(screen.contains("Enter ok"), "adjust hints: {screen}");
     app.update(Action::Confirm);
     assert_eq!(app.mode, ModeState::Arbitrate);
     let log = store.decisions(None).expect("log");

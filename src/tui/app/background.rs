@@ -91,10 +91,12 @@ impl App {
         !self.pending_accepts.is_empty()
     }
 
-    /// Accept a unanimous record nobody has decided on yet: one `accept_all` row with reason
+    /// Accept a unanimous record nobody has decided on yet (and not on screen): one `accept_all` row with reason
     /// "auto: unanimous" (undoable from the record).
     fn auto_accept(&mut self, s: &Scored) {
-        if self.states.contains_key(&s.id) {
+        // Nor the record on screen: the reviewer is looking at it.
+        let on_screen = self.cur.as_ref().is_ok_and(|c| c.index == s.index);
+        if self.states.contains_key(&s.id) || on_screen {
             return;
         }
         let d = Decision {

@@ -354,6 +354,15 @@ fn cluster_panel(frame: &mut Frame<'_>, area: Rect, app: &App, c: &Current, arb:
             )));
         }
     }
+    if let ModeState::Settle { bounds, .. } = &app.mode {
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!("edit: [{}, {}) ", bounds.start, bounds.end),
+                th.accent(),
+            ),
+            Span::raw(quote(bounds.start, bounds.end)),
+        ]));
+    }
     if !arb.d.problems.is_empty() {
         lines.push(Line::from(Span::styled(
             format!(
