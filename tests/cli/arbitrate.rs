@@ -753,3 +753,58 @@ fn resolving_a_cluster_again_replaces_the_earlier_result() {
     assert_eq!(kept(&app), 1, "only the gold span is left");
     assert_eq!(app.resolution_of(k).as_deref(), Some("drop all"));
 }
+
+#[test]
+fn review_help_lists_the_arbitration_flags() {
+    let out = super::common::bin()
+        .args(["review", "--help"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    for flag in [
+        "--queue",
+        "disputed",
+        "--auto-accept-unanimous",
+        "--blind",
+        "--judge",
+        "--tolerance",
+        "--ignore-edge-punct",
+    ] {
+        assert!(text.contains(flag), "{flag} missing:\n{text}");
+    }
+}
+
+#[test]
+fn ignore_edge_punct_and_tolerance_settle_boundary_nits() {
+    // ja_1: gold "rainy", alpha "rainy and", beta " rainy" (a leading space) and "25°C".
+    let count = |arb: ArbConfig| {
+        let store = mem();
+        let mut app = open(&fixture_files(), &store, QueueKind::Disputed, arb);
+        finish(&mut app);
+        goto(&mut app, "ja_1__contradiction");
+        let a = app.arb.as_ref().expect("arb");
+        let c = &a.d.clusters[0];
+        c.pairs
+            .iter()
+            .filter(|p| !p.coverage_agrees)
+            .map(|p| (p.a, p.b))
+            .collect::<Vec<_>>()
+    };
+    let strict = count(ArbConfig::default());
+    let punct = count(ArbConfig {
+        options: spanreview::review::disagreement::Options {
+            ignore_edge_punct: true,
+            ..Default::default()
+        },
+        ..ArbConfig::default()
+    });
+    assert!(punct.len() < strict.len(), "{strict:?} vs {punct:?}");
+    let wide = count(ArbConfig {
+        options: spanreview::review::disagreement::Options {
+            tolerance: 4,
+            ..Default::default()
+        },
+        ..ArbConfig::default()
+    });
+    assert!(wide.is_empty(), "{wide:?}");
+}
