@@ -524,7 +524,8 @@ pub const PLACE_CLAIM: &str = "place the claim: mark its start and end as in add
 pub const ALL_RESOLVED: &str = "all clusters resolved: A accepts the rest and goes on";
 
 /// Names are hidden in blind mode.
-pub const BLIND: &str = "blind: names hidden until the record's clusters are resolved";
+pub const BLIND: &str =
+    "blind: names hidden until the record's clusters are resolved; keys 1, 2, 3… take A, B, C…";
 
 /// Stats screen title.
 pub const STATS: &str = "Stats";
