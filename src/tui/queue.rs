@@ -362,4 +362,42 @@ mod tests {
         a.mark(0, true, false);
         assert_eq!(a.reviewed(), 1);
     }
+
+    #[test]
+    fn disputed_queue_is_fed_then_sorted_after_the_cursor() {
+        let ds = fixture();
+        let states = HashMap::new();
+        let mut q = Queue::new(QueueKind::Disputed, &ds, &states);
+        assert_eq!(
+            q.get(0, &ds, &states),
+            None,
+            "members come from clustering, not scanning"
+        );
+        assert!(!q.scan(10, &ds, &states));
+        assert!(!q.complete(&ds));
+        for i in [0, 1, 2, 3] {
+            q.push(i, i == 1);
+        }
+        q.push(2, false);
+        assert_eq!(
+            q.members(),
+            [0, 1, 2, 3],
+            "file order while clustering runs"
+        );
+        assert_eq!(q.reviewed(), 1);
+        assert_eq!(q.size(&ds), (4, false));
+        // Scores: higher index = more disputed; the cursor is at position 1.
+        q.finish(ds.len(), Some(1), |a, b| b.cmp(&a));
+        assert_eq!(q.members(), [0, 1, 3, 2], "sorted after the cursor only");
+        assert!(q.complete(&ds));
+        assert_eq!(q.size(&ds), (4, true));
+        assert_eq!(q.force(2), 3);
+        let mut fresh = Queue::new(QueueKind::Disputed, &ds, &states);
+        fresh.push(3, false);
+        assert_eq!(
+            fresh.force(0),
+            1,
+            "a record reached by go-to joins at the end"
+        );
+    }
 }
