@@ -1,0 +1,82 @@
+//! Issue 3, the review screen's key handling (criterion): one key and a full redraw of a
+//! record whose context is ~100 KB (650 tool responses), rendered into ratatui's `TestBackend`
+//! at 200×60. The keys alternate between "next evidence occurrence" and "scroll the context",
+//! the two that move the most text. The first frame of the 1.5 GB file is measured by
+//! `examples/review_open.rs` (run by `bench/run.sh`), not here.
+//!
+//! `cargo bench --bench tui` (a few seconds). Results in `BENCHMARKS.md`, "Issue 3".
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use spanreview::formats::Dataset;
+use spanreview::store::Store;
+use spanreview::tui::app::App;
+use spanreview::tui::config::Config;
+use spanreview::tui::queue::QueueKind;
+use spanreview::tui::{terminal, Action};
+
+/// A records file holding one record with a ~100 KB context of JSON tool responses.
+fn big_record() -> (tempfile::TempDir, std::path::PathBuf, usize) {
+    let dir = tempfile::tempdir().expect("tmp");
+    let mut ctx = String::new();
+    for i in 0..650 {
+        ctx.push_str(&format!(
+            "{{\"content\": {{\"id\": \"ITEM-{i}\", \"name\": \"Product {i} with a long \
+             description of what it is\", \"price\": {}.5, \"tags\": [\"a\", \"b\", \"c\"]}}, \
+             \"name\": \"search\", \"role\": \"tool\"}}\n",
+            i * 3
+        ));
+    }
+    let output = "The product ITEM-42 costs 126.5 and Product 7 is in stock. ".repeat(4);
+    let rec = serde_json::json!({
+        "id": "big", "query": "find products", "context": ctx.trim_end(), "output": output,
+        "hallucination_labels": [
+            {"start": 12, "end": 19, "text": "ITEM-42", "label": "contradiction"}
+        ],
+        "meta": {"corruption_type": "contradiction"}
+    });
+    let path = dir.path().join("big.jsonl");
+    std::fs::write(&path, format!("{rec}\n")).expect("write");
+    (dir, path, ctx.len())
+}
+
+fn key_and_redraw(c: &mut Criterion) {
+    let (_dir, path, ctx_len) = big_record();
+    let ds = Dataset::open(&[path], None).expect("open");
+    let store = Store::open_in_memory().expect("memory db");
+    let mut app = App::new(
+        ds,
+        Box::new(store),
+        "bench",
+        QueueKind::All,
+        Config::defaults(false),
+        None,
+    )
+    .expect("app");
+    let mut t = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+    terminal::frame(&mut t, &mut app).expect("draw");
+    let mut g = c.benchmark_group("review_screen");
+    g.sample_size(50)
+        .measurement_time(Duration::from_secs(4))
+        .warm_up_time(Duration::from_millis(500));
+    let mut i = 0u32;
+    g.bench_function(format!("key_redraw_context_{}kb", ctx_len / 1024), |b| {
+        b.iter(|| {
+            i += 1;
+            app.update(if i.is_multiple_of(2) {
+                Action::NextEvidence
+            } else {
+                Action::ContextDown
+            });
+            terminal::frame(black_box(&mut t), &mut app).expect("draw");
+        });
+    });
+    g.finish();
+}
+
+criterion_group!(benches, key_and_redraw);
+criterion_main!(benches);
