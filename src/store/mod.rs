@@ -32,7 +32,7 @@ use rusqlite::{params, Connection, Transaction, TransactionBehavior};
 pub use clock::{new_origin, now, rfc3339};
 pub use error::StoreError;
 pub use merge::MergeReport;
-pub use sources::{SourceId, SourceRow};
+pub use sources::{resolution_decisions, span_json, span_of_json, SourceId, SourceRow};
 
 use crate::review::decision::Decision;
 
