@@ -42,7 +42,7 @@ use crate::review::outcome::{self, Tally, Verdict};
 use crate::store::Store;
 
 use output::{AtomicFile, Protected, RecordFile, Records};
-use record::{Exporter, Item};
+use record::{Bytes, Exporter, Item};
 
 /// Arguments of `spanreview export`.
 #[derive(Debug, clap::Args)]
@@ -152,6 +152,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let layout = primary.index.layout();
     let mut sink = Sink {
         args: &args,
+        source: primary.path(),
         log: &by_record,
         routes,
         records: match &args.split_by {
@@ -176,27 +177,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         sink.tally.name_source(judge);
     }
 
-    // The records are read and reviewed on one thread and written on this one, in file order.
-    let n = primary.len();
-    let warnings = std::thread::scope(|sc| -> anyhow::Result<Vec<String>> {
-        let (tx, rx) = std::sync::mpsc::sync_channel::<anyhow::Result<Item>>(256);
-        let producer = sc.spawn(move || {
-            for i in 0..n {
-                let item = ex.item(i);
-                let failed = item.is_err();
-                if tx.send(item).is_err() || failed {
-                    break;
-                }
-            }
-            ex.warnings
-        });
-        for item in rx {
-            sink.take(item?)?;
-        }
-        producer
-            .join()
-            .map_err(|_| anyhow::anyhow!("internal: the reading thread panicked"))
-    })?;
+    // The records are read and reviewed on two threads and written on this one, in file order.
+    let warnings = record::each_item(&args, &dataset, &by_record, |item| sink.take(item))?;
     for w in &warnings {
         eprintln!("warning: {w}");
     }
@@ -290,6 +272,8 @@ fn load_log(db: &Path, name: &str) -> anyhow::Result<HashMap<String, Vec<Decisio
 /// Where exported records go, and what is counted on the way.
 struct Sink<'a> {
     args: &'a Args,
+    /// The leading input file, which unchanged lines are copied from.
+    source: &'a Path,
     log: &'a HashMap<String, Vec<Decision>>,
     /// `--clean-in-all`: the values clean records are copied into.
     routes: BTreeSet<String>,
@@ -308,12 +292,19 @@ impl Sink<'_> {
     fn take(&mut self, item: Item) -> anyhow::Result<()> {
         let written = item.line.is_some();
         if let Some(line) = &item.line {
-            if self.args.clean_in_all && line.clean && !self.routes.is_empty() {
-                for r in &self.routes {
-                    self.records.push(r, &line.bytes)?;
+            match line.bytes {
+                Bytes::Input { offset, len } => {
+                    self.records.push_input(self.source, offset, len)?;
                 }
-            } else {
-                self.records.push(&line.route, &line.bytes)?;
+                Bytes::Built(ref bytes) => {
+                    if self.args.clean_in_all && line.clean && !self.routes.is_empty() {
+                        for r in &self.routes {
+                            self.records.push(r, bytes)?;
+                        }
+                    } else {
+                        self.records.push(&line.route, bytes)?;
+                    }
+                }
             }
         }
         let tally = &mut self.tally;

@@ -20,7 +20,15 @@ pub struct AtomicFile {
     tmp: PathBuf,
     out: Option<BufWriter<File>>,
     done: bool,
+    /// Bytes written since the last background sync started.
+    unsynced: u64,
+    /// A sync of what was written so far, running while writing goes on.
+    syncing: Option<std::thread::JoinHandle<io::Result<()>>>,
 }
+
+/// Written bytes after which a background sync starts, so that the final sync before the
+/// rename has only the tail left to write back.
+const SYNC_EVERY: u64 = 128 << 20;
 
 impl AtomicFile {
     /// Create the temporary file for `dest` (`.<name>.<pid>-<n>.spanreview-tmp` beside it).
@@ -55,7 +63,39 @@ impl AtomicFile {
             tmp,
             out: Some(BufWriter::with_capacity(1 << 20, file)),
             done: false,
+            unsynced: 0,
+            syncing: None,
         })
+    }
+
+    /// Note that `n` more bytes were written; every [`SYNC_EVERY`] bytes, start writing them
+    /// back to disk on another thread (`sync_data` on a clone of the file, after a flush),
+    /// unless the previous one is still running.
+    ///
+    /// # Errors
+    /// Flushing fails, or the previous background sync failed.
+    pub fn wrote(&mut self, n: u64) -> anyhow::Result<()> {
+        self.unsynced += n;
+        if self.unsynced < SYNC_EVERY || self.syncing.as_ref().is_some_and(|h| !h.is_finished()) {
+            return Ok(());
+        }
+        self.join_sync()?;
+        let w = self.writer()?;
+        w.flush()?;
+        let f = w.get_ref().try_clone()?;
+        self.syncing = Some(std::thread::spawn(move || f.sync_data()));
+        self.unsynced = 0;
+        Ok(())
+    }
+
+    /// Wait for the background sync, if any; its error is the file's.
+    fn join_sync(&mut self) -> anyhow::Result<()> {
+        if let Some(h) = self.syncing.take() {
+            h.join()
+                .map_err(|_| anyhow::anyhow!("internal: a sync thread panicked"))?
+                .with_context(|| format!("syncing {}", self.tmp.display()))?;
+        }
+        Ok(())
     }
 
     /// Where the file goes.
@@ -79,6 +119,7 @@ impl AtomicFile {
     /// # Errors
     /// Writing fails (disk full, say).
     pub fn finish(&mut self) -> anyhow::Result<()> {
+        self.join_sync()?;
         if let Some(w) = self.out.take() {
             let file = w
                 .into_inner()
@@ -177,6 +218,10 @@ pub struct RecordFile {
     file: AtomicFile,
     layout: Layout,
     count: usize,
+    /// Input lines waiting to be copied: `start..end` of `source`, consecutive lines.
+    run: Option<(u64, u64)>,
+    /// The input file lines are copied from.
+    source: Option<(PathBuf, File)>,
 }
 
 impl RecordFile {
@@ -189,7 +234,61 @@ impl RecordFile {
             file: AtomicFile::create(dest)?,
             layout,
             count: 0,
+            run: None,
+            source: None,
         })
+    }
+
+    /// Append the JSONL line at `offset..offset + len` of `source` as it is. Consecutive lines
+    /// (one line end apart) are gathered and copied at once, by the kernel where it can
+    /// (`std::io::copy` between files uses `copy_file_range`): no read into memory.
+    ///
+    /// # Errors
+    /// Reading or writing fails.
+    pub fn push_input(&mut self, source: &Path, offset: u64, len: u32) -> anyhow::Result<()> {
+        if self.layout != Layout::Lines {
+            bail!("internal: input lines copied into a JSON array");
+        }
+        let end = offset + u64::from(len);
+        let same = self.source.as_ref().is_some_and(|(p, _)| p == source);
+        match &mut self.run {
+            Some((_, run_end)) if same && *run_end + 1 == offset => *run_end = end,
+            _ => {
+                self.copy_run()?;
+                if !same {
+                    let f = File::open(source)
+                        .with_context(|| format!("reading {}", source.display()))?;
+                    self.source = Some((source.to_path_buf(), f));
+                }
+                self.run = Some((offset, end));
+            }
+        }
+        self.count += 1;
+        Ok(())
+    }
+
+    /// Copy the gathered input lines, and a line end.
+    fn copy_run(&mut self) -> anyhow::Result<()> {
+        use std::io::{Read, Seek, SeekFrom};
+        let (Some((start, end)), Some((path, src))) = (self.run.take(), self.source.as_mut())
+        else {
+            return Ok(());
+        };
+        let dest = self.file.dest().to_path_buf();
+        src.seek(SeekFrom::Start(start))
+            .with_context(|| format!("reading {}", path.display()))?;
+        let w = self.file.writer()?;
+        let copied = io::copy(&mut src.take(end - start), w)
+            .and_then(|n| w.write_all(b"\n").map(|()| n))
+            .with_context(|| format!("copying {} into {}", path.display(), dest.display()))?;
+        self.file.wrote(copied + 1)?;
+        if copied != end - start {
+            bail!(
+                "{} changed while it was exported (it is shorter than when it was read)",
+                path.display()
+            );
+        }
+        Ok(())
     }
 
     /// Append one record's bytes.
@@ -197,6 +296,7 @@ impl RecordFile {
     /// # Errors
     /// Writing fails.
     pub fn push(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
+        self.copy_run()?;
         let layout = self.layout;
         let first = self.count == 0;
         let dest = self.file.dest().to_path_buf();
@@ -208,6 +308,7 @@ impl RecordFile {
                 .and_then(|()| w.write_all(bytes)),
         };
         r.with_context(|| format!("writing {}", dest.display()))?;
+        self.file.wrote(bytes.len() as u64 + 4)?;
         self.count += 1;
         Ok(())
     }
@@ -217,6 +318,7 @@ impl RecordFile {
     /// # Errors
     /// Writing fails.
     pub fn finish(&mut self) -> anyhow::Result<()> {
+        self.copy_run()?;
         if self.layout == Layout::Array {
             let tail: &[u8] = if self.count == 0 { b"[]\n" } else { b"\n]\n" };
             let dest = self.file.dest().to_path_buf();
@@ -318,6 +420,17 @@ impl Records {
                     None => bail!("internal: no file for {route:?}"),
                 }
             }
+        }
+    }
+
+    /// Write the JSONL line at `offset..offset + len` of `source` as it is (not splitting).
+    ///
+    /// # Errors
+    /// Reading or writing fails, or the output is split.
+    pub fn push_input(&mut self, source: &Path, offset: u64, len: u32) -> anyhow::Result<()> {
+        match self {
+            Self::One(f) => f.push_input(source, offset, len),
+            Self::Split { .. } => bail!("internal: input lines copied into split files"),
         }
     }
 

@@ -9,15 +9,30 @@ use serde_json::{json, Map, Value};
 use super::output;
 use super::style::{self, Style};
 use super::Args;
+use crate::formats::index::Layout;
 use crate::formats::{Dataset, FormatError};
 use crate::model::{Record, Span};
 use crate::review::decision::{replay, Decision, RecordOutcome, RecordReview};
 use crate::review::outcome::{self, strict_split, type_after};
 
+/// A record's bytes: built, or where they are in the input file (copied as they are).
+pub enum Bytes {
+    /// Serialised here.
+    Built(Vec<u8>),
+    /// Bytes `offset..offset + len` of the leading input file (one JSONL line, line end
+    /// excluded).
+    Input {
+        /// First byte.
+        offset: u64,
+        /// Length.
+        len: u32,
+    },
+}
+
 /// One record's line, ready to write.
 pub struct Line {
     /// The serialised record.
-    pub bytes: Vec<u8>,
+    pub bytes: Bytes,
     /// Its `--split-by` value (empty when not splitting).
     pub route: String,
     /// Its type is `clean` (for `--clean-in-all`).
@@ -50,11 +65,16 @@ impl Exporter<'_> {
     /// Record `i` of the leading file, exported. Its bytes are read once.
     pub fn item(&mut self, i: usize) -> anyhow::Result<Item> {
         let bytes = self.dataset.primary().index.bytes(i)?;
+        self.item_in(i, &bytes)
+    }
+
+    /// Record `i` of the leading file, whose bytes are `bytes`, exported.
+    pub fn item_in(&mut self, i: usize, bytes: &[u8]) -> anyhow::Result<Item> {
         // The id alone is cheap to read; formats whose ids are derived need the full parse.
-        let (id, parsed) = match id_of(&bytes) {
+        let (id, parsed) = match id_of(bytes) {
             Some(id) => (id, None),
             None => {
-                let r = self.parse(i, &bytes)?;
+                let r = self.parse(i, bytes)?;
                 (r.id.clone(), Some(r))
             }
         };
@@ -68,7 +88,7 @@ impl Exporter<'_> {
         };
         let rec = match parsed {
             Some(r) => r,
-            None => self.parse(i, &bytes)?,
+            None => self.parse(i, bytes)?,
         };
         let review = replay(&rec, decisions);
         if !review
@@ -90,7 +110,7 @@ impl Exporter<'_> {
                 review: Some((rec, review, exported)),
             });
         }
-        self.reviewed(&bytes, rec, review)
+        self.reviewed(bytes, rec, review)
     }
 
     /// Record `i` parsed from its bytes (as [`crate::formats::DataFile::record`] does).
@@ -116,7 +136,7 @@ impl Exporter<'_> {
     fn unchanged(
         &self,
         i: usize,
-        bytes: Vec<u8>,
+        bytes: &[u8],
         parsed: Option<Record>,
     ) -> anyhow::Result<(Option<Line>, Vec<Span>)> {
         if self.args.reviewed_only {
@@ -124,6 +144,14 @@ impl Exporter<'_> {
         }
         let file = self.dataset.primary();
         if !self.args.strict && self.args.split_by.is_none() {
+            // JSONL lines are copied from the input by the writer (runs of them at once).
+            let bytes = match (file.index.layout(), file.index.entry(i)) {
+                (Layout::Lines, Some(e)) if e.len as usize == bytes.len() => Bytes::Input {
+                    offset: e.offset,
+                    len: e.len,
+                },
+                _ => Bytes::Built(bytes.to_vec()),
+            };
             return Ok((
                 Some(Line {
                     bytes,
@@ -135,15 +163,15 @@ impl Exporter<'_> {
         }
         let rec = match parsed {
             Some(r) => r,
-            None => self.parse(i, &bytes)?,
+            None => self.parse(i, bytes)?,
         };
         let (kept, dropped) =
             self.strict(rec.gold_spans().to_vec(), rec.corruption_type.as_deref());
         let (bytes, value) = if dropped.is_empty() {
-            (bytes, None)
+            (bytes.to_vec(), None)
         } else {
             let v = file.format.write(&rec.raw, &kept, None);
-            (style::to_bytes(&v, Style::of(&bytes))?, Some(v))
+            (style::to_bytes(&v, Style::of(bytes))?, Some(v))
         };
         let route = self
             .args
@@ -154,7 +182,7 @@ impl Exporter<'_> {
         let clean = rec.corruption_type.as_deref() == Some("clean");
         Ok((
             Some(Line {
-                bytes,
+                bytes: Bytes::Built(bytes),
                 route,
                 clean,
             }),
@@ -213,7 +241,7 @@ impl Exporter<'_> {
             add_review_meta(&mut value, m);
         }
         let line = Line {
-            bytes: style::to_bytes(&value, Style::of(bytes))?,
+            bytes: Bytes::Built(style::to_bytes(&value, Style::of(bytes))?),
             route: self
                 .args
                 .split_by
@@ -261,6 +289,80 @@ impl Exporter<'_> {
         }
         spans
     }
+}
+
+/// Records exported per work unit.
+const CHUNK: usize = 256;
+
+/// What a worker hands over for one chunk: its items, the warnings they raised, and the error
+/// that stopped it.
+type Chunk = (Vec<Item>, Vec<String>, Option<anyhow::Error>);
+
+/// Export every record of the leading file on two threads, each taking every other chunk of
+/// records (read in blocks), and hand the items to `take` on this thread in file order.
+/// Returns the warnings, in file order.
+///
+/// # Errors
+/// The first error of a record (in file order), a read error, or an error of `take`.
+pub fn each_item(
+    args: &Args,
+    dataset: &Dataset,
+    log: &HashMap<String, Vec<Decision>>,
+    mut take: impl FnMut(Item) -> anyhow::Result<()>,
+) -> anyhow::Result<Vec<String>> {
+    let n = dataset.primary().len();
+    let chunks = n.div_ceil(CHUNK);
+    let index = &dataset.primary().index;
+    std::thread::scope(|sc| {
+        let mut rxs = Vec::new();
+        for w in 0..2 {
+            let (tx, rx) = std::sync::mpsc::sync_channel::<Chunk>(2);
+            rxs.push(rx);
+            sc.spawn(move || {
+                let mut ex = Exporter {
+                    args,
+                    dataset,
+                    log,
+                    warnings: Vec::new(),
+                };
+                for c in (w..chunks).step_by(2) {
+                    let range = c * CHUNK..((c + 1) * CHUNK).min(n);
+                    let mut items = Vec::with_capacity(range.len());
+                    let mut err = None;
+                    let read = index.for_each_in(range, |i, bytes| {
+                        if err.is_none() {
+                            match ex.item_in(i, bytes) {
+                                Ok(item) => items.push(item),
+                                Err(e) => err = Some(e),
+                            }
+                        }
+                    });
+                    if let Err(e) = read {
+                        err.get_or_insert(e.into());
+                    }
+                    let stop = err.is_some();
+                    let warnings = std::mem::take(&mut ex.warnings);
+                    if tx.send((items, warnings, err)).is_err() || stop {
+                        break;
+                    }
+                }
+            });
+        }
+        let mut warnings = Vec::new();
+        for c in 0..chunks {
+            let (items, w, err) = rxs[c % 2]
+                .recv()
+                .map_err(|_| anyhow::anyhow!("internal: an export thread stopped"))?;
+            for item in items {
+                take(item)?;
+            }
+            warnings.extend(w);
+            if let Some(e) = err {
+                return Err(e);
+            }
+        }
+        Ok(warnings)
+    })
 }
 
 /// The string `id` of a record's bytes, read without building the record (`None` when the
