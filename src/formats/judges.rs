@@ -473,39 +473,47 @@ pub const SKIPPED_FIELDS: [&str; 7] = [
     "generation",
 ];
 
-/// A JSON object with [`SKIPPED_FIELDS`] left out while parsing (the parser steps over them
-/// without allocating or unescaping).
-struct Skimmed(Value);
+/// Fields a [`SpanReader`] also skips in joined files: their gold labels, which a join drops
+/// (the leading file's gold is the one under review).
+pub const JOINED_SKIPPED_FIELDS: [&str; 3] = ["gold_spans", "hallucination_labels", "hard_labels"];
 
-impl<'de> serde::Deserialize<'de> for Skimmed {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Skimmed;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut m: A,
-            ) -> Result<Skimmed, A::Error> {
-                let mut obj = serde_json::Map::new();
-                while let Some(k) = m.next_key::<std::borrow::Cow<'de, str>>()? {
-                    if SKIPPED_FIELDS.contains(&k.as_ref()) {
-                        m.next_value::<serde::de::IgnoredAny>()?;
-                    } else {
-                        obj.insert(k.into_owned(), m.next_value::<Value>()?);
-                    }
-                }
-                Ok(Skimmed(Value::Object(obj)))
+/// Parses a JSON object leaving out the fields named in `skip` (the parser steps over them
+/// without allocating or unescaping).
+struct Skim<'s> {
+    skip: &'s [&'s [&'s str]],
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Skim<'_> {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Skim<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Value, A::Error> {
+        let mut obj = serde_json::Map::new();
+        while let Some(k) = m.next_key::<std::borrow::Cow<'de, str>>()? {
+            if self.skip.iter().any(|list| list.contains(&k.as_ref())) {
+                m.next_value::<serde::de::IgnoredAny>()?;
+            } else {
+                obj.insert(k.into_owned(), m.next_value::<Value>()?);
             }
         }
-        d.deserialize_map(V)
+        Ok(Value::Object(obj))
     }
 }
 
 /// A dataset's records read with only what clustering needs: id, answer, type and every
-/// source's spans; [`SKIPPED_FIELDS`] (the context above all) are stepped over, never built.
+/// source's spans; [`SKIPPED_FIELDS`] (the context above all) and, in joined files,
+/// [`JOINED_SKIPPED_FIELDS`] are stepped over, never built.
 /// Joined files are matched by id: the line at the same position when its id matches (files
 /// written in the same order, as halu-toolace's and the generator's are), else through an id
 /// map built on first need.
@@ -588,9 +596,18 @@ impl<'d> SpanReader<'d> {
         self.len() == 0
     }
 
-    fn skim(file: &DataFile, i: usize) -> Result<Record, FormatError> {
+    fn skim(file: &DataFile, i: usize, joined: bool) -> Result<Record, FormatError> {
+        use serde::de::DeserializeSeed;
         let bytes = file.index.bytes(i)?;
-        let Skimmed(v) = serde_json::from_slice(&bytes)
+        let skip: &[&[&str]] = if joined {
+            &[&SKIPPED_FIELDS, &JOINED_SKIPPED_FIELDS]
+        } else {
+            &[&SKIPPED_FIELDS]
+        };
+        let mut de = serde_json::Deserializer::from_slice(&bytes);
+        let v = Skim { skip }
+            .deserialize(&mut de)
+            .and_then(|v| de.end().map(|()| v))
             .map_err(|e| file.error(i, format!("invalid JSON: {e}")))?;
         file.format
             .parse(v, &file.source)
@@ -611,11 +628,11 @@ impl<'d> SpanReader<'d> {
                 len: 0,
             });
         };
-        let mut rec = Self::skim(primary, i)?;
+        let mut rec = Self::skim(primary, i, false)?;
         for (k, f) in files.iter().enumerate().skip(1) {
             // Same position first: one parse when the files share the order.
             let here = (i < f.len())
-                .then(|| Self::skim(f, i).ok())
+                .then(|| Self::skim(f, i, true).ok())
                 .flatten()
                 .filter(|o| o.id == rec.id);
             let found: Vec<Result<Record, FormatError>> = match here {
@@ -633,7 +650,7 @@ impl<'d> SpanReader<'d> {
                     map.get(&rec.id)
                         .map_or(&[][..], Vec::as_slice)
                         .iter()
-                        .map(|&j| Self::skim(f, j))
+                        .map(|&j| Self::skim(f, j, true))
                         .collect()
                 }
             };

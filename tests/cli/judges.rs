@@ -353,3 +353,31 @@ fn compare_takes_judges_like_joined_files() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn skimmed_records_cluster_like_full_ones_on_the_test_split() {
+    let files = [
+        records(),
+        data("toolace/ensemble/predictions_combined.jsonl"),
+        data("toolace/modernbert_ft/predictions_combined.jsonl"),
+    ];
+    let ds = Dataset::open(&files, None).expect("open");
+    let reader = judges::SpanReader::open(&files, None).expect("open");
+    assert_eq!(reader.len(), ds.len());
+    let options = Options {
+        tolerance: 1,
+        ignore_edge_punct: true,
+        compare_labels: true,
+    };
+    for i in 0..ds.len() {
+        let full = ds.record(i).expect("full");
+        let skim = reader.record(i).expect("skim");
+        assert_eq!(skim.id, full.id);
+        assert_eq!(skim.sources, full.sources, "{}", full.id);
+        assert!(skim.context.is_empty());
+        assert_eq!(
+            Arbitration::of(&skim, &options).disagreement,
+            Arbitration::of(&full, &options).disagreement
+        );
+    }
+}
