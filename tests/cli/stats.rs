@@ -343,3 +343,36 @@ fn a_missing_database_exits_2() {
         .code(2);
     assert!(!dir.path().join("none.sqlite").exists());
 }
+
+#[test]
+fn orphan_decisions_are_reported_and_reviewed_only_narrows_the_comparison() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("review.sqlite");
+    let inp = bundled();
+    let ds = Dataset::open(std::slice::from_ref(&inp.records), None).expect("open");
+    let store = Store::open(&db).expect("store");
+    // One record accepted as a whole: reviewed.
+    let rec = ds.record(0).expect("record");
+    store
+        .append(
+            &Decision::new(&rec, &ds.name, "tester", ActionKind::AcceptAll),
+            None,
+        )
+        .expect("save");
+    // A decision on a record the input does not have.
+    let mut ghost = rec.clone();
+    ghost.id = "no_such_record".into();
+    store
+        .append(
+            &Decision::new(&ghost, &ds.name, "tester", ActionKind::AcceptAll),
+            None,
+        )
+        .expect("save");
+    let v = stats_json(&inp, &db, &["--reviewed-only"]);
+    assert_eq!(v["progress"]["orphan_decisions"], 1);
+    assert_eq!(v["progress"]["reviewed"], 1);
+    assert_eq!(v["progress"]["compared"], 1);
+    assert_eq!(v["sources"][0]["overall"]["records"], 1);
+    let all = stats_json(&inp, &db, &[]);
+    assert_eq!(all["progress"]["compared"], 175);
+}
