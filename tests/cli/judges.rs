@@ -137,6 +137,44 @@ fn judge_claims_are_located_exactly_case_insensitively_fuzzily_or_not_at_all() {
     assert!(judges::verdicts(&r).is_empty());
 }
 
+/// One case per way a judge's `extra_text` is placed: `(record id, how it is found, the text of
+/// the answer it lands on)`; `None`: not found, an unplaced claim.
+#[rstest::rstest]
+#[case::exact(
+    "toolace_train_00039__contradiction",
+    Some((MatchKind::Exact, "December 10, 2021"))
+)]
+#[case::case_insensitive(
+    "toolace_train_00021__missing_tool",
+    Some((MatchKind::CaseInsensitive, "Remember to store this password securely"))
+)]
+#[case::fuzzy(
+    "toolace_train_00046__missing_tool",
+    Some((
+        MatchKind::Fuzzy,
+        "I don’t have direct access to real-time trend analysis data"
+    ))
+)]
+#[case::not_found("toolace_train_00058__missing_tool", None)]
+fn each_claim_case(#[case] id: &str, #[case] want: Option<(MatchKind, &str)>) {
+    let ds = Dataset::open(&[records()], None).expect("open");
+    let judges = load(
+        &ds,
+        vec![spec("judge", &fixture("judges/decisions.jsonl"))],
+        None,
+    );
+    let r = record(&ds, &judges, id);
+    let v = judges::verdicts(&r);
+    assert_eq!(v.len(), 1);
+    let claim = v[0].extra.as_ref().expect("a claim");
+    let got = claim
+        .located
+        .map(|l| (l.kind, py(&r.output, l.start, l.end)));
+    assert_eq!(got, want.map(|(k, t)| (k, t.to_owned())));
+    let a = Arbitration::of(&r, &Options::default());
+    assert_eq!(a.disagreement.unplaced.len(), usize::from(want.is_none()));
+}
+
 #[test]
 fn prediction_files_attach_their_detector_with_extra_keys() {
     let ds = Dataset::open(&[records()], None).expect("open");
