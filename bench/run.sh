@@ -30,7 +30,8 @@
 #     and peak RSS, with and without the sidecar.
 # (d) issue 5: `spanreview export --out` with N decisions (examples/gen_decisions.rs) against
 #     bench/export_baseline.py (streaming json load -> apply -> dump, fsync + rename), after
-#     checking that both outputs hold the same records as JSON values.
+#     checking that both outputs hold the same records as JSON values; and the floor of any
+#     export here: a kernel copy of the file and an fsync.
 # The data file is generated once per (records, seed, generator source) and reused. Not a test:
 # .ci/run does not call it.
 set -euo pipefail
@@ -273,6 +274,9 @@ if [ "$EXPORT" = 1 ]; then
     measure export_rust "$BIN" export "$FILE" --db "$DB" --dataset bench --out "$EXP/rust.jsonl"
     measure export_python python3 bench/export_baseline.py "$FILE" --db "$DB" --dataset bench --out "$EXP/python.jsonl"
     [ -z "$BEFORE" ] || measure export_before "$BIN_BEFORE" export "$FILE" --db "$DB" --dataset bench --out "$EXP/before.jsonl"
+    # The floor of any export that writes a new file durably: a kernel copy of the input
+    # (copy_file_range) and an fsync, no parsing at all.
+    measure export_floor python3 -c 'import os, shutil, sys; shutil.copyfile(sys.argv[1], sys.argv[2]); fd = os.open(sys.argv[2], os.O_RDONLY); os.fsync(fd)' "$FILE" "$EXP/floor.jsonl"
   done
   # Same work? Line by line: equal bytes, or equal JSON values.
   python3 - "$EXP/rust.jsonl" "$EXP/python.jsonl" <<'PY' | tee -a "$OUT"
@@ -326,6 +330,8 @@ if "export_rust" in rows:
     labels = [("export_rust", "spanreview export"), ("export_python", "python baseline")]
     if "export_before" in rows:
         labels.append(("export_before", "spanreview export (before)"))
+    if "export_floor" in rows:
+        labels.append(("export_floor", "floor: copy + fsync"))
     for label, name in labels:
         walls = " ".join("%.2f" % r[0] for r in rows[label])
         print("  %-28s %9.2f %9.2f %7.0f MB   (walls: %s)" % (name, med(label, 0), med(label, 1), med(label, 2) / 1024, walls))
@@ -335,6 +341,9 @@ if "export_rust" in rows:
     if "export_before" in rows:
         print("  ratio python/before: wall %.1fx, cpu %.1fx"
               % (med("export_python", 0) / med("export_before", 0), med("export_python", 1) / med("export_before", 1)))
+    if "export_floor" in rows:
+        print("  ratio python/floor (the most any export could reach here): wall %.1fx, cpu %.1fx"
+              % (med("export_python", 0) / med("export_floor", 0), med("export_python", 1) / med("export_floor", 1)))
 
 def load(name):
     p = os.path.join(tmp, name)
