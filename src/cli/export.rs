@@ -16,6 +16,13 @@
 //! - `--provenance` adds `meta.review = {reviewers, time, outcome}` to reviewed records (`meta`
 //!   is created, last, in formats that have none).
 //!
+//! **Several reviewers** (a `merge-db` database): decisions apply in log order whoever made
+//! them, so on a span reviewers disagree on the later decision wins; a resolution made in
+//! arbitration comes after the merged decisions and so overrides them. Records where reviewers'
+//! results differ and no resolution naming a reviewer source settled them
+//! ([`judge_args::reviewers`]) are exported that way too, and listed as a warning and in the
+//! report.
+//!
 //! Every output goes to a temporary file beside its destination and is renamed into place only
 //! after all of them were written and synced: an error, or stale decisions without
 //! `--skip-stale` (exit 1), leave no output and every existing file untouched. `--split-by`
@@ -35,7 +42,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 
-use super::judge_args::JudgeArgs;
+use super::judge_args::{self, Conflict, JudgeArgs};
 use crate::formats::{Dataset, Format};
 use crate::review::decision::Decision;
 use crate::review::outcome::{self, Tally, Verdict};
@@ -127,6 +134,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let db = args.db.clone().unwrap_or_else(Store::default_path);
     let protected = protect(&args, &judges, &db)?;
     let by_record = load_log(&db, &name)?;
+    let conflicts: Vec<Conflict> = judge_args::reviewers(
+        by_record.values().flatten(),
+        &dataset,
+        &args.judges.options(),
+    )
+    .conflicts
+    .into_iter()
+    .filter(|c| !c.resolved)
+    .collect();
 
     let mut ex = Exporter {
         args: &args,
@@ -172,6 +188,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         stale: Vec::new(),
         seen: HashSet::new(),
         unlabeled: Vec::new(),
+        conflicts,
     };
     for (judge, _) in &judges {
         sink.tally.name_source(judge);
@@ -285,6 +302,8 @@ struct Sink<'a> {
     seen: HashSet<String>,
     /// Reviewed records left with a type and no label.
     unlabeled: Vec<String>,
+    /// Records where reviewers' results differ and no arbitration settled them.
+    conflicts: Vec<Conflict>,
 }
 
 impl Sink<'_> {
@@ -352,6 +371,15 @@ impl Sink<'_> {
             ),
             self.unlabeled.iter().map(String::as_str),
         );
+        warn_ids(
+            &format!(
+                "{} record(s) where reviewers' final decisions differ and no arbitration \
+                 resolved them (exported with the later decision in the log; resolve them with \
+                 `review --queue disputed`)",
+                self.conflicts.len()
+            ),
+            self.conflicts.iter().map(|c| c.record_id.as_str()),
+        );
         let mut orphans: Vec<&str> = Vec::new();
         let mut n = 0;
         for (id, d) in self.log {
@@ -409,9 +437,11 @@ impl Sink<'_> {
                         .collect(),
                     strict: self.args.strict,
                 };
+                let mut text = report::markdown(&header, &self.tally);
+                text.push_str(&conflict_section(&self.conflicts));
                 let mut f = AtomicFile::create(p)?;
                 f.writer()?
-                    .write_all(report::markdown(&header, &self.tally).as_bytes())
+                    .write_all(text.as_bytes())
                     .with_context(|| format!("writing {}", p.display()))?;
                 Some(f)
             }
@@ -449,6 +479,24 @@ impl Sink<'_> {
         );
         Ok(ExitCode::SUCCESS)
     }
+}
+
+/// The report's list of unresolved reviewer conflicts (nothing when there are none).
+fn conflict_section(conflicts: &[Conflict]) -> String {
+    use std::fmt::Write as _;
+    if conflicts.is_empty() {
+        return String::new();
+    }
+    let mut s = format!(
+        "\n## Reviewer conflicts not resolved by arbitration\n\n{} record(s) where reviewers' \
+         final decisions differ and no arbitration resolved them; each is exported with the \
+         later decision in the log.\n\n| Record | Reviewers |\n|---|---|\n",
+        conflicts.len()
+    );
+    for c in conflicts {
+        let _ = writeln!(s, "| `{}` | {} |", c.record_id, c.reviewers.join(", "));
+    }
+    s
 }
 
 /// A warning followed by the first ten ids (nothing when there are none).

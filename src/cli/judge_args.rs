@@ -10,18 +10,30 @@
 //! that reviewer's reviewed result (the gold spans with their decisions replayed; clean records
 //! no span; removed records and records they did not touch no opinion). Its hash covers the
 //! database file, its WAL and the dataset name, so new decisions there mean a new import.
+//!
+//! **The database's own reviewers** ([`reviewers`]): when the database given to
+//! [`JudgeArgs::load`] holds decisions on the dataset by more than one reviewer (a `merge-db`
+//! result), each reviewer's reviewed result becomes a source `reviewer:<NAME>`, with no
+//! `--judge`: the gold spans with only that reviewer's decisions in force replayed (their own
+//! undo and redo respected). A reviewer gives an opinion on a record when a decision of theirs
+//! other than flags and notes is in force there and they did not remove it; reviewer sources
+//! hold only the records at least two reviewers gave an opinion on (one reviewer's changes are
+//! the reviewed result, not a dispute). Resolutions that name a reviewer source are arbitration
+//! between reviewers, not an opinion: they are left out of their author's result (and settle
+//! the conflict, [`Conflict::resolved`]). Such sources are computed from the log each time,
+//! never imported.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use sha2::{Digest, Sha256};
 
-use crate::formats::judges::{self, JudgeKind, JudgeSpec, Judges, LoadedSource};
+use crate::formats::judges::{self, JudgeKind, JudgeSpec, Judges, LoadedSource, REVIEWER_PREFIX};
 use crate::formats::Dataset;
-use crate::model::SourceRole;
-use crate::review::decision::{replay, Decision, RecordOutcome};
-use crate::review::disagreement::Options;
+use crate::model::{Source, SourceRole, Span};
+use crate::review::decision::{replay, ActionKind, Decision, RecordOutcome};
+use crate::review::disagreement::{self, Options};
 use crate::review::outcome::is_verdict_action;
 use crate::store::Store;
 
@@ -56,6 +68,8 @@ pub struct LoadNote {
     pub sources: Vec<String>,
     /// Problems met (unreadable lines, stale decisions in another reviewer's database).
     pub problems: Vec<String>,
+    /// The sources of the database's own reviewers (no `--judge`), not a file.
+    pub reviewers: bool,
 }
 
 impl JudgeArgs {
@@ -74,12 +88,29 @@ impl JudgeArgs {
         self.judges.iter().map(|j| j.path.as_path())
     }
 
-    /// Load every `--judge` source for `dataset` (named `dataset_name` in the log): from
-    /// `store` when it already holds them, else from the file, importing into `store` when
-    /// given (see the module docs).
+    /// [`JudgeArgs::load`] for the arbitration screen and its disputed queue: reviewer
+    /// sources left off the records where the reviewers agree ([`Judges::for_arbitration`]).
     ///
     /// # Errors
-    /// A file cannot be read or recognised, a database cannot be opened, or the store fails.
+    /// As [`JudgeArgs::load`].
+    pub fn load_for_arbitration(
+        &self,
+        dataset: &Dataset,
+        dataset_name: &str,
+        store: Option<&Store>,
+    ) -> anyhow::Result<(Judges, Vec<LoadNote>)> {
+        let (judges, notes) = self.load(dataset, dataset_name, store)?;
+        Ok((judges.for_arbitration(), notes))
+    }
+
+    /// Load every `--judge` source for `dataset` (named `dataset_name` in the log): from
+    /// `store` when it already holds them, else from the file, importing into `store` when
+    /// given (see the module docs); then, when `store` holds decisions by several reviewers,
+    /// one `reviewer:<NAME>` source per reviewer ([`reviewers`]).
+    ///
+    /// # Errors
+    /// A file cannot be read or recognised, a database cannot be opened, the store fails, or
+    /// a `--judge` is named like a reviewer source.
     pub fn load(
         &self,
         dataset: &Dataset,
@@ -99,8 +130,194 @@ impl JudgeArgs {
             }
             notes.push(note);
         }
+        if let Some(store) = store {
+            let log = store.decisions(Some(dataset_name))?;
+            let r = reviewers(&log, dataset, &self.options());
+            if !r.sources.is_empty() {
+                for s in &r.sources {
+                    if out.sources.iter().any(|o| o.name == s.name) {
+                        anyhow::bail!(
+                            "--judge {}: the name is taken by a reviewer of the database; \
+                             choose another",
+                            s.name
+                        );
+                    }
+                }
+                notes.push(LoadNote {
+                    spec: store
+                        .path()
+                        .map_or_else(|| ":memory:".to_owned(), |p| p.display().to_string()),
+                    reused: false,
+                    imported: false,
+                    sources: r.sources.iter().map(|s| s.name.clone()).collect(),
+                    problems: r.problems,
+                    reviewers: true,
+                });
+                out.sources.extend(r.sources);
+                out.agreed = r.agreed;
+            }
+        }
         Ok((out, notes))
     }
+}
+
+/// The reviewers of one dataset's log as sources, and where they conflict (see the module
+/// docs).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Reviewers {
+    /// One `reviewer:<NAME>` source per reviewer, by name; empty when no record has opinions
+    /// from two reviewers.
+    pub sources: Vec<LoadedSource>,
+    /// Records where every reviewer with an opinion kept the same spans (under the clustering
+    /// options).
+    pub agreed: HashSet<String>,
+    /// Records where reviewers' results differ, in file order.
+    pub conflicts: Vec<Conflict>,
+    /// Stale decisions and unreadable records met.
+    pub problems: Vec<String>,
+}
+
+/// A record on which reviewers' results differ: their kept spans dispute (a cluster where they
+/// differ under the clustering options), or some removed it and others kept it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Conflict {
+    /// The record.
+    pub record_id: String,
+    /// The reviewers with an opinion on it, sorted.
+    pub reviewers: Vec<String>,
+    /// A resolution naming a reviewer source is in force on the record (arbitration settled
+    /// it: being later in the log, it overrides the reviewers' decisions on the spans it
+    /// settles).
+    pub resolved: bool,
+}
+
+/// A resolution that upholds or dismisses a reviewer source: arbitration between reviewers.
+fn arbitrates_reviewers(d: &Decision) -> bool {
+    d.action == ActionKind::Resolve
+        && d.upheld
+            .iter()
+            .chain(&d.dismissed)
+            .any(|s| judges::is_reviewer_source(s))
+}
+
+/// The reviewers of `log` (one dataset's decisions, any order) as sources over `dataset`, and
+/// the records where they conflict (see the module docs). Only the records that at least two
+/// reviewers decided on are read.
+#[must_use]
+pub fn reviewers<'a>(
+    log: impl IntoIterator<Item = &'a Decision>,
+    dataset: &Dataset,
+    options: &Options,
+) -> Reviewers {
+    let mut all: HashMap<&str, Vec<Decision>> = HashMap::new();
+    let mut own: HashMap<&str, BTreeMap<&str, Vec<Decision>>> = HashMap::new();
+    for d in log {
+        all.entry(&d.record_id).or_default().push(d.clone());
+        if !arbitrates_reviewers(d) {
+            own.entry(&d.record_id)
+                .or_default()
+                .entry(&d.reviewer)
+                .or_default()
+                .push(d.clone());
+        }
+    }
+    let candidates: HashSet<&str> = own
+        .iter()
+        .filter(|(_, by)| {
+            by.values()
+                .filter(|ds| ds.iter().any(|d| is_verdict_action(d.action)))
+                .count()
+                >= 2
+        })
+        .map(|(id, _)| *id)
+        .collect();
+    let mut out = Reviewers::default();
+    if candidates.is_empty() {
+        return out;
+    }
+    let mut sources: BTreeMap<String, LoadedSource> = BTreeMap::new();
+    let (mut found, mut stale) = (0, 0);
+    let primary = dataset.primary();
+    for i in 0..dataset.len() {
+        if found == candidates.len() {
+            break;
+        }
+        let Some(id) = primary
+            .id(i)
+            .ok()
+            .filter(|id| candidates.contains(id.as_str()))
+        else {
+            continue;
+        };
+        found += 1;
+        let rec = match dataset.record(i) {
+            Ok(r) => r,
+            Err(e) => {
+                out.problems.push(e.to_string());
+                continue;
+            }
+        };
+        // Each reviewer's opinion: their kept spans, or `None` when they removed the record.
+        let mut opinions: Vec<(&str, Option<Vec<Span>>)> = Vec::new();
+        for (who, ds) in &own[id.as_str()] {
+            let review = replay(&rec, ds);
+            stale += review.stale.len();
+            if !review.applied.iter().any(|d| is_verdict_action(d.action)) {
+                continue;
+            }
+            let spans = match review.outcome {
+                RecordOutcome::Removed { .. } => None,
+                _ => Some(review.kept_spans(&rec.output)),
+            };
+            opinions.push((who, spans));
+        }
+        if opinions.len() < 2 {
+            continue;
+        }
+        let kept: Vec<Source> = opinions
+            .iter()
+            .filter_map(|(who, spans)| {
+                spans.as_ref().map(|s| {
+                    Source::new(
+                        format!("{REVIEWER_PREFIX}{who}"),
+                        SourceRole::Annotator,
+                        s.clone(),
+                    )
+                })
+            })
+            .collect();
+        let disputed =
+            kept.len() >= 2 && disagreement::cluster(&rec.output, &kept, options).is_disputed();
+        let (n_kept, n_opinions) = (kept.len(), opinions.len());
+        if n_kept >= 2 {
+            if !disputed {
+                out.agreed.insert(rec.id.clone());
+            }
+            for s in kept {
+                sources
+                    .entry(s.name.clone())
+                    .or_insert_with(|| LoadedSource::new(s.name.clone(), SourceRole::Annotator))
+                    .spans
+                    .insert(rec.id.clone(), s.spans);
+            }
+        }
+        if disputed || (n_kept > 0 && n_kept < n_opinions) {
+            let merged = replay(&rec, all.get(id.as_str()).map_or(&[][..], Vec::as_slice));
+            out.conflicts.push(Conflict {
+                record_id: rec.id.clone(),
+                reviewers: opinions.iter().map(|(w, _)| (*w).to_owned()).collect(),
+                resolved: merged.applied.iter().any(arbitrates_reviewers),
+            });
+        }
+    }
+    if stale > 0 {
+        out.problems.push(format!(
+            "{stale} stale decision(s) (made on other content of the records) left out of the \
+             reviewers' results"
+        ));
+    }
+    out.sources = sources.into_values().collect();
+    out
 }
 
 /// Load one `--judge`.
@@ -129,6 +346,7 @@ fn load_one(
         imported: false,
         sources: Vec::new(),
         problems: Vec::new(),
+        reviewers: false,
     };
     if let Some(store) = store {
         let prefix = format!("{}/", spec.name);
@@ -248,7 +466,15 @@ pub fn tell(notes: &[LoadNote]) {
         } else {
             "read"
         };
-        eprintln!("--judge {}: {how}: {}", n.spec, n.sources.join(", "));
+        if n.reviewers {
+            eprintln!(
+                "reviewers in {} as sources: {}",
+                n.spec,
+                n.sources.join(", ")
+            );
+        } else {
+            eprintln!("--judge {}: {how}: {}", n.spec, n.sources.join(", "));
+        }
         for p in &n.problems {
             eprintln!("warning: {p}");
         }

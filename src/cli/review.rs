@@ -151,9 +151,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let db = args.db.clone().unwrap_or_else(Store::default_path);
     let store = Store::open(&db).with_context(|| format!("opening {}", db.display()))?;
     let mut arb = arb;
-    if !args.judges.judges.is_empty() {
-        let (judges, notes) = args.judges.load(&dataset, &dataset.name, Some(&store))?;
-        judge_args::tell(&notes);
+    // `--judge` sources, and the database's reviewers when it holds several.
+    let (judges, notes) =
+        args.judges
+            .load_for_arbitration(&dataset, &dataset.name, Some(&store))?;
+    judge_args::tell(&notes);
+    if !judges.is_empty() {
         arb.judges = Some(std::sync::Arc::new(judges));
     }
     let log = init_logging();

@@ -19,6 +19,13 @@
 //! - **another reviewer's database** is read by the command line (it needs the store): its
 //!   reviewed result becomes an `Annotator` source named `NAME`.
 //!
+//! **Reviewers as sources.** When the `--db` database holds decisions by several reviewers (a
+//! `merge-db` result), the command line also makes each reviewer's reviewed result an
+//! `Annotator` source named `reviewer:<NAME>` ([`REVIEWER_PREFIX`]), on the records at least two
+//! reviewers gave an opinion on. [`Judges::agreed`] lists the records where those reviewers
+//! agree; [`Judges::for_arbitration`] leaves the reviewer sources off them, so the arbitration
+//! queue holds only records where reviewers' final decisions differ.
+//!
 //! A record absent from a judge file gets no source from it (no opinion); a record present with
 //! no span gets an empty source (the judge says "nothing here").
 //!
@@ -29,7 +36,7 @@
 //! every label of the record's gold spans (so Mu-SHROOM's `hallucination` counts). A detector
 //! that names a real type different from the gold's does create a label dispute.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -262,11 +269,22 @@ fn contributed(
     out
 }
 
+/// The name prefix of the sources a database's reviewers give (`reviewer:ana`).
+pub const REVIEWER_PREFIX: &str = "reviewer:";
+
+/// True when `name` is a reviewer source's name ([`REVIEWER_PREFIX`]).
+#[must_use]
+pub fn is_reviewer_source(name: &str) -> bool {
+    name.starts_with(REVIEWER_PREFIX)
+}
+
 /// Loaded `--judge` sources, ready to attach to records.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Judges {
-    /// Every source, in the order of the `--judge` flags.
+    /// Every source, in the order of the `--judge` flags, then the database's reviewers.
     pub sources: Vec<LoadedSource>,
+    /// Ids of the records on which every reviewer source ([`REVIEWER_PREFIX`]) agrees.
+    pub agreed: HashSet<String>,
 }
 
 impl Judges {
@@ -280,6 +298,22 @@ impl Judges {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.sources.is_empty()
+    }
+
+    /// The same sources for arbitration: reviewer sources ([`REVIEWER_PREFIX`]) left off the
+    /// records where the reviewers agree ([`Judges::agreed`]): nothing there to arbitrate
+    /// between them (the reviewed result already is their common result).
+    #[must_use]
+    pub fn for_arbitration(&self) -> Self {
+        let mut out = self.clone();
+        for s in out
+            .sources
+            .iter_mut()
+            .filter(|s| is_reviewer_source(&s.name))
+        {
+            s.spans.retain(|id, _| !self.agreed.contains(id));
+        }
+        out
     }
 
     /// Add the sources that have `record`'s id to it (a name already on the record gets the

@@ -8,6 +8,7 @@ mod export;
 mod formats;
 mod judges;
 mod review_flow;
+mod reviewers;
 mod stats;
 mod store;
 mod terminal;
