@@ -7,7 +7,8 @@
 //! reviewed keeps its gold spans (`--reviewed-only` leaves such records out instead).
 //!
 //! **Sources** are the records' own (`gold` as read, detectors of prediction files given as
-//! FILE) and every `--judge`. A judge of halu-toolace decisions is compared through the spans
+//! FILE), every `--judge`, and with several reviewers in the database one `reviewer:<NAME>` per
+//! reviewer ([`judge_args::reviewers`]). A judge of halu-toolace decisions is compared through the spans
 //! its verdicts stand for ([`judges::verdict_spans`]: the judged gold spans it did not call
 //! wrong, plus its located claims). A source is compared on the records it has an opinion on;
 //! a pair on the records both have one on. The numbers are [`crate::review::metrics`]'s:

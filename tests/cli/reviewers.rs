@@ -364,3 +364,40 @@ fn a_single_reviewers_database_gives_no_reviewer_source() {
     );
     assert_eq!(s["disagreement"]["disputed_records"], 0);
 }
+
+#[test]
+fn a_removal_against_kept_spans_is_a_conflict_but_no_lane() {
+    let ds = dataset();
+    let q = ds.record(Q).expect("Q");
+    let store = Store::open_in_memory().expect("db");
+    let mut rm = Decision::new(&q, &ds.name, "ana", ActionKind::Remove);
+    rm.reason = Some("incoherent".into());
+    store.append(&rm, None).expect("save");
+    store
+        .append(
+            &Decision::new(&q, &ds.name, "bo", ActionKind::AcceptAll),
+            None,
+        )
+        .expect("save");
+    let log = store.decisions(None).expect("log");
+    let rv = judge_args::reviewers(&log, &ds, &Options::default());
+    assert_eq!(rv.conflicts.len(), 1);
+    assert_eq!(rv.conflicts[0].record_id, q.id);
+    assert_eq!(rv.conflicts[0].reviewers, ["ana", "bo"]);
+    assert!(!rv.conflicts[0].resolved);
+    assert!(
+        rv.sources.is_empty(),
+        "one reviewer kept spans: nothing to compare"
+    );
+    // Flags and notes are no opinion: bo's note alone is no conflict.
+    let store = Store::open_in_memory().expect("db");
+    store.append(&rm, None).expect("save");
+    let mut note = Decision::new(&q, &ds.name, "bo", ActionKind::Note);
+    note.note = Some("hm".into());
+    store.append(&note, None).expect("save");
+    let log = store.decisions(None).expect("log");
+    assert_eq!(
+        judge_args::reviewers(&log, &ds, &Options::default()),
+        judge_args::Reviewers::default()
+    );
+}
