@@ -8,9 +8,9 @@
 //! whole. It is used only when all of these match, its entries are in order inside the file,
 //! and a sample of them still sits on line boundaries of the file. Anything else (a changed,
 //! appended or truncated file, a corrupted or foreign sidecar) and the file is indexed again and
-//! the sidecar rewritten, atomically: a temporary file renamed into place (not synced: a sidecar torn
-//! by a crash fails its checksum). Failing to write a
-//! sidecar is not an error (the next open indexes again).
+//! the sidecar rewritten atomically: a temporary file renamed into place (not synced: a sidecar
+//! torn by a crash fails its checksum). Failing to write a sidecar is not an error (the next
+//! open indexes again). Writing one removes the sidecars not rewritten for 30 days.
 
 use std::fs::File;
 use std::io::Write;
@@ -28,6 +28,9 @@ const MIN_SIZE: u64 = 16 << 20;
 const ENDS: u64 = 64 << 10;
 
 const MAGIC: &[u8; 8] = b"SRINDEX1";
+
+/// Sidecars older than this are removed when another one is written.
+const KEEP: std::time::Duration = std::time::Duration::from_secs(30 * 24 * 3600);
 
 /// Entries checked against the file's bytes before a sidecar is trusted.
 const SAMPLES: usize = 16;
@@ -278,6 +281,28 @@ pub fn store(cache: &Cache, key: &Key, file: &File, entries: &[Entry]) {
     if let Err(e) = write() {
         let _ = std::fs::remove_file(&tmp);
         tracing::debug!("index sidecar {} not written: {e}", dest.display());
+    }
+    prune(&cache.dir);
+}
+
+/// Remove sidecars not rewritten for [`KEEP`] (their files are gone, or unchanged for long:
+/// those are indexed again on their next open).
+fn prune(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let now = std::time::SystemTime::now();
+    for e in entries.flatten() {
+        let path = e.path();
+        let old = e
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| now.duration_since(t).ok())
+            .is_some_and(|age| age > KEEP);
+        if old && path.extension().is_some_and(|x| x == "idx") {
+            let _ = std::fs::remove_file(path);
+        }
     }
 }
 
