@@ -808,3 +808,39 @@ fn ignore_edge_punct_and_tolerance_settle_boundary_nits() {
     });
     assert!(wide.is_empty(), "{wide:?}");
 }
+
+#[test]
+fn taking_an_unlabeled_detectors_span_gives_it_the_records_type() {
+    // The ensemble labels every span `ensemble` (no hallucination type): its span over
+    // [0, 48) of this record, where the gold has none, must not be saved without a label
+    // (the export would write a label-less span the validator rejects).
+    let store = mem();
+    let mut app = open(
+        &toolace_files(),
+        &store,
+        QueueKind::All,
+        ArbConfig::default(),
+    );
+    finish(&mut app);
+    app.update(Action::Goto);
+    for ch in "toolace_train_00021__missing_tool".chars() {
+        app.update(Action::Input(ch));
+    }
+    app.update(Action::Confirm);
+    assert_eq!(id(&app), "toolace_train_00021__missing_tool");
+    app.update(Action::Arbitrate);
+    let arb = app.arb.as_ref().expect("arbitration state");
+    let cl = &arb.d.clusters[arb.cluster];
+    assert_eq!(
+        (cl.start, cl.end),
+        (0, 48),
+        "the ensemble-only cluster is selected"
+    );
+    app.update(Action::Take2);
+    let log = store.decisions(None).expect("log");
+    let added: Vec<_> = log.iter().filter_map(|d| d.after.as_ref()).collect();
+    assert_eq!(added.len(), 1, "{log:?}");
+    assert_eq!((added[0].start, added[0].end), (0, 48));
+    assert_eq!(added[0].label, "missing_tool", "{log:?}");
+    assert_eq!(log[0].upheld, ["ensemble"]);
+}

@@ -249,11 +249,20 @@ impl App {
             self.status = Status::Info(strings::NO_CLUSTERS.to_owned());
             return;
         }
-        let Some(outcome) = resolve(&c.record.output, &arb.sources, &arb.d, arb.cluster, how)
+        let Some(mut outcome) = resolve(&c.record.output, &arb.sources, &arb.d, arb.cluster, how)
         else {
             self.status = Status::Info(strings::NO_SUCH_LANE.to_owned());
             return;
         };
+        // Spans of sources without a hallucination type (the ensemble's `ensemble`) come back
+        // unlabeled when no source in the cluster has one: they take the label an edit would
+        // (else the export writes a span without a label).
+        if outcome.spans.iter().any(|s| s.label.is_empty()) {
+            let label = self.cluster_label(arb.cluster);
+            for s in outcome.spans.iter_mut().filter(|s| s.label.is_empty()) {
+                s.label.clone_from(&label);
+            }
+        }
         self.commit_outcome(&outcome, &what);
     }
 
