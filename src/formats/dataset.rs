@@ -159,12 +159,20 @@ fn detect(index: &FileIndex) -> Result<Format, FormatError> {
     })
 }
 
-/// A joined file's records by `id`, its records read in blocks on two threads; an id that
-/// cannot be read becomes a problem.
+/// A joined file's records by `id`: from the ids saved beside its index when they are there
+/// and still right, else its records read in blocks on two threads (and the ids saved when
+/// every one could be read); an id that cannot be read becomes a problem.
 fn id_map(
     file: &DataFile,
     problems: &mut Vec<String>,
 ) -> Result<HashMap<String, Vec<usize>>, FormatError> {
+    let mut by_id: HashMap<String, Vec<usize>> = HashMap::with_capacity(file.len());
+    if let Some(ids) = file.index.saved_ids(|i, bytes| file.id_in(i, bytes).ok()) {
+        for (i, id) in ids.into_iter().enumerate() {
+            by_id.entry(id).or_default().push(i);
+        }
+        return Ok(by_id);
+    }
     let ids = |range: std::ops::Range<usize>| {
         let mut ids = Vec::with_capacity(range.len());
         file.index
@@ -181,12 +189,22 @@ fn id_map(
         path: file.path().to_path_buf(),
         source: std::io::Error::other("a thread reading ids panicked"),
     })?;
-    let mut by_id: HashMap<String, Vec<usize>> = HashMap::with_capacity(n);
+    let mut all = Vec::with_capacity(n);
+    let mut complete = true;
     for (i, id) in first?.into_iter().chain(second?).enumerate() {
         match id {
-            Ok(id) => by_id.entry(id).or_default().push(i),
-            Err(e) => problems.push(e.to_string()),
+            Ok(id) => {
+                by_id.entry(id.clone()).or_default().push(i);
+                all.push(id);
+            }
+            Err(e) => {
+                complete = false;
+                problems.push(e.to_string());
+            }
         }
+    }
+    if complete {
+        file.index.save_ids(&all);
     }
     Ok(by_id)
 }

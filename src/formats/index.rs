@@ -48,6 +48,8 @@ pub struct FileIndex {
     pub problems: Problems,
     /// The entries came from the sidecar cache instead of a scan of the file.
     from_cache: bool,
+    /// The cache and the file's key, when the file goes through the cache.
+    cached: Option<Box<(Cache, cache::Key)>>,
 }
 
 const CHUNK: usize = 4 << 20;
@@ -87,6 +89,7 @@ impl FileIndex {
             .find(|b| !b.is_ascii_whitespace())
             .copied();
         let mut from_cache = false;
+        let mut cached = None;
         let (layout, entries, problems) = if first == Some(b'[') {
             let (e, p) = index_array(&file, size).map_err(io)?;
             (Layout::Array, e, p)
@@ -109,6 +112,7 @@ impl FileIndex {
                     e
                 }
             };
+            cached = cache.cloned().zip(key).map(Box::new);
             (Layout::Lines, entries, Vec::new())
         };
         Ok(Self {
@@ -118,7 +122,35 @@ impl FileIndex {
             entries,
             problems,
             from_cache,
+            cached,
         })
+    }
+
+    /// The record ids saved beside the index by [`FileIndex::save_ids`], one per record, when
+    /// the file has not changed since and `check(i, bytes)` gives the saved id for a sample of
+    /// records (`check` reads an id the way it was read when the ids were saved).
+    #[must_use]
+    pub fn saved_ids(&self, check: impl Fn(usize, &[u8]) -> Option<String>) -> Option<Vec<String>> {
+        let (c, k) = self.cached.as_deref()?;
+        let ids = cache::load_ids(c, k, self.len())?;
+        let n = ids.len();
+        let picks = (0..8.min(n)).map(|j| if n <= 8 { j } else { j * (n - 1) / 7 });
+        for i in picks {
+            if check(i, &self.bytes(i).ok()?).as_deref() != Some(ids[i].as_str()) {
+                return None;
+            }
+        }
+        Some(ids)
+    }
+
+    /// Save one id per record beside the index (nothing when the file does not go through the
+    /// cache, or has changed since it was indexed).
+    pub fn save_ids(&self, ids: &[String]) {
+        if let Some((c, k)) = self.cached.as_deref() {
+            if ids.len() == self.len() {
+                cache::store_ids(c, k, &self.file, ids);
+            }
+        }
     }
 
     /// True when the index was read from the sidecar cache, not built by scanning the file.
@@ -552,6 +584,41 @@ mod tests {
             .expect("open")
             .from_cache());
         assert!(sidecars(&dir.path().join("cache2")).is_empty());
+    }
+
+    #[test]
+    fn saved_ids_are_checked_before_use() {
+        let dir = tempfile::tempdir().expect("dir");
+        let (path, cache) = cached_file(dir.path(), 100);
+        let id = |_: usize, b: &[u8]| {
+            let v: serde_json::Value = serde_json::from_slice(b).ok()?;
+            v["id"].as_str().map(str::to_owned)
+        };
+        let ix = FileIndex::open_with(&path, Some(&cache)).expect("open");
+        assert!(ix.saved_ids(id).is_none());
+        let ids: Vec<String> = (0..100).map(|i| format!("r{i}")).collect();
+        ix.save_ids(&ids);
+        let again = FileIndex::open_with(&path, Some(&cache)).expect("open");
+        assert_eq!(again.saved_ids(id), Some(ids.clone()));
+        // Ids that do not match the file at a sampled record are not used.
+        let mut wrong = ids.clone();
+        wrong[99] = "other".to_owned();
+        again.save_ids(&wrong);
+        assert!(again.saved_ids(id).is_none());
+        // Nor are they once the file changed.
+        again.save_ids(&ids);
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .expect("append");
+        f.write_all(b"{\"id\": \"r100\"}\n").expect("write");
+        drop(f);
+        let grown = FileIndex::open_with(&path, Some(&cache)).expect("open");
+        assert!(grown.saved_ids(id).is_none());
+        // Without a cache there is nothing to save or read.
+        let plain = FileIndex::open_with(&path, None).expect("open");
+        plain.save_ids(&ids);
+        assert!(plain.saved_ids(id).is_none());
     }
 
     #[test]

@@ -29,6 +29,8 @@ const ENDS: u64 = 64 << 10;
 
 const MAGIC: &[u8; 8] = b"SRINDEX1";
 
+const MAGIC_IDS: &[u8; 8] = b"SRIDS001";
+
 /// Sidecars older than this are removed when another one is written.
 const KEEP: std::time::Duration = std::time::Duration::from_secs(30 * 24 * 3600);
 
@@ -75,6 +77,10 @@ impl Cache {
         let h = Sha256::digest(&key.path);
         let name: String = h[..12].iter().map(|b| format!("{b:02x}")).collect();
         self.dir.join(format!("{name}.idx"))
+    }
+
+    fn ids_sidecar(&self, key: &Key) -> PathBuf {
+        self.sidecar(key).with_extension("ids")
     }
 }
 
@@ -263,26 +269,77 @@ pub fn load(cache: &Cache, key: &Key, file: &File) -> Option<Vec<Entry>> {
     (ordered(&entries, key.size) && on_boundaries(&entries, file, key.size)).then_some(entries)
 }
 
+/// The `n` record ids saved for the file of `key`, when their sidecar is whole and made for
+/// the file as it is now.
+#[must_use]
+pub fn load_ids(cache: &Cache, key: &Key, n: usize) -> Option<Vec<String>> {
+    let bytes = std::fs::read(cache.ids_sidecar(key)).ok()?;
+    let (body, sum) = bytes.split_at_checked(bytes.len().checked_sub(8)?)?;
+    if checksum(body) != u64::from_le_bytes(sum.try_into().ok()?) {
+        return None;
+    }
+    let mut want = Vec::with_capacity(128 + key.path.len());
+    want.extend_from_slice(MAGIC_IDS);
+    key.write(&mut want);
+    want.extend_from_slice(&u64::try_from(n).ok()?.to_le_bytes());
+    let mut rest = body.strip_prefix(want.as_slice())?;
+    let mut ids = Vec::with_capacity(n);
+    for _ in 0..n {
+        let (len, r) = rest.split_at_checked(4)?;
+        let len = usize::try_from(u32::from_le_bytes(len.try_into().ok()?)).ok()?;
+        let (id, r) = r.split_at_checked(len)?;
+        ids.push(std::str::from_utf8(id).ok()?.to_owned());
+        rest = r;
+    }
+    rest.is_empty().then_some(ids)
+}
+
+/// Save one id per record for the file of `key`, as [`store`] saves its entries.
+pub fn store_ids(cache: &Cache, key: &Key, file: &File, ids: &[String]) {
+    let mut out = Vec::with_capacity(256 + ids.iter().map(|i| i.len() + 4).sum::<usize>());
+    out.extend_from_slice(MAGIC_IDS);
+    key.write(&mut out);
+    out.extend_from_slice(&u64::try_from(ids.len()).unwrap_or(0).to_le_bytes());
+    for id in ids {
+        let Ok(len) = u32::try_from(id.len()) else {
+            return;
+        };
+        out.extend_from_slice(&len.to_le_bytes());
+        out.extend_from_slice(id.as_bytes());
+    }
+    let sum = checksum(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    write_atomically(cache, key, file, &cache.ids_sidecar(key), &out);
+}
+
 /// Save `entries` as `file`'s sidecar (nothing when the file changed while it was indexed).
 /// Errors are logged and otherwise ignored.
 pub fn store(cache: &Cache, key: &Key, file: &File, entries: &[Entry]) {
+    write_atomically(cache, key, file, &cache.sidecar(key), &encode(key, entries));
+    prune(&cache.dir);
+}
+
+/// Write `bytes` to `dest` through a temporary file and a rename, when the file of `key` has
+/// not changed. Errors are logged and otherwise ignored.
+fn write_atomically(cache: &Cache, key: &Key, file: &File, dest: &Path, bytes: &[u8]) {
     if !key.still(file) {
         return;
     }
-    let dest = cache.sidecar(key);
-    let tmp = dest.with_extension(format!("tmp{}", std::process::id()));
+    let name = dest
+        .file_name()
+        .map_or_else(Default::default, |n| n.to_string_lossy());
+    let tmp = dest.with_file_name(format!(".{name}.tmp{}", std::process::id()));
     let write = || -> std::io::Result<()> {
         std::fs::create_dir_all(&cache.dir)?;
         let mut f = File::create(&tmp)?;
         // No fsync: a sidecar torn by a crash fails its checksum and is rebuilt.
-        f.write_all(&encode(key, entries))?;
-        std::fs::rename(&tmp, &dest)
+        f.write_all(bytes)?;
+        std::fs::rename(&tmp, dest)
     };
     if let Err(e) = write() {
         let _ = std::fs::remove_file(&tmp);
         tracing::debug!("index sidecar {} not written: {e}", dest.display());
     }
-    prune(&cache.dir);
 }
 
 /// Remove sidecars not rewritten for [`KEEP`] (their files are gone, or unchanged for long:
@@ -300,7 +357,7 @@ fn prune(dir: &Path) {
             .ok()
             .and_then(|t| now.duration_since(t).ok())
             .is_some_and(|age| age > KEEP);
-        if old && path.extension().is_some_and(|x| x == "idx") {
+        if old && path.extension().is_some_and(|x| x == "idx" || x == "ids") {
             let _ = std::fs::remove_file(path);
         }
     }
