@@ -8,7 +8,8 @@
 # Options: --records N  --seed S  --repeat R (runs per contender, interleaved; medians reported)
 #          --index I (record to fetch; default 140000, or 14/15 of the file)  --no-cold
 #          --skip-validate  --skip-open  --skip-export  --skip-review
-#          --decisions N (export: decisions in the review database, default 10000)
+#          --decisions N (export: decisions in the review database; default one per 15
+#          records, 10000 for 150,000)
 #          --before DIR (also time the release binaries of an older commit, built into the cargo
 #          target folder DIR: DIR/release/spanreview and DIR/release/examples/open_at, as
 #          "before" contenders in the same run)
@@ -51,7 +52,7 @@ DETECTORS=0
 BUILD=1
 EXPORT=1
 REVIEW=1
-DECISIONS=10000
+DECISIONS=
 BEFORE=
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -75,6 +76,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+[ -n "$DECISIONS" ] || DECISIONS=$(( RECORDS / 15 > 0 ? RECORDS / 15 : 1 ))
 if [ -z "$INDEX" ]; then
   if [ "$RECORDS" -gt 140000 ]; then INDEX=140000; else INDEX=$((RECORDS * 14 / 15)); fi
 fi
