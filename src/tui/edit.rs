@@ -1,5 +1,8 @@
 //! Boundary moves for adjusting and adding spans, over the output's code points: by a
-//! character, by a word, and trimming whitespace and punctuation.
+//! character (a whole grapheme cluster: a letter with its combining marks, an emoji sequence),
+//! by a word, and trimming whitespace and punctuation.
+
+use unicode_segmentation::UnicodeSegmentation;
 
 /// A word character: letters, digits, marks and `_`.
 fn is_word(c: char) -> bool {
@@ -78,6 +81,44 @@ pub fn prev_word_end(chars: &[char], pos: usize) -> usize {
     i
 }
 
+/// Grapheme cluster boundaries of `chars`, in code points, 0 and the length included.
+fn boundaries(chars: &[char]) -> Vec<usize> {
+    let text: String = chars.iter().collect();
+    let mut at = 0;
+    let mut out = vec![0];
+    for g in text.graphemes(true) {
+        at += g.chars().count();
+        out.push(at);
+    }
+    out
+}
+
+/// The first character boundary after `pos`, or the length: one character right, never
+/// between a letter and its combining mark.
+#[must_use]
+pub fn next_boundary(chars: &[char], pos: usize) -> usize {
+    let b = boundaries(chars);
+    b.iter().copied().find(|&x| x > pos).unwrap_or(chars.len())
+}
+
+/// The last character boundary before `pos`, or 0: one character left.
+#[must_use]
+pub fn prev_boundary(chars: &[char], pos: usize) -> usize {
+    let b = boundaries(chars);
+    b.iter().copied().rev().find(|&x| x < pos).unwrap_or(0)
+}
+
+/// The span marked from the character at `a` to the character at `b` (either order): whole
+/// characters, from the start of the first to the end of the last.
+#[must_use]
+pub fn marked(chars: &[char], a: usize, b: usize) -> (usize, usize) {
+    let (lo, hi) = (a.min(b), a.max(b));
+    let b = boundaries(chars);
+    let start = b.iter().copied().rev().find(|&x| x <= lo).unwrap_or(0);
+    let end = b.iter().copied().find(|&x| x > hi).unwrap_or(chars.len());
+    (start, end.max(start + 1))
+}
+
 /// `[start, end)` without leading and trailing whitespace and punctuation; `None` when nothing
 /// would be left.
 #[must_use]
@@ -112,6 +153,32 @@ impl Bounds {
     /// Move the end to `to`, kept after the start and within `len`.
     pub fn set_end(&mut self, to: usize, len: usize) {
         self.end = to.clamp(self.start + 1, len.max(self.start + 1));
+    }
+
+    /// Move the start one character (grapheme cluster) left or right; it stays where it is
+    /// rather than reach the end.
+    pub fn step_start(&mut self, chars: &[char], right: bool) {
+        let to = if right {
+            next_boundary(chars, self.start)
+        } else {
+            prev_boundary(chars, self.start)
+        };
+        if to < self.end {
+            self.start = to;
+        }
+    }
+
+    /// Move the end one character (grapheme cluster) left or right; it stays where it is
+    /// rather than reach the start.
+    pub fn step_end(&mut self, chars: &[char], right: bool) {
+        let to = if right {
+            next_boundary(chars, self.end)
+        } else {
+            prev_boundary(chars, self.end)
+        };
+        if to > self.start && to <= chars.len() {
+            self.end = to;
+        }
     }
 }
 
@@ -170,6 +237,56 @@ mod tests {
         #[case] want: Option<(usize, usize)>,
     ) {
         assert_eq!(trim(&c(s), a, b), want);
+    }
+
+    // "e\u{301}" is one character of two code points, the family emoji one of five.
+    #[rstest]
+    #[case("ne\u{301} x", 1, 3, 0)]
+    #[case("ne\u{301} x", 2, 3, 1)]
+    #[case("ne\u{301} x", 3, 4, 1)]
+    #[case("a \u{1F469}\u{200D}\u{1F469}\u{200D}\u{1F467}!", 2, 7, 1)]
+    #[case("a \u{1F469}\u{200D}\u{1F469}\u{200D}\u{1F467}!", 7, 8, 2)]
+    #[case("ab", 2, 2, 1)]
+    #[case("ab", 0, 1, 0)]
+    fn character_steps_keep_grapheme_clusters_whole(
+        #[case] s: &str,
+        #[case] pos: usize,
+        #[case] next: usize,
+        #[case] prev: usize,
+    ) {
+        assert_eq!(next_boundary(&c(s), pos), next);
+        assert_eq!(prev_boundary(&c(s), pos), prev);
+    }
+
+    #[rstest]
+    #[case("ne\u{301} x", 1, 1, (1, 3))]
+    #[case("ne\u{301} x", 2, 0, (0, 3))]
+    #[case("a \u{1F469}\u{200D}\u{1F469}\u{200D}\u{1F467}!", 2, 2, (2, 7))]
+    #[case("東京", 0, 1, (0, 2))]
+    fn marks_cover_whole_characters(
+        #[case] s: &str,
+        #[case] a: usize,
+        #[case] b: usize,
+        #[case] want: (usize, usize),
+    ) {
+        assert_eq!(marked(&c(s), a, b), want);
+    }
+
+    #[test]
+    fn bounds_step_over_combining_marks_and_stay_non_empty() {
+        let t = c("ne\u{301} x");
+        let mut b = Bounds { start: 0, end: 1 };
+        b.step_end(&t, true);
+        assert_eq!(b.end, 3, "e and its accent together");
+        b.step_start(&t, true);
+        assert_eq!(b.start, 1);
+        b.step_start(&t, true);
+        assert_eq!(b.start, 1, "the start never reaches the end");
+        b.step_end(&t, false);
+        assert_eq!(b.end, 3, "the end never reaches the start");
+        b.step_start(&t, false);
+        b.step_end(&t, false);
+        assert_eq!(b, Bounds { start: 0, end: 1 });
     }
 
     #[test]

@@ -1000,3 +1000,61 @@ mod snapshots {
         insta::assert_snapshot!("tools_80x20", snap(&mut app, 80, 20));
     }
 }
+
+#[test]
+fn character_moves_and_marks_never_split_a_letter_from_its_combining_mark() {
+    // A boundary between "e" and U+0301, or inside an emoji sequence, is a span `validate`
+    // rejects (grapheme_split): adjusting and adding step over whole characters.
+    let store = mem();
+    let files = vec![fixture("export/records.jsonl")];
+    let mut app = app_on(&files, Box::new(Rc::clone(&store)), QueueKind::All);
+    // "Naïve résumé é test.": the lone "é" is e + U+0301, code points [13, 15).
+    goto(&mut app, "f06__contradiction");
+    feed(
+        &mut app,
+        &[
+            Action::Adjust,
+            Action::EndRight,
+            Action::EndRight,
+            Action::Confirm,
+        ],
+    );
+    let after = log(&store).last().and_then(|d| d.after.clone());
+    assert_eq!(after.map(|a| (a.start, a.end)), Some((6, 15)));
+    feed(
+        &mut app,
+        &[Action::Adjust, Action::EndLeft, Action::Confirm],
+    );
+    let after = log(&store).last().and_then(|d| d.after.clone());
+    assert_eq!(after.map(|a| (a.start, a.end)), Some((6, 13)));
+    // "... a 👩‍👩‍👧 family.": the family is five code points [26, 31), one character.
+    goto(&mut app, "f10__overgeneration");
+    feed(&mut app, &[Action::Add, Action::Mark, Action::Mark]);
+    match &app.mode {
+        ModeState::Picker {
+            kind: PickerKind::AddLabel { start, end },
+            ..
+        } => assert_eq!((*start, *end), (26, 31)),
+        other => panic!("expected the label picker, got {other:?}"),
+    }
+    app.update(Action::Cancel);
+    feed(
+        &mut app,
+        &[
+            Action::Add,
+            Action::CursorRight,
+            Action::CursorLeft,
+            Action::CursorLeft,
+            Action::Mark,
+            Action::CursorRight,
+            Action::Mark,
+        ],
+    );
+    match &app.mode {
+        ModeState::Picker {
+            kind: PickerKind::AddLabel { start, end },
+            ..
+        } => assert_eq!((*start, *end), (25, 31)),
+        other => panic!("expected the label picker, got {other:?}"),
+    }
+}

@@ -425,10 +425,10 @@ impl App {
         let ch = &c.chars;
         let len = ch.len();
         match action {
-            Action::StartLeft => bounds.set_start(bounds.start.saturating_sub(1)),
-            Action::StartRight => bounds.set_start(bounds.start + 1),
-            Action::EndLeft => bounds.set_end(bounds.end.saturating_sub(1), len),
-            Action::EndRight => bounds.set_end(bounds.end + 1, len),
+            Action::StartLeft => bounds.step_start(ch, false),
+            Action::StartRight => bounds.step_start(ch, true),
+            Action::EndLeft => bounds.step_end(ch, false),
+            Action::EndRight => bounds.step_end(ch, true),
             Action::StartWordLeft => bounds.set_start(edit::prev_word_start(ch, bounds.start)),
             Action::StartWordRight => bounds.set_start(edit::next_word_start(ch, bounds.start)),
             Action::EndWordLeft => bounds.set_end(edit::prev_word_end(ch, bounds.end), len),

@@ -339,10 +339,10 @@ impl App {
         let ch = &c.chars;
         let len = ch.len();
         match action {
-            Action::StartLeft => bounds.set_start(bounds.start.saturating_sub(1)),
-            Action::StartRight => bounds.set_start(bounds.start + 1),
-            Action::EndLeft => bounds.set_end(bounds.end.saturating_sub(1), len),
-            Action::EndRight => bounds.set_end(bounds.end + 1, len),
+            Action::StartLeft => bounds.step_start(ch, false),
+            Action::StartRight => bounds.step_start(ch, true),
+            Action::EndLeft => bounds.step_end(ch, false),
+            Action::EndRight => bounds.step_end(ch, true),
             Action::StartWordLeft => bounds.set_start(edit::prev_word_start(ch, bounds.start)),
             Action::StartWordRight => bounds.set_start(edit::next_word_start(ch, bounds.start)),
             Action::EndWordLeft => bounds.set_end(edit::prev_word_end(ch, bounds.end), len),
@@ -406,8 +406,13 @@ impl App {
         let ch = &c.chars;
         let last = ch.len().saturating_sub(1);
         match action {
-            Action::CursorLeft => cursor = cursor.saturating_sub(1),
-            Action::CursorRight => cursor = (cursor + 1).min(last),
+            Action::CursorLeft => cursor = edit::prev_boundary(ch, cursor),
+            Action::CursorRight => {
+                let next = edit::next_boundary(ch, cursor);
+                if next < ch.len() {
+                    cursor = next;
+                }
+            }
             Action::CursorWordLeft => cursor = edit::prev_word_start(ch, cursor).min(last),
             Action::CursorWordRight => {
                 cursor = if anchor.is_some() {
@@ -437,7 +442,8 @@ impl App {
                         self.mode = ModeState::Normal;
                         return;
                     }
-                    self.open_add_label(a.min(cursor), a.max(cursor) + 1);
+                    let (start, end) = edit::marked(ch, a, cursor);
+                    self.open_add_label(start, end);
                     return;
                 }
             },

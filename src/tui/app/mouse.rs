@@ -4,6 +4,7 @@
 use ratatui::layout::{Position, Rect};
 
 use super::{App, ModeState};
+use crate::tui::edit;
 
 fn inside(r: Rect, x: u16, y: u16) -> bool {
     r.contains(Position { x, y })
@@ -76,7 +77,11 @@ impl App {
             _ => None,
         });
         match end {
-            Some(cp) if cp != start => self.open_add_label(start.min(cp), start.max(cp) + 1),
+            Some(cp) if cp != start => {
+                let Ok(c) = &self.cur else { return };
+                let (a, b) = edit::marked(&c.chars, start, cp);
+                self.open_add_label(a, b);
+            }
             _ => {
                 if matches!(
                     self.mode,

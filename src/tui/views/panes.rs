@@ -11,6 +11,7 @@ use similar::{ChangeTag, TextDiff};
 use crate::model::SourceRole;
 use crate::review::decision::SpanStatus;
 use crate::tui::app::{App, Current, ModeState, ScreenLayout};
+use crate::tui::edit;
 use crate::tui::evidence::Hit;
 use crate::tui::strings;
 use crate::tui::text::{self, Row};
@@ -144,10 +145,7 @@ fn output_styles(app: &App, c: &Current) -> Vec<(usize, usize, Style)> {
                     th.span(&s.current.label),
                 ));
             }
-            let (lo, hi) = match anchor {
-                Some(a) => ((*a).min(*cursor), (*a).max(*cursor) + 1),
-                None => (*cursor, *cursor + 1),
-            };
+            let (lo, hi) = edit::marked(&c.chars, anchor.unwrap_or(*cursor), *cursor);
             out.push((b(lo), b(hi), th.cursor()));
         }
         _ => {
@@ -302,10 +300,7 @@ pub fn add(frame: &mut Frame<'_>, area: Rect, app: &App) {
         return;
     };
     let th = &app.config.theme;
-    let (lo, hi) = match anchor {
-        Some(a) => ((*a).min(*cursor), (*a).max(*cursor) + 1),
-        None => (*cursor, *cursor + 1),
-    };
+    let (lo, hi) = edit::marked(&c.chars, anchor.unwrap_or(*cursor), *cursor);
     let hi = hi.min(c.chars.len());
     let sel = c.map.slice(&c.record.output, lo, hi).unwrap_or("");
     let hint = if anchor.is_some() {
