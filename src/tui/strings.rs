@@ -433,6 +433,16 @@ pub fn stale_list(n: usize, what: &str) -> String {
     format!("⚠ {n} {STALE} (record changed since): {what}")
 }
 
+/// What the reader skipped in the record (a span with unusable offsets, a joined file's
+/// unreadable line), under the span list.
+#[must_use]
+pub fn unreadable_spans(warnings: &[String]) -> String {
+    format!(
+        "⚠ not read: {} (not shown; an export of the reviewed record leaves it out)",
+        warnings.join("; ")
+    )
+}
+
 /// Progress in the header.
 #[must_use]
 pub fn progress(done: usize, total: usize) -> String {

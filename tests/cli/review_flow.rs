@@ -1058,3 +1058,25 @@ fn character_moves_and_marks_never_split_a_letter_from_its_combining_mark() {
         other => panic!("expected the label picker, got {other:?}"),
     }
 }
+
+#[test]
+fn labels_that_cannot_be_read_are_shown_not_hidden() {
+    // Line 7 of the fixture labels `"start": 14.0`: the reader skips that span. The screen
+    // must say so rather than show a labeled record as having no spans.
+    let store = mem();
+    let files = vec![fixture("validate/mixed.jsonl")];
+    let mut app = app_on(&files, Box::new(Rc::clone(&store)), QueueKind::All);
+    goto(&mut app, "toolace_fixture_00006__contradiction");
+    let screen = render(&mut app, 200, 40);
+    assert!(
+        screen.contains("not read: hallucination_labels[0]"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("14.0"),
+        "the message quotes the value: {screen}"
+    );
+    goto(&mut app, "toolace_fixture_00008__contradiction");
+    let screen = render(&mut app, 200, 40);
+    assert!(!screen.contains("not read:"), "{screen}");
+}

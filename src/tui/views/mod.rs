@@ -98,9 +98,10 @@ fn bottom_panel_height(app: &App, avail: u16) -> u16 {
         (ModeState::Add { .. }, _) => 4,
         (_, Ok(c)) => {
             let stale = u16::from(!c.review.stale.is_empty());
+            let unreadable = u16::from(!c.record.warnings.is_empty());
             u16::try_from(c.order.len().max(1))
                 .unwrap_or(u16::MAX)
-                .saturating_add(2 + stale)
+                .saturating_add(2 + stale + unreadable)
         }
         (_, Err(_)) => 0,
     };

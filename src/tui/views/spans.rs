@@ -1,5 +1,5 @@
 //! The span list: label, `[start, end)` in code points, text, review state; stale decisions
-//! under it.
+//! and labels that could not be read under it.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -40,7 +40,9 @@ pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let stale = c.review.stale.len();
-    let h = usize::from(inner.height).saturating_sub(usize::from(stale > 0));
+    let unreadable = &c.record.warnings;
+    let h = usize::from(inner.height)
+        .saturating_sub(usize::from(stale > 0) + usize::from(!unreadable.is_empty()));
     let w = usize::from(inner.width);
     let scroll = (c.selected + 1).saturating_sub(h.max(1));
     let mut lines: Vec<Line<'_>> = Vec::new();
@@ -88,6 +90,12 @@ pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
             .collect();
         lines.push(Line::from(Span::styled(
             strings::stale_list(stale, &what.join(", ")),
+            th.stale(),
+        )));
+    }
+    if !unreadable.is_empty() {
+        lines.push(Line::from(Span::styled(
+            strings::unreadable_spans(unreadable),
             th.stale(),
         )));
     }
