@@ -9,7 +9,7 @@ fn main() -> ExitCode {
     match spanreview::cli::run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("spanreview: {e:#}");
+            eprintln!("spanreview: {}", spanreview::cli::error_message(&e));
             ExitCode::from(2)
         }
     }

@@ -57,3 +57,19 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::MergeDb(a) => merge_db::run(a),
     }
 }
+
+/// The message the binary prints for an error: the error and each cause, except causes whose
+/// text the message already holds (the library's errors quote their cause, so anyhow's `{:#}`
+/// would print it twice: `x.jsonl: No such file or directory (os error 2): No such file ...`).
+#[must_use]
+pub fn error_message(e: &anyhow::Error) -> String {
+    let mut msg = e.to_string();
+    for cause in e.chain().skip(1) {
+        let c = cause.to_string();
+        if !msg.contains(&c) {
+            msg.push_str(": ");
+            msg.push_str(&c);
+        }
+    }
+    msg
+}

@@ -220,3 +220,18 @@ fn writer_replaces_gold_and_type_only() {
     }
     assert_eq!(out["meta"]["tools"], value["meta"]["tools"]);
 }
+
+#[test]
+fn a_missing_input_is_named_with_its_cause_once() {
+    // The library's errors quote their cause; the binary must not print it a second time.
+    for cmd in ["validate", "compare", "review"] {
+        let out = crate::common::bin()
+            .args([cmd, "/nonexistent/file.jsonl"])
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(2), "{cmd}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("/nonexistent/file.jsonl"), "{cmd}: {err}");
+        assert_eq!(err.matches("(os error 2)").count(), 1, "{cmd}: {err}");
+    }
+}
