@@ -35,7 +35,8 @@ pub struct Args {
     /// Read every file in this format instead of detecting it.
     #[arg(long, value_enum)]
     pub format: Option<Format>,
-    /// Label set for the pickers: one label per line, `category/subcategory` for taxonomies.
+    /// Label set for the pickers: a taxonomy TOML file as `validate --labels` takes
+    /// (`assets/labels/*.toml`), or one label per line, `category/subcategory` for taxonomies.
     #[arg(long, value_name = "FILE")]
     pub labels: Option<PathBuf>,
     /// Record records where every source agrees as accepted (an `accept_all` with reason

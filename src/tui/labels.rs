@@ -38,13 +38,52 @@ impl fmt::Display for LabelChoice {
     }
 }
 
-/// Read a label file: one label per line, `category/subcategory` for taxonomy entries, `#`
-/// comments.
+/// A taxonomy file, the shape `validate --labels` reads (`assets/labels/*.toml`).
+#[derive(Debug, serde::Deserialize)]
+struct Taxonomy {
+    #[serde(default)]
+    labels: Vec<String>,
+    #[serde(default)]
+    categories: std::collections::BTreeMap<String, Category>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct Category {
+    #[serde(default)]
+    subcategories: Vec<String>,
+}
+
+/// The choices of a taxonomy file: its labels, then each category and its subcategories.
+/// `None` when the text is not a taxonomy.
+fn from_taxonomy(text: &str) -> Option<Vec<LabelChoice>> {
+    let t: Taxonomy = toml::from_str(text).ok()?;
+    let mut out: Vec<LabelChoice> = t.labels.iter().map(|l| LabelChoice::plain(l)).collect();
+    for (cat, c) in &t.categories {
+        out.push(LabelChoice {
+            label: cat.clone(),
+            category: Some(cat.clone()),
+            subcategory: None,
+        });
+        out.extend(c.subcategories.iter().map(|sub| LabelChoice {
+            label: cat.clone(),
+            category: Some(cat.clone()),
+            subcategory: Some(sub.clone()),
+        }));
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Read a label file: a taxonomy TOML file as `validate --labels` takes (`labels = [...]`,
+/// `[categories.NAME] subcategories = [...]`), or one label per line, `category/subcategory`
+/// for taxonomy entries, `#` comments.
 ///
 /// # Errors
 /// The file cannot be read or holds no label.
 pub fn read_file(path: &Path) -> Result<Vec<LabelChoice>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Some(out) = from_taxonomy(&text) {
+        return Ok(out);
+    }
     let mut out = Vec::new();
     for line in text.lines() {
         let line = line.split('#').next().unwrap_or("").trim();
@@ -163,5 +202,29 @@ mod tests {
         let empty = dir.path().join("empty.txt");
         std::fs::write(&empty, "# nothing\n").expect("write");
         assert!(read_file(&empty).expect_err("empty").contains("no label"));
+    }
+
+    #[test]
+    fn taxonomy_files_give_their_labels_categories_and_subcategories() {
+        // The embedded taxonomies, which validate --labels takes: no TOML line may become a
+        // label (`name = "lettucedetect"` did).
+        let dir = tempfile::tempdir().expect("tmp");
+        let p = dir.path().join("lettucedetect.toml");
+        std::fs::write(&p, include_str!("../../assets/labels/lettucedetect.toml")).expect("write");
+        let l = read_file(&p).expect("reads");
+        assert!(l.iter().all(|c| !c.label.contains('=')), "{l:?}");
+        assert!(l.contains(&LabelChoice::plain("Evident Conflict")));
+        assert!(l.iter().any(|c| c.label == "contradiction"
+            && c.category.as_deref() == Some("contradiction")
+            && c.subcategory.as_deref() == Some("numerical")));
+        let p = dir.path().join("toolace.toml");
+        std::fs::write(&p, include_str!("../../assets/labels/toolace.toml")).expect("write");
+        let names: Vec<String> = read_file(&p)
+            .expect("reads")
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert!(names.contains(&"missing_tool".to_owned()), "{names:?}");
+        assert!(names.iter().all(|n| !n.contains('=')), "{names:?}");
     }
 }
