@@ -2,20 +2,24 @@
 //! disputed queue and auto-accept, the per-record arbitration state (clusters, lanes, blind
 //! letters), and how a resolution becomes `resolve` decisions.
 //!
-//! **Background clustering.** A thread reads the records in file order (its own handle on the
-//! shared, read-only [`Dataset`]), clusters each with
+//! **Background clustering.** A thread reads the records (its own handle on the shared,
+//! read-only [`Dataset`]) — skimmed with [`SpanReader`] on two workers when the formats allow,
+//! see [`cluster_all`] — clusters each with
 //! [`cluster_judged`](crate::review::disagreement::cluster_judged) and sends its
-//! [`RecordScore`] to the app, which drains the channel between key presses. Nothing is kept
-//! but the scores of disputed records, so memory does not grow with the contexts.
+//! [`RecordScore`] to the app in file order; the app drains the channel between key presses.
+//! A record is read in full only for an auto-accept candidate (its hash and agreements).
+//! Nothing is kept but the scores of disputed records, so memory does not grow with the
+//! contexts.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::formats::judges::{self, Judges};
-use crate::formats::{Dataset, FormatError};
+use crate::formats::judges::{self, Judges, SpanReader};
+use crate::formats::{Dataset, Format, FormatError};
 use crate::model::{Record, Source, SourceRole};
 use crate::review::disagreement::{
     cluster_judged, score, Disagreement, JudgeVerdict, Options, RecordScore,
@@ -79,19 +83,169 @@ impl ArbConfig {
 }
 
 /// One record clustered in the background.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Scored {
     /// Dataset index.
     pub index: usize,
     /// Record id.
     pub id: String,
-    /// Its content hash (for an auto-accept decision).
-    pub hash: String,
+    /// Its content hash (for an auto-accept decision): only when the record was read in full
+    /// ([`ArbConfig::read`]); `None` for a skimmed one, whose hash would be wrong (no context).
+    pub hash: Option<String>,
     /// Its score.
     pub score: RecordScore,
     /// With auto-accept, for a unanimous record: each source's agreement with the gold spans
     /// (its reviewed result once accepted), for the stats screen.
     pub agreements: Vec<(String, RecordAgreement)>,
+}
+
+/// How [`cluster_all`] reads the records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading {
+    /// Every record in full ([`ArbConfig::read`]: every field parsed), on the calling thread.
+    Full,
+    /// Records skimmed with [`SpanReader`] (no context, query or meta) on `threads` threads,
+    /// when the dataset's formats allow it ([`skimmable`]; else [`Reading::Full`]); a record
+    /// is read in full only where its hash or agreements are needed (an auto-accept candidate)
+    /// or it cannot be skimmed.
+    Fast {
+        /// Worker threads (1: the calling thread).
+        threads: usize,
+    },
+}
+
+/// True when [`SpanReader`] gives `dataset`'s records the same sources as
+/// [`Dataset::record`]: every file has explicit ids and one line per id by design (records,
+/// prediction and Mu-SHROOM files). LettuceDetect files may derive the id from the skipped
+/// `prompt`, and a decisions file holds several lines per id, which `SpanReader`'s
+/// same-position match would not all join.
+#[must_use]
+pub fn skimmable(dataset: &Dataset) -> bool {
+    dataset.files().all(|f| {
+        matches!(
+            f.format,
+            Format::Ragtruth | Format::Predictions | Format::Mushroom
+        )
+    })
+}
+
+/// Records per chunk a [`Reading::Fast`] worker takes at a time.
+const CHUNK: usize = 64;
+
+/// Cluster every record of `dataset` under `config`, handing each result to `emit` in file
+/// order (`None`: unreadable). Stops early when `stop` is set or `emit` returns false. With
+/// [`ArbConfig::throttle`] each worker sleeps that long after each record.
+pub fn cluster_all(
+    dataset: &Dataset,
+    config: &ArbConfig,
+    reading: Reading,
+    stop: &AtomicBool,
+    mut emit: impl FnMut(Option<Scored>) -> bool,
+) {
+    let n = dataset.len();
+    let reader = match reading {
+        Reading::Fast { .. } if skimmable(dataset) => Some(SpanReader::new(dataset)),
+        _ => None,
+    };
+    let threads = match reading {
+        Reading::Fast { threads } if reader.is_some() => threads.max(1),
+        _ => 1,
+    };
+    let one = |i: usize| {
+        let s = score_one(dataset, config, reader.as_ref(), i);
+        if let Some(t) = config.throttle {
+            std::thread::sleep(t);
+        }
+        s
+    };
+    if threads == 1 {
+        for i in 0..n {
+            if stop.load(Ordering::Relaxed) || !emit(one(i)) {
+                return;
+            }
+        }
+        return;
+    }
+    // Workers take chunks in turn; chunks are handed on in order as they complete.
+    let next = AtomicUsize::new(0);
+    let halt = AtomicBool::new(false);
+    std::thread::scope(|sc| {
+        let (ctx, crx) = mpsc::channel::<(usize, Vec<Option<Scored>>)>();
+        for _ in 0..threads {
+            let ctx = ctx.clone();
+            let (next, halt, one) = (&next, &halt, &one);
+            sc.spawn(move || loop {
+                let start = next.fetch_add(CHUNK, Ordering::Relaxed);
+                if start >= n {
+                    return;
+                }
+                let mut out = Vec::with_capacity(CHUNK);
+                for i in start..(start + CHUNK).min(n) {
+                    if halt.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    out.push(one(i));
+                }
+                if ctx.send((start / CHUNK, out)).is_err() {
+                    return;
+                }
+            });
+        }
+        drop(ctx);
+        let mut pending: BTreeMap<usize, Vec<Option<Scored>>> = BTreeMap::new();
+        let mut want = 0;
+        for (k, chunk) in crx {
+            pending.insert(k, chunk);
+            while let Some(chunk) = pending.remove(&want) {
+                want += 1;
+                for s in chunk {
+                    if stop.load(Ordering::Relaxed) || !emit(s) {
+                        halt.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// Record `i` clustered and scored: skimmed through `reader` when given (falling back to the
+/// full read when it cannot be skimmed), read in full again for an auto-accept candidate so
+/// that its hash, agreements and the score that decides it come from the real record.
+fn score_one(
+    dataset: &Dataset,
+    config: &ArbConfig,
+    reader: Option<&SpanReader<'_>>,
+    i: usize,
+) -> Option<Scored> {
+    let skimmed = reader.and_then(|r| r.record(i).ok()).map(|mut r| {
+        if let Some(j) = &config.judges {
+            j.attach(&mut r);
+        }
+        r
+    });
+    let (mut rec, mut full) = match skimmed {
+        Some(r) => (r, false),
+        None => (config.read(dataset, i).ok()?, true),
+    };
+    let mut s = score(&config.cluster(&rec).1);
+    if config.auto_accept && s.is_unanimous() && !full {
+        rec = config.read(dataset, i).ok()?;
+        s = score(&config.cluster(&rec).1);
+        full = true;
+    }
+    let agreements = if config.auto_accept && s.is_unanimous() {
+        agreements_with_gold(&mut rec)
+    } else {
+        Vec::new()
+    };
+    Some(Scored {
+        index: i,
+        hash: full.then(|| rec.content_hash()),
+        id: rec.id,
+        score: s,
+        agreements,
+    })
 }
 
 /// What the background thread reports.
@@ -119,9 +273,17 @@ pub struct Clustering {
 }
 
 impl Clustering {
-    /// Start clustering `dataset` on a thread of its own.
+    /// Start clustering `dataset` in the background ([`cluster_all`], [`Reading::Fast`] on
+    /// two worker threads; one with [`ArbConfig::throttle`], the tests' hook).
     #[must_use]
     pub fn start(dataset: Arc<Dataset>, config: &ArbConfig) -> Self {
+        let threads = if config.throttle.is_some() { 1 } else { 2 };
+        Self::start_with(dataset, config, Reading::Fast { threads })
+    }
+
+    /// Start clustering `dataset` on a thread of its own, reading records as `reading` says.
+    #[must_use]
+    pub fn start_with(dataset: Arc<Dataset>, config: &ArbConfig, reading: Reading) -> Self {
         let (tx, rx) = mpsc::channel();
         let stop = Arc::new(AtomicBool::new(false));
         let total = dataset.len();
@@ -130,37 +292,15 @@ impl Clustering {
         let handle = std::thread::Builder::new()
             .name("spanreview-clustering".into())
             .spawn(move || {
-                for i in 0..dataset.len() {
-                    if flag.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let msg = match config.read(&dataset, i) {
-                        Ok(mut r) => {
-                            let (_, d, _) = config.cluster(&r);
-                            let score = score(&d);
-                            let agreements = if config.auto_accept && score.is_unanimous() {
-                                agreements_with_gold(&mut r)
-                            } else {
-                                Vec::new()
-                            };
-                            Msg::Scored(Box::new(Scored {
-                                index: i,
-                                hash: r.content_hash(),
-                                id: r.id,
-                                score,
-                                agreements,
-                            }))
-                        }
-                        Err(_) => Msg::Unreadable,
-                    };
-                    if tx.send(msg).is_err() {
-                        return;
-                    }
-                    if let Some(t) = config.throttle {
-                        std::thread::sleep(t);
-                    }
+                let mut open = true;
+                cluster_all(&dataset, &config, reading, &flag, |s| {
+                    let msg = s.map_or(Msg::Unreadable, |s| Msg::Scored(Box::new(s)));
+                    open = tx.send(msg).is_ok();
+                    open
+                });
+                if open && !flag.load(Ordering::Relaxed) {
+                    let _ = tx.send(Msg::Done);
                 }
-                let _ = tx.send(Msg::Done);
             })
             .ok();
         Self {

@@ -844,3 +844,150 @@ fn taking_an_unlabeled_detectors_span_gives_it_the_records_type() {
     assert_eq!(added[0].label, "missing_tool", "{log:?}");
     assert_eq!(log[0].upheld, ["ensemble"]);
 }
+
+/// Every record of `files` clustered by [`cluster_all`] read as `reading`.
+fn cluster_with(
+    files: &[PathBuf],
+    config: &ArbConfig,
+    reading: spanreview::tui::arbitrate::Reading,
+) -> Vec<Option<spanreview::tui::arbitrate::Scored>> {
+    let ds = Dataset::open(files, None).expect("files open");
+    let mut out = Vec::new();
+    spanreview::tui::arbitrate::cluster_all(
+        &ds,
+        config,
+        reading,
+        &std::sync::atomic::AtomicBool::new(false),
+        |s| {
+            out.push(s);
+            true
+        },
+    );
+    out
+}
+
+/// The disputed queue once clustering has finished: disputed records in arrival order, sorted
+/// most disputed first (stable), as `finish_clustering_if_done` sorts it.
+fn disputed_queue(scored: &[spanreview::tui::arbitrate::Scored]) -> Vec<usize> {
+    let mut q: Vec<&spanreview::tui::arbitrate::Scored> =
+        scored.iter().filter(|s| s.score.is_disputed()).collect();
+    q.sort_by(|a, b| a.score.queue_cmp(&b.score));
+    q.iter().map(|s| s.index).collect()
+}
+
+/// The fast background path (records skimmed by `SpanReader` on two threads, read in full only
+/// for auto-accept candidates) gives the scores, order and disputed queue of the full path
+/// (`ArbConfig::read` on every record) on the real sample, under every rule set, with a
+/// `--judge` decisions file attached; the app's `Clustering` delivers the same; a dataset with
+/// a joined decisions file falls back to the full read.
+#[test]
+fn fast_background_clustering_matches_the_full_read() {
+    use spanreview::review::disagreement::Options;
+    use spanreview::tui::arbitrate::{skimmable, Clustering, Reading, Scored};
+    use std::sync::Arc;
+    let files = toolace_files();
+    let ds = Dataset::open(&files, None).expect("files open");
+    assert!(skimmable(&ds), "toolace records + predictions are skimmed");
+    let judges = {
+        use spanreview::cli::judge_args::JudgeArgs;
+        let args = JudgeArgs {
+            judges: vec![
+                format!("llm={}", fixture("judges/decisions.jsonl").display())
+                    .parse()
+                    .expect("spec"),
+            ],
+            ..JudgeArgs::default()
+        };
+        let (j, _) = args
+            .load_for_arbitration(&ds, &ds.name, None)
+            .expect("judges load");
+        std::sync::Arc::new(j)
+    };
+    let configs = [
+        ArbConfig::default(),
+        ArbConfig {
+            auto_accept: true,
+            ..ArbConfig::default()
+        },
+        ArbConfig {
+            options: Options {
+                tolerance: 3,
+                ignore_edge_punct: true,
+                compare_labels: false,
+            },
+            auto_accept: true,
+            ..ArbConfig::default()
+        },
+        ArbConfig {
+            judges: Some(Arc::clone(&judges)),
+            ..ArbConfig::default()
+        },
+        ArbConfig {
+            judges: Some(Arc::clone(&judges)),
+            auto_accept: true,
+            ..ArbConfig::default()
+        },
+    ];
+    for (k, config) in configs.iter().enumerate() {
+        let full = cluster_with(&files, config, Reading::Full);
+        let fast = cluster_with(&files, config, Reading::Fast { threads: 2 });
+        assert_eq!(full.len(), 175, "config {k}");
+        assert_eq!(fast.len(), full.len(), "config {k}");
+        let mut skimmed = 0;
+        for (i, (a, b)) in full.iter().zip(&fast).enumerate() {
+            let (a, b) = (a.as_ref().expect("readable"), b.as_ref().expect("readable"));
+            assert_eq!(b.index, i, "config {k}: file order");
+            assert_eq!((&b.id, b.score), (&a.id, a.score), "config {k}: record {i}");
+            assert_eq!(b.agreements, a.agreements, "config {k}: record {i}");
+            assert!(a.hash.is_some(), "the full path reads every record in full");
+            match &b.hash {
+                Some(h) => assert_eq!(Some(h), a.hash.as_ref(), "config {k}: record {i}"),
+                None => {
+                    skimmed += 1;
+                    assert!(
+                        !(config.auto_accept && b.score.is_unanimous()),
+                        "config {k}: an auto-accept candidate is read in full"
+                    );
+                }
+            }
+        }
+        assert!(skimmed > 50, "config {k}: the fast path skims ({skimmed})");
+        let full: Vec<Scored> = full.into_iter().flatten().collect();
+        let fast: Vec<Scored> = fast.into_iter().flatten().collect();
+        let queue = disputed_queue(&full);
+        assert!(!queue.is_empty(), "config {k}");
+        assert_eq!(disputed_queue(&fast), queue, "config {k}");
+        let unanimous = full.iter().filter(|s| s.score.is_unanimous()).count();
+        assert!(unanimous > 0, "config {k}: some records to auto-accept");
+
+        // What the app receives: the same, in the same order.
+        let mut cl =
+            Clustering::start(Arc::new(Dataset::open(&files, None).expect("open")), config);
+        let mut got = Vec::new();
+        let t0 = Instant::now();
+        while !cl.finished {
+            got.extend(cl.wait(Duration::from_millis(50)));
+            assert!(t0.elapsed() < Duration::from_secs(60), "clustering hangs");
+        }
+        assert_eq!((cl.done, cl.total), (175, 175));
+        assert_eq!(
+            got.iter().map(|s| (s.index, s.score)).collect::<Vec<_>>(),
+            full.iter().map(|s| (s.index, s.score)).collect::<Vec<_>>(),
+            "config {k}"
+        );
+    }
+
+    // A decisions file joined to the records: several lines per id, not skimmed; the fast
+    // reading falls back to the full one.
+    let mut joined = files.clone();
+    joined.push(fixture("judges/decisions.jsonl"));
+    let ds = Dataset::open(&joined, None).expect("files open");
+    assert!(!skimmable(&ds));
+    let full = cluster_with(&joined, &ArbConfig::default(), Reading::Full);
+    let fast = cluster_with(&joined, &ArbConfig::default(), Reading::Fast { threads: 2 });
+    assert_eq!(fast, full);
+    assert!(
+        fast.iter().flatten().all(|s| s.hash.is_some()),
+        "read in full"
+    );
+}

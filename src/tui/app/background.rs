@@ -99,13 +99,18 @@ impl App {
         if self.states.contains_key(&s.id) || on_screen {
             return;
         }
+        // Only a record read in full carries its real hash (a skimmed one has no context).
+        let Some(hash) = s.hash.clone() else {
+            tracing::warn!(record = %s.id, "auto-accept skipped: record not read in full");
+            return;
+        };
         let d = Decision {
             id: 0,
             reviewer: self.reviewer.clone(),
             time: String::new(),
             dataset: self.dataset.name.clone(),
             record_id: s.id.clone(),
-            record_hash: s.hash.clone(),
+            record_hash: hash,
             action: ActionKind::AcceptAll,
             span_key: None,
             before: None,
