@@ -1080,3 +1080,38 @@ fn labels_that_cannot_be_read_are_shown_not_hidden() {
     let screen = render(&mut app, 200, 40);
     assert!(!screen.contains("not read:"), "{screen}");
 }
+
+#[test]
+fn two_reviewers_finishing_a_record_together_leave_it_reviewed() {
+    // Two processes on one database: ann accepts one span, bob (who read the record before)
+    // the other. The record state saved with bob's decision must count ann's too.
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = dir.path().join("two.sqlite");
+    let ann_db = Rc::new(Store::open(&path).expect("db"));
+    let bob_db = Rc::new(Store::open(&path).expect("db"));
+    let ds = |store: &Rc<Store>, who: &str| {
+        let d = Dataset::open(&fixture_files(), None).expect("fixture opens");
+        App::new(
+            d,
+            Box::new(Rc::clone(store)),
+            who,
+            QueueKind::All,
+            Config::defaults(true),
+            None,
+        )
+        .expect("app")
+    };
+    let mut ann = ds(&ann_db, "ann");
+    let mut bob = ds(&bob_db, "bob");
+    goto(&mut ann, "plain_2__overgeneration");
+    goto(&mut bob, "plain_2__overgeneration");
+    ann.update(Action::Accept);
+    feed(&mut bob, &[Action::NextSpan, Action::Accept]);
+    assert!(matches!(&bob.status, Status::Saved(_)), "{:?}", bob.status);
+    let states = ann_db.record_states(DS).expect("states");
+    assert!(
+        states["plain_2__overgeneration"].reviewed,
+        "both spans are accepted: {:?}",
+        states["plain_2__overgeneration"]
+    );
+}

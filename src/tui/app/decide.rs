@@ -3,16 +3,28 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::{App, ModeState, PickerKind, Status};
+use super::{App, Current, ModeState, PickerKind, Status};
 use crate::review::decision::{
     redo_target, replay, undo_target, ActionKind, Decision, SpanStatus, SpanValue,
 };
 use crate::tui::edit::{self, Bounds};
-use crate::tui::log::state_of;
+use crate::tui::log::{state_of, DecisionLog};
 use crate::tui::{strings, Action};
 
 /// The `note` prefix shared by the rows of one arbitration resolution.
 pub(super) const RESOLUTION: &str = "resolution ";
+
+/// Read the record's decisions again before saving one: another process on the same database
+/// (a second reviewer) may have saved some since the record was read, and the record state
+/// saved with the new decision must count them (else a record both finished reads as open).
+/// A log that cannot be read keeps what the screen has; the append reports the failure.
+fn refresh_decisions(log: &dyn DecisionLog, dataset: &str, c: &mut Current) {
+    if let Ok(fresh) = log.record_decisions(dataset, &c.record.id) {
+        if fresh.len() != c.decisions.len() {
+            c.decisions = fresh;
+        }
+    }
+}
 
 impl App {
     /// A new decision on the record on screen (`None` when no record is shown).
@@ -44,6 +56,7 @@ impl App {
     /// Returns the saved decision.
     pub(super) fn commit(&mut self, d: Decision) -> Option<Decision> {
         let c = self.cur.as_mut().ok()?;
+        refresh_decisions(&*self.log, &self.dataset.name, c);
         let mut prospective = c.decisions.clone();
         let mut probe = d.clone();
         probe.id = i64::MAX;
@@ -80,6 +93,7 @@ impl App {
     /// them to the screen. Returns them as saved; the status line is left to the caller.
     pub(super) fn commit_all(&mut self, rows: &[Decision]) -> Option<Vec<Decision>> {
         let c = self.cur.as_mut().ok()?;
+        refresh_decisions(&*self.log, &self.dataset.name, c);
         let mut prospective = c.decisions.clone();
         let n = i64::try_from(rows.len()).unwrap_or(i64::MAX);
         for (k, d) in (0_i64..).zip(rows) {
