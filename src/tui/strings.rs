@@ -351,6 +351,8 @@ pub const PENDING: &str = "pending";
 pub const ACCEPTED: &str = "accepted";
 /// Span dropped.
 pub const DROPPED: &str = "dropped";
+/// Span state: not exported, the record is reclassified clean.
+pub const CLEARED_CLEAN: &str = "cleared: record clean";
 /// Span added in review.
 pub const ADDED: &str = "added";
 /// Span boundaries changed.

@@ -1115,3 +1115,18 @@ fn two_reviewers_finishing_a_record_together_leave_it_reviewed() {
         states["plain_2__overgeneration"]
     );
 }
+
+#[test]
+fn spans_of_a_record_reclassified_clean_are_shown_cleared() {
+    // `c` drops every span of the record: the list must not go on calling them pending.
+    let store = mem();
+    let mut app = app(&store);
+    goto(&mut app, "plain_2__overgeneration");
+    app.update(Action::Clean);
+    let screen = render(&mut app, 160, 40);
+    assert!(screen.contains("cleared: record clean"), "{screen}");
+    assert!(!screen.contains("pending"), "{screen}");
+    app.update(Action::Undo);
+    let screen = render(&mut app, 160, 40);
+    assert!(screen.contains("pending"), "{screen}");
+}

@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 use ratatui::Frame;
 
-use crate::review::decision::{ReviewSpan, SpanStatus};
+use crate::review::decision::{RecordOutcome, ReviewSpan, SpanStatus};
 use crate::tui::app::{App, ScreenLayout};
 use crate::tui::{strings, text};
 
@@ -59,7 +59,12 @@ pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
             None => v.label.clone(),
         };
         let range = format!(" [{}, {}) ", v.start, v.end);
-        let st = format!("  {}", state(s));
+        // A record reclassified clean exports none of its spans, whatever their own state.
+        let st = if c.review.outcome == RecordOutcome::Clean {
+            format!("  {}", strings::CLEARED_CLEAN)
+        } else {
+            format!("  {}", state(s))
+        };
         let span_text = c.map.slice(&c.record.output, v.start, v.end).unwrap_or("");
         let fixed =
             text::width(mark) + text::width(&label) + text::width(&range) + text::width(&st);
