@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use unicode_width::UnicodeWidthStr;
 
-use crate::review::decision::{Decision, SpanValue};
+use crate::review::decision::{ActionKind, Decision, SpanValue};
 use crate::store::Store;
 
 /// Arguments of `spanreview decisions`.
@@ -122,6 +122,8 @@ fn row(d: &Decision) -> [String; 9] {
     };
     let change = match (&d.before, &d.after) {
         (None, None) => String::new(),
+        // An accept keeps the span as it is: no "→ –", which reads as a drop.
+        (Some(b), None) if d.action == ActionKind::Accept => show_span(Some(b)),
         (b, a) => format!("{} → {}", show_span(b.as_ref()), show_span(a.as_ref())),
     };
     let mut why = Vec::new();

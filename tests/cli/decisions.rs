@@ -243,3 +243,31 @@ fn a_file_that_is_not_a_database_is_refused() {
         .code(2)
         .stderr(predicate::str::contains("notes.txt"));
 }
+
+#[test]
+fn an_accept_shows_its_span_without_an_arrow() {
+    // "[0,4) wrong_name → –" is how a drop reads; an accept keeps the span.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("log.sqlite");
+    let store = Store::open(&db).expect("open");
+    let mut accept = dec("toolace", "rec-1", "ana", ActionKind::Accept);
+    accept.span_key = Some("gold:0".into());
+    accept.before = Some(span(0, 4, "wrong_name"));
+    store.append(&accept, None).expect("append");
+    drop(store);
+    let out = bin()
+        .args(["decisions", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).expect("utf-8");
+    let line = text.lines().nth(1).expect("a row");
+    assert!(
+        line.contains("accept") && line.contains("[0,4) wrong_name"),
+        "{line}"
+    );
+    assert!(!line.contains('→'), "{line}");
+}
