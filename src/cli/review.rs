@@ -28,6 +28,10 @@ pub struct Args {
     /// Reviewer name recorded with each decision (default: $USER).
     #[arg(long, value_name = "NAME")]
     pub reviewer: Option<String>,
+    /// Dataset name in the log [default: the leading file's stem]. Two files with the same stem
+    /// (`train/records.jsonl`, `test/records.jsonl`) otherwise share their decisions.
+    #[arg(long, value_name = "NAME")]
+    pub dataset: Option<String>,
     /// Which records: unreviewed, all, flagged, disputed (where the sources disagree, most
     /// disputed first, on the arbitration screen), or type:T (a corruption type).
     #[arg(long, default_value = "unreviewed", value_parser = clap::value_parser!(String))]
@@ -142,7 +146,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(labels::read_file)
         .transpose()
         .map_err(anyhow::Error::msg)?;
-    let dataset = Dataset::open(&files, args.format)?;
+    let mut dataset = Dataset::open(&files, args.format)?;
+    if let Some(name) = &args.dataset {
+        dataset.name.clone_from(name);
+    }
     if !std::io::stdout().is_terminal() {
         anyhow::bail!(
             "`review` needs a terminal (stdout is not one); to read the decisions, use \

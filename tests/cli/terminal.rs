@@ -483,3 +483,26 @@ fn colours_by_default_none_with_no_color() {
         t.wait("tty-checked");
     }
 }
+
+#[test]
+fn dataset_flag_names_the_decisions_dataset() {
+    // Two files with one stem (train/records.jsonl, test/records.jsonl) would share their
+    // decisions: --dataset keeps them apart, as it does for export and stats.
+    let dir = tempfile::tempdir().expect("tmp");
+    let db: PathBuf = dir.path().join("named.sqlite");
+    let Some(t) = Tmux::start(
+        "dataset",
+        &review_cmd(&db, "--queue all --dataset split_a"),
+        &env(dir.path()),
+    ) else {
+        return;
+    };
+    t.wait("split_a · 1 / 4");
+    t.press(&["a"], "saved #1 (accept)");
+    t.keys(&["q"]);
+    let s = t.wait("tty-checked");
+    assert!(s.contains("exit=0"), "{s}");
+    let store = Store::open(&db).expect("db opens");
+    assert_eq!(store.decisions(Some("split_a")).expect("log").len(), 1);
+    assert!(actions(&db).is_empty(), "nothing under the stem's name");
+}
