@@ -54,17 +54,24 @@ impl Row {
     }
 }
 
-/// How a grapheme is drawn: itself, or an escape for control characters.
+/// A character drawn escaped: a control character, or a bidirectional embedding, override or
+/// isolate (U+202A–U+202E, U+2066–U+2069), which would make a terminal that reorders text show
+/// the output in another order than its offsets.
+fn hidden(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// How a grapheme is drawn: itself, or an escape for control and bidi-override characters.
 #[must_use]
 pub fn display(g: &str) -> Cow<'_, str> {
-    if g.chars().any(char::is_control) {
+    if g.chars().any(hidden) {
         let mut s = String::new();
         for ch in g.chars() {
             match ch {
                 '\t' => s.push_str("\\t"),
                 '\r' => s.push_str("\\r"),
                 '\n' => s.push_str("\\n"),
-                c if c.is_control() => s.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+                c if hidden(c) => s.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
                 c => s.push(c),
             }
         }
@@ -208,6 +215,15 @@ pub fn row_of(rows: &[Row], byte: usize) -> usize {
 mod tests {
     use super::*;
     use rstest::rstest;
+
+    #[rstest]
+    #[case("a\u{202E}b", "a\\u{202e}b")]
+    #[case("\u{2066}x\u{2069}", "\\u{2066}x\\u{2069}")]
+    #[case("\u{7}", "\\u{7}")]
+    #[case("東京 é", "東京 é")]
+    fn bidi_overrides_and_controls_are_escaped(#[case] s: &str, #[case] want: &str) {
+        assert_eq!(escape_line(s), want);
+    }
 
     fn texts(text: &str, rows: &[Row]) -> Vec<String> {
         rows.iter()
