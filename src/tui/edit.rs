@@ -163,8 +163,9 @@ impl Bounds {
         } else {
             prev_boundary(chars, self.start)
         };
-        if to < self.end {
-            self.start = to;
+        if to < self.end || self.start >= self.end {
+            // A reversed span from the file is clamped into shape, as the word moves do.
+            self.set_start(to);
         }
     }
 
@@ -176,8 +177,8 @@ impl Bounds {
         } else {
             prev_boundary(chars, self.end)
         };
-        if to > self.start && to <= chars.len() {
-            self.end = to;
+        if to > self.start || self.start >= self.end {
+            self.set_end(to, chars.len());
         }
     }
 }
@@ -287,6 +288,13 @@ mod tests {
         b.step_start(&t, false);
         b.step_end(&t, false);
         assert_eq!(b, Bounds { start: 0, end: 1 });
+        // A reversed span (a defect of the file) is brought into shape by any move.
+        let mut r = Bounds { start: 4, end: 2 };
+        r.step_start(&t, false);
+        assert_eq!(r, Bounds { start: 1, end: 2 });
+        let mut r = Bounds { start: 4, end: 2 };
+        r.step_end(&t, true);
+        assert_eq!(r, Bounds { start: 4, end: 5 });
     }
 
     #[test]
