@@ -542,6 +542,10 @@ pub const BLIND: &str =
 /// Stats screen title.
 pub const STATS: &str = "Stats";
 
+/// The stats screen's place for per-source numbers under `--blind`.
+pub const STATS_BLIND: &str = "blind review: per-source agreement and upheld counts are hidden \
+until the session ends (run `spanreview stats` afterwards)";
+
 /// What the stats are computed over.
 #[must_use]
 pub fn stats_scope(n: usize) -> String {

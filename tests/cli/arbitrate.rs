@@ -444,6 +444,21 @@ fn snapshot_arbitration_screen_lanes() {
 }
 
 #[test]
+fn blind_mode_stats_screen_shows_no_source_names() {
+    let (_store, mut app) = snapshot_app(true);
+    app.update(Action::Stats);
+    assert!(app.stats.is_some(), "the stats screen opens in blind mode");
+    let s = render(&mut app, 110, 30);
+    assert!(s.contains("blind review"), "{s}");
+    for name in ["gold", "alpha", "beta"] {
+        assert!(
+            !s.contains(name),
+            "{name} shown on the blind stats screen:\n{s}"
+        );
+    }
+}
+
+#[test]
 fn snapshot_blind_mode_shows_no_source_names_until_resolved() {
     let (store, mut app) = snapshot_app(true);
     let s = render(&mut app, 110, 30);

@@ -65,6 +65,18 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             .wrap(Wrap { trim: true }),
         scope,
     );
+    if app.arb_config.blind {
+        // Per-source numbers would tell who said what: hidden for the whole blind session.
+        let rest = Rect {
+            height: chart.height.saturating_add(table.height),
+            ..chart
+        };
+        frame.render_widget(
+            Paragraph::new(Span::styled(strings::STATS_BLIND, th.dim())).wrap(Wrap { trim: true }),
+            rest,
+        );
+        return;
+    }
     bars(frame, chart, app, s);
     let mut lines = vec![Line::from(Span::styled(
         format!(
