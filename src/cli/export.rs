@@ -29,6 +29,14 @@
 //! writes `<out-stem>.<value>.<out-ext>` beside `--out` (a value's characters other than letters,
 //! digits, `-`, `_`, `.` become `_`; a missing value is `none`); with `--clean-in-all`, records
 //! of type `clean` go to every other value's file (read in a first pass) instead of their own.
+//!
+//! **Unreadable lines** (invalid JSON, a non-string `id`, a record the format cannot read) never
+//! stop the export: each is reported as `FILE:LINE: message`, counted in the report, and passed
+//! through byte for byte in its place (exit 0). Decisions in force on such a line's id (when the
+//! id could be read) cannot apply: they are listed as not applied and the export, still
+//! written, exits 1. Under `--split-by` the line has no route: it is left out of the files, and
+//! the export exits 1. Spans written without a label (formats whose spans carry one) and
+//! reviewed records of type `clean` left with labels are warned about and counted.
 
 mod output;
 mod record;
@@ -58,8 +66,9 @@ use record::{Bytes, Exporter, Item};
     --verdicts verdicts.jsonl --report report.md\n  \
     spanreview export data/toolace/test_records_reconstructed.jsonl --out reviewed.jsonl \\\n    \
     --strict --split-by meta.corruption_type --clean-in-all\n\n\
-Exit status: 0 written; 1 stale decisions (nothing written; --skip-stale exports without them); \
-2 errors (nothing written).")]
+Exit status: 0 written; 1 stale decisions (nothing written; --skip-stale exports without them), \
+or written without something: decisions on a line that cannot be read, or such a line under \
+--split-by; 2 errors (nothing written).")]
 #[allow(clippy::struct_excessive_bools)]
 pub struct Args {
     /// Records (and prediction files joined by `id`); the first file with answer text is
@@ -188,6 +197,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         stale: Vec::new(),
         seen: HashSet::new(),
         unlabeled: Vec::new(),
+        clean_labeled: Vec::new(),
+        unreadable: Vec::new(),
         conflicts,
     };
     for (judge, _) in &judges {
@@ -302,6 +313,10 @@ struct Sink<'a> {
     seen: HashSet<String>,
     /// Reviewed records left with a type and no label.
     unlabeled: Vec<String>,
+    /// Reviewed records of type `clean` left with labels.
+    clean_labeled: Vec<String>,
+    /// Ids of unreadable lines with decisions in force, and those decisions (not applied).
+    unreadable: Vec<(String, Vec<i64>)>,
     /// Records where reviewers' results differ and no arbitration settled them.
     conflicts: Vec<Conflict>,
 }
@@ -327,6 +342,26 @@ impl Sink<'_> {
             }
         }
         let tally = &mut self.tally;
+        tally.unlabeled_spans += item.unlabeled_spans;
+        if let Some(u) = item.unreadable {
+            eprintln!(
+                "{}; {}",
+                u.problem,
+                if written {
+                    "the line is passed through unchanged"
+                } else {
+                    "the line cannot be routed and is left out of the split files"
+                }
+            );
+            tally.add_unreadable(written, u.decisions.len());
+            if let Some(id) = u.id {
+                self.seen.insert(id.clone());
+                if !u.decisions.is_empty() {
+                    self.unreadable.push((id, u.decisions));
+                }
+            }
+            return Ok(());
+        }
         tally.add_strict(&item.strict_dropped);
         let Some((rec, review, exported)) = item.review else {
             if written {
@@ -340,6 +375,9 @@ impl Sink<'_> {
         tally.add(&rec, &review, written);
         if written && tally.add_written(&rec, &review, &exported) {
             self.unlabeled.push(rec.id.clone());
+        }
+        if written && tally.add_clean_labeled(&rec, &review, &exported) {
+            self.clean_labeled.push(rec.id.clone());
         }
         let verdict_made = review
             .applied
@@ -371,6 +409,49 @@ impl Sink<'_> {
             ),
             self.unlabeled.iter().map(String::as_str),
         );
+        warn_ids(
+            &format!(
+                "clean records left with labels: {} — reclassify them in review (the published \
+                 schema gives clean records no labels)",
+                self.clean_labeled.len()
+            ),
+            self.clean_labeled.iter().map(String::as_str),
+        );
+        if self.tally.unlabeled_spans > 0 {
+            eprintln!(
+                "warning: {} exported span(s) have no label (written without one; label them in \
+                 review)",
+                self.tally.unlabeled_spans
+            );
+        }
+        for (id, decisions) in &self.unreadable {
+            eprintln!(
+                "warning: record {id:?} could not be read ({}); its {} decision(s) in force are \
+                 not applied: {}",
+                if self.args.split_by.is_some() {
+                    "its line is left out of the split files"
+                } else {
+                    "its line is passed through as it is"
+                },
+                decisions.len(),
+                decisions
+                    .iter()
+                    .map(|d| format!("#{d}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+        if self.tally.unreadable_lines > 0 {
+            eprintln!(
+                "warning: unreadable input lines passed through unchanged: {}{}",
+                self.tally.unreadable_lines,
+                if self.args.split_by.is_some() {
+                    " (with --split-by they are left out of the files instead)"
+                } else {
+                    ""
+                }
+            );
+        }
         warn_ids(
             &format!(
                 "{} record(s) where reviewers' final decisions differ and no arbitration \
@@ -477,7 +558,15 @@ impl Sink<'_> {
                 names.join(", ")
             }
         );
-        Ok(ExitCode::SUCCESS)
+        // Written, but not everything is in it: decisions on unreadable lines were not
+        // applied, or unreadable lines could not be routed into the split files.
+        let incomplete =
+            !self.unreadable.is_empty() || (self.args.split_by.is_some() && t.unreadable_lines > 0);
+        Ok(if incomplete {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        })
     }
 }
 

@@ -416,6 +416,17 @@ pub struct Tally {
     /// Reviewed records written with a hallucination type but no label (every span dropped, or
     /// left out by `--strict`): the published schema allows no labels only on `clean` records.
     pub typed_unlabeled: usize,
+    /// Reviewed records written with type `clean` and labels (a span added to a clean record,
+    /// or a detector's span taken in arbitration): the published schema gives clean records
+    /// none, so they are to be reclassified in review.
+    pub clean_with_labels: usize,
+    /// Spans written without a label (in formats whose spans carry one).
+    pub unlabeled_spans: usize,
+    /// Input lines that could not be read as records, passed through unchanged (left out of
+    /// `--split-by` files).
+    pub unreadable_lines: usize,
+    /// Decisions in force on the ids of unreadable lines (not applied).
+    pub unreadable_decisions: usize,
 }
 
 impl Tally {
@@ -521,6 +532,31 @@ impl Tally {
             && review.applied.iter().any(|d| is_verdict_action(d.action));
         self.typed_unlabeled += usize::from(hit);
         hit
+    }
+
+    /// Count a reviewed record written with `exported` labels; true when it is of type `clean`
+    /// and keeps labels ([`Tally::clean_with_labels`]).
+    pub fn add_clean_labeled(
+        &mut self,
+        record: &Record,
+        review: &RecordReview,
+        exported: &[Span],
+    ) -> bool {
+        let clean = type_after(record, review).is_some_and(|t| t == "clean");
+        let hit = clean
+            && !exported.is_empty()
+            && review.applied.iter().any(|d| is_verdict_action(d.action));
+        self.clean_with_labels += usize::from(hit);
+        hit
+    }
+
+    /// Count a line that could not be read as a record, `written` through unchanged or not,
+    /// with `decisions` in force on its id that could not be applied.
+    pub fn add_unreadable(&mut self, written: bool, decisions: usize) {
+        self.records_in += 1;
+        self.records_out += usize::from(written);
+        self.unreadable_lines += 1;
+        self.unreadable_decisions += decisions;
     }
 
     /// Count the labels `--strict` dropped from one record.

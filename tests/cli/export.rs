@@ -953,26 +953,36 @@ fn a_failure_mid_write_leaves_no_partial_output() {
     let dir = TempDir::new().expect("tmp");
     let db = dir.path().join("db.sqlite");
     Store::open(&db).expect("db");
-    // records 1-5, then a broken line: the export has written five records when it fails
-    let text = fs::read_to_string(fixture()).expect("read");
-    let mut ls: Vec<&str> = text.lines().collect();
-    ls.insert(5, r#"{"id": "broken", "output": "#);
-    let bad = dir.path().join("records.jsonl");
-    fs::write(&bad, ls.join("\n") + "\n").expect("write");
+    // 1,000 records (about 600 kB) written under a file-size limit of 64 kB: writing fails
+    // part way through (EFBIG; SIGXFSZ ignored so the write returns the error)
+    let base: Vec<Value> = lines(&fixture());
+    let mut text = String::new();
+    for i in 0..1000 {
+        let mut v = base[i % base.len()].clone();
+        v["id"] = Value::from(format!("r{i:04}"));
+        text.push_str(&v.to_string());
+        text.push('\n');
+    }
+    let big = dir.path().join("records.jsonl");
+    fs::write(&big, text).expect("write");
     let out = dir.path().join("out.jsonl");
     fs::write(&out, "old\n").expect("old output");
     let verdicts = dir.path().join("v.jsonl");
-    let mut cmd = common::bin();
-    let a = cmd
+    let bin = assert_cmd::cargo::cargo_bin("spanreview");
+    let a = assert_cmd::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -f 128; trap '' XFSZ; exec \"$@\"")
+        .arg("sh")
+        .arg(&bin)
         .arg("export")
-        .arg(&bad)
+        .arg(&big)
         .arg("--db")
         .arg(&db)
         .args(["--out", s(&out), "--verdicts", s(&verdicts)])
         .assert()
         .code(2);
     let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
-    assert!(err.contains("records.jsonl:6"), "{err}");
+    assert!(err.contains("out.jsonl"), "{err}");
     assert_eq!(
         fs::read_to_string(&out).expect("out"),
         "old\n",
@@ -1185,4 +1195,188 @@ fn many_records_keep_order_and_bytes() {
         .collect();
     assert_eq!(got.lines().collect::<Vec<_>>(), want);
     assert!(got.ends_with('\n'));
+}
+
+// ---- QA findings: unreadable lines, spans without a label, clean records with labels ----
+
+/// The fixture with line 3 (f03) made invalid JSON and line 4 (f04) given a numeric id.
+fn with_unreadable_lines(dir: &Path) -> (PathBuf, String, String) {
+    let text = fs::read_to_string(fixture()).expect("read");
+    let mut ls: Vec<String> = text.lines().map(str::to_owned).collect();
+    let broken = r#"{"id": "f03__contradiction", "output":"#.to_owned();
+    let numeric = ls[3].replacen(r#""id": "f04__missing_tool""#, r#""id": 5"#, 1);
+    ls[2] = broken.clone();
+    ls[3] = numeric.clone();
+    let file = dir.join("records.jsonl");
+    fs::write(&file, ls.join("\n") + "\n").expect("write");
+    (file, broken, numeric)
+}
+
+#[test]
+fn unreadable_lines_pass_through_in_their_place() {
+    let dir = TempDir::new().expect("tmp");
+    let (file, broken, numeric) = with_unreadable_lines(dir.path());
+    let db = dir.path().join("db.sqlite");
+    let recs = records(&fixture());
+    let sc = Script::new(&db, "records");
+    sc.push(&recs[4], "ann", ActionKind::Drop, |d| {
+        d.span_key = key("gold:0");
+    });
+    let out = dir.path().join("out.jsonl");
+    let report = dir.path().join("report.md");
+    let a = common::bin()
+        .arg("export")
+        .arg(&file)
+        .arg("--db")
+        .arg(&db)
+        .args(["--out", s(&out), "--report", s(&report)])
+        .assert()
+        .code(0);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    let name = file.display().to_string();
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with(&format!("{name}:3: ")) && l.contains("invalid JSON")),
+        "{err}"
+    );
+    assert!(
+        err.lines().any(|l| l.starts_with(&format!("{name}:4: "))),
+        "{err}"
+    );
+    let got = fs::read_to_string(&out).expect("out");
+    let got: Vec<&str> = got.lines().collect();
+    assert_eq!(got.len(), 11);
+    assert_eq!(got[2], broken, "byte for byte, in its place");
+    assert_eq!(got[3], numeric, "byte for byte, in its place");
+    let f05: Value = serde_json::from_str(got[4]).expect("json");
+    assert!(texts(&f05).is_empty(), "the other decisions still apply");
+    let report = fs::read_to_string(&report).expect("report");
+    assert_eq!(
+        cell(&report, "Unreadable input lines passed through unchanged"),
+        "2"
+    );
+}
+
+#[test]
+fn an_unreadable_line_with_decisions_reports_them_not_applied() {
+    let dir = TempDir::new().expect("tmp");
+    let (file, _, _) = with_unreadable_lines(dir.path());
+    // valid JSON with the id readable, but not a record: its output is not a string
+    let text = fs::read_to_string(&file).expect("read");
+    let mut ls: Vec<&str> = text.lines().collect();
+    let broken = r#"{"id": "f03__contradiction", "output": 5}"#;
+    ls[2] = broken;
+    fs::write(&file, ls.join("\n") + "\n").expect("write");
+    let db = dir.path().join("db.sqlite");
+    let recs = records(&fixture());
+    Script::new(&db, "records").push(&recs[2], "bob", ActionKind::Drop, |d| {
+        d.span_key = key("gold:0");
+    });
+    let out = dir.path().join("out.jsonl");
+    let a = common::bin()
+        .arg("export")
+        .arg(&file)
+        .arg("--db")
+        .arg(&db)
+        .args(["--out", s(&out)])
+        .assert()
+        .code(1);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(
+        err.contains("f03__contradiction") && err.contains("not applied"),
+        "{err}"
+    );
+    assert!(!err.contains("the input does not have"), "{err}");
+    let got = fs::read_to_string(&out).expect("written");
+    assert_eq!(got.lines().nth(2), Some(broken));
+    assert!(err.contains(&format!("{}:3: ", file.display())), "{err}");
+}
+
+#[test]
+fn unreadable_lines_are_left_out_of_split_files() {
+    let dir = TempDir::new().expect("tmp");
+    let (file, _, _) = with_unreadable_lines(dir.path());
+    let db = dir.path().join("db.sqlite");
+    Store::open(&db).expect("db");
+    let out = dir.path().join("cfg.jsonl");
+    let a = common::bin()
+        .arg("export")
+        .arg(&file)
+        .arg("--db")
+        .arg(&db)
+        .args(["--out", s(&out), "--split-by", "meta.corruption_type"])
+        .assert()
+        .code(1);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(err.contains(&format!("{}:3: ", file.display())), "{err}");
+    let mut n = 0;
+    for e in fs::read_dir(dir.path()).expect("ls") {
+        let p = e.expect("e").path();
+        if p.file_name()
+            .is_some_and(|f| f.to_string_lossy().starts_with("cfg."))
+        {
+            n += lines(&p).len();
+        }
+    }
+    assert_eq!(
+        n, 9,
+        "every readable record routed, the two unreadable left out"
+    );
+}
+
+/// Export the fixture after `decide`; the stderr and the report.
+fn export_after(decide: impl FnOnce(&Script, &[Record])) -> (String, String) {
+    let dir = TempDir::new().expect("tmp");
+    let db = dir.path().join("db.sqlite");
+    let recs = records(&fixture());
+    decide(&Script::new(&db, "records"), &recs);
+    let out = dir.path().join("out.jsonl");
+    let report = dir.path().join("report.md");
+    let a = export(&db, &["--out", s(&out), "--report", s(&report)]).success();
+    (
+        String::from_utf8_lossy(&a.get_output().stderr).into_owned(),
+        fs::read_to_string(&report).expect("report"),
+    )
+}
+
+#[test]
+fn a_span_without_a_label_is_reported() {
+    let recs = records(&fixture());
+    let (b, e) = cp(&recs[3].output, "emailed José");
+    let (err, report) = export_after(|sc, recs| {
+        sc.push(&recs[3], "ann", ActionKind::Add, |d| {
+            d.span_key = key("added:x1");
+            d.after = Some(value(&recs[3].output, "emailed José", ""));
+        });
+    });
+    assert!(
+        err.contains(&format!(
+            "record f04__missing_tool: span [{b},{e}) has no label"
+        )),
+        "{err}"
+    );
+    assert_eq!(cell(&report, "Spans exported without a label"), "1");
+}
+
+#[test]
+fn a_clean_record_left_with_labels_is_reported() {
+    let (err, report) = export_after(|sc, recs| {
+        sc.push(&recs[10], "ann", ActionKind::Add, |d| {
+            d.span_key = key("added:x2");
+            d.after = Some(value(&recs[10].output, "ça va", "contradiction"));
+        });
+    });
+    assert!(
+        err.contains("clean records left with labels: 1 — reclassify them in review")
+            && err.contains(": f11"),
+        "{err}"
+    );
+    assert_eq!(
+        cell(
+            &report,
+            "Clean records left with labels — reclassify them in review"
+        ),
+        "1"
+    );
+    assert_eq!(cell(&report, "Spans exported without a label"), "0");
 }

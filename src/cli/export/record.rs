@@ -10,9 +10,10 @@ use super::output;
 use super::style::{self, Style};
 use super::Args;
 use crate::formats::index::Layout;
+use crate::formats::Format;
 use crate::formats::{Dataset, FormatError};
 use crate::model::{Record, Span};
-use crate::review::decision::{replay, Decision, RecordOutcome, RecordReview};
+use crate::review::decision::{active_ids, replay, Decision, RecordOutcome, RecordReview};
 use crate::review::outcome::{self, strict_split, type_after};
 
 /// A record's bytes: built, or where they are in the input file (copied as they are).
@@ -47,6 +48,21 @@ pub struct Item {
     pub strict_dropped: Vec<Span>,
     /// For records with decisions in the log: the record, its review and the labels exported.
     pub review: Option<(Record, RecordReview, Vec<Span>)>,
+    /// The line could not be read as a record: it is passed through as it is (left out when
+    /// splitting) and reported.
+    pub unreadable: Option<Unreadable>,
+    /// Exported spans without a label (formats whose spans carry labels).
+    pub unlabeled_spans: usize,
+}
+
+/// A line of the input that could not be read as a record.
+pub struct Unreadable {
+    /// `FILE:LINE: message`.
+    pub problem: String,
+    /// Its id, when that much could be read.
+    pub id: Option<String>,
+    /// The decisions in force on that id (not applied: there is no record to apply them to).
+    pub decisions: Vec<i64>,
 }
 
 /// The per-record work, shared by both passes.
@@ -68,27 +84,42 @@ impl Exporter<'_> {
         self.item_in(i, &bytes)
     }
 
-    /// Record `i` of the leading file, whose bytes are `bytes`, exported.
+    /// Record `i` of the leading file, whose bytes are `bytes`, exported. A line that cannot
+    /// be read as a record is an [`Unreadable`] item, not an error.
     pub fn item_in(&mut self, i: usize, bytes: &[u8]) -> anyhow::Result<Item> {
         // The id alone is cheap to read; formats whose ids are derived need the full parse.
         let (id, parsed) = match id_of(bytes) {
             Some(id) => (id, None),
-            None => {
-                let r = self.parse(i, bytes)?;
-                (r.id.clone(), Some(r))
-            }
+            None => match self.parse(i, bytes) {
+                Ok(r) => (r.id.clone(), Some(r)),
+                Err(e) => return Ok(self.unreadable(i, bytes, None, &e)),
+            },
         };
         let Some(decisions) = self.log.get(&id) else {
+            let needs_record =
+                !self.args.reviewed_only && (self.args.strict || self.args.split_by.is_some());
+            let parsed = match parsed {
+                None if needs_record => match self.parse(i, bytes) {
+                    Ok(r) => Some(r),
+                    Err(e) => return Ok(self.unreadable(i, bytes, Some(id), &e)),
+                },
+                p => p,
+            };
             let (line, strict_dropped) = self.unchanged(i, bytes, parsed)?;
             return Ok(Item {
                 line,
                 strict_dropped,
                 review: None,
+                unreadable: None,
+                unlabeled_spans: 0,
             });
         };
         let rec = match parsed {
             Some(r) => r,
-            None => self.parse(i, bytes)?,
+            None => match self.parse(i, bytes) {
+                Ok(r) => r,
+                Err(e) => return Ok(self.unreadable(i, bytes, Some(id), &e)),
+            },
         };
         let review = replay(&rec, decisions);
         if !review
@@ -108,9 +139,61 @@ impl Exporter<'_> {
                 line,
                 strict_dropped,
                 review: Some((rec, review, exported)),
+                unreadable: None,
+                unlabeled_spans: 0,
             });
         }
         self.reviewed(bytes, rec, review)
+    }
+
+    /// Line `i`, which cannot be read as a record (`e` says why): passed through as it is
+    /// (its bytes copied; left out under `--split-by`, where it has no route), with the
+    /// decisions in force on its id, when the id could be read, listed as not applied.
+    fn unreadable(&self, i: usize, bytes: &[u8], id: Option<String>, e: &FormatError) -> Item {
+        let file = self.dataset.primary();
+        let line = if self.args.split_by.is_some() {
+            None
+        } else {
+            let bytes = match (file.index.layout(), file.index.entry(i)) {
+                (Layout::Lines, Some(en)) if en.len as usize == bytes.len() => Bytes::Input {
+                    offset: en.offset,
+                    len: en.len,
+                },
+                _ => Bytes::Built(bytes.to_vec()),
+            };
+            Some(Line {
+                bytes,
+                route: String::new(),
+                clean: false,
+            })
+        };
+        let decisions = id
+            .as_ref()
+            .and_then(|id| self.log.get(id))
+            .map(|log| {
+                let mut log = log.clone();
+                log.sort_by_key(|d| d.id);
+                let active = active_ids(&log);
+                log.iter()
+                    .filter(|d| {
+                        outcome::is_verdict_action(d.action)
+                            && active.get(&d.id).copied().unwrap_or(false)
+                    })
+                    .map(|d| d.id)
+                    .collect()
+            })
+            .unwrap_or_default();
+        Item {
+            line,
+            strict_dropped: Vec::new(),
+            review: None,
+            unreadable: Some(Unreadable {
+                problem: e.to_string(),
+                id,
+                decisions,
+            }),
+            unlabeled_spans: 0,
+        }
     }
 
     /// Record `i` parsed from its bytes (as [`crate::formats::DataFile::record`] does).
@@ -206,6 +289,8 @@ impl Exporter<'_> {
                 line: None,
                 strict_dropped: Vec::new(),
                 review: Some((rec, review, Vec::new())),
+                unreadable: None,
+                unlabeled_spans: 0,
             });
         }
         let spans = if removed.is_some() {
@@ -250,12 +335,37 @@ impl Exporter<'_> {
                 .unwrap_or_default(),
             clean: type_after.as_deref() == Some("clean"),
         };
+        let unlabeled_spans = self.unlabeled_spans(&rec, &kept);
         let exported = if removed.is_some() { Vec::new() } else { kept };
         Ok(Item {
             line: Some(line),
             strict_dropped,
             review: Some((rec, review, exported)),
+            unreadable: None,
+            unlabeled_spans,
         })
+    }
+
+    /// Warn about each of `spans` (written into `rec`) that has no label, in formats whose
+    /// spans carry labels (the validator requires one there); the writer writes them as they
+    /// are. Returns how many there are.
+    fn unlabeled_spans(&mut self, rec: &Record, spans: &[Span]) -> usize {
+        let format = self.dataset.primary().format;
+        if !matches!(
+            format,
+            Format::Ragtruth | Format::Predictions | Format::Lettuce
+        ) {
+            return 0;
+        }
+        let mut n = 0;
+        for s in spans.iter().filter(|s| s.label.is_empty()) {
+            n += 1;
+            self.warnings.push(format!(
+                "record {}: span [{},{}) has no label",
+                rec.id, s.start, s.end
+            ));
+        }
+        n
     }
 
     /// The spans the review keeps. A kept span whose offsets are out of range keeps the text

@@ -36,7 +36,7 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
     } else {
         "not applied".to_owned()
     };
-    let rows: [(&str, String); 22] = [
+    let rows: [(&str, String); 26] = [
         ("Records in the input", t.records_in.to_string()),
         ("Records exported", t.records_out.to_string()),
         ("Records reviewed", t.reviewed.to_string()),
@@ -65,6 +65,22 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
         (
             "Reviewed records left with a hallucination type and no label",
             t.typed_unlabeled.to_string(),
+        ),
+        (
+            "Clean records left with labels — reclassify them in review",
+            t.clean_with_labels.to_string(),
+        ),
+        (
+            "Spans exported without a label",
+            t.unlabeled_spans.to_string(),
+        ),
+        (
+            "Unreadable input lines passed through unchanged",
+            t.unreadable_lines.to_string(),
+        ),
+        (
+            "Decisions on unreadable lines (not applied)",
+            t.unreadable_decisions.to_string(),
         ),
         ("Stale decisions not applied", t.stale.to_string()),
         (
