@@ -301,7 +301,10 @@ impl Dataset {
         std::iter::once(&self.primary).chain(self.joined.iter().map(|j| &j.file))
     }
 
-    /// Record `i` with the sources of every joined file that has its id.
+    /// Record `i` with the sources of every joined file that has its id. A joined line whose
+    /// answer text differs from the record's attaches no span (it would sit at the wrong
+    /// offsets) and leaves a warning naming the file, the line and the first differing
+    /// character; an id on several lines of a file with answer text leaves a warning too.
     ///
     /// # Errors
     /// When the record cannot be read; a joined file's unreadable record becomes a warning on
@@ -312,15 +315,83 @@ impl Dataset {
             let Some(lines) = j.by_id.get(&rec.id) else {
                 continue;
             };
+            if let Some(w) = repeated_id(&j.file, &rec.id, lines) {
+                rec.warnings.push(w);
+            }
             for &k in lines {
                 match j.file.record(k) {
-                    Ok(other) => merge_sources(&mut rec, other),
+                    Ok(other) => join_record(&mut rec, other, &j.file, k),
                     Err(e) => rec.warnings.push(e.to_string()),
                 }
             }
         }
         Ok(rec)
     }
+}
+
+/// A warning when `id` is on several `lines` of the joined `file` and the file's format carries
+/// answer text (one line per record); decisions files repeat an id once per judged span, so
+/// they get none. The lines' spans are merged all the same.
+fn repeated_id(file: &DataFile, id: &str, lines: &[usize]) -> Option<String> {
+    if lines.len() < 2 || !file.format.has_output() {
+        return None;
+    }
+    let numbers: Vec<String> = lines.iter().map(|&k| file.line(k).to_string()).collect();
+    Some(format!(
+        "{}: the id {id:?} is on {} lines ({}); the spans of every one were joined",
+        file.path().display(),
+        lines.len(),
+        numbers.join(", ")
+    ))
+}
+
+/// Join `other`, record `k` of the joined `file`, onto `rec`: its sources are merged
+/// ([`merge_sources`]) unless it carries an answer text that is not `rec`'s (its spans would
+/// sit at the wrong offsets), in which case `rec` gets a warning naming the file, the line and
+/// the first differing character instead.
+pub(crate) fn join_record(rec: &mut Record, other: Record, file: &DataFile, k: usize) {
+    if file.format.has_output() {
+        if let Some(diff) = output_difference(&rec.output, &other.output) {
+            rec.warnings.push(format!(
+                "{}:{}: the answer text differs from the record's {diff}; its spans were not \
+                 attached",
+                file.path().display(),
+                file.line(k)
+            ));
+            return;
+        }
+    }
+    merge_sources(rec, other);
+}
+
+/// Characters quoted on each side of the first difference in [`output_difference`].
+const AROUND: usize = 12;
+
+/// `None` when `lead == other`, else where they first differ: `at character N (the line has
+/// …"x"…, the record …"y"…)` with N counted in code points (as span offsets are).
+#[must_use]
+pub fn output_difference(lead: &str, other: &str) -> Option<String> {
+    if lead == other {
+        return None;
+    }
+    let at = lead
+        .chars()
+        .zip(other.chars())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let around = |s: &str| {
+        let from = at.saturating_sub(AROUND);
+        let n = s.chars().count();
+        let piece: String = s.chars().skip(from).take(2 * AROUND).collect();
+        let before = if from > 0 { "…" } else { "" };
+        let after = if from + 2 * AROUND < n { "…" } else { "" };
+        format!("{before}{piece:?}{after}")
+    };
+    Some(format!(
+        "at character {at} (the line has {}, the record {})",
+        around(other),
+        around(lead)
+    ))
 }
 
 /// Add `other`'s non-gold sources to `rec` (the leading file's gold stays the labels under

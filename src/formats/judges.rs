@@ -550,7 +550,10 @@ impl<'de> serde::de::Visitor<'de> for Skim<'_> {
 /// [`JOINED_SKIPPED_FIELDS`] are stepped over, never built.
 /// Joined files are matched by id: the line at the same position when its id matches (files
 /// written in the same order, as halu-toolace's and the generator's are), else through an id
-/// map built on first need.
+/// map built on first need. A joined line whose answer text is not the record's attaches no
+/// span and leaves a warning, as in [`Dataset::record`](super::Dataset::record); unlike it, the
+/// same-position match does not look for other lines with the id (a prediction file that repeats
+/// an id is read whole by the dataset only).
 ///
 /// For clustering and the disputed queue only: such a record has no context, query or meta,
 /// so its [`Record::content_hash`] is not the real one (never replay decisions onto it).
@@ -669,8 +672,8 @@ impl<'d> SpanReader<'d> {
                 .then(|| Self::skim(f, i, true).ok())
                 .flatten()
                 .filter(|o| o.id == rec.id);
-            let found: Vec<Result<Record, FormatError>> = match here {
-                Some(o) => vec![Ok(o)],
+            let found: Vec<(usize, Result<Record, FormatError>)> = match here {
+                Some(o) => vec![(i, Ok(o))],
                 None => {
                     let map = self.maps[k].get_or_init(|| {
                         let mut m: HashMap<String, Vec<usize>> = HashMap::new();
@@ -684,24 +687,14 @@ impl<'d> SpanReader<'d> {
                     map.get(&rec.id)
                         .map_or(&[][..], Vec::as_slice)
                         .iter()
-                        .map(|&j| Self::skim(f, j, true))
+                        .map(|&j| (j, Self::skim(f, j, true)))
                         .collect()
                 }
             };
-            for other in found {
+            for (j, other) in found {
                 match other {
-                    Ok(other) => {
-                        for src in other.sources {
-                            if src.role == SourceRole::Gold {
-                                continue;
-                            }
-                            match rec.sources.iter_mut().find(|s| s.name == src.name) {
-                                Some(existing) => existing.spans.extend(src.spans),
-                                None => rec.sources.push(src),
-                            }
-                        }
-                        rec.warnings.extend(other.warnings);
-                    }
+                    // The same rule as `Dataset::record`: another answer text, no spans.
+                    Ok(other) => super::dataset::join_record(&mut rec, other, f, j),
                     Err(e) => rec.warnings.push(e.to_string()),
                 }
             }

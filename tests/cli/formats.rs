@@ -235,3 +235,76 @@ fn a_missing_input_is_named_with_its_cause_once() {
         assert_eq!(err.matches("(os error 2)").count(), 1, "{cmd}: {err}");
     }
 }
+
+/// The join fixtures: three records with non-ASCII answers, and a prediction file whose second
+/// line was made on another version of the answer (`fährt` → `fahrt`, before the span).
+fn join_mismatch() -> (PathBuf, PathBuf) {
+    (
+        fixture("formats/join_mismatch_records.jsonl"),
+        fixture("formats/join_mismatch_preds.jsonl"),
+    )
+}
+
+#[test]
+fn a_joined_line_with_another_answer_text_attaches_no_span_and_says_where() {
+    use spanreview::formats::judges::SpanReader;
+    let (records, preds) = join_mismatch();
+    let ds = Dataset::open(&[records, preds.clone()], None).expect("dataset");
+    assert_eq!(ds.len(), 3);
+    let det = "join_mismatch_preds";
+    for i in [0, 2] {
+        let rec = ds.record(i).expect("record");
+        assert!(rec.warnings.is_empty(), "{}: {:?}", rec.id, rec.warnings);
+        let src = rec.source(det).expect("matching line attaches");
+        assert_eq!(src.role, SourceRole::Detector);
+        assert_eq!(src.spans.len(), 1);
+        assert!(src.spans[0].text_matches(&rec.output));
+    }
+    let rec = ds.record(1).expect("record");
+    assert_eq!(rec.id, "jm_b");
+    assert!(rec.source(det).is_none(), "{:?}", rec.sources);
+    assert_eq!(rec.gold_spans().len(), 1, "the record's own labels stay");
+    assert_eq!(rec.warnings.len(), 1, "{:?}", rec.warnings);
+    let w = &rec.warnings[0];
+    assert!(
+        w.contains(&format!("{}:2:", preds.display())),
+        "file and line: {w}"
+    );
+    assert!(w.contains("at character 9 "), "code-point position: {w}");
+    assert!(
+        w.contains("fahrt") && w.contains("fährt"),
+        "quotes both: {w}"
+    );
+    assert!(w.contains("not attached"), "{w}");
+    // The fast reader used for clustering follows the same rule.
+    let paths: Vec<PathBuf> = ds.files().map(|f| f.path().to_path_buf()).collect();
+    for reader in [
+        SpanReader::new(&ds),
+        SpanReader::open(&paths, None).expect("open"),
+    ] {
+        for i in 0..ds.len() {
+            let full = ds.record(i).expect("full");
+            let skim = reader.record(i).expect("skim");
+            assert_eq!(skim.sources, full.sources, "{}", full.id);
+            assert_eq!(skim.warnings, full.warnings, "{}", full.id);
+        }
+    }
+}
+
+#[test]
+fn a_prediction_file_that_repeats_an_id_names_its_lines() {
+    let (records, _) = join_mismatch();
+    let dup = fixture("formats/join_mismatch_preds_dup.jsonl");
+    let ds = Dataset::open(&[records, dup.clone()], None).expect("dataset");
+    let a = ds.record(0).expect("record");
+    assert!(a.warnings.is_empty(), "{:?}", a.warnings);
+    let c = ds.record(2).expect("record");
+    assert_eq!(c.id, "jm_c");
+    let src = c.source("join_mismatch_preds_dup").expect("joined");
+    assert_eq!(src.spans.len(), 2, "both lines' spans are still merged");
+    assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
+    let w = &c.warnings[0];
+    assert!(w.contains(&dup.display().to_string()), "{w}");
+    assert!(w.contains("lines (1, 3)"), "{w}");
+    assert!(w.contains("\"jm_c\""), "{w}");
+}
