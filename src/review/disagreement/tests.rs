@@ -635,53 +635,6 @@ fn real_mushroom_defects_are_reported() {
     assert!(has("tst-cs-80", ProblemKind::Empty));
 }
 
-/// Not a timed test: prints how long clustering and scoring 150,000 records × 3 sources takes
-/// (records are built first; only `cluster` + `score` are measured).
-/// `cargo test --release --lib -- disagreement::tests::speed --ignored --nocapture`
-#[test]
-#[ignore = "measurement, run by hand"]
-fn speed_150k_records_3_sources() {
-    let base = "The flight to 東京 leaves at 9:40 from gate B12 on Monday; the fare is 25€ \
-                and the hotel near the station has 4 rooms left, breakfast included. "
-        .repeat(4);
-    let n = offsets::char_len(&base);
-    // Spans without text (`Span::new` over "" leaves it empty): building is not measured.
-    let span = |s: usize, e: usize, l: &str| Span::new("", s, e, l);
-    let records: Vec<Vec<Source>> = (0..150_000usize)
-        .map(|r| {
-            let a = r % 97;
-            let lexical = (0..12)
-                .map(|k| span(a + k * 20, a + k * 20 + 6, ""))
-                .collect();
-            vec![
-                Source::new(
-                    GOLD,
-                    SourceRole::Gold,
-                    vec![span(a, a + 30, X), span(a + 120, a + 150, X)],
-                ),
-                Source::new(
-                    "det",
-                    SourceRole::Detector,
-                    vec![span(a + 1, a + 31, X), span(n - 20, n + 1, X)],
-                ),
-                Source::new("lexical", SourceRole::Detector, lexical),
-            ]
-        })
-        .collect();
-    let t = std::time::Instant::now();
-    let mut disputed = 0;
-    for srcs in &records {
-        let d = cluster(&base, srcs, &opts(1, true));
-        if score(&d).is_disputed() {
-            disputed += 1;
-        }
-    }
-    eprintln!(
-        "150,000 records × 3 sources ({n} characters, 16 spans each): {:?} ({disputed} disputed)",
-        t.elapsed()
-    );
-}
-
 mod properties {
     use proptest::prelude::*;
 
