@@ -4,6 +4,8 @@
 
 use unicode_segmentation::UnicodeSegmentation;
 
+use super::action::Action;
+
 /// A word character: letters, digits, marks and `_`.
 fn is_word(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || is_mark(c)
@@ -181,6 +183,39 @@ impl Bounds {
             self.set_end(to, chars.len());
         }
     }
+
+    /// Apply a boundary move of the adjust keys (`h`/`l`/`H`/`L`, the word moves, `T`) over
+    /// `chars`, shared by the adjust mode and the arbitration edit.
+    pub fn apply(&mut self, action: Action, chars: &[char]) -> Moved {
+        let len = chars.len();
+        match action {
+            Action::StartLeft => self.step_start(chars, false),
+            Action::StartRight => self.step_start(chars, true),
+            Action::EndLeft => self.step_end(chars, false),
+            Action::EndRight => self.step_end(chars, true),
+            Action::StartWordLeft => self.set_start(prev_word_start(chars, self.start)),
+            Action::StartWordRight => self.set_start(next_word_start(chars, self.start)),
+            Action::EndWordLeft => self.set_end(prev_word_end(chars, self.end), len),
+            Action::EndWordRight => self.set_end(next_word_end(chars, self.end), len),
+            Action::Trim => match trim(chars, self.start, self.end) {
+                Some((s, e)) => *self = Bounds { start: s, end: e },
+                None => return Moved::WouldEmpty,
+            },
+            _ => return Moved::NotAMove,
+        }
+        Moved::Yes
+    }
+}
+
+/// What [`Bounds::apply`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Moved {
+    /// The bounds moved (or stayed at a limit).
+    Yes,
+    /// Trimming would leave nothing: the bounds are unchanged.
+    WouldEmpty,
+    /// The action is not a boundary move.
+    NotAMove,
 }
 
 #[cfg(test)]

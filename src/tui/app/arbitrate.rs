@@ -19,7 +19,7 @@ use crate::model::Span;
 use crate::review::decision::{ActionKind, Decision, SpanKey, SpanValue};
 use crate::review::disagreement::{resolve, settle, Outcome, Resolution};
 use crate::tui::arbitrate::{letter, Arb};
-use crate::tui::edit::{self, Bounds};
+use crate::tui::edit::{Bounds, Moved};
 use crate::tui::{strings, Action};
 
 /// A unique id for a resolution's rows.
@@ -422,21 +422,11 @@ impl App {
             return;
         };
         let Ok(c) = &self.cur else { return };
-        let ch = &c.chars;
-        let len = ch.len();
+        match bounds.apply(action, &c.chars) {
+            Moved::Yes | Moved::NotAMove => {}
+            Moved::WouldEmpty => self.status = Status::Info(strings::EMPTY_SPAN.to_owned()),
+        }
         match action {
-            Action::StartLeft => bounds.step_start(ch, false),
-            Action::StartRight => bounds.step_start(ch, true),
-            Action::EndLeft => bounds.step_end(ch, false),
-            Action::EndRight => bounds.step_end(ch, true),
-            Action::StartWordLeft => bounds.set_start(edit::prev_word_start(ch, bounds.start)),
-            Action::StartWordRight => bounds.set_start(edit::next_word_start(ch, bounds.start)),
-            Action::EndWordLeft => bounds.set_end(edit::prev_word_end(ch, bounds.end), len),
-            Action::EndWordRight => bounds.set_end(edit::next_word_end(ch, bounds.end), len),
-            Action::Trim => match edit::trim(ch, bounds.start, bounds.end) {
-                Some((s, e)) => bounds = Bounds { start: s, end: e },
-                None => self.status = Status::Info(strings::EMPTY_SPAN.to_owned()),
-            },
             Action::Cancel => {
                 self.mode = ModeState::Arbitrate;
                 return;

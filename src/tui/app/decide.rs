@@ -7,7 +7,7 @@ use super::{App, Current, ModeState, PickerKind, Status};
 use crate::review::decision::{
     redo_target, replay, undo_target, ActionKind, Decision, SpanStatus, SpanValue,
 };
-use crate::tui::edit::{self, Bounds};
+use crate::tui::edit::{self, Bounds, Moved};
 use crate::tui::log::{state_of, DecisionLog};
 use crate::tui::{strings, Action};
 
@@ -350,21 +350,11 @@ impl App {
             return;
         };
         let Ok(c) = &self.cur else { return };
-        let ch = &c.chars;
-        let len = ch.len();
+        match bounds.apply(action, &c.chars) {
+            Moved::Yes | Moved::NotAMove => {}
+            Moved::WouldEmpty => self.status = Status::Info(strings::EMPTY_SPAN.to_owned()),
+        }
         match action {
-            Action::StartLeft => bounds.step_start(ch, false),
-            Action::StartRight => bounds.step_start(ch, true),
-            Action::EndLeft => bounds.step_end(ch, false),
-            Action::EndRight => bounds.step_end(ch, true),
-            Action::StartWordLeft => bounds.set_start(edit::prev_word_start(ch, bounds.start)),
-            Action::StartWordRight => bounds.set_start(edit::next_word_start(ch, bounds.start)),
-            Action::EndWordLeft => bounds.set_end(edit::prev_word_end(ch, bounds.end), len),
-            Action::EndWordRight => bounds.set_end(edit::next_word_end(ch, bounds.end), len),
-            Action::Trim => match edit::trim(ch, bounds.start, bounds.end) {
-                Some((s, e)) => bounds = Bounds { start: s, end: e },
-                None => self.status = Status::Info(strings::EMPTY_SPAN.to_owned()),
-            },
             Action::Cancel => {
                 self.mode = ModeState::Normal;
                 return;
