@@ -285,7 +285,7 @@ fn index_lines(file: &File, size: u64, bom: u64) -> std::io::Result<Vec<Entry>> 
 }
 
 /// Byte offset just after the first newline at or after `from` (or `size`).
-fn next_line_start(file: &File, from: u64, size: u64) -> std::io::Result<u64> {
+pub(crate) fn next_line_start(file: &File, from: u64, size: u64) -> std::io::Result<u64> {
     let mut buf = vec![0u8; 64 * 1024];
     let mut pos = from;
     while pos < size {

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::{check, Part, BLOCK};
+use crate::formats::index::next_line_start;
 use crate::formats::{DataFile, Format, FormatError};
 
 /// One file to validate.
@@ -182,23 +183,6 @@ fn detect_lines(mut file: File, start: u64) -> Result<Format, Detect> {
         }
     }
     Err(Detect::Unknown(last))
-}
-
-/// Byte offset just after the first newline at or after `from` (or `size`).
-fn next_line_start(file: &File, from: u64, size: u64) -> std::io::Result<u64> {
-    let mut buf = vec![0u8; 64 * 1024];
-    let mut pos = from;
-    while pos < size {
-        let n = file.read_at(&mut buf, pos)?;
-        if n == 0 {
-            break;
-        }
-        if let Some(i) = memchr::memchr(b'\n', &buf[..n]) {
-            return Ok(pos + i as u64 + 1);
-        }
-        pos += n as u64;
-    }
-    Ok(size)
 }
 
 /// Check the lines of `[from, to)` (which starts at a line start); line numbers are relative
