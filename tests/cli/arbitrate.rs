@@ -278,7 +278,24 @@ fn edit_settles_the_cluster_with_the_reviewers_own_span() {
         .reason
         .as_deref()
         .is_some_and(|r| r.ends_with(": edit")));
+    // The reviewer's span is the cluster with its end moved one character left.
+    let reason = last.reason.as_deref().expect("reason");
+    let range = reason
+        .strip_prefix("cluster ")
+        .and_then(|r| r.strip_suffix(": edit"))
+        .expect("cluster S-E: edit");
+    let (s, e) = range.split_once('-').expect("S-E");
+    let (s, e): (usize, usize) = (s.parse().expect("S"), e.parse().expect("E"));
+    let after = last.after.as_ref().expect("the edited span");
+    assert_eq!((after.start, after.end), (s, e - 1), "{reason}: {after:?}");
+    // Every source is judged once: upheld or dismissed, never both.
     assert!(!last.upheld.is_empty() || !last.dismissed.is_empty());
+    assert!(
+        last.upheld.iter().all(|u| !last.dismissed.contains(u)),
+        "{:?} / {:?}",
+        last.upheld,
+        last.dismissed
+    );
 }
 
 #[test]

@@ -9,7 +9,7 @@ use spanreview::formats::judges::{self, Arbitration, JudgeSpec, Judges};
 use spanreview::formats::Dataset;
 use spanreview::model::{offsets, Record, SourceRole};
 use spanreview::review::decision::{replay, ActionKind, Decision, SpanValue};
-use spanreview::review::disagreement::Options;
+use spanreview::review::disagreement::{Options, ProblemKind};
 use spanreview::review::locate::MatchKind;
 use spanreview::store::Store;
 
@@ -360,11 +360,27 @@ fn mushroom_annotators_become_one_source_each() {
         assert!(r.source(&n).is_some(), "{n}");
     }
     // Real annotator defects (empty spans, one past the end) are reported, not fatal.
+    let mut past_end = Vec::new();
+    let mut empty = 0;
     for i in 0..ds.len() {
         let mut r = ds.record(i).expect("record");
         judges.attach(&mut r);
-        let _ = Arbitration::of(&r, &Options::default());
+        let a = Arbitration::of(&r, &Options::default());
+        for p in &a.disagreement.problems {
+            match p.kind {
+                ProblemKind::PastEnd => past_end.push((r.id.clone(), p.source_name.clone())),
+                ProblemKind::Empty => empty += 1,
+                _ => {}
+            }
+        }
     }
+    assert!(
+        past_end
+            .iter()
+            .any(|(id, src)| id == "val-en-34" && src.starts_with("shroom/annotator_")),
+        "the annotator span one past the end of val-en-34 is reported: {past_end:?}"
+    );
+    assert!(empty > 0, "empty annotator spans are reported");
 }
 
 #[test]
