@@ -64,6 +64,18 @@ pub struct SpanValue {
 }
 
 impl SpanValue {
+    /// A value with no category or subcategory.
+    #[must_use]
+    pub fn new(start: usize, end: usize, label: impl Into<String>) -> Self {
+        Self {
+            start,
+            end,
+            label: label.into(),
+            category: None,
+            subcategory: None,
+        }
+    }
+
     /// The reviewable value of a span.
     #[must_use]
     pub fn of(span: &Span) -> Self {
@@ -191,13 +203,31 @@ impl Decision {
     /// A decision on `record` with the other fields empty.
     #[must_use]
     pub fn new(record: &Record, dataset: &str, reviewer: &str, action: ActionKind) -> Self {
+        Self::about(
+            dataset,
+            reviewer,
+            &record.id,
+            &record.content_hash(),
+            action,
+        )
+    }
+
+    /// A decision on the record with this id and content hash, the other fields empty.
+    #[must_use]
+    pub fn about(
+        dataset: &str,
+        reviewer: &str,
+        record_id: &str,
+        record_hash: &str,
+        action: ActionKind,
+    ) -> Self {
         Self {
             id: 0,
             reviewer: reviewer.to_owned(),
             time: String::new(),
             dataset: dataset.to_owned(),
-            record_id: record.id.clone(),
-            record_hash: record.content_hash(),
+            record_id: record_id.to_owned(),
+            record_hash: record_hash.to_owned(),
             action,
             span_key: None,
             before: None,

@@ -160,21 +160,9 @@ mod tests {
 
     fn dec(record: &str, reviewer: &str, action: ActionKind, time: &str) -> Decision {
         Decision {
-            id: 0,
-            reviewer: reviewer.into(),
             time: time.into(),
-            dataset: "ds".into(),
-            record_id: record.into(),
-            record_hash: "h".into(),
-            action,
-            span_key: None,
-            before: None,
-            after: None,
-            reason: None,
             note: Some(format!("{reviewer} {record} {}", action.name())),
-            target: None,
-            upheld: Vec::new(),
-            dismissed: Vec::new(),
+            ..Decision::about("ds", reviewer, record, "h", action)
         }
     }
 

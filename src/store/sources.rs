@@ -439,13 +439,7 @@ pub fn resolution_decisions(
     if out.is_empty() {
         let mut x = base(None);
         if let Some(c) = d.clusters.get(cluster) {
-            x.before = Some(SpanValue {
-                start: c.start,
-                end: c.end,
-                label: String::new(),
-                category: None,
-                subcategory: None,
-            });
+            x.before = Some(SpanValue::new(c.start, c.end, String::new()));
         }
         out.push(x);
     }

@@ -4,33 +4,11 @@ use super::*;
 use crate::review::decision::{ActionKind, SpanValue};
 
 fn dec(dataset: &str, record: &str, reviewer: &str, action: ActionKind) -> Decision {
-    Decision {
-        id: 0,
-        reviewer: reviewer.into(),
-        time: String::new(),
-        dataset: dataset.into(),
-        record_id: record.into(),
-        record_hash: "abc123".into(),
-        action,
-        span_key: None,
-        before: None,
-        after: None,
-        reason: None,
-        note: None,
-        target: None,
-        upheld: Vec::new(),
-        dismissed: Vec::new(),
-    }
+    Decision::about(dataset, reviewer, record, "abc123", action)
 }
 
 fn sv(start: usize, end: usize, label: &str) -> SpanValue {
-    SpanValue {
-        start,
-        end,
-        label: label.into(),
-        category: None,
-        subcategory: None,
-    }
+    SpanValue::new(start, end, label)
 }
 
 /// Every action, with every optional field it can carry filled in.

@@ -9,33 +9,11 @@ use spanreview::store::{Store, SCHEMA_VERSION};
 use crate::common::bin;
 
 fn dec(dataset: &str, record: &str, reviewer: &str, action: ActionKind) -> Decision {
-    Decision {
-        id: 0,
-        reviewer: reviewer.into(),
-        time: String::new(),
-        dataset: dataset.into(),
-        record_id: record.into(),
-        record_hash: "feedc0ffee".into(),
-        action,
-        span_key: None,
-        before: None,
-        after: None,
-        reason: None,
-        note: None,
-        target: None,
-        upheld: Vec::new(),
-        dismissed: Vec::new(),
-    }
+    Decision::about(dataset, reviewer, record, "feedc0ffee", action)
 }
 
 fn span(start: usize, end: usize, label: &str) -> SpanValue {
-    SpanValue {
-        start,
-        end,
-        label: label.into(),
-        category: None,
-        subcategory: None,
-    }
+    SpanValue::new(start, end, label)
 }
 
 /// A database with a few decisions by two reviewers on two datasets; returns them as saved.

@@ -53,13 +53,7 @@ fn cp(output: &str, sub: &str) -> (usize, usize) {
 
 fn value(output: &str, sub: &str, label: &str) -> SpanValue {
     let (start, end) = cp(output, sub);
-    SpanValue {
-        start,
-        end,
-        label: label.into(),
-        category: None,
-        subcategory: None,
-    }
+    SpanValue::new(start, end, label)
 }
 
 /// A decision log being scripted into a database.

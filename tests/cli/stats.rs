@@ -193,13 +193,7 @@ fn flow(inp: &Inputs) {
     let mut d = Decision::new(&stale_rec, &ds.name, "tester", ActionKind::Resolve);
     d.record_hash = "0".repeat(24);
     d.span_key = Some("gold:0".into());
-    d.after = Some(SpanValue {
-        start: 0,
-        end: 3,
-        label: "contradiction".into(),
-        category: None,
-        subcategory: None,
-    });
+    d.after = Some(SpanValue::new(0, 3, "contradiction"));
     d.upheld = vec!["ensemble".into()];
     d.dismissed = vec!["modernbert".into()];
     let stale = store.append(&d, None).expect("save");

@@ -27,33 +27,17 @@ const CHILD_PAUSE_MS: &str = "SPANREVIEW_TEST_CHILD_PAUSE_MS";
 
 fn decision(reviewer: &str, i: usize) -> Decision {
     Decision {
-        id: 0,
-        reviewer: reviewer.into(),
-        time: String::new(),
-        dataset: "crash".into(),
-        record_id: format!("{reviewer}-{i}"),
-        record_hash: "0123456789abcdef01234567".into(),
-        action: ActionKind::Adjust,
         span_key: Some(format!("gold:{}", i % 7)),
-        before: Some(SpanValue {
-            start: i,
-            end: i + 5,
-            label: "wrong_number".into(),
-            category: None,
-            subcategory: None,
-        }),
-        after: Some(SpanValue {
-            start: i + 1,
-            end: i + 4,
-            label: "wrong_number".into(),
-            category: None,
-            subcategory: None,
-        }),
-        reason: None,
+        before: Some(SpanValue::new(i, i + 5, "wrong_number")),
+        after: Some(SpanValue::new(i + 1, i + 4, "wrong_number")),
         note: Some(format!("decision {i} of {reviewer}")),
-        target: None,
-        upheld: Vec::new(),
-        dismissed: Vec::new(),
+        ..Decision::about(
+            "crash",
+            reviewer,
+            &format!("{reviewer}-{i}"),
+            "0123456789abcdef01234567",
+            ActionKind::Adjust,
+        )
     }
 }
 

@@ -49,13 +49,7 @@ impl Log {
 }
 
 fn value(start: usize, end: usize, label: &str) -> SpanValue {
-    SpanValue {
-        start,
-        end,
-        label: label.into(),
-        category: None,
-        subcategory: None,
-    }
+    SpanValue::new(start, end, label)
 }
 
 #[test]

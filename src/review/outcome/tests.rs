@@ -30,13 +30,7 @@ fn record(id: &str, ty: &str) -> Record {
 }
 
 fn value(start: usize, end: usize, label: &str) -> SpanValue {
-    SpanValue {
-        start,
-        end,
-        label: label.into(),
-        category: None,
-        subcategory: None,
-    }
+    SpanValue::new(start, end, label)
 }
 
 struct Log {

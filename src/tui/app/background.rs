@@ -105,21 +105,14 @@ impl App {
             return;
         };
         let d = Decision {
-            id: 0,
-            reviewer: self.reviewer.clone(),
-            time: String::new(),
-            dataset: self.dataset.name.clone(),
-            record_id: s.id.clone(),
-            record_hash: hash,
-            action: ActionKind::AcceptAll,
-            span_key: None,
-            before: None,
-            after: None,
             reason: Some(strings::AUTO_UNANIMOUS.to_owned()),
-            note: None,
-            target: None,
-            upheld: Vec::new(),
-            dismissed: Vec::new(),
+            ..Decision::about(
+                &self.dataset.name,
+                &self.reviewer,
+                &s.id,
+                &hash,
+                ActionKind::AcceptAll,
+            )
         };
         let state = RecordState {
             reviewed: true,
