@@ -236,8 +236,8 @@ impl Skim<'_> {
         }
     }
 
-    /// An object; `f(key range, value start, value end)` for each member. When `nested` is
-    /// given, the member of that name (if an object) is walked with `g` for its members.
+    /// An object; `f(self, key range, depth)` is called at each member's value and may consume
+    /// it; a value `f` leaves unread is skipped.
     fn object(
         &mut self,
         depth: usize,
