@@ -64,6 +64,14 @@ fn mem() -> Rc<Store> {
     Rc::new(Store::open_in_memory().expect("memory db"))
 }
 
+/// The fixture files in the disputed queue over a memory db, clustered to the end.
+fn disputed_fixture(config: ArbConfig) -> (Rc<Store>, App) {
+    let store = mem();
+    let mut app = open(&fixture_files(), &store, QueueKind::Disputed, config);
+    finish(&mut app);
+    (store, app)
+}
+
 fn render(app: &mut App, w: u16, h: u16) -> String {
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
     terminal::frame(&mut t, app).expect("draw");
@@ -254,14 +262,7 @@ fn toolace_disputed_queue_resolved_with_single_keys_then_undone() {
 
 #[test]
 fn edit_settles_the_cluster_with_the_reviewers_own_span() {
-    let store = mem();
-    let mut app = open(
-        &fixture_files(),
-        &store,
-        QueueKind::Disputed,
-        ArbConfig::default(),
-    );
-    finish(&mut app);
+    let (store, mut app) = disputed_fixture(ArbConfig::default());
     to_disputed(&mut app);
     app.update(Action::Adjust);
     assert!(matches!(app.mode, ModeState::Settle { .. }));
@@ -429,17 +430,10 @@ fn unanimous_records_are_auto_accepted_and_undoable() {
 }
 
 fn snapshot_app(blind: bool) -> (Rc<Store>, App) {
-    let store = mem();
-    let mut app = open(
-        &fixture_files(),
-        &store,
-        QueueKind::Disputed,
-        ArbConfig {
-            blind,
-            ..ArbConfig::default()
-        },
-    );
-    finish(&mut app);
+    let (store, mut app) = disputed_fixture(ArbConfig {
+        blind,
+        ..ArbConfig::default()
+    });
     // The record with non-ASCII text before its spans.
     app.update(Action::Goto);
     for ch in "ja_1__contradiction".chars() {
@@ -717,14 +711,7 @@ fn d_opens_the_arbitration_screen_from_review_and_leaves_it() {
 
 #[test]
 fn snapshot_stats_screen_with_bar_chart() {
-    let store = mem();
-    let mut app = open(
-        &fixture_files(),
-        &store,
-        QueueKind::Disputed,
-        ArbConfig::default(),
-    );
-    finish(&mut app);
+    let (_store, mut app) = disputed_fixture(ArbConfig::default());
     // Resolve every cluster of the first record, accept the rest, so it counts as reviewed.
     while app
         .arb
