@@ -209,18 +209,21 @@ pub fn reviewers<'a>(
     dataset: &Dataset,
     options: &Options,
 ) -> Reviewers {
-    let mut all: HashMap<&str, Vec<Decision>> = HashMap::new();
-    let mut own: HashMap<&str, BTreeMap<&str, Vec<Decision>>> = HashMap::new();
+    // References first: a log of one reviewer (the usual case) ends at `candidates`, without
+    // copying a decision.
+    let mut all: HashMap<&str, Vec<&Decision>> = HashMap::new();
+    let mut own: HashMap<&str, BTreeMap<&str, Vec<&Decision>>> = HashMap::new();
     for d in log {
-        all.entry(&d.record_id).or_default().push(d.clone());
+        all.entry(&d.record_id).or_default().push(d);
         if !arbitrates_reviewers(d) {
             own.entry(&d.record_id)
                 .or_default()
                 .entry(&d.reviewer)
                 .or_default()
-                .push(d.clone());
+                .push(d);
         }
     }
+    let owned = |ds: &[&Decision]| ds.iter().map(|d| (*d).clone()).collect::<Vec<Decision>>();
     let candidates: HashSet<&str> = own
         .iter()
         .filter(|(_, by)| {
@@ -260,7 +263,7 @@ pub fn reviewers<'a>(
         // Each reviewer's opinion: their kept spans, or `None` when they removed the record.
         let mut opinions: Vec<(&str, Option<Vec<Span>>)> = Vec::new();
         for (who, ds) in &own[id.as_str()] {
-            let review = replay(&rec, ds);
+            let review = replay(&rec, &owned(ds));
             stale += review.stale.len();
             if !review.applied.iter().any(|d| is_verdict_action(d.action)) {
                 continue;
@@ -302,7 +305,10 @@ pub fn reviewers<'a>(
             }
         }
         if disputed || (n_kept > 0 && n_kept < n_opinions) {
-            let merged = replay(&rec, all.get(id.as_str()).map_or(&[][..], Vec::as_slice));
+            let merged = replay(
+                &rec,
+                &owned(all.get(id.as_str()).map_or(&[][..], Vec::as_slice)),
+            );
             out.conflicts.push(Conflict {
                 record_id: rec.id.clone(),
                 reviewers: opinions.iter().map(|(w, _)| (*w).to_owned()).collect(),
