@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::index::FileIndex;
+use super::index::{FileIndex, Layout};
 use super::{predictions, Format, FormatError};
 use crate::model::{Record, SourceRole};
 
@@ -108,14 +108,10 @@ impl DataFile {
     /// The `id` of record `i`, whose bytes are `bytes`: read by the fast path when it is sure,
     /// else by `serde_json`.
     fn id_in(&self, i: usize, bytes: &[u8]) -> Result<String, FormatError> {
-        #[derive(serde::Deserialize)]
-        struct IdOnly<'a> {
-            #[serde(borrow)]
-            id: Option<Cow<'a, str>>,
+        if let Some(id) = id_member(bytes) {
+            return Ok(id);
         }
-        if let Some(id) = super::validate::string_member(bytes, "id") {
-            return Ok(id.into_owned());
-        }
+        // Read again only to word the problem.
         let parsed: IdOnly<'_> = serde_json::from_slice(bytes)
             .map_err(|e| self.error(i, format!("invalid JSON or non-string id: {e}")))?;
         parsed
@@ -157,6 +153,68 @@ fn detect(index: &FileIndex) -> Result<Format, FormatError> {
         path: index.path().to_path_buf(),
         reason: last,
     })
+}
+
+/// A record line's `id` member alone.
+#[derive(serde::Deserialize)]
+struct IdOnly<'a> {
+    #[serde(borrow)]
+    id: Option<Cow<'a, str>>,
+}
+
+/// The string `id` member of a record line, read without building the record: by the skimmer
+/// when it is sure, else by `serde_json`. `None` when the line is not one JSON object with a
+/// string `id`. The ids saved beside a file's index are read this way, and checked this way
+/// when they are used.
+#[must_use]
+pub fn id_member(bytes: &[u8]) -> Option<String> {
+    if let Some(id) = super::validate::string_member(bytes, "id") {
+        return Some(id.into_owned());
+    }
+    serde_json::from_slice::<IdOnly<'_>>(bytes)
+        .ok()?
+        .id
+        .map(Cow::into_owned)
+}
+
+/// Save the ids of the JSONL records file at `path` beside its index, on a thread of their own,
+/// unless they are saved already: `export` then copies the lines without decisions unread.
+/// Nothing is saved when a line has no readable `id` (export reads every line then, and
+/// reports the unreadable ones), when the file does not go through the index cache, or when it
+/// changes meanwhile. `review` calls this at start; the thread ends with the process.
+pub fn save_ids_in_background(path: &Path) -> std::thread::JoinHandle<()> {
+    let path = path.to_path_buf();
+    std::thread::spawn(move || {
+        if let Ok(index) = FileIndex::open(&path) {
+            save_ids(&index);
+        }
+    })
+}
+
+/// Save the ids of a JSONL file's records beside its index (see [`save_ids_in_background`]);
+/// true when they are saved now (read here, or saved before).
+fn save_ids(index: &FileIndex) -> bool {
+    if index.layout() != Layout::Lines {
+        return false;
+    }
+    if index.saved_ids(|_, b| id_member(b)).is_some() {
+        return true;
+    }
+    let n = index.len();
+    let mut ids = Vec::with_capacity(n);
+    for start in (0..n).step_by(4096) {
+        let end = (start + 4096).min(n);
+        let read = index.for_each_in(start..end, |_, bytes| {
+            if let Some(id) = id_member(bytes) {
+                ids.push(id);
+            }
+        });
+        if read.is_err() || ids.len() != end {
+            return false;
+        }
+    }
+    index.save_ids(&ids);
+    index.saved_ids(|_, b| id_member(b)).is_some()
 }
 
 /// A joined file's records by `id`: from the ids saved beside its index when they are there
@@ -407,4 +465,71 @@ fn merge_sources(rec: &mut Record, other: Record) {
         }
     }
     rec.warnings.extend(other.warnings);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::index::Cache;
+
+    /// A JSONL file of records with non-ASCII ids (one made unreadable when `broken` is given)
+    /// and an index cache for files of any size, both in `dir`.
+    fn file(dir: &Path, broken: Option<usize>) -> (PathBuf, Cache, Vec<String>) {
+        let ids: Vec<String> = (0..5000).map(|i| format!("r{i}-°’中🙂e\u{301}")).collect();
+        let mut text = String::new();
+        for (i, id) in ids.iter().enumerate() {
+            if broken == Some(i) {
+                text.push_str(&format!("{{\"id\": \"{id}\", \"output\": \n"));
+            } else {
+                text.push_str(&format!("{{\"id\": \"{id}\", \"output\": \"x{i}\"}}\n"));
+            }
+        }
+        let path = dir.join("records.jsonl");
+        std::fs::write(&path, text).expect("write");
+        (path, Cache::new(dir.join("cache"), 0), ids)
+    }
+
+    #[test]
+    fn ids_are_saved_when_every_line_has_one() {
+        let dir = tempfile::tempdir().expect("dir");
+        let (path, cache, ids) = file(dir.path(), None);
+        let index = FileIndex::open_with(&path, Some(&cache)).expect("open");
+        assert!(index.saved_ids(|_, b| id_member(b)).is_none());
+        assert!(save_ids(&index));
+        let again = FileIndex::open_with(&path, Some(&cache)).expect("open");
+        assert_eq!(again.saved_ids(|_, b| id_member(b)), Some(ids));
+    }
+
+    #[test]
+    fn no_ids_are_saved_when_a_line_has_none() {
+        // The first line, and the last (in the second block of 4096 lines read).
+        for broken in [0, 4999] {
+            let dir = tempfile::tempdir().expect("dir");
+            let (path, cache, _) = file(dir.path(), Some(broken));
+            let index = FileIndex::open_with(&path, Some(&cache)).expect("open");
+            assert!(!save_ids(&index), "line {broken} has no id");
+            let again = FileIndex::open_with(&path, Some(&cache)).expect("open");
+            assert!(again.saved_ids(|_, b| id_member(b)).is_none());
+        }
+    }
+
+    #[test]
+    fn id_member_reads_escapes_and_refuses_what_is_not_a_string_id() {
+        assert_eq!(
+            id_member(br#"{"id": "a\u00b0\"b", "x": 1}"#).as_deref(),
+            Some("a°\"b")
+        );
+        assert_eq!(
+            id_member(r#"{"x": [1], "id": "中🙂"}"#.as_bytes()).as_deref(),
+            Some("中🙂")
+        );
+        for bad in [
+            &br#"{"id": 5}"#[..],
+            br#"{"x": "no id"}"#,
+            br#"{"id": "a", "output": "#,
+            br#"["id", "a"]"#,
+        ] {
+            assert_eq!(id_member(bad), None, "{}", String::from_utf8_lossy(bad));
+        }
+    }
 }

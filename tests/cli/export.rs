@@ -1374,3 +1374,133 @@ fn a_clean_record_left_with_labels_is_reported() {
     );
     assert_eq!(cell(&report, "Spans exported without a label"), "0");
 }
+
+// ---- ids saved beside the index: later exports copy the lines without decisions unread ----
+
+/// `n` records made from the fixture's, each padded by an unmanaged key to over 17 KB so the
+/// file (over 16 MiB) goes through the index cache; line `broken` made invalid JSON.
+fn big_input(dir: &Path, n: usize, broken: Option<usize>) -> PathBuf {
+    let base = lines(&fixture());
+    let pad = "°’中🙂e\u{301} ".repeat(1500);
+    let mut text = String::new();
+    for i in 0..n {
+        if broken == Some(i) {
+            text.push_str("{\"id\": \"broken\", \"output\": \n");
+            continue;
+        }
+        let mut v = base[i % base.len()].clone();
+        v["id"] = Value::from(format!("r{i:04}"));
+        v["padding"] = Value::from(pad.clone());
+        text.push_str(&v.to_string());
+        text.push('\n');
+    }
+    let path = dir.join("big.jsonl");
+    fs::write(&path, text).expect("write");
+    assert!(fs::metadata(&path).expect("size").len() > 16 << 20);
+    path
+}
+
+/// Saved-ids sidecars in the cache folder `cache`.
+fn saved_ids(cache: &Path) -> usize {
+    fs::read_dir(cache.join("index"))
+        .map(|d| {
+            d.filter(|e| {
+                e.as_ref()
+                    .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "ids"))
+            })
+            .count()
+        })
+        .unwrap_or(0)
+}
+
+/// Export `input` with the decisions in `db` and the index cache in `cache`; its stderr.
+fn export_cached(input: &Path, db: &Path, cache: &Path, out: &Path) -> String {
+    let a = common::bin()
+        .env("SPANREVIEW_CACHE_DIR", cache)
+        .env_remove("SPANREVIEW_INDEX_CACHE")
+        .arg("export")
+        .arg(input)
+        .arg("--db")
+        .arg(db)
+        .arg("--dataset")
+        .arg("big")
+        .arg("--out")
+        .arg(out)
+        .assert()
+        .success();
+    String::from_utf8_lossy(&a.get_output().stderr).into_owned()
+}
+
+#[test]
+fn exports_after_the_ids_are_saved_give_the_same_file() {
+    let dir = TempDir::new().expect("tmp");
+    let cache = dir.path().join("cache");
+    let input = big_input(dir.path(), 1000, None);
+    let recs = records(&input);
+    let db = dir.path().join("db.sqlite");
+    let sc = Script::new(&db, "big");
+    sc.push(&recs[256], "ann", ActionKind::Remove, |d| {
+        d.reason = Some("incoherent".into());
+    });
+    sc.push(&recs[700], "ann", ActionKind::Clean, |_| {});
+    let with_span = recs[300..]
+        .iter()
+        .position(|r| !r.gold_spans().is_empty())
+        .expect("a labeled record")
+        + 300;
+    sc.push(&recs[with_span], "ann", ActionKind::Drop, |d| {
+        d.span_key = key("gold:0");
+    });
+    let out1 = dir.path().join("out1.jsonl");
+    export_cached(&input, &db, &cache, &out1);
+    assert_eq!(saved_ids(&cache), 1, "the first export saves the ids");
+    let out2 = dir.path().join("out2.jsonl");
+    export_cached(&input, &db, &cache, &out2);
+    let first = fs::read_to_string(&out1).expect("out1");
+    assert_eq!(fs::read_to_string(&out2).expect("out2"), first);
+    let got = by_id(lines(&out2));
+    assert_eq!(got.len(), 999);
+    assert!(!got.contains_key("r0256"));
+    assert_eq!(got["r0700"]["meta"]["corruption_type"], "clean");
+    let id = format!("r{with_span:04}");
+    assert_eq!(
+        labels(&got[&id]).len() + 1,
+        recs[with_span].gold_spans().len(),
+        "{id} lost its first label"
+    );
+
+    // Known-bad: the ids saved for the file as it was must not be used for it as it is. The
+    // same lines in reverse order (same size): the decisions follow their records.
+    let text = fs::read_to_string(&input).expect("input");
+    let reversed: Vec<&str> = text.lines().rev().collect();
+    fs::write(&input, reversed.join("\n") + "\n").expect("rewrite");
+    let out3 = dir.path().join("out3.jsonl");
+    export_cached(&input, &db, &cache, &out3);
+    let want: Vec<&str> = first.lines().rev().collect();
+    assert_eq!(
+        fs::read_to_string(&out3)
+            .expect("out3")
+            .lines()
+            .collect::<Vec<_>>(),
+        want
+    );
+}
+
+#[test]
+fn a_file_with_an_unreadable_line_gets_no_saved_ids_and_every_export_reports_it() {
+    let dir = TempDir::new().expect("tmp");
+    let cache = dir.path().join("cache");
+    let input = big_input(dir.path(), 1000, Some(600));
+    let db = dir.path().join("db.sqlite");
+    Store::open(&db).expect("db");
+    let name = input.display().to_string();
+    for k in 0..2 {
+        let err = export_cached(&input, &db, &cache, &dir.path().join(format!("o{k}.jsonl")));
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with(&format!("{name}:601: ")) && l.contains("invalid JSON")),
+            "export {k}: {err}"
+        );
+    }
+    assert_eq!(saved_ids(&cache), 0);
+}

@@ -1,7 +1,6 @@
 //! Export of one record: its bytes as read when no decision is in force, otherwise its replayed
 //! review written back through the format's writer.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde_json::{json, Map, Value};
@@ -9,6 +8,7 @@ use serde_json::{json, Map, Value};
 use super::output;
 use super::style::{self, Style};
 use super::Args;
+use crate::formats::dataset::id_member;
 use crate::formats::index::Layout;
 use crate::formats::Format;
 use crate::formats::{Dataset, FormatError};
@@ -87,8 +87,13 @@ impl Exporter<'_> {
     /// Record `i` of the leading file, whose bytes are `bytes`, exported. A line that cannot
     /// be read as a record is an [`Unreadable`] item, not an error.
     pub fn item_in(&mut self, i: usize, bytes: &[u8]) -> anyhow::Result<Item> {
+        self.item_with_id(i, bytes, id_member(bytes))
+    }
+
+    /// As [`Exporter::item_in`], with the line's `id` member already read (`id_member(bytes)`).
+    fn item_with_id(&mut self, i: usize, bytes: &[u8], id: Option<String>) -> anyhow::Result<Item> {
         // The id alone is cheap to read; formats whose ids are derived need the full parse.
-        let (id, parsed) = match id_of(bytes) {
+        let (id, parsed) = match id {
             Some(id) => (id, None),
             None => match self.parse(i, bytes) {
                 Ok(r) => (r.id.clone(), Some(r)),
@@ -211,6 +216,27 @@ impl Exporter<'_> {
             strict_split(spans, corruption_type)
         } else {
             (spans, Vec::new())
+        }
+    }
+
+    /// Record `i`, which has no decision, copied from the input unread (nothing with
+    /// `--reviewed-only`). Only for JSONL input without `--strict` or `--split-by`.
+    fn copied(&self, i: usize) -> Item {
+        let entry = self.dataset.primary().index.entry(i);
+        let line = entry.filter(|_| !self.args.reviewed_only).map(|e| Line {
+            bytes: Bytes::Input {
+                offset: e.offset,
+                len: e.len,
+            },
+            route: String::new(),
+            clean: false,
+        });
+        Item {
+            line,
+            strict_dropped: Vec::new(),
+            review: None,
+            unreadable: None,
+            unlabeled_spans: 0,
         }
     }
 
@@ -404,13 +430,25 @@ impl Exporter<'_> {
 /// Records exported per work unit.
 const CHUNK: usize = 256;
 
-/// What a worker hands over for one chunk: its items, the warnings they raised, and the error
-/// that stopped it.
-type Chunk = (Vec<Item>, Vec<String>, Option<anyhow::Error>);
+/// What a worker hands over for one chunk of records.
+struct Chunk {
+    items: Vec<Item>,
+    /// The `id` member of each line as [`id_member`] reads it (`None` where it cannot), when the
+    /// lines were read; empty when the saved ids were used.
+    ids: Vec<Option<String>>,
+    warnings: Vec<String>,
+    /// The error that stopped the worker.
+    err: Option<anyhow::Error>,
+}
 
 /// Export every record of the leading file on two threads, each taking every other chunk of
-/// records (read in blocks), and hand the items to `take` on this thread in file order.
-/// Returns the warnings, in file order.
+/// records, and hand the items to `take` on this thread in file order. Returns the warnings,
+/// in file order.
+///
+/// Lines are read in blocks and their ids skimmed, unless the file's ids were saved beside its
+/// index (by an earlier export or open that read every line's id, the file unchanged since):
+/// then only the records with decisions are read, and the other lines are copied unread. After
+/// a full read where every line had an id, the ids are saved for next time.
 ///
 /// # Errors
 /// The first error of a record (in file order), a read error, or an error of `take`.
@@ -423,6 +461,15 @@ pub fn each_item(
     let n = dataset.primary().len();
     let chunks = n.div_ceil(CHUNK);
     let index = &dataset.primary().index;
+    // Lines without decisions are copied as they are only in the plain case (no --strict or
+    // --split-by, which read every record).
+    let copies_unread = index.layout() == Layout::Lines && !args.strict && args.split_by.is_none();
+    let known = if copies_unread {
+        index.saved_ids(|_, bytes| id_member(bytes))
+    } else {
+        None
+    };
+    let known = known.as_deref();
     std::thread::scope(|sc| {
         let mut rxs = Vec::new();
         for w in 0..2 {
@@ -438,59 +485,84 @@ pub fn each_item(
                 for c in (w..chunks).step_by(2) {
                     let range = c * CHUNK..((c + 1) * CHUNK).min(n);
                     let mut items = Vec::with_capacity(range.len());
+                    let mut ids = Vec::new();
                     let mut err = None;
-                    let read = index.for_each_in(range, |i, bytes| {
-                        if err.is_none() {
-                            match ex.item_in(i, bytes) {
+                    if let Some(known) = known {
+                        for i in range {
+                            let item = if log.contains_key(&known[i]) {
+                                index
+                                    .bytes(i)
+                                    .map_err(anyhow::Error::from)
+                                    .and_then(|b| ex.item_with_id(i, &b, Some(known[i].clone())))
+                            } else {
+                                Ok(ex.copied(i))
+                            };
+                            match item {
                                 Ok(item) => items.push(item),
-                                Err(e) => err = Some(e),
+                                Err(e) => {
+                                    err = Some(e);
+                                    break;
+                                }
                             }
                         }
-                    });
-                    if let Err(e) = read {
-                        err.get_or_insert(e.into());
+                    } else {
+                        ids.reserve(range.len());
+                        let read = index.for_each_in(range, |i, bytes| {
+                            if err.is_none() {
+                                let id = id_member(bytes);
+                                ids.push(id.clone());
+                                match ex.item_with_id(i, bytes, id) {
+                                    Ok(item) => items.push(item),
+                                    Err(e) => err = Some(e),
+                                }
+                            }
+                        });
+                        if let Err(e) = read {
+                            err.get_or_insert(e.into());
+                        }
                     }
                     let stop = err.is_some();
                     let warnings = std::mem::take(&mut ex.warnings);
-                    if tx.send((items, warnings, err)).is_err() || stop {
+                    let chunk = Chunk {
+                        items,
+                        ids,
+                        warnings,
+                        err,
+                    };
+                    if tx.send(chunk).is_err() || stop {
                         break;
                     }
                 }
             });
         }
         let mut warnings = Vec::new();
+        // Every line's id, while each one could be read (to save them for next time).
+        let mut all_ids: Option<Vec<String>> =
+            (copies_unread && known.is_none()).then(|| Vec::with_capacity(n));
         for c in 0..chunks {
-            let (items, w, err) = rxs[c % 2]
+            let chunk = rxs[c % 2]
                 .recv()
                 .map_err(|_| anyhow::anyhow!("internal: an export thread stopped"))?;
-            for item in items {
+            for item in chunk.items {
                 take(item)?;
             }
-            warnings.extend(w);
-            if let Some(e) = err {
+            warnings.extend(chunk.warnings);
+            if let Some(e) = chunk.err {
                 return Err(e);
             }
+            if let Some(all) = &mut all_ids {
+                if chunk.ids.iter().all(Option::is_some) {
+                    all.extend(chunk.ids.into_iter().flatten());
+                } else {
+                    all_ids = None;
+                }
+            }
+        }
+        if let Some(all) = all_ids {
+            index.save_ids(&all);
         }
         Ok(warnings)
     })
-}
-
-/// The string `id` of a record's bytes, read without building the record (`None` when the
-/// bytes are not a JSON object with a string `id`): by the skimmer when it is sure, else by
-/// `serde_json`.
-fn id_of(bytes: &[u8]) -> Option<String> {
-    if let Some(id) = crate::formats::validate::string_member(bytes, "id") {
-        return Some(id.into_owned());
-    }
-    #[derive(serde::Deserialize)]
-    struct IdOnly<'a> {
-        #[serde(borrow)]
-        id: Option<Cow<'a, str>>,
-    }
-    serde_json::from_slice::<IdOnly<'_>>(bytes)
-        .ok()?
-        .id
-        .map(Cow::into_owned)
 }
 
 /// Put `review` under `meta.review` (`meta` created last when absent; a top-level `review`
