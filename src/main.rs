@@ -4,6 +4,11 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// mimalloc: export and the record readers allocate and free many large strings (records'
+/// contexts) across threads, where it frees several times faster than the system allocator.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = spanreview::cli::Cli::parse();
     match spanreview::cli::run(cli) {
