@@ -32,7 +32,9 @@
 # (d) issue 5: `spanreview export --out` with N decisions (examples/gen_decisions.rs) against
 #     bench/export_baseline.py (streaming json load -> apply -> dump, fsync + rename), after
 #     checking that both outputs hold the same records as JSON values; and the floor of any
-#     export here: a kernel copy of the file and an fsync.
+#     export here: a kernel copy of the file and an fsync. spanreview twice: with the file's
+#     ids saved (as after a review) and on a file never opened (empty cache). Every contender
+#     writes a new file (the previous output removed and synced, untimed).
 # The data file is generated once per (records, seed, generator source) and reused. Not a test:
 # .ci/run does not call it.
 set -euo pipefail
