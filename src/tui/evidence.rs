@@ -4,6 +4,8 @@
 use memchr::memmem;
 use serde_json::Value;
 
+use crate::model::offsets::CharMap;
+
 /// Pretty-print a context: each line that is a JSON object or array becomes indented JSON
 /// (keys in file order, non-ASCII kept); other lines stay as they are.
 #[must_use]
@@ -37,7 +39,7 @@ pub enum Weight {
     Word,
 }
 
-/// A term to look for, lower-cased (ASCII) for case-insensitive search.
+/// A term to look for, folded with [`fold`] for case-insensitive search.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Term {
     /// The text searched for.
@@ -121,7 +123,7 @@ const STOP: &[&str] = &[
 pub fn terms(span_text: &str) -> Vec<Term> {
     let mut out: Vec<Term> = Vec::new();
     let mut push = |text: String, weight: Weight| {
-        let text = text.to_ascii_lowercase();
+        let text = fold(&text);
         if text.chars().count() >= 2 && !out.iter().any(|t| t.text == text) {
             out.push(Term { text, weight });
         }
@@ -197,47 +199,143 @@ pub struct Hit {
     pub weight: Weight,
 }
 
-/// Every occurrence of the terms in `haystack_lower` (an ASCII-lower-cased text), in text order,
-/// overlapping hits merged (keeping the strongest weight). Number-like terms must not be part
-/// of a longer number (`25` does not match inside `2025`).
+/// One character folded for case-insensitive search: its lower case, with the final sigma `ς`
+/// taken as `σ` (so "ΣΟΦΙΑΣ" finds "σοφιας"). A character may fold to several (`İ` → `i̇`).
+fn fold_char(c: char) -> impl Iterator<Item = char> {
+    c.to_lowercase().map(|l| if l == 'ς' { 'σ' } else { l })
+}
+
+/// `s` folded for case-insensitive search (ASCII text: ASCII lower case). Search terms and the
+/// searched text must both go through it.
 #[must_use]
-pub fn find(haystack_lower: &str, terms: &[Term]) -> Vec<Hit> {
-    let bytes = haystack_lower.as_bytes();
-    let mut hits: Vec<Hit> = Vec::new();
-    for t in terms {
-        let needle = t.text.as_bytes();
-        if needle.is_empty() {
-            continue;
+pub fn fold(s: &str) -> String {
+    if s.is_ascii() {
+        return s.to_ascii_lowercase();
+    }
+    s.chars().flat_map(fold_char).collect()
+}
+
+/// A text folded with [`fold`], and the way back from a position in the folded text to the
+/// original: folding can change the number of code points (`İ` becomes two) and of bytes
+/// (`K` KELVIN SIGN, three bytes, becomes `k`, one), so an occurrence found in the folded text
+/// is mapped back through code points ([`CharMap`]) before it marks the original.
+#[derive(Debug, Clone)]
+pub struct Folded {
+    /// The folded text.
+    text: String,
+    /// Empty when the text is ASCII (positions unchanged). Else: for code point `k` of the
+    /// folded text, the code point of the original it comes from, and one more entry, the
+    /// original's length in code points.
+    from: Vec<usize>,
+    /// Code point ↔ byte of the folded text.
+    folded_map: CharMap,
+    /// Code point ↔ byte of the original.
+    original_map: CharMap,
+}
+
+impl Folded {
+    /// Fold `original`.
+    #[must_use]
+    pub fn new(original: &str) -> Self {
+        if original.is_ascii() {
+            let text = original.to_ascii_lowercase();
+            let map = CharMap::new(&text);
+            return Self {
+                text,
+                from: Vec::new(),
+                folded_map: map.clone(),
+                original_map: map,
+            };
         }
-        let alnum = |b: Option<&u8>| b.is_some_and(u8::is_ascii_alphanumeric);
-        let (edge_start, edge_end) = (alnum(needle.first()), alnum(needle.last()));
-        for at in memmem::find_iter(bytes, needle) {
-            let end = at + needle.len();
-            // A term that starts (ends) with a letter or digit must not continue a longer word
-            // or number there: `25` does not match inside `2025`.
-            let before = at.checked_sub(1).and_then(|b| bytes.get(b));
-            if (edge_start && alnum(before)) || (edge_end && alnum(bytes.get(end))) {
+        let mut text = String::with_capacity(original.len());
+        let mut from = Vec::with_capacity(original.len() + 1);
+        let mut n = 0;
+        for (k, c) in original.chars().enumerate() {
+            for l in fold_char(c) {
+                text.push(l);
+                from.push(k);
+            }
+            n = k + 1;
+        }
+        from.push(n);
+        Self {
+            folded_map: CharMap::new(&text),
+            original_map: CharMap::new(original),
+            text,
+            from,
+        }
+    }
+
+    /// The folded text.
+    #[must_use]
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Byte range `[start, end)` of the folded text as a byte range of the original, widened
+    /// to whole original characters (a hit on the `i` of a folded `İ` marks the `İ`).
+    fn original(&self, start: usize, end: usize) -> Option<(usize, usize)> {
+        if self.from.is_empty() {
+            return Some((start, end));
+        }
+        let a = self.folded_map.char_of(start)?;
+        let b = self.folded_map.char_of(end)?;
+        let oa = *self.from.get(a)?;
+        // One past the original character holding the folded text's last code point.
+        let ob = if b > a { self.from.get(b - 1)? + 1 } else { oa };
+        Some((
+            self.original_map.byte_of(oa)?,
+            self.original_map.byte_of(ob)?,
+        ))
+    }
+
+    /// Every occurrence of `terms` (folded with [`fold`]), as byte ranges of the ORIGINAL
+    /// text, in text order, overlapping hits merged (keeping the strongest weight).
+    /// Number-like terms must not be part of a longer number (`25` does not match inside
+    /// `2025`).
+    #[must_use]
+    pub fn find(&self, terms: &[Term]) -> Vec<Hit> {
+        let bytes = self.text.as_bytes();
+        let mut hits: Vec<Hit> = Vec::new();
+        for t in terms {
+            let needle = t.text.as_bytes();
+            if needle.is_empty() {
                 continue;
             }
-            hits.push(Hit {
-                start: at,
-                end,
-                weight: t.weight,
-            });
-        }
-    }
-    hits.sort_by_key(|h| (h.start, h.end));
-    let mut merged: Vec<Hit> = Vec::with_capacity(hits.len());
-    for h in hits {
-        match merged.last_mut() {
-            Some(last) if h.start < last.end => {
-                last.end = last.end.max(h.end);
-                last.weight = last.weight.min(h.weight);
+            let alnum = |b: Option<&u8>| b.is_some_and(u8::is_ascii_alphanumeric);
+            let (edge_start, edge_end) = (alnum(needle.first()), alnum(needle.last()));
+            for at in memmem::find_iter(bytes, needle) {
+                let end = at + needle.len();
+                // A term that starts (ends) with a letter or digit must not continue a longer
+                // word or number there: `25` does not match inside `2025`.
+                let before = at.checked_sub(1).and_then(|b| bytes.get(b));
+                if (edge_start && alnum(before)) || (edge_end && alnum(bytes.get(end))) {
+                    continue;
+                }
+                // A valid UTF-8 needle found in valid UTF-8 starts and ends on character
+                // boundaries, so the mapping back cannot fail.
+                if let Some((start, end)) = self.original(at, end) {
+                    hits.push(Hit {
+                        start,
+                        end,
+                        weight: t.weight,
+                    });
+                }
             }
-            _ => merged.push(h),
         }
+        hits.sort_by_key(|h| (h.start, h.end));
+        let mut merged: Vec<Hit> = Vec::with_capacity(hits.len());
+        for h in hits {
+            match merged.last_mut() {
+                Some(last) if h.start < last.end => {
+                    last.end = last.end.max(h.end);
+                    last.weight = last.weight.min(h.weight);
+                }
+                _ => merged.push(h),
+            }
+        }
+        merged
     }
-    merged
 }
 
 /// Index of the hit to show first: the first hit of the strongest weight found.
@@ -250,6 +348,85 @@ pub fn first_best(hits: &[Hit]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::offsets;
+    use rstest::rstest;
+
+    /// The original text of every hit of `needle` (searched as the `/` prompt does).
+    fn found<'a>(hay: &'a str, needle: &str) -> Vec<&'a str> {
+        let term = [Term {
+            text: fold(needle),
+            weight: Weight::Whole,
+        }];
+        Folded::new(hay)
+            .find(&term)
+            .iter()
+            .map(|h| &hay[h.start..h.end])
+            .collect()
+    }
+
+    #[rstest]
+    #[case::accents("l'été dernier, ÉTÉ 2024", "ÉTÉ", &["été", "ÉTÉ"])]
+    #[case::degree("Il fait 25°C, 25°c", "25°C", &["25°C", "25°c"])]
+    #[case::apostrophe("It’s FINE, it’s fine", "it’s fine", &["It’s FINE", "it’s fine"])]
+    #[case::cjk("東京は晴れ TOKYO 東京", "東京", &["東京", "東京"])]
+    #[case::cjk_then_ascii("東京は晴れ TOKYO", "tokyo", &["TOKYO"])]
+    #[case::emoji("hi 👋 THERE 👋 there", "There", &["THERE", "there"])]
+    #[case::combining("CAFE\u{301} cafe\u{301}", "Cafe\u{301}", &["CAFE\u{301}", "cafe\u{301}"])]
+    #[case::greek("ΣΟΦΙΑ σοφια", "ΣΟΦΙΑ", &["ΣΟΦΙΑ", "σοφια"])]
+    #[case::final_sigma("ΛΟΓΟΣ λογο\u{3c2}", "λογοσ", &["ΛΟΓΟΣ", "λογο\u{3c2}"])]
+    #[case::dotted_i("İstanbul istanbul", "İSTANBUL", &["İstanbul"])]
+    #[case::dotted_i_lower("İstanbul istanbul", "istanbul", &["istanbul"])]
+    #[case::sharp_s("STRAẞE straße", "STRASSE", &[])]
+    #[case::sharp_s_capital("STRAẞE straße", "straße", &["STRAẞE", "straße"])]
+    #[case::titlecase_dz("ǅemal ǆemal ǄEMAL", "ǅEMAL", &["ǅemal", "ǆemal", "ǄEMAL"])]
+    // Folding changes lengths BEFORE the hit: İ grows by a code point and a byte, K (KELVIN
+    // SIGN) shrinks from three bytes to one, Ⱥ grows from two bytes to three. A hit mapped by
+    // folded positions would mark the wrong characters.
+    #[case::grows_before("İİİ ÉTÉ", "été", &["ÉTÉ"])]
+    #[case::shrinks_before("\u{212a}\u{212a}\u{212a} ÉTÉ", "été", &["ÉTÉ"])]
+    #[case::grows_bytes_before("ȺȺȺ ÉTÉ", "été", &["ÉTÉ"])]
+    #[case::kelvin("5 \u{212a} or 5 k", "5 K", &["5 \u{212a}", "5 k"])]
+    #[case::ascii("Paris, PARIS, paris", "Paris", &["Paris", "PARIS", "paris"])]
+    fn search_is_unicode_case_insensitive(
+        #[case] hay: &str,
+        #[case] needle: &str,
+        #[case] want: &[&str],
+    ) {
+        assert_eq!(found(hay, needle), want);
+    }
+
+    #[test]
+    fn hits_are_at_the_original_code_points() {
+        // "İ" folds to two code points and "\u{212a}" to one byte: the code points a user sees
+        // are the original's.
+        let hay = "İ\u{212a} 👋 e\u{301}t ÉTÉ";
+        let hits = Folded::new(hay).find(&terms("été"));
+        assert_eq!(hits.len(), 1);
+        let h = hits[0];
+        assert_eq!(offsets::char_of(hay, h.start), Some(9));
+        assert_eq!(offsets::char_of(hay, h.end), Some(12));
+        assert_eq!(offsets::slice(hay, 9, 12), Some("ÉTÉ"));
+    }
+
+    #[test]
+    fn a_hit_inside_a_folded_character_marks_the_whole_character() {
+        // "İ" folds to "i" + U+0307: a hit on the "i" alone marks the whole "İ".
+        let hay = "İ x";
+        let hits = Folded::new(hay).find(&[Term {
+            text: "i".to_owned(),
+            weight: Weight::Word,
+        }]);
+        assert_eq!(hits.len(), 1);
+        assert_eq!(&hay[hits[0].start..hits[0].end], "İ");
+    }
+
+    #[test]
+    fn ascii_text_keeps_ascii_folding() {
+        let f = Folded::new("ABC def");
+        assert_eq!(f.text(), "abc def");
+        assert!(f.from.is_empty(), "no table for ASCII text");
+        assert_eq!(fold("ÀB"), "àb");
+    }
 
     #[test]
     fn pretty_prints_json_lines_and_keeps_text() {
@@ -276,18 +453,20 @@ mod tests {
     #[test]
     fn numbers_do_not_match_inside_longer_numbers() {
         let hay = "year 2025, temp 25 c";
-        let hits = find(hay, &terms("25"));
+        let hits = Folded::new(hay).find(&terms("25"));
         assert_eq!(hits.len(), 1);
         assert_eq!(&hay[hits[0].start..hits[0].end], "25");
     }
 
     #[test]
     fn hits_merge_and_first_best_prefers_whole_text() {
-        let hay = "paris is nice. the trip to paris cost 300 euros";
-        let hits = find(hay, &terms("trip to Paris cost 300"));
+        let hay = "Paris is nice. The trip to Paris cost 300 euros";
+        let hits = Folded::new(hay).find(&terms("trip to Paris cost 300"));
         let i = first_best(&hits).expect("hit");
-        assert_eq!(&hay[hits[i].start..hits[i].end], "trip to paris cost 300");
-        assert_eq!(&hay[hits[0].start..hits[0].end], "paris");
-        assert!(find("nothing here", &terms("absent")).is_empty());
+        assert_eq!(&hay[hits[i].start..hits[i].end], "trip to Paris cost 300");
+        assert_eq!(&hay[hits[0].start..hits[0].end], "Paris");
+        assert!(Folded::new("nothing here")
+            .find(&terms("absent"))
+            .is_empty());
     }
 }

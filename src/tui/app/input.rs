@@ -22,8 +22,8 @@ impl App {
             .to_owned();
         let terms = evidence::terms(&text);
         c.hits = Hits {
-            context: evidence::find(&c.context_lower, &terms),
-            query: evidence::find(&c.query_lower, &terms),
+            context: c.context_folded.find(&terms),
+            query: c.query_folded.find(&terms),
             output: Vec::new(),
             current: None,
             search: None,
@@ -39,13 +39,13 @@ impl App {
             return;
         }
         let term = vec![evidence::Term {
-            text: text.to_ascii_lowercase(),
+            text: evidence::fold(text),
             weight: evidence::Weight::Whole,
         }];
         c.hits = Hits {
-            context: evidence::find(&c.context_lower, &term),
-            query: evidence::find(&c.query_lower, &term),
-            output: evidence::find(&c.output_lower, &term),
+            context: c.context_folded.find(&term),
+            query: c.query_folded.find(&term),
+            output: c.output_folded.find(&term),
             current: None,
             search: Some(text.to_owned()),
         };

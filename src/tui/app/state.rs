@@ -9,7 +9,7 @@ use crate::model::offsets::CharMap;
 use crate::model::Record;
 use crate::review::decision::{Decision, RecordReview, SpanKey};
 use crate::tui::edit::Bounds;
-use crate::tui::evidence::Hit;
+use crate::tui::evidence::{Folded, Hit};
 use crate::tui::keymap::Mode;
 use crate::tui::text::Row;
 
@@ -171,9 +171,10 @@ pub struct Current {
     pub selected: usize,
     /// Evidence or search occurrences.
     pub hits: Hits,
-    pub(super) context_lower: String,
-    pub(super) query_lower: String,
-    pub(super) output_lower: String,
+    /// The context, query and output folded for case-insensitive search.
+    pub(super) context_folded: Folded,
+    pub(super) query_folded: Folded,
+    pub(super) output_folded: Folded,
     /// The context wrapped at the last drawn width (a cache: wrapping 100 KB on every key
     /// would cost more than the rest of the frame).
     pub(super) context_rows: RefCell<Option<(usize, Rc<Vec<Row>>)>>,
