@@ -364,15 +364,27 @@ fn load_one(
         if !rows.is_empty() {
             let mut sources = Vec::new();
             for r in rows {
+                let spans = store.source_all_spans(r.id)?;
+                let answers = store.source_answers(r.id)?;
                 sources.push(LoadedSource {
-                    spans: store.source_all_spans(r.id)?,
                     name: r.name,
                     role: r.role,
+                    spans,
+                    answers,
+                    path: Some(spec.path.clone()),
                 });
             }
-            note.reused = true;
-            note.sources = sources.iter().map(|s| s.name.clone()).collect();
-            return Ok((sources, note));
+            // An import made before the answer texts were stored (schema 3) cannot check them:
+            // the file is read again, and the marks are filled in below.
+            let lacks_answers = matches!(kind, JudgeKind::File(f) if f.has_output())
+                && sources
+                    .iter()
+                    .any(|s| !s.spans.is_empty() && s.answers.is_empty());
+            if !lacks_answers {
+                note.reused = true;
+                note.sources = sources.iter().map(|s| s.name.clone()).collect();
+                return Ok((sources, note));
+            }
         }
     }
     let sources = match kind {
@@ -389,7 +401,15 @@ fn load_one(
     };
     if let Some(store) = store {
         for s in &sources {
-            store.import_source(&s.name, s.role, &spec.path, &hash, kind.name(), &s.spans)?;
+            store.import_source(
+                &s.name,
+                s.role,
+                &spec.path,
+                &hash,
+                kind.name(),
+                &s.spans,
+                &s.answers,
+            )?;
         }
         note.imported = true;
     }

@@ -48,7 +48,7 @@ use sha2::{Digest, Sha256};
 use super::decisions::{Judgement, LabelCorrect};
 use super::validate::labels::LabelSet;
 use super::{DataFile, Format, FormatError};
-use crate::model::{Record, Source, SourceRole, Span};
+use crate::model::{answer_hash, AnswerMark, Record, Source, SourceRole, Span};
 use crate::review::decision::RecordReview;
 use crate::review::disagreement::{self, Claim, Disagreement, JudgeVerdict, Options};
 
@@ -182,6 +182,12 @@ pub struct LoadedSource {
     pub role: SourceRole,
     /// Spans by record id; a record the file does not have is absent.
     pub spans: HashMap<String, Vec<Span>>,
+    /// The answer text each record's spans were made on, by record id, when the file carries
+    /// answer text (every format but judge decisions); [`Judges::attach`] leaves the spans off
+    /// a record whose answer differs.
+    pub answers: HashMap<String, AnswerMark>,
+    /// The file the source was read from (named in warnings).
+    pub path: Option<PathBuf>,
 }
 
 impl LoadedSource {
@@ -192,6 +198,8 @@ impl LoadedSource {
             name: name.into(),
             role,
             spans: HashMap::new(),
+            answers: HashMap::new(),
+            path: None,
         }
     }
 }
@@ -219,6 +227,10 @@ pub fn read_file(
         for w in &rec.warnings {
             problems.push(format!("{}:{}: {w}", spec.path.display(), file.line(i)));
         }
+        let answer = format.has_output().then(|| AnswerMark {
+            hash: answer_hash(&rec.output),
+            line: file.line(i) as usize,
+        });
         for (name, role, spans) in contributed(&spec.name, format, rec.sources) {
             let k = match out.iter().position(|s| s.name == name) {
                 Some(k) => k,
@@ -232,10 +244,20 @@ pub fn read_file(
                 .entry(rec.id.clone())
                 .or_default()
                 .extend(spans);
+            if let Some(a) = &answer {
+                // A repeated id keeps its first line's answer (the dataset join warns of it).
+                out[k]
+                    .answers
+                    .entry(rec.id.clone())
+                    .or_insert_with(|| a.clone());
+            }
         }
     }
     if out.is_empty() {
         out.push(LoadedSource::new(spec.name.clone(), role_of(format)));
+    }
+    for s in &mut out {
+        s.path = Some(spec.path.clone());
     }
     Ok((out, problems))
 }
@@ -317,18 +339,45 @@ impl Judges {
     }
 
     /// Add the sources that have `record`'s id to it (a name already on the record gets the
-    /// spans appended).
+    /// spans appended). A source whose spans on the record were made on another answer text
+    /// (its [`LoadedSource::answers`] mark differs) is left off, and the record gets a warning
+    /// naming the file and line instead (one per file line, with the sources it held).
     pub fn attach(&self, record: &mut Record) {
+        let mut own: Option<String> = None;
+        let mut refused: Vec<(String, Vec<&str>)> = Vec::new();
         for s in &self.sources {
             let Some(spans) = s.spans.get(&record.id) else {
                 continue;
             };
+            if let Some(mark) = s.answers.get(&record.id) {
+                if *own.get_or_insert_with(|| answer_hash(&record.output)) != mark.hash {
+                    let at = format!(
+                        "{}:{}",
+                        s.path
+                            .as_deref()
+                            .map_or_else(|| s.name.clone(), |p| p.display().to_string()),
+                        mark.line
+                    );
+                    match refused.iter_mut().find(|(a, _)| *a == at) {
+                        Some((_, names)) => names.push(&s.name),
+                        None => refused.push((at, vec![&s.name])),
+                    }
+                    continue;
+                }
+            }
             match record.sources.iter_mut().find(|r| r.name == s.name) {
                 Some(existing) => existing.spans.extend(spans.iter().cloned()),
                 None => record
                     .sources
                     .push(Source::new(s.name.clone(), s.role, spans.clone())),
             }
+        }
+        for (at, names) in refused {
+            record.warnings.push(format!(
+                "{at}: the answer text differs from the record's (the file was made on another \
+                 version of the answer); the spans of {} were not attached",
+                names.join(", ")
+            ));
         }
     }
 }
@@ -733,6 +782,54 @@ mod tests {
             raw: serde_json::Value::Null,
             warnings: Vec::new(),
         }
+    }
+
+    #[test]
+    fn spans_made_on_another_answer_text_are_not_attached() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("predictions_det.jsonl");
+        let same = "Il fait 25°C à 東京 🙂 — e\u{301}té.";
+        let line = |id: &str, output: &str| {
+            json!({"id": id, "output": output, "gold_spans": [],
+                   "pred_spans": [{"start": 8, "end": 12, "text": "25°C"}]})
+            .to_string()
+        };
+        // r2's answer in the file lost one character before the span: its offsets are off.
+        let text = [
+            line("r1", same),
+            line("r2", &same.replacen('I', "", 1)),
+            line("r3", same),
+        ]
+        .join("\n");
+        std::fs::write(&path, text + "\n").expect("write");
+        let spec = JudgeSpec {
+            name: "det".into(),
+            path: path.clone(),
+        };
+        let (sources, problems) = read_file(&spec, Format::Predictions).expect("read");
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(sources[0].answers.len(), 3);
+        let judges = Judges {
+            sources,
+            agreed: HashSet::new(),
+        };
+        let mut attached = Vec::new();
+        for id in ["r1", "r2", "r3"] {
+            let mut r = record(same, Vec::new(), Vec::new());
+            r.id = id.into();
+            judges.attach(&mut r);
+            attached.push((r.source("det").is_some(), r.warnings));
+        }
+        assert!(attached[0].0 && attached[0].1.is_empty());
+        assert!(attached[2].0 && attached[2].1.is_empty());
+        assert!(!attached[1].0, "r2's spans were made on another answer");
+        assert_eq!(attached[1].1.len(), 1);
+        let w = &attached[1].1[0];
+        assert!(
+            w.starts_with(&format!("{}:2: the answer text differs", path.display())),
+            "{w}"
+        );
+        assert!(w.contains("the spans of det were not attached"), "{w}");
     }
 
     #[test]

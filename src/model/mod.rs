@@ -7,5 +7,5 @@ pub mod offsets;
 pub mod record;
 pub mod span;
 
-pub use record::{Record, Source, SourceRole, GOLD};
+pub use record::{answer_hash, AnswerMark, Record, Source, SourceRole, GOLD};
 pub use span::Span;

@@ -30,6 +30,26 @@ pub struct Source {
     pub spans: Vec<Span>,
 }
 
+/// Where a source's spans on one record were read, and the answer text they were made on (by
+/// [`answer_hash`]): spans made on another answer text sit at the wrong offsets, so a source
+/// whose mark differs from the record's answer is not attached to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnswerMark {
+    /// [`answer_hash`] of the answer text the spans were made on.
+    pub hash: String,
+    /// The line (1-based) of the file the source's record was read from.
+    pub line: usize,
+}
+
+/// SHA-256 of an answer text, the first 12 bytes as 24 hex digits (stable: it is stored).
+#[must_use]
+pub fn answer_hash(output: &str) -> String {
+    Sha256::digest(output.as_bytes())[..12]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 impl Source {
     /// A source with the given spans.
     #[must_use]

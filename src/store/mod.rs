@@ -40,6 +40,7 @@ use crate::review::decision::Decision;
 const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0001_init.sql"),
     include_str!("migrations/0002_sources.sql"),
+    include_str!("migrations/0003_source_answers.sql"),
 ];
 
 /// The schema version this build writes (the number of migrations).

@@ -17,7 +17,7 @@ use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use serde_json::{json, Map, Value};
 
 use super::{new_origin, now, row, RecordState, Store, StoreError, SCHEMA_VERSION};
-use crate::model::{Record, SourceRole, Span};
+use crate::model::{AnswerMark, Record, SourceRole, Span};
 use crate::review::decision::{ActionKind, Decision, RecordReview, SpanKey, SpanValue};
 use crate::review::disagreement::{Disagreement, Outcome};
 
@@ -180,9 +180,11 @@ impl Store {
         Ok(store)
     }
 
-    /// Import a source: its name, role, file, content hash and format, and its spans by record
-    /// id, in one transaction. When a source of this name was already imported from the same
-    /// bytes (`hash`), nothing is written and its id is returned.
+    /// Import a source: its name, role, file, content hash and format, its spans by record id
+    /// and the answer text each record's spans were made on (`answers`, by record id; empty
+    /// when the file carries none), in one transaction. When a source of this name was already
+    /// imported from the same bytes (`hash`), only answer marks it lacks (an import made before
+    /// they were stored) are filled in, and its id is returned.
     ///
     /// # Errors
     /// The write fails (nothing is saved then).
@@ -195,12 +197,30 @@ impl Store {
         hash: &str,
         format: &str,
         spans_by_record: &HashMap<String, Vec<Span>>,
+        answers: &HashMap<String, AnswerMark>,
     ) -> Result<SourceId, StoreError> {
         if let Some(found) = self
             .source_by_hash(hash)?
             .into_iter()
             .find(|s| s.name == name)
         {
+            if !answers.is_empty() {
+                let what = format!("recording the answer texts of source {name:?}");
+                let tx = self.begin()?;
+                {
+                    let mut st = tx
+                        .prepare_cached(
+                            "UPDATE source_span SET answer = ?3, line = ?4 \
+                             WHERE source_id = ?1 AND record_id = ?2 AND answer IS NULL",
+                        )
+                        .map_err(|e| self.err(&*what, e))?;
+                    for (rid, a) in answers {
+                        st.execute(params![found.id, rid, a.hash, a.line])
+                            .map_err(|e| self.err(&*what, e))?;
+                    }
+                }
+                tx.commit().map_err(|e| self.err(&*what, e))?;
+            }
             return Ok(found.id);
         }
         let what = format!("importing source {name:?} from {}", path.display());
@@ -223,15 +243,23 @@ impl Store {
         {
             let mut st = tx
                 .prepare_cached(
-                    "INSERT INTO source_span (source_id, record_id, spans) VALUES (?1, ?2, ?3)",
+                    "INSERT INTO source_span (source_id, record_id, spans, answer, line) \
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
                 )
                 .map_err(|e| self.err(&*what, e))?;
             let mut ids: Vec<&String> = spans_by_record.keys().collect();
             ids.sort_unstable();
             for rid in ids {
                 let list = Value::Array(spans_by_record[rid].iter().map(span_json).collect());
-                st.execute(params![id, rid, list.to_string()])
-                    .map_err(|e| self.err(&*what, e))?;
+                let a = answers.get(rid);
+                st.execute(params![
+                    id,
+                    rid,
+                    list.to_string(),
+                    a.map(|a| &a.hash),
+                    a.map(|a| a.line)
+                ])
+                .map_err(|e| self.err(&*what, e))?;
             }
         }
         tx.commit().map_err(|e| self.err(&*what, e))?;
@@ -329,6 +357,38 @@ impl Store {
                 Ok((id, spans))
             })
             .collect()
+    }
+
+    /// The answer text each record's spans of a source were made on, by record id (records
+    /// whose mark is not known are absent).
+    ///
+    /// # Errors
+    /// SQLite fails.
+    pub fn source_answers(
+        &self,
+        source: SourceId,
+    ) -> Result<HashMap<String, AnswerMark>, StoreError> {
+        let what = format!("reading the answer texts of source #{source}");
+        let mut st = self
+            .conn
+            .prepare_cached(
+                "SELECT record_id, answer, line FROM source_span \
+                 WHERE source_id = ?1 AND answer IS NOT NULL AND line IS NOT NULL",
+            )
+            .map_err(|e| self.err(&*what, e))?;
+        let rows = st
+            .query_map([source], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    AnswerMark {
+                        hash: r.get(1)?,
+                        line: r.get(2)?,
+                    },
+                ))
+            })
+            .and_then(Iterator::collect::<Result<HashMap<_, _>, _>>)
+            .map_err(|e| self.err(&*what, e))?;
+        Ok(rows)
     }
 
     /// Append several decisions (and, when given, the record's new state) in one IMMEDIATE
@@ -473,10 +533,26 @@ mod tests {
         let h = "a".repeat(64);
         let p = Path::new("preds.jsonl");
         let id = store
-            .import_source("det", SourceRole::Detector, p, &h, "predictions", &by)
+            .import_source(
+                "det",
+                SourceRole::Detector,
+                p,
+                &h,
+                "predictions",
+                &by,
+                &HashMap::new(),
+            )
             .expect("import");
         let again = store
-            .import_source("det", SourceRole::Detector, p, &h, "predictions", &by)
+            .import_source(
+                "det",
+                SourceRole::Detector,
+                p,
+                &h,
+                "predictions",
+                &by,
+                &HashMap::new(),
+            )
             .expect("import");
         assert_eq!(id, again);
         assert_eq!(store.sources().expect("rows").len(), 1);
@@ -492,12 +568,51 @@ mod tests {
                 &"b".repeat(64),
                 "predictions",
                 &by,
+                &HashMap::new(),
             )
             .expect("import");
         assert_ne!(id, other);
         let rows = store.source_by_hash(&h).expect("rows");
         assert_eq!(rows.len(), 1);
         assert_eq!((rows[0].records, rows[0].role), (2, SourceRole::Detector));
+
+        // Answer marks: none known for the first import; given again with them (an import made
+        // before they were stored), they are filled in, and an import with them stores them.
+        assert!(store.source_answers(id).expect("answers").is_empty());
+        let mark = |h: &str, line| AnswerMark {
+            hash: crate::model::answer_hash(h),
+            line,
+        };
+        let answers: HashMap<String, AnswerMark> = [
+            ("r1".to_owned(), mark("It is 25°C in 東京 🙂", 1)),
+            ("r2".to_owned(), mark("e\u{301}", 7)),
+        ]
+        .into();
+        let same = store
+            .import_source(
+                "det",
+                SourceRole::Detector,
+                p,
+                &h,
+                "predictions",
+                &by,
+                &answers,
+            )
+            .expect("fill in");
+        assert_eq!(same, id);
+        assert_eq!(store.source_answers(id).expect("answers"), answers);
+        let third = store
+            .import_source(
+                "det",
+                SourceRole::Detector,
+                p,
+                &"c".repeat(64),
+                "predictions",
+                &by,
+                &answers,
+            )
+            .expect("import");
+        assert_eq!(store.source_answers(third).expect("answers"), answers);
     }
 
     #[test]

@@ -435,3 +435,71 @@ fn skimmed_records_cluster_like_full_ones_on_the_test_split() {
         );
     }
 }
+
+#[test]
+fn a_prediction_file_made_on_another_answer_is_refused_on_every_load() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("review.sqlite");
+    let preds = dir.path().join("preds.jsonl");
+    let ds = Dataset::open(&[records()], None).expect("open");
+    let target = ds.record(3).expect("record").id;
+    // The ensemble's file with one record's answer changed before its spans: one character
+    // added at the start, so every span of it would sit one code point off.
+    let text =
+        std::fs::read_to_string(data("toolace/ensemble/predictions_combined.jsonl")).expect("read");
+    let mut line_no = 0;
+    let lines: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(k, l)| {
+            let mut v: serde_json::Value = serde_json::from_str(l).expect("json");
+            if v["id"] == target.as_str() {
+                line_no = k + 1;
+                let o = v["output"].as_str().expect("output");
+                v["output"] = format!("’{o}").into();
+            }
+            v.to_string()
+        })
+        .collect();
+    assert!(line_no > 0, "{target} is in the ensemble's file");
+    std::fs::write(&preds, lines.join("\n") + "\n").expect("write");
+    let want = format!("{}:{line_no}: the answer text differs", preds.display());
+    let check = |judges: &Judges| {
+        let r = record(&ds, judges, &target);
+        assert!(r.source("ens").is_none(), "no spans at the wrong offsets");
+        assert!(
+            r.warnings.iter().any(|w| w.starts_with(&want)),
+            "{:?}",
+            r.warnings
+        );
+        let other = record(&ds, judges, &ds.record(4).expect("record").id);
+        assert!(other.source("ens").is_some() && other.warnings.is_empty());
+    };
+    let store = Store::open(&db).expect("store");
+    let a = args(vec![spec("ens", &preds)]);
+    let (first, notes) = a.load(&ds, &ds.name, Some(&store)).expect("load");
+    assert!(notes[0].imported);
+    check(&first);
+    let (second, notes) = a.load(&ds, &ds.name, Some(&store)).expect("load");
+    assert!(
+        notes[0].reused,
+        "read back from the database, answers included"
+    );
+    check(&second);
+
+    // An import made before the answers were stored (their columns empty): the file is read
+    // again rather than trusted, and the answers are filled in.
+    drop(store);
+    let conn = rusqlite::Connection::open(&db).expect("sqlite");
+    let n = conn
+        .execute("UPDATE source_span SET answer = NULL, line = NULL", [])
+        .expect("clear");
+    assert!(n > 100);
+    drop(conn);
+    let store = Store::open(&db).expect("store");
+    let (third, notes) = a.load(&ds, &ds.name, Some(&store)).expect("load");
+    assert!(!notes[0].reused, "not reused without the answers");
+    check(&third);
+    let (_, notes) = a.load(&ds, &ds.name, Some(&store)).expect("load");
+    assert!(notes[0].reused, "filled in by the last load");
+}
