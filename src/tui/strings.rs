@@ -435,14 +435,22 @@ pub fn stale_list(n: usize, what: &str) -> String {
     format!("⚠ {n} {STALE} (record changed since): {what}")
 }
 
-/// What the reader skipped in the record (a span with unusable offsets, a joined file's
-/// unreadable line), under the span list.
+/// What the reader skipped in the record itself (a span with unusable offsets), under the span
+/// list.
 #[must_use]
-pub fn unreadable_spans(warnings: &[String]) -> String {
+pub fn unreadable_spans(warnings: &[&str]) -> String {
     format!(
         "⚠ not read: {} (not shown; an export of the reviewed record leaves it out)",
         warnings.join("; ")
     )
+}
+
+/// Notes about the files joined onto the record (a line whose answer text differs, so its
+/// spans were not attached; an id on several lines; an unreadable line), under the span list.
+/// Each note names its file and says what was done.
+#[must_use]
+pub fn joined_notes(notes: &[&str]) -> String {
+    format!("⚠ joined files: {}", notes.join("; "))
 }
 
 /// Progress in the header.

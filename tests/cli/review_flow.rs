@@ -993,6 +993,14 @@ mod snapshots {
     }
 
     #[test]
+    fn unreadable_spans_and_joined_file_notes_on_their_own_lines() {
+        let store = mem();
+        let mut app = joined_app(&store);
+        goto(&mut app, "j1");
+        insta::assert_snapshot!("joined_notes_120x24", snap(&mut app, 120, 24));
+    }
+
+    #[test]
     fn tools_panel() {
         let store = mem();
         let mut app = app(&store);
@@ -1079,6 +1087,60 @@ fn labels_that_cannot_be_read_are_shown_not_hidden() {
     goto(&mut app, "toolace_fixture_00008__contradiction");
     let screen = render(&mut app, 200, 40);
     assert!(!screen.contains("not read:"), "{screen}");
+}
+
+/// `tests/fixtures/review/joined`, by paths relative to the crate root (the tests' working
+/// directory) so that the notes naming a file read the same on every machine.
+fn joined_files() -> Vec<PathBuf> {
+    let dir = Path::new("tests/fixtures/review/joined");
+    vec![dir.join("records.jsonl"), dir.join("predictions.jsonl")]
+}
+
+fn joined_app(store: &Rc<Store>) -> App {
+    app_on(&joined_files(), Box::new(Rc::clone(store)), QueueKind::All)
+}
+
+/// The screen's row that contains `what`, if any.
+fn row_with<'a>(screen: &'a str, what: &str) -> Option<&'a str> {
+    screen.lines().find(|l| l.contains(what))
+}
+
+#[test]
+fn notes_about_joined_files_are_not_called_unread_spans() {
+    // j1: its second label has `"start": 35.0` (not read); the predictions file has j1 on
+    // three lines, the third with another answer text. j2: only a joined note.
+    let store = mem();
+    let mut app = joined_app(&store);
+    goto(&mut app, "j1");
+    let screen = render(&mut app, 400, 30);
+    let unread = row_with(&screen, "⚠ not read:").expect("the unread span is listed");
+    assert!(unread.contains("hallucination_labels[1]"), "{screen}");
+    assert!(!unread.contains("predictions.jsonl"), "{screen}");
+    let joined = row_with(&screen, "⚠ joined files:").expect("the joined notes are listed");
+    assert!(
+        joined.contains("predictions.jsonl: the id \"j1\" is on 3 lines (1, 2, 3)"),
+        "{screen}"
+    );
+    // Both lines fit under the one span: the list's height counts them.
+    assert!(row_with(&screen, "14 juillet").is_some(), "{screen}");
+    let c = app.cur.as_ref().expect("record");
+    assert!(c.record.warnings.iter().any(|w| w
+        .starts_with("tests/fixtures/review/joined/predictions.jsonl:3: the answer text differs")));
+    goto(&mut app, "j2");
+    let screen = render(&mut app, 400, 30);
+    assert!(!screen.contains("not read:"), "{screen}");
+    let joined = row_with(&screen, "⚠ joined files:").expect("the joined note is listed");
+    assert!(
+        joined.contains("predictions.jsonl:4: the answer text differs"),
+        "{screen}"
+    );
+    // The record's own unread span alone: no joined line.
+    let files = vec![fixture("validate/mixed.jsonl")];
+    let mut app = app_on(&files, Box::new(Rc::clone(&store)), QueueKind::All);
+    goto(&mut app, "toolace_fixture_00006__contradiction");
+    let screen = render(&mut app, 200, 40);
+    assert!(screen.contains("⚠ not read:"), "{screen}");
+    assert!(!screen.contains("joined files"), "{screen}");
 }
 
 #[test]

@@ -96,13 +96,9 @@ fn bottom_panel_height(app: &App, avail: u16) -> u16 {
     let want: u16 = match (&app.mode, &app.cur) {
         (ModeState::Adjust { .. }, _) => 8,
         (ModeState::Add { .. }, _) => 4,
-        (_, Ok(c)) => {
-            let stale = u16::from(!c.review.stale.is_empty());
-            let unreadable = u16::from(!c.record.warnings.is_empty());
-            u16::try_from(c.order.len().max(1))
-                .unwrap_or(u16::MAX)
-                .saturating_add(2 + stale + unreadable)
-        }
+        (_, Ok(c)) => u16::try_from(c.order.len().max(1) + spans::note_rows(app, c))
+            .unwrap_or(u16::MAX)
+            .saturating_add(2),
         (_, Err(_)) => 0,
     };
     want.min(avail / 2).min(12)

@@ -1,5 +1,5 @@
-//! The span list: label, `[start, end)` in code points, text, review state; stale decisions
-//! and labels that could not be read under it.
+//! The span list: label, `[start, end)` in code points, text, review state; stale decisions,
+//! labels that could not be read and notes about the joined files under it.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -7,7 +7,7 @@ use ratatui::widgets::{Block, Paragraph};
 use ratatui::Frame;
 
 use crate::review::decision::{RecordOutcome, ReviewSpan, SpanStatus};
-use crate::tui::app::{App, ScreenLayout};
+use crate::tui::app::{App, Current, ScreenLayout};
 use crate::tui::{strings, text};
 
 fn state(s: &ReviewSpan) -> String {
@@ -32,6 +32,33 @@ fn state(s: &ReviewSpan) -> String {
     parts.join(", ")
 }
 
+/// The record's warnings split in two: the record's own (spans the reader could not read) and
+/// notes about the joined files, which start with the path of one of the dataset's files other
+/// than the first and `:` (as `compare` tells them apart).
+pub(super) fn split_warnings<'a>(
+    app: &App,
+    warnings: &'a [String],
+) -> (Vec<&'a str>, Vec<&'a str>) {
+    let joined: Vec<String> = app
+        .dataset
+        .files()
+        .skip(1)
+        .map(|f| format!("{}:", f.path().display()))
+        .collect();
+    warnings
+        .iter()
+        .map(String::as_str)
+        .partition(|w| !joined.iter().any(|p| w.starts_with(p.as_str())))
+}
+
+/// Rows the span list draws under the spans: stale decisions, unreadable spans, joined files.
+pub(super) fn note_rows(app: &App, c: &Current) -> usize {
+    let (own, joined) = split_warnings(app, &c.record.warnings);
+    usize::from(!c.review.stale.is_empty())
+        + usize::from(!own.is_empty())
+        + usize::from(!joined.is_empty())
+}
+
 /// Draw the span list into `area`.
 pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout) {
     let Ok(c) = &app.cur else { return };
@@ -40,9 +67,8 @@ pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let stale = c.review.stale.len();
-    let unreadable = &c.record.warnings;
-    let h = usize::from(inner.height)
-        .saturating_sub(usize::from(stale > 0) + usize::from(!unreadable.is_empty()));
+    let (unreadable, joined) = split_warnings(app, &c.record.warnings);
+    let h = usize::from(inner.height).saturating_sub(note_rows(app, c));
     let w = usize::from(inner.width);
     let scroll = (c.selected + 1).saturating_sub(h.max(1));
     let mut lines: Vec<Line<'_>> = Vec::new();
@@ -100,7 +126,13 @@ pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
     }
     if !unreadable.is_empty() {
         lines.push(Line::from(Span::styled(
-            strings::unreadable_spans(unreadable),
+            strings::unreadable_spans(&unreadable),
+            th.stale(),
+        )));
+    }
+    if !joined.is_empty() {
+        lines.push(Line::from(Span::styled(
+            strings::joined_notes(&joined),
             th.stale(),
         )));
     }
