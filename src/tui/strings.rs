@@ -28,7 +28,7 @@ pub fn describe(a: Action) -> &'static str {
         Action::Undo => "undo the last decision (across restarts)",
         Action::Redo => "redo the last undone decision",
         Action::Search => "search the record's text",
-        Action::NextEvidence => "jump to the next evidence / search hit",
+        Action::NextEvidence => "jump to the next evidence / search hit (query, then context)",
         Action::Tools => "tools available and the call made",
         Action::ContextDown => "scroll the context down",
         Action::ContextUp => "scroll the context up",
@@ -393,10 +393,11 @@ pub fn matches(n: usize, text: &str) -> String {
     format!("{n} matches of {text:?}")
 }
 
-/// Evidence occurrence position.
+/// Evidence occurrence position, counted over the query's and the context's hits, and the
+/// pane that holds it.
 #[must_use]
-pub fn occurrence(i: usize, n: usize) -> String {
-    format!("occurrence {i} / {n}")
+pub fn occurrence(i: usize, n: usize, pane: &str) -> String {
+    format!("occurrence {i} / {n} · in the {}", pane.to_lowercase())
 }
 
 /// Go-to found nothing.

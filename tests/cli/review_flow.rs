@@ -665,7 +665,7 @@ fn evidence_scrolls_the_context_to_the_first_occurrence_and_cycles() {
         selected_text(&app),
         "Your generated password is: **H4G8fb9A3eKt2LpO**"
     );
-    let first = c.hits.current.expect("an occurrence");
+    let first = c.hits.current_context().expect("an occurrence");
     let hit = c.hits.context[first];
     assert_eq!(&c.context[hit.start..hit.end], "H4G8fb9A3eKt2LpO");
     let screen = render(&mut app, 120, 20);
@@ -1141,6 +1141,57 @@ fn notes_about_joined_files_are_not_called_unread_spans() {
     let screen = render(&mut app, 200, 40);
     assert!(screen.contains("⚠ not read:"), "{screen}");
     assert!(!screen.contains("joined files"), "{screen}");
+}
+
+#[test]
+fn evidence_key_visits_the_query_then_the_context_in_reading_order() {
+    // e1's span is "14 juillet"; the query has it twice ("14 JUILLET", "14 juillet") after
+    // CJK, an emoji, a combining mark and accented letters, the context once ("14 Juillet").
+    let store = mem();
+    let mut app = joined_app(&store);
+    goto(&mut app, "e1");
+    assert_eq!(selected_text(&app), "14 juillet");
+    let c = app.cur.as_ref().expect("record");
+    assert_eq!((c.hits.query.len(), c.hits.context.len()), (2, 1));
+    // Opening shows the context's hit, as before.
+    assert_eq!(c.hits.current_context(), Some(0));
+    let shown = |app: &App| -> (String, String) {
+        let c = app.cur.as_ref().expect("record");
+        let (text, h) = match (c.hits.current_query(), c.hits.current_context()) {
+            (Some(i), None) => (&c.record.query, c.hits.query[i]),
+            (None, Some(i)) => (&c.context, c.hits.context[i]),
+            other => panic!("one current hit, got {other:?}"),
+        };
+        let Status::Info(m) = &app.status else {
+            panic!("{:?}", app.status)
+        };
+        (text[h.start..h.end].to_owned(), m.clone())
+    };
+    let want = [
+        ("14 JUILLET", "occurrence 1 / 3 · in the query"),
+        ("14 juillet", "occurrence 2 / 3 · in the query"),
+        ("14 Juillet", "occurrence 3 / 3 · in the context"),
+        ("14 JUILLET", "occurrence 1 / 3 · in the query"),
+    ];
+    for (hit, status) in want {
+        app.update(Action::NextEvidence);
+        assert_eq!(shown(&app), (hit.to_owned(), status.to_owned()));
+    }
+    // The query's hit is in code points where the user sees it.
+    let c = app.cur.as_ref().expect("record");
+    let q = &c.record.query;
+    let at = q.chars().collect::<Vec<_>>();
+    let cp = spanreview::model::offsets::char_of(q, c.hits.query[0].start).expect("boundary");
+    assert_eq!(at[cp..cp + 10].iter().collect::<String>(), "14 JUILLET");
+    // The query pane marks the current hit and says which; the context says it has one.
+    let screen = render(&mut app, 120, 30);
+    assert!(screen.contains("Query · evidence 1/2"), "{screen}");
+    assert!(screen.contains("Context · evidence –/1"), "{screen}");
+    feed(&mut app, &[Action::NextEvidence, Action::NextEvidence]);
+    let screen = render(&mut app, 120, 30);
+    assert!(screen.contains("Context · evidence 1/1"), "{screen}");
+    assert!(!screen.contains("Query · evidence"), "{screen}");
+    assert!(log(&store).is_empty(), "evidence saves nothing");
 }
 
 #[test]

@@ -28,8 +28,10 @@ impl App {
             current: None,
             search: None,
         };
-        c.hits.current = evidence::first_best(&c.hits.context);
-        self.scroll.context_anchor = c.hits.current.map(|i| c.hits.context[i].start);
+        // The context is where evidence usually is: show its strongest hit first (`e` then
+        // walks on in reading order, the query's hits included).
+        c.hits.set_context(evidence::first_best(&c.hits.context));
+        self.scroll.context_anchor = c.hits.current_context().map(|i| c.hits.context[i].start);
     }
 
     pub(super) fn search(&mut self, text: &str) {
@@ -49,22 +51,33 @@ impl App {
             current: None,
             search: Some(text.to_owned()),
         };
-        c.hits.current = (!c.hits.context.is_empty()).then_some(0);
-        self.scroll.context_anchor = c.hits.current.map(|i| c.hits.context[i].start);
+        c.hits
+            .set_context((!c.hits.context.is_empty()).then_some(0));
+        self.scroll.context_anchor = c.hits.current_context().map(|i| c.hits.context[i].start);
         let n = c.hits.context.len() + c.hits.query.len() + c.hits.output.len();
         self.status = Status::Info(strings::matches(n, text));
     }
 
+    /// Go to the next evidence or search hit in reading order: the query's hits, then the
+    /// context's (wrapping). A context hit scrolls the context to it; the query pane follows
+    /// its current hit when drawn.
     pub(super) fn next_evidence(&mut self) {
         let Ok(c) = &mut self.cur else { return };
-        if c.hits.context.is_empty() {
+        let n = c.hits.visited();
+        if n == 0 {
             self.status = Status::Info(strings::NO_EVIDENCE.to_owned());
             return;
         }
-        let next = c.hits.current.map_or(0, |i| (i + 1) % c.hits.context.len());
+        let next = c.hits.current.map_or(0, |i| (i + 1) % n);
         c.hits.current = Some(next);
-        self.scroll.context_anchor = Some(c.hits.context[next].start);
-        self.status = Status::Info(strings::occurrence(next + 1, c.hits.context.len()));
+        let pane = match c.hits.current_context() {
+            Some(i) => {
+                self.scroll.context_anchor = Some(c.hits.context[i].start);
+                strings::CONTEXT
+            }
+            None => strings::QUERY,
+        };
+        self.status = Status::Info(strings::occurrence(next + 1, n, pane));
     }
 
     // ----- prompts and pickers -----

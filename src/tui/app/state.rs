@@ -142,10 +142,38 @@ pub struct Hits {
     pub query: Vec<Hit>,
     /// In the output (search only).
     pub output: Vec<Hit>,
-    /// The context hit shown now.
+    /// The hit shown now, in reading order: an index into the query's hits followed by the
+    /// context's (`query.len() + i` is context hit `i`).
     pub current: Option<usize>,
     /// The search text, when the hits come from a search rather than the selected span.
     pub search: Option<String>,
+}
+
+impl Hits {
+    /// Hits the `e` key visits: the query's and the context's.
+    #[must_use]
+    pub fn visited(&self) -> usize {
+        self.query.len() + self.context.len()
+    }
+
+    /// The current hit's index in `query`, when it is in the query.
+    #[must_use]
+    pub fn current_query(&self) -> Option<usize> {
+        self.current.filter(|&i| i < self.query.len())
+    }
+
+    /// The current hit's index in `context`, when it is in the context.
+    #[must_use]
+    pub fn current_context(&self) -> Option<usize> {
+        self.current
+            .and_then(|i| i.checked_sub(self.query.len()))
+            .filter(|&i| i < self.context.len())
+    }
+
+    /// Make context hit `i` the current one.
+    pub(super) fn set_context(&mut self, i: Option<usize>) {
+        self.current = i.map(|i| self.query.len() + i);
+    }
 }
 
 /// The record on screen.

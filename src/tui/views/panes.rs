@@ -91,12 +91,29 @@ pub fn query(frame: &mut Frame<'_>, area: Rect, app: &App) -> Rect {
     let Ok(c) = &app.cur else {
         return Rect::default();
     };
-    let block = Block::bordered().title(strings::QUERY);
+    let hits = &c.hits.query;
+    let cur = c.hits.current_query();
+    let title = match cur {
+        Some(i) => format!(
+            "{} · {} {}/{}",
+            strings::QUERY,
+            strings::EVIDENCE,
+            i + 1,
+            hits.len()
+        ),
+        None => strings::QUERY.to_owned(),
+    };
+    let block = Block::bordered().title(title);
     let inner = block.inner(area);
     let rows = text::wrap(&c.record.query, usize::from(inner.width));
-    let hits = &c.hits.query;
-    let style = |b: usize| hit_style(hits, None, b, app).unwrap_or_default();
-    let ls = lines(&c.record.query, &rows, 0, usize::from(inner.height), &style);
+    let h = usize::from(inner.height);
+    // Follow the current hit when it is in the query (the pane shows a few rows).
+    let scroll = cur.map_or(0, |i| {
+        let row = text::row_of(&rows, hits[i].start);
+        (row + 1).saturating_sub(h)
+    });
+    let style = |b: usize| hit_style(hits, cur, b, app).unwrap_or_default();
+    let ls = lines(&c.record.query, &rows, scroll, h, &style);
     frame.render_widget(Paragraph::new(ls).block(block), area);
     inner
 }
@@ -219,10 +236,13 @@ pub fn output(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayo
 pub fn context(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout) {
     let Ok(c) = &app.cur else { return };
     let n = c.hits.context.len();
-    let title = match (&c.hits.search, c.hits.current) {
+    let title = match (&c.hits.search, c.hits.current_context()) {
         (Some(s), Some(i)) => format!("{} · {:?} {}/{n}", strings::CONTEXT, s, i + 1),
+        (Some(s), None) if n > 0 => format!("{} · {:?} –/{n}", strings::CONTEXT, s),
         (Some(s), None) => format!("{} · {:?} {}", strings::CONTEXT, s, strings::NOT_FOUND),
         (None, Some(i)) => format!("{} · {} {}/{n}", strings::CONTEXT, strings::EVIDENCE, i + 1),
+        // The current hit is in the query.
+        (None, None) if n > 0 => format!("{} · {} –/{n}", strings::CONTEXT, strings::EVIDENCE),
         (None, None) => strings::CONTEXT.to_owned(),
     };
     let block = Block::bordered().title(text::escape_line(&title));
@@ -243,7 +263,7 @@ pub fn context(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLay
     }
     .min(rows.len().saturating_sub(1));
     let hits = &c.hits.context;
-    let cur = c.hits.current;
+    let cur = c.hits.current_context();
     let style = |b: usize| hit_style(hits, cur, b, app).unwrap_or_default();
     let ls = lines(&c.context, &rows, scroll, h, &style);
     frame.render_widget(Paragraph::new(ls), inner);
