@@ -31,7 +31,7 @@ use serde_json::json;
 use unicode_width::UnicodeWidthStr;
 
 use super::judge_args::{self, JudgeArgs};
-use crate::formats::judges::{self, Arbitration};
+use crate::formats::judges::{self, Arbitration, SpanReader};
 use crate::formats::{Dataset, Format};
 use crate::model::{Record, SourceRole, Span};
 use crate::review::decision::{replay, ActionKind, Decision, RecordOutcome, RecordReview};
@@ -272,9 +272,16 @@ fn compute(
     let mut upheld: BTreeMap<String, JudgeCounts> = BTreeMap::new();
     let mut stale = Vec::new();
     let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+    // Records nobody decided on are only compared: read without their context (the bulk of a
+    // line). A record with decisions is read in full, as replaying them needs its real hash.
+    let reader = judges::skimmable(dataset).then(|| SpanReader::new(dataset));
     for i in 0..dataset.len() {
         progress.records += 1;
-        let mut rec = match dataset.record(i) {
+        let skimmed = reader
+            .as_ref()
+            .and_then(|r| r.record(i).ok())
+            .filter(|r| !by_record.contains_key(r.id.as_str()));
+        let mut rec = match skimmed.map_or_else(|| dataset.record(i), Ok) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("{e}");

@@ -594,6 +594,21 @@ impl<'de> serde::de::Visitor<'de> for Skim<'_> {
     }
 }
 
+/// True when [`SpanReader`] gives `dataset`'s records the same sources as
+/// [`Dataset::record`](super::Dataset::record): every file has explicit ids and one line per id
+/// by design (records, prediction and Mu-SHROOM files). LettuceDetect files may derive the id
+/// from the skipped `prompt`, and a decisions file holds several lines per id, which
+/// `SpanReader`'s same-position match would not all join.
+#[must_use]
+pub fn skimmable(dataset: &super::Dataset) -> bool {
+    dataset.files().all(|f| {
+        matches!(
+            f.format,
+            Format::Ragtruth | Format::Predictions | Format::Mushroom
+        )
+    })
+}
+
 /// A dataset's records read with only what clustering needs: id, answer, type and every
 /// source's spans; [`SKIPPED_FIELDS`] (the context above all) and, in joined files,
 /// [`JOINED_SKIPPED_FIELDS`] are stepped over, never built.
