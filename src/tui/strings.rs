@@ -269,7 +269,9 @@ pub const LETTUCE_TAXONOMY: &[(&str, &[&str])] = &[
 
 /// Mouse help line in the help screen.
 pub const MOUSE_HELP: &str =
-    "Mouse: click a span to select it · drag across the output to add a span · wheel scrolls";
+    "Mouse: click a span to select it · drag across the output to add a span · wheel scrolls · \
+     arbitration: click a cluster's text or lanes to select it, wheel over the lanes moves between \
+     clusters (decisions stay on keys)";
 
 /// Pane titles.
 pub const QUERY: &str = "Query";

@@ -1194,6 +1194,105 @@ fn evidence_key_visits_the_query_then_the_context_in_reading_order() {
     assert!(log(&store).is_empty(), "evidence saves nothing");
 }
 
+/// Screen cell of output code point `cp` on the arbitration lanes: its text row, or with
+/// `lane` = k its k-th lane row under it.
+fn lanes_cell_of(app: &App, cp: usize, lane: usize) -> (u16, u16) {
+    let l = &app.layout;
+    let c = app.cur.as_ref().expect("r");
+    let byte = c.map.byte_of(cp).expect("in range");
+    for (r, row) in l.lanes_rows.iter().enumerate().skip(l.lanes_scroll) {
+        let mut x = l.lanes_gutter + row.indent;
+        for cell in &row.cells {
+            if cell.byte == byte {
+                let y = (r - l.lanes_scroll) * l.lanes_per + lane;
+                return (
+                    l.lanes.x + u16::try_from(x).expect("small"),
+                    l.lanes.y + u16::try_from(y).expect("small"),
+                );
+            }
+            x += cell.width;
+        }
+    }
+    panic!("code point {cp} is not on the lanes");
+}
+
+#[test]
+fn mouse_on_the_lanes_selects_a_cluster_and_never_decides() {
+    let store = mem();
+    let files: Vec<PathBuf> = [
+        "records.jsonl",
+        "predictions_alpha.jsonl",
+        "predictions_beta.jsonl",
+    ]
+    .iter()
+    .map(|f| fixture(&format!("arbitrate/{f}")))
+    .collect();
+    let mut app = app_on(&files, Box::new(Rc::clone(&store)), QueueKind::All);
+    // CJK, an emoji and combining marks before the clusters.
+    goto(&mut app, "ja_1__contradiction");
+    app.update(Action::Arbitrate);
+    assert!(matches!(app.mode, ModeState::Arbitrate));
+    render(&mut app, 110, 30);
+    let clusters: Vec<(usize, usize)> = app
+        .arb
+        .as_ref()
+        .expect("arb")
+        .d
+        .clusters
+        .iter()
+        .map(|cl| (cl.start, cl.end))
+        .collect();
+    assert!(clusters.len() >= 2, "{clusters:?}");
+    let selected = |app: &App| app.arb.as_ref().expect("arb").cluster;
+    assert_eq!(selected(&app), 0);
+    // A click on the second cluster's third lane row selects it.
+    let (x, y) = lanes_cell_of(&app, clusters[1].0, 3);
+    feed(&mut app, &[Action::MouseDown(x, y), Action::MouseUp(x, y)]);
+    assert_eq!(selected(&app), 1);
+    // A click on the first cluster's text row selects it back.
+    render(&mut app, 110, 30);
+    let (x, y) = lanes_cell_of(&app, clusters[0].0 + 1, 0);
+    feed(&mut app, &[Action::MouseDown(x, y), Action::MouseUp(x, y)]);
+    assert_eq!(selected(&app), 0);
+    render(&mut app, 110, 30);
+    // Clicks outside every cluster change nothing: text before the first cluster, the lane
+    // labels, past the end of a row, the cluster panel, the border.
+    let outside = [
+        lanes_cell_of(&app, 0, 1),
+        (app.layout.lanes.x + 1, app.layout.lanes.y + 1),
+        (
+            app.layout.lanes.right() - 1,
+            app.layout.lanes.y + u16::try_from(app.layout.lanes_per).expect("small"),
+        ),
+        (app.layout.lanes.right() + 5, app.layout.lanes.y + 1),
+        (app.layout.lanes.x - 1, app.layout.lanes.y),
+    ];
+    assert!(clusters[0].0 > 0, "text before the first cluster");
+    for (x, y) in outside {
+        feed(&mut app, &[Action::MouseDown(x, y), Action::MouseUp(x, y)]);
+        assert_eq!(selected(&app), 0, "click at ({x}, {y})");
+    }
+    // The wheel over the lanes moves the selection, as j/k do.
+    let (x, y) = (app.layout.lanes.x + 2, app.layout.lanes.y + 2);
+    app.update(Action::Scroll(x, y, 1));
+    assert_eq!(selected(&app), 1);
+    app.update(Action::Scroll(x, y, -1));
+    assert_eq!(selected(&app), 0);
+    // A drag across the lanes does not add or resolve anything either.
+    let (x0, y0) = lanes_cell_of(&app, clusters[0].0, 0);
+    let (x1, y1) = lanes_cell_of(&app, clusters[0].1 - 1, 0);
+    feed(
+        &mut app,
+        &[
+            Action::MouseDown(x0, y0),
+            Action::MouseDrag(x1, y1),
+            Action::MouseUp(x1, y1),
+        ],
+    );
+    assert!(matches!(app.mode, ModeState::Arbitrate), "{:?}", app.mode);
+    assert!(log(&store).is_empty(), "clicks never decide");
+}
+
 #[test]
 fn two_reviewers_finishing_a_record_together_leave_it_reviewed() {
     // Two processes on one database: ann accepts one span, bob (who read the record before)

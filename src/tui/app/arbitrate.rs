@@ -216,7 +216,7 @@ impl App {
         }
     }
 
-    fn step_cluster(&mut self, delta: isize) {
+    pub(super) fn step_cluster(&mut self, delta: isize) {
         let Some(arb) = self.arb.as_mut() else { return };
         let n = arb.d.clusters.len();
         if n == 0 {
@@ -224,6 +224,26 @@ impl App {
             return;
         }
         arb.cluster = arb.cluster.saturating_add_signed(delta).min(n - 1);
+    }
+
+    /// Select the cluster that holds code point `cp` of the output (a click on the lanes);
+    /// `false` (nothing changed) when no cluster does.
+    pub(super) fn select_cluster_at(&mut self, cp: usize) -> bool {
+        let Some(arb) = self.arb.as_mut() else {
+            return false;
+        };
+        match arb
+            .d
+            .clusters
+            .iter()
+            .position(|cl| cl.start <= cp && cp < cl.end)
+        {
+            Some(i) => {
+                arb.cluster = i;
+                true
+            }
+            None => false,
+        }
     }
 
     fn take(&mut self, lane: usize) {

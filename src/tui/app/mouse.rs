@@ -1,5 +1,7 @@
 //! Mouse input, mapped through the last frame's geometry: click a span to select it, drag
-//! across the output to add a span, wheel scrolls the pane under the pointer.
+//! across the output to add a span, wheel scrolls the pane under the pointer. On the
+//! arbitration screen a click on a cluster's text or lanes selects the cluster and the wheel
+//! over the lanes moves the selection; decisions stay on keys.
 
 use ratatui::layout::{Position, Rect};
 
@@ -26,7 +28,34 @@ impl App {
         Some(c.map.char_at_or_before(cell.byte))
     }
 
+    /// Code point of the output under screen cell `(x, y)` of the arbitration lanes (the text
+    /// row or any of its lanes), when a character is drawn in that column.
+    fn lanes_char_at(&self, x: u16, y: u16) -> Option<usize> {
+        let l = &self.layout;
+        if !inside(l.lanes, x, y) || l.lanes_per == 0 {
+            return None;
+        }
+        let row = l.lanes_scroll + usize::from(y - l.lanes.y) / l.lanes_per;
+        let col = usize::from(x - l.lanes.x).checked_sub(l.lanes_gutter)?;
+        let r = l.lanes_rows.get(row)?;
+        // Only a column a character is drawn in: not the indent, not past the row's end.
+        let mut at = r.indent;
+        let cell = r.cells.iter().find(|c| {
+            let hit = at <= col && col < at + c.width.max(1);
+            at += c.width;
+            hit
+        })?;
+        let c = self.cur.as_ref().ok()?;
+        Some(c.map.char_at_or_before(cell.byte))
+    }
+
     pub(super) fn mouse_down(&mut self, x: u16, y: u16) {
+        if matches!(self.mode, ModeState::Arbitrate) {
+            if let Some(cp) = self.lanes_char_at(x, y) {
+                self.select_cluster_at(cp);
+            }
+            return;
+        }
         if !matches!(self.mode, ModeState::Normal | ModeState::Add { .. }) {
             return;
         }
@@ -103,7 +132,9 @@ impl App {
             self.scroll.overlay = self.scroll.overlay.saturating_add_signed(d).min(max);
             return;
         }
-        if inside(self.layout.context, x, y) {
+        if matches!(self.mode, ModeState::Arbitrate) && inside(self.layout.lanes, x, y) {
+            self.step_cluster(delta.signum().into());
+        } else if inside(self.layout.context, x, y) {
             self.scroll_context(d);
         } else if inside(self.layout.output, x, y) {
             let max = self.layout.output_rows.len().saturating_sub(1);

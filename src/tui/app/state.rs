@@ -269,6 +269,16 @@ pub struct ScreenLayout {
     pub list: Rect,
     /// First span-list row drawn.
     pub list_scroll: usize,
+    /// Arbitration lanes area (inside its border); empty when the lanes are not drawn.
+    pub lanes: Rect,
+    /// The output's rows as the lanes screen wrapped them.
+    pub lanes_rows: Vec<Row>,
+    /// First output row drawn on the lanes screen.
+    pub lanes_scroll: usize,
+    /// Screen rows per output row on the lanes screen (the text, then one per lane).
+    pub lanes_per: usize,
+    /// Columns left of the text on the lanes screen (the lane labels).
+    pub lanes_gutter: usize,
     /// Overlay (help, tools) area.
     pub overlay: Rect,
     /// Rows the overlay's text takes once wrapped (estimate for scrolling).

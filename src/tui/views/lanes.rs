@@ -34,7 +34,7 @@ pub fn body(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
             Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(area);
         (l, r)
     };
-    lanes(frame, left, app, c, arb);
+    lanes(frame, left, app, c, arb, out);
     if right.height >= 12 {
         let [panel, ctx] =
             Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(right);
@@ -121,7 +121,14 @@ fn covered(ranges: &[(usize, usize)], byte: usize) -> bool {
     ranges.iter().any(|&(a, b)| a <= byte && byte < b)
 }
 
-fn lanes(frame: &mut Frame<'_>, area: Rect, app: &App, c: &Current, arb: &Arb) {
+fn lanes(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    app: &App,
+    c: &Current,
+    arb: &Arb,
+    out: &mut ScreenLayout,
+) {
     let n = arb.d.clusters.len();
     let mut title = strings::LANES.to_owned();
     if let Some(cl) = arb.d.clusters.get(arb.cluster) {
@@ -187,6 +194,11 @@ fn lanes(frame: &mut Frame<'_>, area: Rect, app: &App, c: &Current, arb: &Arb) {
         }
     }
     frame.render_widget(Paragraph::new(lines), inner);
+    out.lanes = inner;
+    out.lanes_rows = rows;
+    out.lanes_scroll = scroll;
+    out.lanes_per = per;
+    out.lanes_gutter = GUTTER;
 }
 
 /// One text row: the selected cluster stands out, other disputed clusters are underlined.
