@@ -1144,6 +1144,64 @@ fn notes_about_joined_files_are_not_called_unread_spans() {
 }
 
 #[test]
+fn a_judge_file_made_on_another_answer_is_a_note_about_that_file() {
+    // The joined fixture's predictions as a `--judge` file, j2's answer edited in it (one
+    // character before every span): its spans are not attached, and the note names the file.
+    let dir = tempfile::tempdir().expect("tmp");
+    let preds = dir.path().join("preds.jsonl");
+    let text = std::fs::read_to_string(fixture("review/joined/predictions.jsonl")).expect("read");
+    let edited: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).expect("json");
+            if v["id"] == "j2" {
+                v["output"] = format!("« {}", v["output"].as_str().expect("output")).into();
+            }
+            v.to_string()
+        })
+        .collect();
+    std::fs::write(&preds, edited.join("\n") + "\n").expect("write");
+    let ds = Dataset::open(&[fixture("review/joined/records.jsonl")], None).expect("open");
+    let spec = format!("det={}", preds.display()).parse().expect("spec");
+    let args = spanreview::cli::judge_args::JudgeArgs {
+        judges: vec![spec],
+        ..Default::default()
+    };
+    let name = ds.name.clone();
+    let (judges, _) = args.load(&ds, &name, None).expect("judges");
+    let store = mem();
+    let mut app = App::open(
+        ds,
+        Box::new(Rc::clone(&store)),
+        "tester",
+        QueueKind::All,
+        Config::defaults(true),
+        None,
+        spanreview::tui::arbitrate::ArbConfig {
+            judges: Some(std::sync::Arc::new(judges)),
+            ..Default::default()
+        },
+    )
+    .expect("app");
+    goto(&mut app, "j2");
+    let c = app.cur.as_ref().expect("record");
+    assert!(
+        c.record.source("det").is_none(),
+        "no spans at the wrong offsets"
+    );
+    let screen = render(&mut app, 400, 30);
+    let joined = row_with(&screen, "⚠ joined files:").expect("the note is listed");
+    assert!(
+        joined.contains(&format!("{}:", preds.display())) && joined.contains("answer text differs"),
+        "{screen}"
+    );
+    assert!(!screen.contains("not read:"), "{screen}");
+    goto(&mut app, "j1");
+    let c = app.cur.as_ref().expect("record");
+    assert!(c.record.source("det").is_some(), "j1's answer is the same");
+}
+
+#[test]
 fn evidence_key_visits_the_query_then_the_context_in_reading_order() {
     // e1's span is "14 juillet"; the query has it twice ("14 JUILLET", "14 juillet") after
     // CJK, an emoji, a combining mark and accented letters, the context once ("14 Juillet").

@@ -34,16 +34,19 @@ fn state(s: &ReviewSpan) -> String {
 
 /// The record's warnings split in two: the record's own (spans the reader could not read) and
 /// notes about the joined files, which start with the path of one of the dataset's files other
-/// than the first and `:` (as `compare` tells them apart).
+/// than the first, or of a `--judge` file, and `:` (as `compare` tells them apart).
 pub(super) fn split_warnings<'a>(
     app: &App,
     warnings: &'a [String],
 ) -> (Vec<&'a str>, Vec<&'a str>) {
+    let judges = app.arb_config.judges.iter().flat_map(|j| &j.sources);
     let joined: Vec<String> = app
         .dataset
         .files()
         .skip(1)
-        .map(|f| format!("{}:", f.path().display()))
+        .map(|f| f.path().to_path_buf())
+        .chain(judges.filter_map(|s| s.path.clone()))
+        .map(|p| format!("{}:", p.display()))
         .collect();
     warnings
         .iter()
