@@ -423,6 +423,103 @@ impl Store {
         Ok(saved)
     }
 
+    /// Append decisions on one record, all or none, with the record's state computed inside
+    /// the same IMMEDIATE transaction by `state_of` from the record's whole log as it is then
+    /// (every reviewer's decisions, the new ones included with their ids): a decision another
+    /// process saved since the caller last read the record is counted, never overwritten by a
+    /// state computed without it. Returns the decisions as saved.
+    ///
+    /// # Errors
+    /// As [`Store::append_all`]; also when the decisions are not all on one record. Nothing is
+    /// saved on error.
+    pub fn append_all_then(
+        &self,
+        decisions: &[Decision],
+        state_of: &dyn Fn(&[Decision]) -> RecordState,
+    ) -> Result<Vec<Decision>, StoreError> {
+        let Some(first) = decisions.first() else {
+            return Ok(Vec::new());
+        };
+        if decisions
+            .iter()
+            .any(|d| d.dataset != first.dataset || d.record_id != first.record_id)
+        {
+            return Err(self.invalid(
+                "internal: decisions on several records saved with one record state".to_owned(),
+            ));
+        }
+        for d in decisions {
+            self.check(d, None)?;
+        }
+        let tx = self.begin()?;
+        let saved = self.insert_rows(&tx, decisions)?;
+        let log = self.record_decisions(&first.dataset, &first.record_id)?;
+        let state = state_of(&log);
+        if let Some(last) = saved.last() {
+            self.check(last, Some(&state))?;
+            self.upsert_state(&tx, last, &state)?;
+        }
+        tx.commit()
+            .map_err(|e| self.err("committing the decisions", e))?;
+        Ok(saved)
+    }
+
+    /// Append decisions on different records, each with its record's new state, in one
+    /// IMMEDIATE transaction: all or none (one fsync for many, as the review screen's
+    /// auto-accepts need). Returns the decisions as saved.
+    ///
+    /// # Errors
+    /// As [`Store::append_all`], for any of them. Nothing is saved on error.
+    pub fn append_each(
+        &self,
+        rows: &[(Decision, RecordState)],
+    ) -> Result<Vec<Decision>, StoreError> {
+        for (d, st) in rows {
+            self.check(d, Some(st))?;
+        }
+        let tx = self.begin()?;
+        let mut saved = Vec::with_capacity(rows.len());
+        for (d, st) in rows {
+            let s = self
+                .insert_rows(&tx, std::slice::from_ref(d))?
+                .pop()
+                .ok_or_else(|| self.invalid("internal: a decision was not saved".to_owned()))?;
+            self.upsert_state(&tx, &s, st)?;
+            saved.push(s);
+        }
+        tx.commit()
+            .map_err(|e| self.err("committing the decisions", e))?;
+        Ok(saved)
+    }
+
+    /// Insert `decisions` in `tx` (time set to now when empty; undo and redo targets must be
+    /// in the log); returns them with their ids.
+    fn insert_rows(
+        &self,
+        tx: &rusqlite::Transaction<'_>,
+        decisions: &[Decision],
+    ) -> Result<Vec<Decision>, StoreError> {
+        let mut saved = Vec::with_capacity(decisions.len());
+        for d in decisions {
+            let mut s = d.clone();
+            if s.time.is_empty() {
+                s.time = now();
+            }
+            if let Some(t) = s.target {
+                if self.decision(t)?.is_none() {
+                    return Err(self.invalid(format!(
+                        "cannot save the {} of decision #{t}: there is no decision #{t} in the log",
+                        s.action.name()
+                    )));
+                }
+            }
+            s.id = row::insert(tx, &s, &new_origin())
+                .map_err(|e| self.err(format!("saving a {} decision", s.action.name()), e))?;
+            saved.push(s);
+        }
+        Ok(saved)
+    }
+
     /// Save the resolution of cluster `cluster` (see [`resolution_decisions`]) in one
     /// transaction, with the record's new state when given. Returns the decisions as saved.
     ///
