@@ -19,7 +19,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::formats::judges::{self, Judges, SpanReader};
-use crate::formats::{Dataset, Format, FormatError};
+use crate::formats::{Dataset, FormatError};
 use crate::model::{Record, Source, SourceRole};
 use crate::review::disagreement::{
     cluster_judged, score, Disagreement, JudgeVerdict, Options, RecordScore,
@@ -105,28 +105,13 @@ pub enum Reading {
     /// Every record in full ([`ArbConfig::read`]: every field parsed), on the calling thread.
     Full,
     /// Records skimmed with [`SpanReader`] (no context, query or meta) on `threads` threads,
-    /// when the dataset's formats allow it ([`skimmable`]; else [`Reading::Full`]); a record
+    /// when the dataset's formats allow it ([`judges::skimmable`]; else [`Reading::Full`]); a record
     /// is read in full only where its hash or agreements are needed (an auto-accept candidate)
     /// or it cannot be skimmed.
     Fast {
         /// Worker threads (1: the calling thread).
         threads: usize,
     },
-}
-
-/// True when [`SpanReader`] gives `dataset`'s records the same sources as
-/// [`Dataset::record`]: every file has explicit ids and one line per id by design (records,
-/// prediction and Mu-SHROOM files). LettuceDetect files may derive the id from the skipped
-/// `prompt`, and a decisions file holds several lines per id, which `SpanReader`'s
-/// same-position match would not all join.
-#[must_use]
-pub fn skimmable(dataset: &Dataset) -> bool {
-    dataset.files().all(|f| {
-        matches!(
-            f.format,
-            Format::Ragtruth | Format::Predictions | Format::Mushroom
-        )
-    })
 }
 
 /// Records per chunk a [`Reading::Fast`] worker takes at a time.
@@ -144,7 +129,7 @@ pub fn cluster_all(
 ) {
     let n = dataset.len();
     let reader = match reading {
-        Reading::Fast { .. } if skimmable(dataset) => Some(SpanReader::new(dataset)),
+        Reading::Fast { .. } if judges::skimmable(dataset) => Some(SpanReader::new(dataset)),
         _ => None,
     };
     let threads = match reading {

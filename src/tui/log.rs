@@ -21,6 +21,38 @@ pub trait DecisionLog {
     fn append_all(&self, ds: &[Decision], state: &RecordState) -> Result<Vec<Decision>, String> {
         ds.iter().map(|d| self.append(d, state)).collect()
     }
+    /// Save several decisions on one record, all or none, with the record's state computed by
+    /// `state_of` from the record's whole log as it is when they are saved, the new ones
+    /// included (last): a decision another process saved meanwhile is counted. The default
+    /// reads the log, then appends (for test logs); [`Store`] does both in one transaction.
+    ///
+    /// # Errors
+    /// Nothing was saved (the default: as [`DecisionLog::append_all`]).
+    fn append_then(
+        &self,
+        ds: &[Decision],
+        state_of: &dyn Fn(&[Decision]) -> RecordState,
+    ) -> Result<Vec<Decision>, String> {
+        let Some(first) = ds.first() else {
+            return Ok(Vec::new());
+        };
+        let mut log = self.record_decisions(&first.dataset, &first.record_id)?;
+        let n = i64::try_from(ds.len()).unwrap_or(i64::MAX);
+        for (k, d) in (0_i64..).zip(ds) {
+            let mut provisional = d.clone();
+            provisional.id = i64::MAX - n + k;
+            log.push(provisional);
+        }
+        self.append_all(ds, &state_of(&log))
+    }
+    /// Save decisions on several records, each with its record's state, in one transaction
+    /// (the review screen's auto-accepts). The default saves them one by one.
+    ///
+    /// # Errors
+    /// Nothing was saved ([`Store`]; the default: the ones before the failing one were).
+    fn append_each(&self, rows: &[(Decision, RecordState)]) -> Result<Vec<Decision>, String> {
+        rows.iter().map(|(d, st)| self.append(d, st)).collect()
+    }
     /// Decisions about one record, in log order.
     ///
     /// # Errors
@@ -45,6 +77,16 @@ impl DecisionLog for Store {
     fn append_all(&self, ds: &[Decision], state: &RecordState) -> Result<Vec<Decision>, String> {
         Store::append_all(self, ds, Some(state)).map_err(|e| e.to_string())
     }
+    fn append_then(
+        &self,
+        ds: &[Decision],
+        state_of: &dyn Fn(&[Decision]) -> RecordState,
+    ) -> Result<Vec<Decision>, String> {
+        Store::append_all_then(self, ds, state_of).map_err(|e| e.to_string())
+    }
+    fn append_each(&self, rows: &[(Decision, RecordState)]) -> Result<Vec<Decision>, String> {
+        Store::append_each(self, rows).map_err(|e| e.to_string())
+    }
     fn record_decisions(&self, dataset: &str, record_id: &str) -> Result<Vec<Decision>, String> {
         Store::record_decisions(self, dataset, record_id).map_err(|e| e.to_string())
     }
@@ -62,6 +104,16 @@ impl<T: DecisionLog + ?Sized> DecisionLog for std::rc::Rc<T> {
     }
     fn append_all(&self, ds: &[Decision], state: &RecordState) -> Result<Vec<Decision>, String> {
         (**self).append_all(ds, state)
+    }
+    fn append_then(
+        &self,
+        ds: &[Decision],
+        state_of: &dyn Fn(&[Decision]) -> RecordState,
+    ) -> Result<Vec<Decision>, String> {
+        (**self).append_then(ds, state_of)
+    }
+    fn append_each(&self, rows: &[(Decision, RecordState)]) -> Result<Vec<Decision>, String> {
+        (**self).append_each(rows)
     }
     fn record_decisions(&self, dataset: &str, record_id: &str) -> Result<Vec<Decision>, String> {
         (**self).record_decisions(dataset, record_id)

@@ -901,8 +901,9 @@ fn disputed_queue(scored: &[spanreview::tui::arbitrate::Scored]) -> Vec<usize> {
 /// a joined decisions file falls back to the full read.
 #[test]
 fn fast_background_clustering_matches_the_full_read() {
+    use spanreview::formats::judges::skimmable;
     use spanreview::review::disagreement::Options;
-    use spanreview::tui::arbitrate::{skimmable, Clustering, Reading, Scored};
+    use spanreview::tui::arbitrate::{Clustering, Reading, Scored};
     use std::sync::Arc;
     let files = toolace_files();
     let ds = Dataset::open(&files, None).expect("files open");

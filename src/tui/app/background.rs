@@ -77,32 +77,38 @@ impl App {
         }
     }
 
-    /// Save pending auto-accepts for up to `budget` (each is an fsynced transaction: a large
-    /// file's unanimous records are accepted over many idle ticks, keeping keys responsive).
-    /// True while some are left.
+    /// Save pending auto-accepts for up to `budget`, in batches of up to [`ACCEPT_BATCH`]
+    /// records per transaction (one fsync each: a large file's unanimous records are accepted
+    /// over a few idle ticks, keys staying responsive). True while some are left.
     pub(super) fn save_pending_accepts(&mut self, budget: std::time::Duration) -> bool {
         let t0 = std::time::Instant::now();
-        while t0.elapsed() < budget {
-            let Some(s) = self.pending_accepts.pop_front() else {
-                break;
-            };
-            self.auto_accept(&s);
+        while t0.elapsed() < budget && !self.pending_accepts.is_empty() {
+            let mut batch = Vec::new();
+            while batch.len() < ACCEPT_BATCH {
+                let Some(s) = self.pending_accepts.pop_front() else {
+                    break;
+                };
+                if let Some(row) = self.auto_accept_row(&s) {
+                    batch.push((s, row));
+                }
+            }
+            self.save_accepts(batch);
         }
         !self.pending_accepts.is_empty()
     }
 
-    /// Accept a unanimous record nobody has decided on yet (and not on screen): one `accept_all` row with reason
-    /// "auto: unanimous" (undoable from the record).
-    fn auto_accept(&mut self, s: &Scored) {
-        // Nor the record on screen: the reviewer is looking at it.
+    /// The decision and state that accept a unanimous record nobody has decided on yet (and
+    /// not on screen: the reviewer is looking at it): one `accept_all` row with reason
+    /// "auto: unanimous" (undoable from the record). `None` for any other record.
+    fn auto_accept_row(&self, s: &Scored) -> Option<(Decision, RecordState)> {
         let on_screen = self.cur.as_ref().is_ok_and(|c| c.index == s.index);
         if self.states.contains_key(&s.id) || on_screen {
-            return;
+            return None;
         }
         // Only a record read in full carries its real hash (a skimmed one has no context).
         let Some(hash) = s.hash.clone() else {
             tracing::warn!(record = %s.id, "auto-accept skipped: record not read in full");
-            return;
+            return None;
         };
         let d = Decision {
             reason: Some(strings::AUTO_UNANIMOUS.to_owned()),
@@ -120,19 +126,32 @@ impl App {
             outcome: "open".to_owned(),
             stale: false,
         };
-        match self.log.append(&d, &state) {
+        Some((d, state))
+    }
+
+    /// Save a batch of auto-accepts in one transaction; on success mark each record reviewed.
+    fn save_accepts(&mut self, batch: Vec<(Scored, (Decision, RecordState))>) {
+        if batch.is_empty() {
+            return;
+        }
+        let rows: Vec<(Decision, RecordState)> = batch.iter().map(|(_, r)| r.clone()).collect();
+        match self.log.append_each(&rows) {
             Ok(saved) => {
-                tracing::info!(id = saved.id, record = %saved.record_id, "auto-accepted (unanimous)");
-                self.states.insert(s.id.clone(), state);
-                self.queue.mark(s.index, false, true);
-                self.auto_accepted += 1;
-                self.auto_agreements
-                    .insert(s.index, (s.id.clone(), s.agreements.clone()));
+                for ((s, (_, state)), d) in batch.into_iter().zip(saved) {
+                    tracing::info!(id = d.id, record = %d.record_id, "auto-accepted (unanimous)");
+                    self.states.insert(s.id.clone(), state);
+                    self.queue.mark(s.index, false, true);
+                    self.auto_accepted += 1;
+                    self.auto_agreements.insert(s.index, (s.id, s.agreements));
+                }
             }
             Err(e) => {
-                tracing::error!(record = %s.id, error = %e, "auto-accept NOT saved");
+                tracing::error!(records = rows.len(), error = %e, "auto-accepts NOT saved");
                 self.status = Status::Error(strings::not_saved(&e));
             }
         }
     }
 }
+
+/// Auto-accepts saved per transaction.
+const ACCEPT_BATCH: usize = 256;

@@ -1,30 +1,20 @@
 //! Decisions: each is built, appended to the log, and applied to the screen only once the log
 //! has acknowledged it.
 
+use std::cell::RefCell;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::{App, Current, ModeState, PickerKind, Status};
+use super::{App, ModeState, PickerKind, Status};
 use crate::review::decision::{
     redo_target, replay, undo_target, ActionKind, Decision, SpanStatus, SpanValue,
 };
+use crate::store::RecordState;
 use crate::tui::edit::{self, Bounds, Moved};
-use crate::tui::log::{state_of, DecisionLog};
+use crate::tui::log::state_of;
 use crate::tui::{strings, Action};
 
 /// The `note` prefix shared by the rows of one arbitration resolution.
 pub(super) const RESOLUTION: &str = "resolution ";
-
-/// Read the record's decisions again before saving one: another process on the same database
-/// (a second reviewer) may have saved some since the record was read, and the record state
-/// saved with the new decision must count them (else a record both finished reads as open).
-/// A log that cannot be read keeps what the screen has; the append reports the failure.
-fn refresh_decisions(log: &dyn DecisionLog, dataset: &str, c: &mut Current) {
-    if let Ok(fresh) = log.record_decisions(dataset, &c.record.id) {
-        if fresh.len() != c.decisions.len() {
-            c.decisions = fresh;
-        }
-    }
-}
 
 impl App {
     /// A new decision on the record on screen (`None` when no record is shown).
@@ -55,15 +45,9 @@ impl App {
     /// Append `d` to the log; on success apply it to the screen and say "saved #id".
     /// Returns the saved decision.
     pub(super) fn commit(&mut self, d: Decision) -> Option<Decision> {
-        let c = self.cur.as_mut().ok()?;
-        refresh_decisions(&*self.log, &self.dataset.name, c);
-        let mut prospective = c.decisions.clone();
-        let mut probe = d.clone();
-        probe.id = i64::MAX;
-        prospective.push(probe);
-        let state = state_of(&replay(&c.record, &prospective));
-        match self.log.append(&d, &state) {
-            Ok(saved) => {
+        match self.save(std::slice::from_ref(&d)) {
+            Ok(mut saved) => {
+                let saved = saved.pop()?;
                 tracing::info!(
                     id = saved.id,
                     action = saved.action.name(),
@@ -72,13 +56,8 @@ impl App {
                     target = ?saved.target,
                     "decision saved"
                 );
-                let msg = strings::saved(saved.id, saved.action.name(), saved.target);
-                c.decisions.push(saved.clone());
-                let was = self.states.get(&c.record.id).is_some_and(|s| s.reviewed);
-                self.queue.mark(c.index, was, state.reviewed);
-                self.states.insert(c.record.id.clone(), state);
-                self.reload_review();
-                self.status = Status::Saved(msg);
+                self.status =
+                    Status::Saved(strings::saved(saved.id, saved.action.name(), saved.target));
                 Some(saved)
             }
             Err(e) => {
@@ -92,17 +71,7 @@ impl App {
     /// Append `rows` (decisions on the record on screen) in one transaction; on success apply
     /// them to the screen. Returns them as saved; the status line is left to the caller.
     pub(super) fn commit_all(&mut self, rows: &[Decision]) -> Option<Vec<Decision>> {
-        let c = self.cur.as_mut().ok()?;
-        refresh_decisions(&*self.log, &self.dataset.name, c);
-        let mut prospective = c.decisions.clone();
-        let n = i64::try_from(rows.len()).unwrap_or(i64::MAX);
-        for (k, d) in (0_i64..).zip(rows) {
-            let mut probe = d.clone();
-            probe.id = i64::MAX - n + k;
-            prospective.push(probe);
-        }
-        let state = state_of(&replay(&c.record, &prospective));
-        match self.log.append_all(rows, &state) {
+        match self.save(rows) {
             Ok(saved) => {
                 for d in &saved {
                     tracing::info!(
@@ -115,11 +84,6 @@ impl App {
                         "decision saved"
                     );
                 }
-                c.decisions.extend(saved.iter().cloned());
-                let was = self.states.get(&c.record.id).is_some_and(|s| s.reviewed);
-                self.queue.mark(c.index, was, state.reviewed);
-                self.states.insert(c.record.id.clone(), state);
-                self.reload_review();
                 Some(saved)
             }
             Err(e) => {
@@ -128,6 +92,36 @@ impl App {
                 None
             }
         }
+    }
+
+    /// Save `rows` (decisions on the record on screen) with the record's state, computed in
+    /// the saving transaction from the record's log as it is then: another process (a second
+    /// reviewer) may have saved decisions since the record was read, and the state must count
+    /// them (else a record both finished reads as open). On success the screen takes that log.
+    fn save(&mut self, rows: &[Decision]) -> Result<Vec<Decision>, String> {
+        let c = self
+            .cur
+            .as_mut()
+            .map_err(|_| "no record on screen".to_owned())?;
+        let seen: RefCell<Option<(Vec<Decision>, RecordState)>> = RefCell::new(None);
+        let record = &c.record;
+        let saved = self.log.append_then(rows, &|log| {
+            let state = state_of(&replay(record, log));
+            seen.replace(Some((log.to_vec(), state.clone())));
+            state
+        })?;
+        let (mut log, state) = seen
+            .into_inner()
+            .ok_or_else(|| "internal: the record state was not computed".to_owned())?;
+        // The log seen ends with the new rows (provisional ids in a test log): take the saved.
+        log.truncate(log.len().saturating_sub(saved.len()));
+        log.extend(saved.iter().cloned());
+        c.decisions = log;
+        let was = self.states.get(&c.record.id).is_some_and(|s| s.reviewed);
+        self.queue.mark(c.index, was, state.reviewed);
+        self.states.insert(c.record.id.clone(), state);
+        self.reload_review();
+        Ok(saved)
     }
 
     pub(super) fn accept(&mut self) {
