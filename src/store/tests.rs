@@ -376,7 +376,7 @@ fn append_all_then_counts_decisions_another_process_saved_meanwhile() {
         Some(&counted(&[dec("ds", "r°1", "bob", ActionKind::Remove)])),
     )
     .expect("bob");
-    ana2.append_all(&[accept.clone()], Some(&counted(&stale_view)))
+    ana2.append_all(std::slice::from_ref(&accept), Some(&counted(&stale_view)))
         .expect("ana");
     assert_eq!(
         ana2.record_state("ds", "r°1")
