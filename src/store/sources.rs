@@ -629,45 +629,29 @@ mod tests {
         by.insert("r2".into(), Vec::new());
         let h = "a".repeat(64);
         let p = Path::new("preds.jsonl");
-        let id = store
-            .import_source(
-                "det",
-                SourceRole::Detector,
-                p,
-                &h,
-                "predictions",
-                &by,
-                &HashMap::new(),
-            )
-            .expect("import");
-        let again = store
-            .import_source(
-                "det",
-                SourceRole::Detector,
-                p,
-                &h,
-                "predictions",
-                &by,
-                &HashMap::new(),
-            )
-            .expect("import");
+        let import = |hash: &str, answers: &HashMap<String, AnswerMark>| {
+            store
+                .import_source(
+                    "det",
+                    SourceRole::Detector,
+                    p,
+                    hash,
+                    "predictions",
+                    &by,
+                    answers,
+                )
+                .expect("import")
+        };
+        let none = HashMap::new();
+        let id = import(&h, &none);
+        let again = import(&h, &none);
         assert_eq!(id, again);
         assert_eq!(store.sources().expect("rows").len(), 1);
         assert_eq!(store.source_spans(id, "r1").expect("read"), Some(vec![s]));
         assert_eq!(store.source_spans(id, "r2").expect("read"), Some(vec![]));
         assert_eq!(store.source_spans(id, "r3").expect("read"), None);
         assert_eq!(store.source_all_spans(id).expect("all"), by);
-        let other = store
-            .import_source(
-                "det",
-                SourceRole::Detector,
-                p,
-                &"b".repeat(64),
-                "predictions",
-                &by,
-                &HashMap::new(),
-            )
-            .expect("import");
+        let other = import(&"b".repeat(64), &none);
         assert_ne!(id, other);
         let rows = store.source_by_hash(&h).expect("rows");
         assert_eq!(rows.len(), 1);
@@ -685,30 +669,9 @@ mod tests {
             ("r2".to_owned(), mark("e\u{301}", 7)),
         ]
         .into();
-        let same = store
-            .import_source(
-                "det",
-                SourceRole::Detector,
-                p,
-                &h,
-                "predictions",
-                &by,
-                &answers,
-            )
-            .expect("fill in");
-        assert_eq!(same, id);
+        assert_eq!(import(&h, &answers), id, "filled in");
         assert_eq!(store.source_answers(id).expect("answers"), answers);
-        let third = store
-            .import_source(
-                "det",
-                SourceRole::Detector,
-                p,
-                &"c".repeat(64),
-                "predictions",
-                &by,
-                &answers,
-            )
-            .expect("import");
+        let third = import(&"c".repeat(64), &answers);
         assert_eq!(store.source_answers(third).expect("answers"), answers);
     }
 
