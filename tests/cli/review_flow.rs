@@ -1400,3 +1400,47 @@ fn spans_of_a_record_reclassified_clean_are_shown_cleared() {
     let screen = render(&mut app, 160, 40);
     assert!(screen.contains("pending"), "{screen}");
 }
+
+/// The text of screen row `y`, cell symbols joined.
+fn screen_row(t: &Terminal<TestBackend>, y: u16) -> String {
+    let buf = t.backend().buffer();
+    (0..buf.area.width)
+        .map(|x| buf[(x, y)].symbol().to_owned())
+        .collect()
+}
+
+#[test]
+fn the_adjust_diff_keeps_combining_marks_and_emoji_sequences_whole() {
+    // The old/new diff is drawn in runs: a run made of a lone combining mark or joiner would be
+    // drawn without its letter, or not at all.
+    let store = mem();
+    let files = vec![fixture("export/records.jsonl")];
+    let mut app = app_on(&files, Box::new(Rc::clone(&store)), QueueKind::All);
+    // "Naïve résumé é test.": the span "résumé" [6, 12) grows over " e\u{301}" [12, 15).
+    goto(&mut app, "f06__contradiction");
+    feed(
+        &mut app,
+        &[Action::Adjust, Action::EndRight, Action::EndRight],
+    );
+    let mut t = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
+    terminal::frame(&mut t, &mut app).expect("draw");
+    let rows: Vec<String> = (0..30).map(|y| screen_row(&t, y)).collect();
+    let new = rows
+        .iter()
+        .find(|r| r.contains("│new "))
+        .expect("the new line");
+    assert!(new.contains("new résumé e\u{301}"), "{new}");
+    app.update(Action::Cancel);
+    // "... a 👩‍👩‍👧 family.": the family [26, 31) is one character; its end moves over " family".
+    goto(&mut app, "f10__overgeneration");
+    feed(&mut app, &[Action::Adjust, Action::EndWordRight]);
+    terminal::frame(&mut t, &mut app).expect("draw");
+    let rows: Vec<String> = (0..30).map(|y| screen_row(&t, y)).collect();
+    for which in ["│old ", "│new "] {
+        let row = rows.iter().find(|r| r.contains(which)).expect(which);
+        assert!(
+            row.contains("\u{1F469}\u{200D}\u{1F469}\u{200D}\u{1F467}"),
+            "{which}: {row}"
+        );
+    }
+}

@@ -7,6 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
 use similar::{ChangeTag, TextDiff};
+use unicode_segmentation::UnicodeSegmentation;
 
 use crate::model::SourceRole;
 use crate::review::decision::SpanStatus;
@@ -272,6 +273,24 @@ pub fn context(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLay
     out.context_scroll = scroll;
 }
 
+/// `old` against `new`, diffed by character (grapheme cluster: a letter with its combining
+/// marks, an emoji sequence), as runs of one tag. A diff by code point would put a combining
+/// mark or a joiner in a span of its own, which the terminal draws without its letter (or not
+/// at all): the old and new texts of a Devanagari span would lose every vowel sign.
+fn diff_runs(old: &str, new: &str) -> Vec<(ChangeTag, String)> {
+    let a: Vec<&str> = old.graphemes(true).collect();
+    let b: Vec<&str> = new.graphemes(true).collect();
+    let diff = TextDiff::from_slices(&a, &b);
+    let mut runs: Vec<(ChangeTag, String)> = Vec::new();
+    for ch in diff.iter_all_changes() {
+        match runs.last_mut() {
+            Some((tag, run)) if *tag == ch.tag() => run.push_str(ch.value()),
+            _ => runs.push((ch.tag(), ch.value().to_owned())),
+        }
+    }
+    runs
+}
+
 /// The adjust panel: old and new text, diffed by character.
 pub fn adjust(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let (Ok(c), ModeState::Adjust { bounds, before, .. }) = (&app.cur, &app.mode) else {
@@ -294,12 +313,11 @@ pub fn adjust(frame: &mut Frame<'_>, area: Rect, app: &App) {
         bounds.start,
         bounds.end
     );
-    let diff = TextDiff::from_chars(old, new);
     let mut old_line = vec![Span::styled(strings::OLD, th.dim())];
     let mut new_line = vec![Span::styled(strings::NEW, th.dim())];
-    for ch in diff.iter_all_changes() {
-        let v = text::escape_line(ch.value());
-        match ch.tag() {
+    for (tag, v) in diff_runs(old, new) {
+        let v = text::escape_line(&v);
+        match tag {
             ChangeTag::Equal => {
                 old_line.push(Span::raw(v.clone()));
                 new_line.push(Span::raw(v));
