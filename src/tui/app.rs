@@ -512,6 +512,12 @@ impl App {
     }
 
     pub(super) fn load(&mut self, idx: usize) {
+        // The last message was about the record left ("all clusters resolved", a search's
+        // matches): it does not follow to another record (a decision that moves on, `A`,
+        // says it saved after the move).
+        if self.cur.as_ref().map_or(true, |c| c.index != idx) {
+            self.status = Status::None;
+        }
         self.scroll = Scrolls::default();
         self.mode = ModeState::Normal;
         self.cur = self.read(idx);

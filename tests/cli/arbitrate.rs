@@ -1011,3 +1011,28 @@ fn fast_background_clustering_matches_the_full_read() {
         "read in full"
     );
 }
+
+#[test]
+fn the_message_about_a_resolved_record_does_not_follow_to_the_next() {
+    // "all clusters resolved: A accepts the rest" said on the record resolved stayed on the
+    // status line of the next record, whose clusters are open.
+    let (store, mut app) = disputed_fixture(ArbConfig::default());
+    loop {
+        let rows = resolve_with(&mut app, &store, Action::Union, Resolution::Union);
+        assert!(!rows.is_empty());
+        if matches!(&app.status, Status::Saved(m) if m.contains("all clusters resolved")) {
+            break;
+        }
+    }
+    let resolved = id(&app);
+    app.update(Action::NextRecord);
+    assert_ne!(id(&app), resolved, "a next disputed record");
+    let arb = app.arb.as_ref().expect("arbitration state");
+    assert!(!app.is_resolved(arb.cluster), "the next record is open");
+    assert!(
+        !matches!(&app.status, Status::Saved(m) | Status::Info(m) if m.contains("resolved")),
+        "{:?}",
+        app.status
+    );
+    assert!(!render(&mut app, 120, 30).contains("all clusters resolved"));
+}
