@@ -345,6 +345,8 @@ pub const NO_CONTEXT: &str = "(no context)";
 pub const OLD: &str = "old ";
 /// Adjust panel: the new text.
 pub const NEW: &str = "new ";
+/// Unchanged text left out of the adjust panel.
+pub const ELIDED: &str = "…";
 /// Tool parameters prefix.
 pub const PARAMS: &str = "params";
 /// Span states in the span list.

@@ -1444,3 +1444,39 @@ fn the_adjust_diff_keeps_combining_marks_and_emoji_sequences_whole() {
         );
     }
 }
+
+#[test]
+fn the_adjust_panel_shows_the_change_at_the_end_of_a_long_span() {
+    // A 511-character span: its old text filled the panel, the new line and the end being
+    // moved were never on screen.
+    let store = mem();
+    let files = vec![super::common::data(
+        "toolace/test_records_reconstructed.jsonl",
+    )];
+    let mut app = app_on(&files, Box::new(Rc::clone(&store)), QueueKind::All);
+    app.update(Action::Goto);
+    typed(&mut app, "toolace_train_00258__clean__recovered");
+    app.update(Action::Confirm);
+    feed(
+        &mut app,
+        &[
+            Action::Adjust,
+            Action::EndLeft,
+            Action::EndLeft,
+            Action::EndLeft,
+        ],
+    );
+    let mut t = Terminal::new(TestBackend::new(160, 45)).expect("terminal");
+    terminal::frame(&mut t, &mut app).expect("draw");
+    let rows: Vec<String> = (0..45).map(|y| screen_row(&t, y)).collect();
+    let old = rows.iter().find(|r| r.contains("│old ")).expect("old line");
+    let new = rows
+        .iter()
+        .find(|r| r.contains("│new "))
+        .unwrap_or_else(|| panic!("the new line is on screen:\n{}", rows.join("\n")));
+    assert!(old.contains("owned in the collection: 15"), "{old}");
+    assert!(new.contains("owned in the collection:"), "{new}");
+    assert!(!new.contains("collection: 15"), "{new}");
+    // What is left out is marked.
+    assert!(old.contains("│old …"), "{old}");
+}

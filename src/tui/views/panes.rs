@@ -291,12 +291,27 @@ fn diff_runs(old: &str, new: &str) -> Vec<(ChangeTag, String)> {
     runs
 }
 
+/// Characters of unchanged text the adjust panel keeps beside a change (and of changed text at
+/// each end of the change).
+const ELIDE_KEEP: usize = 24;
+
+/// `s` without its middle: its first `head` and last `tail` characters (grapheme clusters),
+/// or `None` when eliding would not shorten it.
+fn elide(s: &str, head: usize, tail: usize) -> Option<(&str, &str)> {
+    let g: Vec<(usize, &str)> = s.grapheme_indices(true).collect();
+    if g.len() <= head.saturating_add(tail).saturating_add(1) {
+        return None;
+    }
+    let a = g[head].0;
+    let b = g.get(g.len() - tail).map_or(s.len(), |x| x.0);
+    Some((&s[..a], &s[b..]))
+}
+
 /// The adjust panel: old and new text, diffed by character.
 pub fn adjust(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let (Ok(c), ModeState::Adjust { bounds, before, .. }) = (&app.cur, &app.mode) else {
         return;
     };
-    let th = &app.config.theme;
     let old = c
         .map
         .slice(&c.record.output, before.start, before.end)
@@ -313,23 +328,59 @@ pub fn adjust(frame: &mut Frame<'_>, area: Rect, app: &App) {
         bounds.start,
         bounds.end
     );
+    let block = Block::bordered().title(title);
+    let inner = block.inner(area);
+    let runs = diff_runs(old, new);
+    // A long span's old and new texts would fill the panel before its changes: when both do
+    // not fit, unchanged text keeps a few characters beside each change, changed text its ends.
+    let mut lines = diff_lines(&runs, usize::MAX, app);
+    let fits: usize = lines
+        .iter()
+        .map(|l| l.width().div_ceil(usize::from(inner.width).max(1)))
+        .sum();
+    if fits > usize::from(inner.height) {
+        lines = diff_lines(&runs, ELIDE_KEEP, app);
+    }
+    let p = Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .block(block);
+    frame.render_widget(p, area);
+}
+
+/// The adjust panel's two lines from the diff's runs, each run cut to its `keep` characters
+/// beside the changes (unchanged text) or at its ends (changed text).
+fn diff_lines<'a>(runs: &'a [(ChangeTag, String)], keep: usize, app: &App) -> Vec<Line<'a>> {
+    let th = &app.config.theme;
     let mut old_line = vec![Span::styled(strings::OLD, th.dim())];
     let mut new_line = vec![Span::styled(strings::NEW, th.dim())];
-    for (tag, v) in diff_runs(old, new) {
-        let v = text::escape_line(&v);
-        match tag {
-            ChangeTag::Equal => {
-                old_line.push(Span::raw(v.clone()));
-                new_line.push(Span::raw(v));
+    let n = runs.len();
+    for (i, (tag, v)) in runs.iter().enumerate() {
+        let (head, tail) = match tag {
+            ChangeTag::Equal if n == 1 => (keep, keep),
+            ChangeTag::Equal if i == 0 => (0, keep),
+            ChangeTag::Equal if i == n - 1 => (keep, 0),
+            _ => (keep, keep),
+        };
+        let pieces: Vec<Span<'_>> = match elide(v, head, tail) {
+            Some((a, b)) => vec![
+                Span::raw(text::escape_line(a)),
+                Span::styled(strings::ELIDED, th.dim()),
+                Span::raw(text::escape_line(b)),
+            ],
+            None => vec![Span::raw(text::escape_line(v))],
+        };
+        for p in pieces {
+            match tag {
+                ChangeTag::Equal => {
+                    old_line.push(p.clone());
+                    new_line.push(p);
+                }
+                ChangeTag::Delete => old_line.push(p.patch_style(th.diff_del())),
+                ChangeTag::Insert => new_line.push(p.patch_style(th.diff_add())),
             }
-            ChangeTag::Delete => old_line.push(Span::styled(v, th.diff_del())),
-            ChangeTag::Insert => new_line.push(Span::styled(v, th.diff_add())),
         }
     }
-    let p = Paragraph::new(vec![Line::from(old_line), Line::from(new_line)])
-        .wrap(Wrap { trim: false })
-        .block(Block::bordered().title(title));
-    frame.render_widget(p, area);
+    vec![Line::from(old_line), Line::from(new_line)]
 }
 
 /// The add panel: what is marked so far.
