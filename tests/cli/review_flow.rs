@@ -1480,3 +1480,34 @@ fn the_adjust_panel_shows_the_change_at_the_end_of_a_long_span() {
     // What is left out is marked.
     assert!(old.contains("│old …"), "{old}");
 }
+
+#[test]
+fn the_output_follows_the_end_of_a_long_span_while_it_moves() {
+    // The output pane stayed on the span's start: moving the end of a span longer than the
+    // pane changed nothing on screen.
+    let store = mem();
+    let files = vec![super::common::data(
+        "toolace/test_records_reconstructed.jsonl",
+    )];
+    let mut app = app_on(&files, Box::new(Rc::clone(&store)), QueueKind::All);
+    goto(&mut app, "toolace_train_00258__clean__recovered");
+    feed(
+        &mut app,
+        &[Action::Adjust, Action::EndLeft, Action::EndLeft],
+    );
+    render(&mut app, 100, 30);
+    let (x, y) = cell_of(&app, 509);
+    let pane = app.layout.output;
+    assert!(y < pane.y + pane.height, "the end is in the output pane");
+    let mut t = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
+    terminal::frame(&mut t, &mut app).expect("draw");
+    let buf = t.backend().buffer();
+    assert!(
+        buf[(x - 1, y)].modifier.contains(Modifier::BOLD),
+        "the new last character is highlighted"
+    );
+    assert!(
+        !buf[(x, y)].modifier.contains(Modifier::BOLD),
+        "what was cut off is not"
+    );
+}

@@ -202,6 +202,12 @@ pub fn output(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayo
     let h = usize::from(inner.height);
     let focus = match &app.mode {
         ModeState::Add { cursor, .. } => Some(*cursor),
+        // Follow the end while only the end moves (a long span's end may be rows below).
+        ModeState::Adjust { bounds, before, .. }
+            if bounds.start == before.start && bounds.end != before.end =>
+        {
+            Some(bounds.end.saturating_sub(1))
+        }
         ModeState::Adjust { bounds, .. } => Some(bounds.start),
         _ => c.selected_span().map(|i| c.review.spans[i].current.start),
     };
