@@ -185,7 +185,11 @@ pub fn id_member(bytes: &[u8]) -> Option<String> {
 pub fn save_ids_in_background(path: &Path) -> std::thread::JoinHandle<()> {
     let path = path.to_path_buf();
     std::thread::spawn(move || {
-        if let Ok(index) = FileIndex::open(&path) {
+        // Without a cache (turned off) there is nowhere to save them: no second scan.
+        let Some(cache) = super::index::Cache::from_env() else {
+            return;
+        };
+        if let Ok(index) = FileIndex::open_with(&path, Some(&cache)) {
             save_ids(&index);
         }
     })
@@ -194,7 +198,8 @@ pub fn save_ids_in_background(path: &Path) -> std::thread::JoinHandle<()> {
 /// Save the ids of a JSONL file's records beside its index (see [`save_ids_in_background`]);
 /// true when they are saved now (read here, or saved before).
 fn save_ids(index: &FileIndex) -> bool {
-    if index.layout() != Layout::Lines {
+    // A file below the cache's size threshold has no sidecar: nothing to read for.
+    if index.layout() != Layout::Lines || !index.cached() {
         return false;
     }
     if index.saved_ids(|_, b| id_member(b)).is_some() {
@@ -511,6 +516,17 @@ mod tests {
             let again = FileIndex::open_with(&path, Some(&cache)).expect("open");
             assert!(again.saved_ids(|_, b| id_member(b)).is_none());
         }
+    }
+
+    #[test]
+    fn a_file_the_cache_does_not_take_gets_no_ids() {
+        let dir = tempfile::tempdir().expect("dir");
+        let (path, _, _) = file(dir.path(), None);
+        let small_only = Cache::new(dir.path().join("cache"), 1 << 40);
+        let index = FileIndex::open_with(&path, Some(&small_only)).expect("open");
+        assert!(!index.cached());
+        assert!(!save_ids(&index));
+        assert!(!dir.path().join("cache").exists(), "nothing written");
     }
 
     #[test]

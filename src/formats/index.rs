@@ -153,6 +153,12 @@ impl FileIndex {
         }
     }
 
+    /// True when the file goes through the sidecar cache (its index and ids can be saved).
+    #[must_use]
+    pub fn cached(&self) -> bool {
+        self.cached.is_some()
+    }
+
     /// True when the index was read from the sidecar cache, not built by scanning the file.
     #[must_use]
     pub fn from_cache(&self) -> bool {
