@@ -1511,3 +1511,28 @@ fn the_output_follows_the_end_of_a_long_span_while_it_moves() {
         "what was cut off is not"
     );
 }
+
+#[test]
+fn a_small_terminal_still_shows_the_span_list_and_the_adjust_and_add_panels() {
+    // Below 9 rows for output and panel together, the panel was left out: at 60x20 nothing
+    // said which span was selected, what it was adjusted to, or what was being added.
+    let store = mem();
+    let mut app = app(&store);
+    goto(&mut app, "plain_2__overgeneration");
+    let screen = render(&mut app, 60, 20);
+    assert!(screen.contains("▶ overgeneration [36, 91)"), "{screen}");
+    feed(&mut app, &[Action::Adjust, Action::EndLeft]);
+    let screen = render(&mut app, 60, 20);
+    assert!(screen.contains("Adjust [36, 91) → [36, 90)"), "{screen}");
+    assert!(
+        screen.contains("│new … similar delays recently "),
+        "{screen}"
+    );
+    // Room for one line: the new text.
+    let screen = render(&mut app, 60, 15);
+    assert!(screen.contains("│new "), "{screen}");
+    app.update(Action::Cancel);
+    feed(&mut app, &[Action::Add, Action::Mark]);
+    let screen = render(&mut app, 60, 20);
+    assert!(screen.contains("[36, 37) C"), "{screen}");
+}

@@ -90,9 +90,12 @@ fn body_view(frame: &mut Frame<'_>, body: Rect, app: &App, out: &mut ScreenLayou
 }
 
 fn bottom_panel_height(app: &App, avail: u16) -> u16 {
-    if avail < 9 {
+    if avail < 7 {
         return 0;
     }
+    // Half the room; in a small terminal the output keeps two rows of text and the panel (the
+    // selected span, the adjust or add panel) takes the rest.
+    let cap = if avail < 9 { avail - 4 } else { avail / 2 };
     let want: u16 = match (&app.mode, &app.cur) {
         (ModeState::Adjust { .. }, _) => 8,
         (ModeState::Add { .. }, _) => 4,
@@ -101,5 +104,5 @@ fn bottom_panel_height(app: &App, avail: u16) -> u16 {
             .saturating_add(2),
         (_, Err(_)) => 0,
     };
-    want.min(avail / 2).min(12)
+    want.min(cap).min(12)
 }

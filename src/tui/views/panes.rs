@@ -347,6 +347,10 @@ pub fn adjust(frame: &mut Frame<'_>, area: Rect, app: &App) {
     if fits > usize::from(inner.height) {
         lines = diff_lines(&runs, ELIDE_KEEP, app);
     }
+    if inner.height < 2 {
+        // Room for one line: the text that Enter saves.
+        lines.remove(0);
+    }
     let p = Paragraph::new(lines)
         .wrap(Wrap { trim: false })
         .block(block);
