@@ -32,7 +32,7 @@ use super::strings;
 use super::Action;
 use crate::formats::Dataset;
 use crate::model::offsets::CharMap;
-use crate::review::decision::replay;
+use crate::review::decision::{replay, RecordOutcome};
 use crate::review::disagreement::RecordScore;
 use crate::store::RecordState;
 
@@ -370,6 +370,8 @@ impl App {
 
     fn normal(&mut self, action: Action) {
         match action {
+            Action::Accept | Action::Relabel | Action::Adjust | Action::Add
+                if !self.require_open() => {}
             Action::NextSpan => self.select_step(1),
             Action::PrevSpan => self.select_step(-1),
             Action::NextRecord => self.step_record(1),
@@ -414,6 +416,19 @@ impl App {
             Action::Quit => self.quit = true,
             _ => {}
         }
+    }
+
+    /// True when the record on screen can keep spans; a record reclassified clean or removed
+    /// keeps none whatever its spans' decisions say (they would be saved and change nothing),
+    /// so the status line says so instead.
+    pub(super) fn require_open(&mut self) -> bool {
+        let msg = match self.cur.as_ref().map(|c| &c.review.outcome) {
+            Ok(RecordOutcome::Clean) => strings::SPANS_OF_CLEAN,
+            Ok(RecordOutcome::Removed { .. }) => strings::SPANS_OF_REMOVED,
+            _ => return true,
+        };
+        self.status = Status::Info(msg.to_owned());
+        false
     }
 
     pub(super) fn require_span(&mut self) -> bool {

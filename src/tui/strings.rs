@@ -315,6 +315,12 @@ pub const ADD_PICK_END: &str = "move to the end, then mark";
 pub const NO_SPANS: &str = "no spans under review";
 /// Shown when nothing is selected for a span action.
 pub const NO_SPAN_SELECTED: &str = "no span selected";
+/// A decision that keeps or changes spans, on a record reclassified clean.
+pub const SPANS_OF_CLEAN: &str =
+    "the record is reclassified clean, so it keeps no span: undo the reclassification first";
+/// A decision that keeps or changes spans, on a removed record.
+pub const SPANS_OF_REMOVED: &str =
+    "the record is removed, so it keeps no span: undo the removal first";
 /// The queue is empty.
 pub const QUEUE_EMPTY: &str = "the queue is empty: nothing to review";
 /// End of queue.

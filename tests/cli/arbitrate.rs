@@ -1036,3 +1036,37 @@ fn the_message_about_a_resolved_record_does_not_follow_to_the_next() {
     );
     assert!(!render(&mut app, 120, 30).contains("all clusters resolved"));
 }
+
+#[test]
+fn resolutions_that_keep_spans_are_refused_on_a_record_reclassified_clean() {
+    let (store, mut app) = disputed_fixture(ArbConfig::default());
+    to_disputed(&mut app);
+    app.update(Action::Clean);
+    let n = store.decisions(None).expect("log").len();
+    for a in [
+        Action::Take1,
+        Action::Union,
+        Action::Intersection,
+        Action::Adjust,
+    ] {
+        app.update(a);
+        assert!(
+            matches!(app.mode, ModeState::Arbitrate),
+            "{a:?}: {:?}",
+            app.mode
+        );
+        assert!(
+            matches!(&app.status, Status::Info(m) if m.contains("clean")),
+            "{a:?}: {:?}",
+            app.status
+        );
+    }
+    assert_eq!(
+        store.decisions(None).expect("log").len(),
+        n,
+        "nothing saved"
+    );
+    // Dropping everything agrees with a clean record: it is saved.
+    app.update(Action::Drop);
+    assert!(matches!(&app.status, Status::Saved(_)), "{:?}", app.status);
+}

@@ -1536,3 +1536,53 @@ fn a_small_terminal_still_shows_the_span_list_and_the_adjust_and_add_panels() {
     let screen = render(&mut app, 60, 20);
     assert!(screen.contains("[36, 37) C"), "{screen}");
 }
+
+#[test]
+fn span_decisions_on_a_record_reclassified_clean_or_removed_are_refused_not_saved() {
+    // A clean or removed record keeps no span whatever its spans' decisions say: an accept
+    // after `c` was saved as "saved #2 (accept)" and changed nothing, on screen or in export.
+    let store = mem();
+    let mut app = app(&store);
+    goto(&mut app, "plain_2__overgeneration");
+    render(&mut app, 100, 30);
+    let (x0, y0) = cell_of(&app, 29);
+    let (x1, y1) = cell_of(&app, 33);
+    for (decide, what) in [
+        (vec![Action::Clean], "reclassified clean"),
+        (vec![Action::Remove, Action::Confirm], "removed"),
+    ] {
+        feed(&mut app, &decide);
+        let n = log(&store).len();
+        for a in [Action::Accept, Action::Relabel, Action::Adjust, Action::Add] {
+            app.update(a);
+            assert!(
+                matches!(app.mode, ModeState::Normal),
+                "{a:?}: {:?}",
+                app.mode
+            );
+            assert!(
+                matches!(&app.status, Status::Info(m) if m.contains(what) && m.contains("undo")),
+                "{a:?}: {:?}",
+                app.status
+            );
+        }
+        feed(
+            &mut app,
+            &[
+                Action::MouseDown(x0, y0),
+                Action::MouseDrag(x1, y1),
+                Action::MouseUp(x1, y1),
+            ],
+        );
+        assert!(matches!(app.mode, ModeState::Normal), "{:?}", app.mode);
+        assert_eq!(log(&store).len(), n, "nothing saved");
+        // Undoing the reclassification makes the spans decidable again.
+        app.update(Action::Undo);
+        app.update(Action::Accept);
+        assert_eq!(
+            log(&store).last().map(|d| d.action),
+            Some(ActionKind::Accept)
+        );
+        app.update(Action::Undo);
+    }
+}

@@ -107,6 +107,10 @@ impl App {
         });
         match end {
             Some(cp) if cp != start => {
+                if !self.require_open() {
+                    self.mode = ModeState::Normal;
+                    return;
+                }
                 let Ok(c) = &self.cur else { return };
                 let (a, b) = edit::marked(&c.chars, start, cp);
                 self.open_add_label(a, b);
