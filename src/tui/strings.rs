@@ -440,6 +440,20 @@ pub fn notes(n: usize) -> String {
     format!("{n} note{}", if n == 1 { "" } else { "s" })
 }
 
+/// The record's notes (`m`), oldest first, under the span list.
+#[must_use]
+pub fn record_notes(notes: &[String]) -> String {
+    format!("✎ {}: {}", notes_word(notes.len()), notes.join(" · "))
+}
+
+fn notes_word(n: usize) -> &'static str {
+    if n == 1 {
+        "note"
+    } else {
+        "notes"
+    }
+}
+
 /// Stale decisions under the span list.
 #[must_use]
 pub fn stale_list(n: usize, what: &str) -> String {

@@ -1586,3 +1586,24 @@ fn span_decisions_on_a_record_reclassified_clean_or_removed_are_refused_not_save
         app.update(Action::Undo);
     }
 }
+
+#[test]
+fn the_records_notes_are_shown_under_the_span_list() {
+    // `m` saved a note and the header counted it ("1 note"), but its text was nowhere on the
+    // review screen.
+    let store = mem();
+    let mut app = app(&store);
+    app.update(Action::Note);
+    typed(&mut app, "check the °C against the tool");
+    app.update(Action::Confirm);
+    app.update(Action::Note);
+    typed(&mut app, "東京 ok");
+    app.update(Action::Confirm);
+    assert_saved(&app, 2);
+    let screen = render(&mut app, 100, 30);
+    assert!(
+        screen.contains("✎ notes: check the °C against the tool · 東京 ok"),
+        "{screen}"
+    );
+    assert!(screen.contains("▶ contradiction [29, 34)"), "{screen}");
+}

@@ -1,5 +1,5 @@
 //! The span list: label, `[start, end)` in code points, text, review state; stale decisions,
-//! labels that could not be read and notes about the joined files under it.
+//! the record's notes, labels that could not be read and notes about the joined files under it.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -58,6 +58,7 @@ pub(super) fn split_warnings<'a>(
 pub(super) fn note_rows(app: &App, c: &Current) -> usize {
     let (own, joined) = split_warnings(app, &c.record.warnings);
     usize::from(!c.review.stale.is_empty())
+        + usize::from(!c.review.notes.is_empty())
         + usize::from(!own.is_empty())
         + usize::from(!joined.is_empty())
 }
@@ -125,6 +126,12 @@ pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
         lines.push(Line::from(Span::styled(
             strings::stale_list(stale, &what.join(", ")),
             th.stale(),
+        )));
+    }
+    if !c.review.notes.is_empty() {
+        lines.push(Line::from(Span::styled(
+            text::escape_line(&strings::record_notes(&c.review.notes)),
+            th.dim(),
         )));
     }
     if !unreadable.is_empty() {
