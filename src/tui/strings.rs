@@ -327,6 +327,9 @@ pub const QUEUE_EMPTY: &str = "the queue is empty: nothing to review";
 pub const QUEUE_END: &str = "end of the queue";
 /// Start of queue.
 pub const QUEUE_START: &str = "start of the queue";
+/// The record on screen was changed by another process (a second reviewer on the database).
+pub const UPDATED_ELSEWHERE: &str =
+    "updated: decisions on this record were saved elsewhere (another review on this database)";
 /// Nothing to undo.
 pub const NOTHING_TO_UNDO: &str = "nothing to undo";
 /// Nothing to redo.

@@ -1607,3 +1607,47 @@ fn the_records_notes_are_shown_under_the_span_list() {
     );
     assert!(screen.contains("▶ contradiction [29, 34)"), "{screen}");
 }
+
+#[test]
+fn a_decision_another_process_saves_on_the_record_on_screen_is_shown() {
+    // Two processes on one database: ann accepted the span, bob then dropped it. Ann's screen
+    // kept showing "accepted" (and the record reviewed as she left it) while the log, and the
+    // export, had it dropped.
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = dir.path().join("two.sqlite");
+    let ann_db = Rc::new(Store::open(&path).expect("db"));
+    let bob_db = Rc::new(Store::open(&path).expect("db"));
+    let mut ann = app_on(
+        &fixture_files(),
+        Box::new(Rc::clone(&ann_db)),
+        QueueKind::All,
+    );
+    let mut bob = app_on(
+        &fixture_files(),
+        Box::new(Rc::clone(&bob_db)),
+        QueueKind::All,
+    );
+    ann.update(Action::Accept);
+    feed(&mut bob, &[Action::Drop, Action::Confirm]);
+    assert!(matches!(&bob.status, Status::Saved(_)), "{:?}", bob.status);
+    // The screen re-reads the log of its record when idle, about once a second.
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    ann.idle();
+    let c = ann.cur.as_ref().expect("record");
+    assert!(
+        matches!(c.review.spans[0].status, SpanStatus::Dropped { .. }),
+        "{:?}",
+        c.review.spans[0].status
+    );
+    assert!(
+        matches!(&ann.status, Status::Info(m) if m.contains("saved elsewhere")),
+        "{:?}",
+        ann.status
+    );
+    assert!(render(&mut ann, 100, 30).contains("“rainy”  dropped"));
+    // Nothing new: nothing said.
+    ann.update(Action::Cancel);
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    ann.idle();
+    assert_eq!(ann.status, Status::None);
+}
