@@ -27,7 +27,8 @@
 //! after all of them were written and synced: an error, or stale decisions without
 //! `--skip-stale` (exit 1), leave no output and every existing file untouched. `--split-by`
 //! writes `<out-stem>.<value>.<out-ext>` beside `--out` (a value's characters other than letters,
-//! digits, `-`, `_`, `.` become `_`; a missing value is `none`); with `--clean-in-all`, records
+//! digits, `-`, `_`, `.` become `_`; a missing value is `none`; two values that would share a
+//! file name are refused, exit 2, rather than written into one file); with `--clean-in-all`, records
 //! of type `clean` go to every other value's file (read in a first pass) instead of their own.
 //!
 //! **Unreadable lines** (invalid JSON, a non-string `id`, a record the format cannot read) never
@@ -182,10 +183,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         routes,
         records: match &args.split_by {
             None => Records::One(RecordFile::create(&args.out, layout)?),
-            Some(_) => Records::Split {
+            Some(field) => Records::Split {
                 out: args.out.clone(),
+                field: field.clone(),
                 layout,
                 files: BTreeMap::new(),
+                names: HashMap::new(),
             },
         },
         verdicts: args

@@ -1504,3 +1504,120 @@ fn a_file_with_an_unreadable_line_gets_no_saved_ids_and_every_export_reports_it(
     }
     assert_eq!(saved_ids(&cache), 0);
 }
+
+// ---- QA pass 2: split collisions, partial output, messages, unreadable lines and labels ----
+
+/// The fixture's records, each changed by `edit(index, record)`, written as JSONL `name` in
+/// `dir` (non-ASCII written raw).
+fn edited(dir: &Path, name: &str, edit: impl Fn(usize, &mut Value)) -> PathBuf {
+    let mut text = String::new();
+    for (i, mut v) in lines(&fixture()).into_iter().enumerate() {
+        edit(i, &mut v);
+        text.push_str(&serde_json::to_string(&v).expect("json"));
+        text.push('\n');
+    }
+    let file = dir.join(name);
+    fs::write(&file, text).expect("write");
+    file
+}
+
+/// `spanreview export FILE --db DB ARGS...`, run in `dir`.
+fn export_in(dir: &Path, file: &Path, db: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
+    common::bin()
+        .current_dir(dir)
+        .arg("export")
+        .arg(file)
+        .arg("--db")
+        .arg(db)
+        .args(extra)
+        .assert()
+}
+
+fn stderr(a: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&a.get_output().stderr).into_owned()
+}
+
+/// The names of the files in `dir` starting with `prefix`.
+fn files_starting(dir: &Path, prefix: &str) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .expect("ls")
+        .map(|e| e.expect("e").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(prefix))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn split_values_with_one_file_name_are_refused_and_nothing_is_written() {
+    let dir = TempDir::new().expect("tmp");
+    let db = dir.path().join("db.sqlite");
+    Store::open(&db).expect("db");
+    // "東京/ツール" and "東京_ツール" both become the file name part "東京_ツール"
+    let file = edited(dir.path(), "records.jsonl", |i, v| {
+        v["meta"]["source"] = Value::from(if i % 2 == 0 {
+            "東京/ツール"
+        } else {
+            "東京_ツール"
+        });
+    });
+    let a = export_in(
+        dir.path(),
+        &file,
+        &db,
+        &["--out", "o.jsonl", "--split-by", "meta.source"],
+    )
+    .code(2);
+    let err = stderr(&a);
+    assert!(
+        err.contains(r#"the values "東京/ツール" and "東京_ツール" would both be written to ./o.東京_ツール.jsonl"#),
+        "{err}"
+    );
+    assert!(err.contains("nothing was written"), "{err}");
+    assert_eq!(files_starting(dir.path(), "o."), Vec::<String>::new());
+    assert_eq!(files_starting(dir.path(), ".o."), Vec::<String>::new());
+
+    // an empty value and a missing one both have the file name part `none`
+    let file = edited(dir.path(), "records.jsonl", |i, v| {
+        let meta = v["meta"].as_object_mut().expect("meta");
+        if i == 0 {
+            meta.remove("source");
+        } else if i == 1 {
+            meta.insert("source".into(), Value::from(""));
+        }
+    });
+    let a = export_in(
+        dir.path(),
+        &file,
+        &db,
+        &["--out", "o.jsonl", "--split-by", "meta.source"],
+    )
+    .code(2);
+    let err = stderr(&a);
+    assert!(
+        err.contains(r#"the values "none" and "" would both be written to ./o.none.jsonl"#),
+        "{err}"
+    );
+    assert_eq!(files_starting(dir.path(), "o."), Vec::<String>::new());
+
+    // distinct file names: every record is written
+    let file = edited(dir.path(), "records.jsonl", |i, v| {
+        v["meta"]["source"] = Value::from(if i % 2 == 0 {
+            "東京/ツール"
+        } else {
+            "café"
+        });
+    });
+    export_in(
+        dir.path(),
+        &file,
+        &db,
+        &["--out", "o.jsonl", "--split-by", "meta.source"],
+    )
+    .code(0);
+    let n: usize = ["o.東京_ツール.jsonl", "o.café.jsonl"]
+        .iter()
+        .map(|f| lines(&dir.path().join(f)).len())
+        .sum();
+    assert_eq!(n, 11);
+}

@@ -1,7 +1,7 @@
 //! Export's output files: written beside their destination under a temporary name and renamed
 //! into place only when everything succeeded; one file per value with `--split-by`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -360,10 +360,15 @@ pub enum Records {
     Split {
         /// `--out`, whose stem and extension name the files.
         out: PathBuf,
+        /// The `--split-by` field (for messages).
+        field: String,
         /// Layout of the files.
         layout: Layout,
         /// Open files by value.
         files: BTreeMap<String, RecordFile>,
+        /// The value each file was opened for: two values whose file names are the same
+        /// (`a/b` and `a_b`) are refused, not written into one file.
+        names: HashMap<PathBuf, String>,
     },
 }
 
@@ -410,9 +415,26 @@ impl Records {
     pub fn push(&mut self, route: &str, bytes: &[u8]) -> anyhow::Result<()> {
         match self {
             Self::One(f) => f.push(bytes),
-            Self::Split { out, layout, files } => {
+            Self::Split {
+                out,
+                field,
+                layout,
+                files,
+                names,
+            } => {
                 if !files.contains_key(route) {
-                    let f = RecordFile::create(&split_path(out, route), *layout)?;
+                    let path = split_path(out, route);
+                    if let Some(other) = names.get(&path) {
+                        bail!(
+                            "--split-by {field}: the values {other:?} and {route:?} would both be \
+                             written to {} (a file name keeps only letters, digits, `-`, `_` and \
+                             `.` of a value; an empty one is `none`); nothing was written. Split \
+                             by another field, or make the values distinct in the input",
+                            path.display()
+                        );
+                    }
+                    let f = RecordFile::create(&path, *layout)?;
+                    names.insert(path, route.to_owned());
                     files.insert(route.to_owned(), f);
                 }
                 match files.get_mut(route) {
