@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::model::Record;
-use crate::review::decision::{Decision, RecordReview};
+use crate::review::decision::{Decision, RecordOutcome, RecordReview};
 use crate::review::metrics::{Agreement, RecordAgreement};
 use crate::store::RecordState;
 
@@ -47,7 +47,7 @@ pub struct StatsView {
     /// Records read this session (the scope of the agreement numbers): on screen, or
     /// auto-accepted in the background.
     pub read: usize,
-    /// Of those, reviewed (compared).
+    /// Of those, reviewed and not removed (compared).
     pub compared: usize,
     /// Per source, by name.
     pub sources: Vec<SourceStats>,
@@ -84,7 +84,9 @@ impl StatsView {
         }
         let mut agree: BTreeMap<String, Agreement> = BTreeMap::new();
         for (r, review) in records {
-            if !review.is_reviewed() {
+            // A removed record is not in the reviewed result at all (as `stats` counts it): a
+            // source that labeled it neither gained nor lost by it.
+            if !review.is_reviewed() || matches!(review.outcome, RecordOutcome::Removed { .. }) {
                 continue;
             }
             v.compared += 1;

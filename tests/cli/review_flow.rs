@@ -1651,3 +1651,22 @@ fn a_decision_another_process_saves_on_the_record_on_screen_is_shown() {
     ann.idle();
     assert_eq!(ann.status, Status::None);
 }
+
+#[test]
+fn the_stats_screen_leaves_removed_records_out_of_the_agreement_as_stats_does() {
+    // A removed record is not in the reviewed result (`spanreview stats` leaves it out); the
+    // stats screen compared it as a record with no span, so the gold's labels on it counted
+    // as false positives (char F1 0.00 over one removed record).
+    let store = mem();
+    let mut app = app(&store);
+    feed(&mut app, &[Action::Remove, Action::Confirm]);
+    goto(&mut app, "plain_2__overgeneration");
+    app.update(Action::AcceptAll);
+    app.update(Action::Stats);
+    let st = app.stats.clone().expect("stats");
+    assert_eq!((st.reviewed, st.removed), (2, 1));
+    assert_eq!(st.compared, 1, "the accepted record only");
+    let gold = st.sources.iter().find(|s| s.name == "gold").expect("gold");
+    assert_eq!(gold.records, 1);
+    assert!((gold.char_f1 - 1.0).abs() < 1e-9, "{gold:?}");
+}
