@@ -16,9 +16,12 @@
 //! result), each reviewer's reviewed result becomes a source `reviewer:<NAME>`, with no
 //! `--judge`: the gold spans with only that reviewer's decisions in force replayed (their own
 //! undo and redo respected). A reviewer gives an opinion on a record when a decision of theirs
-//! other than flags and notes is in force there and they did not remove it; reviewer sources
-//! hold only the records at least two reviewers gave an opinion on (one reviewer's changes are
-//! the reviewed result, not a dispute). Resolutions that name a reviewer source are arbitration
+//! other than flags and notes is in force there: their kept spans (none for a record they
+//! cleaned or removed); reviewer sources hold only the records at least two reviewers gave an
+//! opinion on (one reviewer's changes are the reviewed result, not a dispute). A record one
+//! reviewer removed and another kept is a conflict; when the other kept spans it is disputed
+//! (the removal's lane holds none) and reaches the arbitration queue, where a resolution that
+//! keeps a span reopens the record ([`crate::review::decision`]). Resolutions that name a reviewer source are arbitration
 //! between reviewers, not an opinion: they are left out of their author's result (and settle
 //! the conflict, [`Conflict::resolved`]). Such sources are computed from the log each time,
 //! never imported.
@@ -277,34 +280,33 @@ pub fn reviewers<'a>(
         if opinions.len() < 2 {
             continue;
         }
-        let kept: Vec<Source> = opinions
+        // Every opinion is a lane, a removal one with no span: a reviewer who kept spans the
+        // other removed disputes them, and the record reaches the arbitration queue.
+        let lanes: Vec<Source> = opinions
             .iter()
-            .filter_map(|(who, spans)| {
-                spans.as_ref().map(|s| {
-                    Source::new(
-                        format!("{REVIEWER_PREFIX}{who}"),
-                        SourceRole::Annotator,
-                        s.clone(),
-                    )
-                })
+            .map(|(who, spans)| {
+                Source::new(
+                    format!("{REVIEWER_PREFIX}{who}"),
+                    SourceRole::Annotator,
+                    spans.clone().unwrap_or_default(),
+                )
             })
             .collect();
-        let disputed =
-            kept.len() >= 2 && disagreement::cluster(&rec.output, &kept, options).is_disputed();
-        let (n_kept, n_opinions) = (kept.len(), opinions.len());
-        if n_kept >= 2 {
-            if !disputed {
-                out.agreed.insert(rec.id.clone());
-            }
-            for s in kept {
-                sources
-                    .entry(s.name.clone())
-                    .or_insert_with(|| LoadedSource::new(s.name.clone(), SourceRole::Annotator))
-                    .spans
-                    .insert(rec.id.clone(), s.spans);
-            }
+        let disputed = disagreement::cluster(&rec.output, &lanes, options).is_disputed();
+        let n_kept = opinions.iter().filter(|(_, s)| s.is_some()).count();
+        let n_opinions = opinions.len();
+        let outcomes_differ = n_kept > 0 && n_kept < n_opinions;
+        if !disputed && !outcomes_differ {
+            out.agreed.insert(rec.id.clone());
         }
-        if disputed || (n_kept > 0 && n_kept < n_opinions) {
+        for s in lanes {
+            sources
+                .entry(s.name.clone())
+                .or_insert_with(|| LoadedSource::new(s.name.clone(), SourceRole::Annotator))
+                .spans
+                .insert(rec.id.clone(), s.spans);
+        }
+        if disputed || outcomes_differ {
             let merged = replay(
                 &rec,
                 &owned(all.get(id.as_str()).map_or(&[][..], Vec::as_slice)),

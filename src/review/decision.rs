@@ -322,6 +322,10 @@ pub enum RecordOutcome {
     },
 }
 
+/// The drop reason of the spans a resolution leaves out when it reopens a record reclassified
+/// clean or removed.
+pub const REOPENED_BY_ARBITRATION: &str = "reopened by arbitration";
+
 /// A record's review state: its spans and outcome after replaying its active decisions.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecordReview {
@@ -339,6 +343,8 @@ pub struct RecordReview {
     pub applied: Vec<Decision>,
     /// An accept-all was applied (the record is confirmed even with no spans).
     pub confirmed: bool,
+    /// Who set [`RecordReview::outcome`] to clean or removed (see [`RecordReview::reopens`]).
+    pub outcome_by: Option<String>,
 }
 
 impl RecordReview {
@@ -363,7 +369,33 @@ impl RecordReview {
             stale: Vec::new(),
             applied: Vec::new(),
             confirmed: false,
+            outcome_by: None,
         }
+    }
+
+    /// True when `d`, applied after the record was reclassified clean or removed, reopens it:
+    /// `d` keeps a span (accept, accept-all, adjust, relabel, add, or a resolution with a
+    /// result) and either it is an arbitration resolution or another reviewer made it. In a
+    /// log merged from several reviewers the later decision in log order stands (one
+    /// reviewer's clean no longer silently outweighs another's later accept), and a resolution
+    /// that keeps a span settles the record. One reviewer's own span decisions after their
+    /// clean or remove leave it as it is (the review screen refuses them; undo comes first).
+    fn reopens(&self, d: &Decision) -> bool {
+        if self.outcome == RecordOutcome::Open {
+            return false;
+        }
+        let keeps = match d.action {
+            ActionKind::Accept
+            | ActionKind::AcceptAll
+            | ActionKind::Adjust
+            | ActionKind::Relabel
+            | ActionKind::Add => true,
+            ActionKind::Resolve => d.after.is_some(),
+            _ => false,
+        };
+        keeps
+            && (d.action == ActionKind::Resolve
+                || self.outcome_by.as_deref() != Some(d.reviewer.as_str()))
     }
 
     /// True when the record needs no more decisions: it was reclassified or removed, accepted
@@ -421,6 +453,19 @@ impl RecordReview {
     }
 
     fn apply(&mut self, d: &Decision) {
+        if self.reopens(d) {
+            self.outcome = RecordOutcome::Open;
+            self.outcome_by = None;
+            if d.action == ActionKind::Resolve {
+                // Arbitration saw the record keeping no span (its gold lane empty), so its
+                // results are the record's spans: the others stay out.
+                for s in &mut self.spans {
+                    s.status = SpanStatus::Dropped {
+                        reason: Some(REOPENED_BY_ARBITRATION.to_owned()),
+                    };
+                }
+            }
+        }
         let key = d.key();
         match d.action {
             ActionKind::Accept => {
@@ -462,11 +507,15 @@ impl RecordReview {
                 }
             }
             ActionKind::Resolve => self.apply_resolution(d, key),
-            ActionKind::Clean => self.outcome = RecordOutcome::Clean,
+            ActionKind::Clean => {
+                self.outcome = RecordOutcome::Clean;
+                self.outcome_by = Some(d.reviewer.clone());
+            }
             ActionKind::Remove => {
                 self.outcome = RecordOutcome::Removed {
                     reason: d.reason.clone().unwrap_or_else(|| "other".to_owned()),
                 };
+                self.outcome_by = Some(d.reviewer.clone());
             }
             ActionKind::Flag => self.flagged = d.reason.as_deref() != Some("off"),
             ActionKind::Note => {

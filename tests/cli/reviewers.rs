@@ -15,7 +15,7 @@ use spanreview::cli::judge_args::{self, JudgeArgs};
 use spanreview::formats::judges::{Arbitration, Judges};
 use spanreview::formats::Dataset;
 use spanreview::model::Record;
-use spanreview::review::decision::{ActionKind, Decision, SpanValue};
+use spanreview::review::decision::{replay, ActionKind, Decision, RecordOutcome, SpanValue};
 use spanreview::review::disagreement::Options;
 use spanreview::store::Store;
 use spanreview::tui::app::App;
@@ -366,9 +366,10 @@ fn a_single_reviewers_database_gives_no_reviewer_source() {
 }
 
 #[test]
-fn a_removal_against_kept_spans_is_a_conflict_but_no_lane() {
+fn a_removal_against_kept_spans_is_a_disputed_conflict_and_the_later_decision_stands() {
     let ds = dataset();
     let q = ds.record(Q).expect("Q");
+    assert!(!q.gold_spans().is_empty());
     let store = Store::open_in_memory().expect("db");
     let mut rm = Decision::new(&q, &ds.name, "ana", ActionKind::Remove);
     rm.reason = Some("incoherent".into());
@@ -385,10 +386,23 @@ fn a_removal_against_kept_spans_is_a_conflict_but_no_lane() {
     assert_eq!(rv.conflicts[0].record_id, q.id);
     assert_eq!(rv.conflicts[0].reviewers, ["ana", "bo"]);
     assert!(!rv.conflicts[0].resolved);
-    assert!(
-        rv.sources.is_empty(),
-        "one reviewer kept spans: nothing to compare"
-    );
+    assert!(!rv.agreed.contains(&q.id));
+    // The removal is a lane with no span against bo's kept spans: disputed, so the record
+    // reaches the arbitration queue.
+    let lane = |name: &str| {
+        rv.sources
+            .iter()
+            .find(|s| s.name == name)
+            .and_then(|s| s.spans.get(&q.id))
+            .map(Vec::len)
+    };
+    assert_eq!(lane("reviewer:ana"), Some(0));
+    assert_eq!(lane("reviewer:bo"), Some(q.gold_spans().len()));
+    // Log order: bo's accept-all came after ana's removal, so the record is kept.
+    let merged = replay(&q, &log);
+    assert_eq!(merged.outcome, RecordOutcome::Open);
+    assert_eq!(merged.kept_spans(&q.output).len(), q.gold_spans().len());
+
     // Flags and notes are no opinion: bo's note alone is no conflict.
     let store = Store::open_in_memory().expect("db");
     store.append(&rm, None).expect("save");

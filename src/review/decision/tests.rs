@@ -178,3 +178,73 @@ fn span_keys_round_trip() {
     );
     assert_eq!(ActionKind::from_name("bogus"), None);
 }
+
+#[test]
+fn another_reviewers_later_span_decision_or_a_kept_resolution_reopens_the_record() {
+    // (first decision, second decision and its reviewer, outcome after both)
+    let clean = |d: &mut Decision| d.reviewer = "ana".into();
+    let cases: Vec<(ActionKind, ActionKind, &str, Option<SpanValue>, bool)> = vec![
+        // Another reviewer's later span decisions stand (log order).
+        (ActionKind::Clean, ActionKind::AcceptAll, "bo", None, true),
+        (ActionKind::Remove, ActionKind::Accept, "bo", None, true),
+        (
+            ActionKind::Clean,
+            ActionKind::Add,
+            "bo",
+            Some(value(18, 19, "contradiction")),
+            true,
+        ),
+        // A resolution that keeps a span settles it, whoever arbitrates.
+        (
+            ActionKind::Clean,
+            ActionKind::Resolve,
+            "ana",
+            Some(value(15, 17, "contradiction")),
+            true,
+        ),
+        // Known-bad the other way: these leave the reclassification as it is.
+        (ActionKind::Clean, ActionKind::AcceptAll, "ana", None, false),
+        (ActionKind::Remove, ActionKind::Drop, "bo", None, false),
+        (ActionKind::Clean, ActionKind::Resolve, "bo", None, false),
+        (ActionKind::Clean, ActionKind::Note, "bo", None, false),
+    ];
+    for (first, second, who, after, reopened) in cases {
+        let mut log = Log::new();
+        log.push(first, |d| {
+            clean(d);
+            d.reason = Some("incoherent".into());
+        });
+        log.push(second, |d| {
+            d.reviewer = who.into();
+            // On a reclassified record arbitration sees no gold span: its results are new.
+            d.span_key = Some(if matches!(second, ActionKind::Add | ActionKind::Resolve) {
+                "added:b1".into()
+            } else {
+                "gold:0".into()
+            });
+            d.after.clone_from(&after);
+            d.note = Some("n".into());
+        });
+        let r = log.review();
+        let what = format!("{first:?} by ana, then {second:?} by {who}");
+        assert_eq!(
+            r.outcome == RecordOutcome::Open,
+            reopened,
+            "{what}: {:?}",
+            r.outcome
+        );
+        if reopened {
+            let kept = r.kept_spans(&log.rec.output);
+            assert!(!kept.is_empty(), "{what}");
+            assert_eq!(r.outcome_by, None, "{what}");
+            if second == ActionKind::Resolve {
+                // Only the resolution's result: the gold spans the arbitration did not see stay
+                // out (no duplicate of a span the result repeats).
+                let got: Vec<(usize, usize)> = kept.iter().map(|s| (s.start, s.end)).collect();
+                assert_eq!(got, [(15, 17)], "{what}");
+            }
+        } else {
+            assert_eq!(r.outcome_by.as_deref(), Some("ana"), "{what}");
+        }
+    }
+}
