@@ -239,9 +239,9 @@ fn table(a: &str, pairs: &[Pair], by_type: bool) -> String {
             e.precision,
             e.recall,
             e.f1,
-            opt(sc.mean_iou),
+            super::score4(sc.mean_iou),
             sc.iou_records,
-            opt(sc.kappa),
+            super::score4(sc.kappa),
         ));
     }
     s.push_str(
@@ -256,9 +256,4 @@ fn table(a: &str, pairs: &[Pair], by_type: bool) -> String {
 fn pad(label: &str, width: usize) -> String {
     let fill = width.saturating_sub(label.width());
     format!("{label}{}", " ".repeat(fill))
-}
-
-/// A score with 4 decimals, `-` when undefined.
-fn opt(x: Option<f64>) -> String {
-    x.map_or_else(|| "-".to_owned(), |v| format!("{v:.4}"))
 }

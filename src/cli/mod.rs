@@ -73,3 +73,36 @@ pub fn error_message(e: &anyhow::Error) -> String {
     }
     msg
 }
+
+/// A score with 4 decimals for the tables of `compare` and `stats`, `-` when undefined; a
+/// negative score that rounds to zero prints as `0.0000`, not `-0.0000`.
+pub(crate) fn score4(x: Option<f64>) -> String {
+    x.map_or_else(
+        || "-".to_owned(),
+        |v| {
+            let s = format!("{v:.4}");
+            if s == "-0.0000" {
+                "0.0000".to_owned()
+            } else {
+                s
+            }
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn scores_print_with_four_decimals_and_no_negative_zero() {
+        for (x, want) in [
+            (None, "-"),
+            (Some(0.5), "0.5000"),
+            (Some(-0.0), "0.0000"),
+            (Some(-0.000_04), "0.0000"),
+            (Some(-0.25), "-0.2500"),
+            (Some(1.0), "1.0000"),
+        ] {
+            assert_eq!(super::score4(x), want, "{x:?}");
+        }
+    }
+}

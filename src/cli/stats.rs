@@ -564,9 +564,9 @@ fn block(title: &str, rows: &[(String, &Scores, String)], with_upheld: bool) -> 
             c.recall,
             c.f1,
             sc.example_level.f1,
-            opt(sc.mean_iou),
+            super::score4(sc.mean_iou),
             sc.iou_records,
-            opt(sc.kappa)
+            super::score4(sc.kappa)
         ));
         if with_upheld {
             s.push_str(&format!(" │ {up}"));
@@ -574,9 +574,4 @@ fn block(title: &str, rows: &[(String, &Scores, String)], with_upheld: bool) -> 
         s.push('\n');
     }
     s
-}
-
-/// A score with 4 decimals, `-` when undefined.
-fn opt(x: Option<f64>) -> String {
-    x.map_or_else(|| "-".to_owned(), |v| format!("{v:.4}"))
 }
