@@ -22,6 +22,32 @@ pub enum StoreError {
         /// The path that was looked at.
         path: PathBuf,
     },
+    /// The database file could not be read.
+    #[error("cannot read the database {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A read command was pointed at an empty file (SQLite would silently make it a database).
+    #[error(
+        "{} is empty: not a spanreview database (nothing was changed; give the database `review` saved to)",
+        path.display()
+    )]
+    Empty {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A read command was pointed at a file that is not an SQLite database.
+    #[error(
+        "{} is not a spanreview database: it does not start with the SQLite header (nothing was changed)",
+        path.display()
+    )]
+    NotADatabase {
+        /// The file.
+        path: PathBuf,
+    },
     /// The database was written by a newer spanreview, whose schema this one does not know.
     #[error(
         "database {} has schema version {found}, but this spanreview knows versions up to {known}: it was written by a newer spanreview; upgrade spanreview to open it (the database was not changed)",

@@ -99,16 +99,15 @@ impl Store {
     }
 
     /// Open an existing database; unlike [`Store::open`], never creates one (for commands that
-    /// only read).
+    /// only read). The file is checked before SQLite sees it: SQLite takes an empty file for a
+    /// new database and would write one into it.
     ///
     /// # Errors
-    /// [`StoreError::Missing`] when there is no file at `path`; otherwise as [`Store::open`].
+    /// [`StoreError::Missing`] when there is no file at `path`, [`StoreError::Empty`] for an
+    /// empty file, [`StoreError::NotADatabase`] for a file without the SQLite header; otherwise
+    /// as [`Store::open`].
     pub fn open_existing(path: &Path) -> Result<Self, StoreError> {
-        if !path.is_file() {
-            return Err(StoreError::Missing {
-                path: path.to_owned(),
-            });
-        }
+        check_existing(path)?;
         Self::open(path)
     }
 
@@ -382,6 +381,32 @@ impl Store {
         .map_err(|e| self.err(format!("saving the state of record {record_id:?}"), e))?;
         Ok(())
     }
+}
+
+/// The first 16 bytes of every SQLite database file.
+const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
+
+/// Refuse, without touching it, a path that is not an existing SQLite database file.
+fn check_existing(path: &Path) -> Result<(), StoreError> {
+    use std::io::Read;
+    let path_buf = || path.to_owned();
+    if !path.is_file() {
+        return Err(StoreError::Missing { path: path_buf() });
+    }
+    let mut head = Vec::with_capacity(SQLITE_HEADER.len());
+    std::fs::File::open(path)
+        .and_then(|f| f.take(SQLITE_HEADER.len() as u64).read_to_end(&mut head))
+        .map_err(|source| StoreError::Read {
+            path: path_buf(),
+            source,
+        })?;
+    if head.is_empty() {
+        return Err(StoreError::Empty { path: path_buf() });
+    }
+    if head != SQLITE_HEADER {
+        return Err(StoreError::NotADatabase { path: path_buf() });
+    }
+    Ok(())
 }
 
 #[cfg(test)]

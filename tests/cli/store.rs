@@ -403,3 +403,87 @@ fn merge_db_refuses_a_missing_input_and_merging_into_itself() {
         2
     );
 }
+
+/// `PATH-wal` and `PATH-shm`, SQLite's files beside a WAL database.
+fn wal_files(db: &Path) -> [std::path::PathBuf; 2] {
+    ["-wal", "-shm"].map(|s| {
+        let mut p = db.as_os_str().to_owned();
+        p.push(s);
+        std::path::PathBuf::from(p)
+    })
+}
+
+/// Every command that only reads a database, pointed at `db` (outputs go under `dir`).
+fn read_commands(db: &Path, dir: &Path) -> Vec<(&'static str, assert_cmd::Command)> {
+    let records = crate::common::data("toolace/test_records_reconstructed.jsonl");
+    let mut decisions = crate::common::bin();
+    decisions.arg("decisions").arg("--db").arg(db);
+    let mut export = crate::common::bin();
+    export
+        .arg("export")
+        .arg(&records)
+        .arg("--db")
+        .arg(db)
+        .arg("--out")
+        .arg(dir.join("out.jsonl"));
+    let mut stats = crate::common::bin();
+    stats.arg("stats").arg(&records).arg("--db").arg(db);
+    let mut merge = crate::common::bin();
+    merge.arg("merge-db").arg(dir.join("team.sqlite")).arg(db);
+    vec![
+        ("decisions", decisions),
+        ("export", export),
+        ("stats", stats),
+        ("merge-db input", merge),
+    ]
+}
+
+#[test]
+fn read_commands_refuse_an_empty_file_and_leave_it_empty() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("empty.sqlite");
+    std::fs::write(&db, b"").expect("empty file");
+    for (what, mut cmd) in read_commands(&db, dir.path()) {
+        cmd.assert()
+            .code(2)
+            .stderr(predicates::str::contains(format!(
+                "{} is empty: not a spanreview database",
+                db.display()
+            )));
+        assert_eq!(
+            std::fs::metadata(&db).expect("still there").len(),
+            0,
+            "{what} left the empty file empty"
+        );
+        for p in wal_files(&db) {
+            assert!(!p.exists(), "{what} created {}", p.display());
+        }
+        for out in ["out.jsonl", "team.sqlite"] {
+            assert!(!dir.path().join(out).exists(), "{what} wrote {out}");
+        }
+    }
+    assert!(matches!(
+        Store::open_existing(&db),
+        Err(spanreview::store::StoreError::Empty { .. })
+    ));
+}
+
+#[test]
+fn read_commands_refuse_a_file_that_is_not_sqlite_untouched() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("notes.sqlite");
+    let text = b"{\"id\": \"r1\"}\n";
+    std::fs::write(&db, text).expect("file");
+    for (what, mut cmd) in read_commands(&db, dir.path()) {
+        cmd.assert()
+            .code(2)
+            .stderr(predicates::str::contains(format!(
+                "{} is not a spanreview database",
+                db.display()
+            )));
+        assert_eq!(std::fs::read(&db).expect("read"), text, "{what}");
+        for p in wal_files(&db) {
+            assert!(!p.exists(), "{what} created {}", p.display());
+        }
+    }
+}
