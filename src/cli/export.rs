@@ -24,8 +24,10 @@
 //! report.
 //!
 //! Every output goes to a temporary file beside its destination and is renamed into place only
-//! after all of them were written and synced: an error, or stale decisions without
-//! `--skip-stale` (exit 1), leave no output and every existing file untouched. `--split-by`
+//! after all of them were written and synced, every destination checked first (not a folder,
+//! in a folder that exists) and a failed rename undoing the ones before it: an error, or stale
+//! decisions without `--skip-stale` (exit 1), leave no output and every existing file
+//! untouched. `--split-by`
 //! writes `<out-stem>.<value>.<out-ext>` beside `--out` (a value's characters other than letters,
 //! digits, `-`, `_`, `.` become `_`; a missing value is `none`; two values that would share a
 //! file name are refused, exit 2, rather than written into one file); with `--clean-in-all`, records
@@ -257,8 +259,12 @@ fn protect(args: &Args, judges: &[(String, PathBuf)], db: &Path) -> anyhow::Resu
     if let Some(p) = &args.report {
         dests.push((p, "--report"));
     }
+    if args.split_by.is_some() {
+        output::check_dest(&output::split_path(&args.out, "none"), "--out")?;
+    }
     for (i, (p, what)) in dests.iter().enumerate() {
         protected.check(p, what)?;
+        output::check_dest(p, what)?;
         for (q, other) in &dests[..i] {
             if output::canonical(p) == output::canonical(q) {
                 bail!("{what} and {other} are the same file {}", p.display());
@@ -509,7 +515,7 @@ impl Sink<'_> {
         for f in &files {
             protected.check(f.dest(), "output file")?;
         }
-        let mut report_file = match &self.args.report {
+        let report_file = match &self.args.report {
             Some(p) => {
                 let header = report::Header {
                     dataset: name,
@@ -531,22 +537,17 @@ impl Sink<'_> {
             }
             None => None,
         };
-        if let Some(v) = &mut self.verdicts {
-            v.finish()?;
-        }
-        if let Some(r) = &mut report_file {
-            r.finish()?;
-        }
         let names: Vec<String> = files
             .iter()
             .map(|f| format!("{} ({} records)", f.dest().display(), f.count()))
             .collect();
-        for f in files {
-            f.persist()?;
-        }
-        for f in self.verdicts.into_iter().chain(report_file) {
-            f.persist()?;
-        }
+        let mut all: Vec<(AtomicFile, &str)> = files
+            .into_iter()
+            .map(|f| (f.into_file(), "output file"))
+            .collect();
+        all.extend(self.verdicts.take().map(|f| (f, "--verdicts")));
+        all.extend(report_file.map(|f| (f, "--report")));
+        output::persist_all(all)?;
         let t = &self.tally;
         eprintln!(
             "exported {} of {} records ({} reviewed, {} removed, {} reclassified clean) to {}",

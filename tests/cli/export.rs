@@ -1621,3 +1621,62 @@ fn split_values_with_one_file_name_are_refused_and_nothing_is_written() {
         .sum();
     assert_eq!(n, 11);
 }
+
+#[test]
+fn an_output_that_is_a_folder_or_in_a_missing_folder_leaves_no_output() {
+    let (dir, db) = scripted();
+    let d = dir.path();
+    fs::create_dir(d.join("rapports°")).expect("mkdir");
+    fs::write(d.join("v.jsonl"), "ancien ’verdict’\n").expect("old verdicts");
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--report", "rapports°"],
+            "refusing to write --report rapports°: it is a folder",
+        ),
+        (
+            &["--report", "nul/r.md"],
+            "cannot write --report nul/r.md: the folder nul does not exist",
+        ),
+        (
+            &["--report", "r.md", "--verdicts", "rapports°"],
+            "refusing to write --verdicts rapports°: it is a folder",
+        ),
+        (
+            &["--report", "r.md", "--split-by", "meta.corruption_type"],
+            "refusing to write output file ./o.contradiction.jsonl: it is a folder",
+        ),
+    ];
+    fs::create_dir(d.join("o.contradiction.jsonl")).expect("mkdir");
+    for (extra, message) in cases {
+        let mut args = vec!["--out", "o.jsonl"];
+        if !extra.contains(&"--verdicts") {
+            args.extend(["--verdicts", "v.jsonl"]);
+        }
+        args.extend_from_slice(extra);
+        let mut cmd = common::bin();
+        let a = cmd
+            .current_dir(d)
+            .arg("export")
+            .arg(fixture())
+            .arg("--db")
+            .arg(&db)
+            .args(&args)
+            .assert()
+            .code(2);
+        let err = stderr(&a);
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(!d.join("o.jsonl").exists(), "{args:?}: {err}");
+        assert!(!d.join("r.md").exists(), "{args:?}: {err}");
+        assert_eq!(
+            fs::read_to_string(d.join("v.jsonl")).expect("v"),
+            "ancien ’verdict’\n",
+            "{args:?}"
+        );
+        assert_eq!(files_starting(d, "o.overgeneration"), Vec::<String>::new());
+        assert_eq!(
+            files_starting(d, "."),
+            Vec::<String>::new(),
+            "no temporary file"
+        );
+    }
+}

@@ -145,6 +145,95 @@ impl AtomicFile {
     }
 }
 
+/// Refuse `dest` as the destination of `what` when it is a folder, or its folder does not
+/// exist: checked for every output before anything is written or renamed.
+///
+/// # Errors
+/// A message naming the path.
+pub fn check_dest(dest: &Path, what: &str) -> anyhow::Result<()> {
+    if dest.is_dir() {
+        bail!(
+            "refusing to write {what} {}: it is a folder (give a file path); nothing was written",
+            dest.display()
+        );
+    }
+    let dir = parent(dest);
+    if !dir.is_dir() {
+        bail!(
+            "cannot write {what} {}: the folder {} does not exist; nothing was written",
+            dest.display(),
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
+/// Rename every finished file into place, all or nothing: each destination is checked first
+/// ([`check_dest`]), and an existing file is kept under a hard link beside it until every
+/// rename succeeded. When one fails, the files already renamed are put back (the old file
+/// restored, a new one removed) and the error is returned.
+///
+/// # Errors
+/// A destination is a folder or has no folder, or a rename fails.
+pub fn persist_all(files: Vec<(AtomicFile, &str)>) -> anyhow::Result<()> {
+    for (f, what) in &files {
+        check_dest(f.dest(), what)?;
+    }
+    let mut files: Vec<AtomicFile> = files.into_iter().map(|(f, _)| f).collect();
+    for f in &mut files {
+        f.finish()?;
+    }
+    // (destination, its old file kept under this name) of the files renamed so far
+    let mut done: Vec<(PathBuf, Option<PathBuf>)> = Vec::new();
+    let mut failed = None;
+    for f in files {
+        let dest = f.dest.clone();
+        let backup = dest.is_file().then(|| {
+            let mut name = f.tmp.clone().into_os_string();
+            name.push("-old");
+            PathBuf::from(name)
+        });
+        if let Some(b) = &backup {
+            if let Err(e) = std::fs::hard_link(&dest, b) {
+                failed = Some(anyhow::Error::new(e).context(format!(
+                    "keeping {} until every output is written",
+                    dest.display()
+                )));
+                break;
+            }
+        }
+        match f.persist() {
+            Ok(()) => done.push((dest, backup)),
+            Err(e) => {
+                if let Some(b) = &backup {
+                    let _ = std::fs::remove_file(b);
+                }
+                failed = Some(e);
+                break;
+            }
+        }
+    }
+    match failed {
+        None => {
+            for (_, b) in done {
+                if let Some(b) = b {
+                    let _ = std::fs::remove_file(b);
+                }
+            }
+            Ok(())
+        }
+        Some(e) => {
+            for (dest, b) in done.into_iter().rev() {
+                let _ = match b {
+                    Some(b) => std::fs::rename(&b, &dest),
+                    None => std::fs::remove_file(&dest),
+                };
+            }
+            Err(e.context("nothing was written (the outputs renamed before were put back)"))
+        }
+    }
+}
+
 impl Drop for AtomicFile {
     fn drop(&mut self) {
         if !self.done {
@@ -342,12 +431,10 @@ impl RecordFile {
         self.count
     }
 
-    /// Rename into place.
-    ///
-    /// # Errors
-    /// As [`AtomicFile::persist`].
-    pub fn persist(self) -> anyhow::Result<()> {
-        self.file.persist()
+    /// The file, finished, to be renamed into place ([`persist_all`]).
+    #[must_use]
+    pub fn into_file(self) -> AtomicFile {
+        self.file
     }
 }
 
@@ -523,7 +610,7 @@ mod tests {
         f.push(b"{}").expect("push");
         f.push(b"[1]").expect("push");
         f.finish().expect("finish");
-        f.persist().expect("persist");
+        persist_all(vec![(f.into_file(), "--out")]).expect("persist");
         assert_eq!(
             std::fs::read_to_string(&dest).expect("read"),
             "[\n  {},\n  [1]\n]\n"
