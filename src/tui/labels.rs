@@ -4,6 +4,7 @@ use std::fmt;
 use std::path::Path;
 
 use super::strings;
+use crate::formats::validate::labels as embedded;
 use crate::model::Record;
 
 /// One choice: a label, with category and subcategory when the taxonomy has them.
@@ -75,12 +76,26 @@ fn from_taxonomy(text: &str) -> Option<Vec<LabelChoice>> {
 
 /// Read a label file: a taxonomy TOML file as `validate --labels` takes (`labels = [...]`,
 /// `[categories.NAME] subcategories = [...]`), or one label per line, `category/subcategory`
-/// for taxonomy entries, `#` comments.
+/// for taxonomy entries, `#` comments; `toolace` and `lettucedetect` (no such file) are the
+/// embedded taxonomies, as for `validate --labels`.
 ///
 /// # Errors
 /// The file cannot be read or holds no label.
 pub fn read_file(path: &Path) -> Result<Vec<LabelChoice>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        // The embedded taxonomies by name, as `validate --labels` takes them.
+        Err(e) => match path.to_str() {
+            Some("toolace") => embedded::TOOLACE.to_owned(),
+            Some("lettucedetect") => embedded::LETTUCEDETECT.to_owned(),
+            _ => {
+                return Err(format!(
+                    "{}: {e} (--labels takes a label file, toolace or lettucedetect)",
+                    path.display()
+                ))
+            }
+        },
+    };
     if let Some(out) = from_taxonomy(&text) {
         return Ok(out);
     }

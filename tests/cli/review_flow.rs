@@ -1670,3 +1670,34 @@ fn the_stats_screen_leaves_removed_records_out_of_the_agreement_as_stats_does() 
     assert_eq!(gold.records, 1);
     assert!((gold.char_f1 - 1.0).abs() < 1e-9, "{gold:?}");
 }
+
+#[test]
+fn labels_takes_the_embedded_taxonomies_by_name_as_validate_does() {
+    // `validate --labels lettucedetect` works; `review --labels lettucedetect` said
+    // "lettucedetect: No such file or directory".
+    let l = spanreview::tui::labels::read_file(Path::new("lettucedetect")).expect("embedded");
+    assert!(
+        l.iter()
+            .any(|c| c.to_string() == "contradiction / numerical"),
+        "{l:?}"
+    );
+    let t = spanreview::tui::labels::read_file(Path::new("toolace")).expect("embedded");
+    assert!(t.iter().any(|c| c.label == "missing_tool"), "{t:?}");
+    // The labels are read before the terminal is needed.
+    let rec = fixture("review/records.jsonl");
+    super::common::bin()
+        .args(["review", "--labels", "lettucedetect"])
+        .arg(&rec)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("needs a terminal"));
+    super::common::bin()
+        .args(["review", "--labels", "lettuce"])
+        .arg(&rec)
+        .assert()
+        .code(2)
+        .stderr(
+            predicates::str::contains("lettuce")
+                .and(predicates::str::contains("toolace or lettucedetect")),
+        );
+}
