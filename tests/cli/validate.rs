@@ -474,3 +474,45 @@ fn line_numbers_hold_across_the_thread_split() {
     assert_eq!(lines, want);
     assert_eq!(summary["records"], 4000);
 }
+
+#[test]
+fn nesting_deeper_than_the_readers_accept_is_reported_like_they_see_it() {
+    // A clean record of the fixture with one extra member nested n deep, in meta and at the
+    // top level; serde_json (what export, compare and review read with) decides each line.
+    let dir = tempfile::tempdir().expect("tmp");
+    let base = std::fs::read_to_string(fx("mixed.jsonl")).expect("read");
+    let good: Value = base
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|v| v["meta"]["corruption_type"] == "clean")
+        .expect("a clean record");
+    let mut lines = Vec::new();
+    let mut want = Vec::new();
+    for (k, n) in [1usize, 126, 127, 128, 129, 200].into_iter().enumerate() {
+        for in_meta in [false, true] {
+            let mut v = good.clone();
+            v["id"] = Value::from(format!("deep°{k}{in_meta}"));
+            v["meta"]["base_id"] = v["id"].clone();
+            let deep = format!("{}{}", "[".repeat(n), "]".repeat(n));
+            let text = v.to_string();
+            let line = if in_meta {
+                text.replacen("\"meta\":{", &format!("\"meta\":{{\"zz\":{deep},"), 1)
+            } else {
+                text.replacen('{', &format!("{{\"zz\":{deep},"), 1)
+            };
+            let refused = serde_json::from_str::<Value>(&line).is_err();
+            want.push((lines.len() + 1, refused));
+            lines.push(line);
+        }
+    }
+    assert!(want.iter().any(|w| w.1) && want.iter().any(|w| !w.1));
+    let file = dir.path().join("deep.jsonl");
+    std::fs::write(&file, lines.join("\n") + "\n").expect("write");
+    let (_, out) = run(&[file.to_str().expect("utf-8"), "--allow-clean"]);
+    for (line, refused) in want {
+        let reported = problem_lines(&out)
+            .iter()
+            .any(|p| p.contains(&format!("deep.jsonl:{line}: invalid JSON: recursion limit")));
+        assert_eq!(reported, refused, "line {line}:\n{out}");
+    }
+}

@@ -20,7 +20,13 @@ pub struct Invalid {
 
 use wide::u8x16;
 
-const MAX_DEPTH: usize = 128;
+/// `serde_json` (the record readers) refuses a value whose lists and objects, the record
+/// itself included, nest this deep: at most `MAX_DEPTH - 1` levels are accepted. The skimmer's
+/// `depth` is that level (1 for the record's own braces).
+pub const MAX_DEPTH: usize = 128;
+
+/// The problem of a line nested deeper than [`MAX_DEPTH`], worded as `serde_json` words it.
+pub const TOO_DEEP: &str = "recursion limit exceeded";
 
 /// Masks of the quotes, backslashes and control bytes of a 64-byte block, 16 bytes at a time
 /// with SIMD compares and move-masks (`wide`: SSE2 on x86-64, NEON on aarch64, scalar
@@ -210,8 +216,8 @@ impl Skim<'_> {
     }
 
     fn array(&mut self, depth: usize) -> Result<(), Invalid> {
-        if depth > MAX_DEPTH {
-            return self.err("recursion limit exceeded");
+        if depth >= MAX_DEPTH {
+            return self.err(TOO_DEEP);
         }
         self.i += 1;
         self.ws();
@@ -243,8 +249,8 @@ impl Skim<'_> {
         depth: usize,
         mut f: impl FnMut(&mut Self, (usize, usize), usize) -> Result<(), Invalid>,
     ) -> Result<(), Invalid> {
-        if depth > MAX_DEPTH {
-            return self.err("recursion limit exceeded");
+        if depth >= MAX_DEPTH {
+            return self.err(TOO_DEEP);
         }
         self.i += 1;
         self.ws();
@@ -311,7 +317,7 @@ pub fn top<'a>(text: &'a str, nested: &str) -> Result<Top<'a>, Invalid> {
     let top = if s.peek() == Some(b'{') {
         let mut members: Members<'a> = Vec::with_capacity(8);
         let mut inner: Option<Members<'a>> = None;
-        s.object(0, |s, (k0, k1), depth| {
+        s.object(1, |s, (k0, k1), depth| {
             let key = &text[k0..k1];
             let v0 = s.i;
             if key == nested && s.peek() == Some(b'{') {
@@ -430,6 +436,22 @@ mod tests {
             let line = format!("{{\"k\": \"{body}\", \"n\": [1, \"{body}\"]}}");
             let serde = serde_json::from_str::<serde_json::Value>(&line).is_ok();
             proptest::prop_assert_eq!(ok(&line), serde, "{}", line);
+        }
+    }
+
+    #[test]
+    fn nesting_limit_is_serde_jsons() {
+        for n in 120..135 {
+            let deep = format!("{}{}", "[".repeat(n), "]".repeat(n));
+            for line in [
+                deep.clone(),
+                format!("{{\"a\": {deep}}}"),
+                format!("{{\"m\": {{\"a\": {deep}}}}}"),
+            ] {
+                let serde_ok = serde_json::from_str::<serde_json::Value>(&line).is_ok();
+                assert_eq!(top(&line, "m").is_ok(), serde_ok, "{n} levels: {line}");
+                assert_eq!(ok(&line), serde_ok, "{n} levels: {line}");
+            }
         }
     }
 

@@ -38,6 +38,9 @@ pub(super) fn parse_text<'a, T: serde::Deserialize<'a>>(
     sink: &mut Sink<'_>,
     text: &'a str,
 ) -> Option<T> {
+    if too_deep(sink, text) {
+        return None;
+    }
     match shape::read::<T>(text) {
         Ok(Obj::Ok(t)) => Some(t),
         Ok(Obj::Other(s)) => {
@@ -53,6 +56,33 @@ pub(super) fn parse_text<'a, T: serde::Deserialize<'a>>(
             sink.push(Kind::InvalidJson, format!("invalid JSON: {e}"));
             None
         }
+    }
+}
+
+/// True, after reporting it, when the line nests lists and objects deeper than the record
+/// readers (`serde_json`) accept: the checks skip the members they do not need without looking
+/// at their depth, so such a line would pass here and fail everywhere else. Lines with fewer
+/// than that many `[` and `{` are not looked at again.
+fn too_deep(sink: &mut Sink<'_>, text: &str) -> bool {
+    let opens = memchr::memchr2_iter(b'[', b'{', text.as_bytes()).count();
+    if opens < skim::MAX_DEPTH {
+        return false;
+    }
+    match skim::top(text, "") {
+        Err(e) if e.what == skim::TOO_DEEP => {
+            sink.push(
+                Kind::InvalidJson,
+                format!(
+                    "invalid JSON: {} (lists and objects nested {} deep or more, the record \
+                     included) at byte {} of the record: the record readers cannot read it",
+                    skim::TOO_DEEP,
+                    skim::MAX_DEPTH,
+                    e.at
+                ),
+            );
+            true
+        }
+        _ => false,
     }
 }
 
