@@ -245,10 +245,13 @@ fn tell_about_inputs(dataset: &Dataset) {
 /// `--report` when one is an input or two are the same file.
 fn protect(args: &Args, judges: &[(String, PathBuf)], db: &Path) -> anyhow::Result<Protected> {
     let mut protected = Protected::default();
-    for f in args.files.iter().chain(judges.iter().map(|(_, p)| p)) {
-        protected.add(f);
+    for f in &args.files {
+        protected.add(f, "the input file");
     }
-    protected.add(db);
+    for (name, f) in judges {
+        protected.add(f, &format!("the --judge {name} file"));
+    }
+    protected.add(db, "the database");
     let mut dests: Vec<(&Path, &str)> = Vec::new();
     if args.split_by.is_none() {
         dests.push((&args.out, "--out"));
@@ -274,8 +277,8 @@ fn protect(args: &Args, judges: &[(String, PathBuf)], db: &Path) -> anyhow::Resu
     // Split files are checked by name when they are known; they must not be the verdicts or
     // report either.
     if args.split_by.is_some() {
-        for (p, _) in &dests {
-            protected.add(p);
+        for (p, what) in &dests {
+            protected.add(p, &format!("the {what} file"));
         }
     }
     Ok(protected)
@@ -512,8 +515,13 @@ impl Sink<'_> {
         }
 
         let files = self.records.finish()?;
+        let what = if self.args.split_by.is_some() {
+            "--split-by file"
+        } else {
+            "--out"
+        };
         for f in &files {
-            protected.check(f.dest(), "output file")?;
+            protected.check(f.dest(), what)?;
         }
         let report_file = match &self.args.report {
             Some(p) => {
@@ -541,10 +549,8 @@ impl Sink<'_> {
             .iter()
             .map(|f| format!("{} ({} records)", f.dest().display(), f.count()))
             .collect();
-        let mut all: Vec<(AtomicFile, &str)> = files
-            .into_iter()
-            .map(|f| (f.into_file(), "output file"))
-            .collect();
+        let mut all: Vec<(AtomicFile, &str)> =
+            files.into_iter().map(|f| (f.into_file(), what)).collect();
         all.extend(self.verdicts.take().map(|f| (f, "--verdicts")));
         all.extend(report_file.map(|f| (f, "--report")));
         output::persist_all(all)?;

@@ -1643,7 +1643,7 @@ fn an_output_that_is_a_folder_or_in_a_missing_folder_leaves_no_output() {
         ),
         (
             &["--report", "r.md", "--split-by", "meta.corruption_type"],
-            "refusing to write output file ./o.contradiction.jsonl: it is a folder",
+            "refusing to write --split-by file ./o.contradiction.jsonl: it is a folder",
         ),
     ];
     fs::create_dir(d.join("o.contradiction.jsonl")).expect("mkdir");
@@ -1679,4 +1679,50 @@ fn an_output_that_is_a_folder_or_in_a_missing_folder_leaves_no_output() {
             "no temporary file"
         );
     }
+}
+
+#[test]
+fn a_split_file_on_another_output_names_that_output() {
+    let (dir, db) = scripted();
+    let d = dir.path();
+    for (flag, name) in [
+        ("--verdicts", "o.contradiction.jsonl"),
+        ("--report", "o.clean.jsonl"),
+    ] {
+        let a = export_in(
+            d,
+            &fixture(),
+            &db,
+            &[
+                "--out",
+                "o.jsonl",
+                "--split-by",
+                "meta.corruption_type",
+                flag,
+                name,
+            ],
+        )
+        .code(2);
+        let err = stderr(&a);
+        assert!(
+            err.contains(&format!(
+                "refusing to write --split-by file ./{name}: it is the {flag} file {}",
+                d.canonicalize().expect("dir").join(name).display()
+            )),
+            "{err}"
+        );
+        assert!(!err.contains("input file"), "{err}");
+        assert_eq!(files_starting(d, "o."), Vec::<String>::new());
+    }
+    // the database and the input keep their own names
+    let input = d.join("entrée’.jsonl");
+    fs::copy(fixture(), &input).expect("copy");
+    let a = export_in(d, &input, &db, &["--out", "o.jsonl", "--report", s(&db)]).code(2);
+    assert!(stderr(&a).contains("it is the database"), "{}", stderr(&a));
+    let a = export_in(d, &input, &db, &["--out", s(&input)]).code(2);
+    assert!(
+        stderr(&a).contains("it is the input file"),
+        "{}",
+        stderr(&a)
+    );
 }

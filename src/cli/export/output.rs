@@ -263,11 +263,16 @@ pub fn canonical(path: &Path) -> PathBuf {
     }
 }
 
-/// Files that must not be written to: the inputs (and the database).
+/// Files that must not be written to: the inputs, the database, and (under `--split-by`) the
+/// other outputs.
 #[derive(Debug, Default)]
 pub struct Protected {
-    paths: Vec<(PathBuf, Option<(u64, u64)>)>,
+    paths: Vec<Guarded>,
 }
+
+/// A protected file: canonical path, file id (device, inode), and what it is ("the input
+/// file", "the --verdicts file").
+type Guarded = (PathBuf, Option<(u64, u64)>, String);
 
 fn file_id(p: &Path) -> Option<(u64, u64)> {
     use std::os::unix::fs::MetadataExt;
@@ -275,9 +280,10 @@ fn file_id(p: &Path) -> Option<(u64, u64)> {
 }
 
 impl Protected {
-    /// Protect `path`.
-    pub fn add(&mut self, path: &Path) {
-        self.paths.push((canonical(path), file_id(path)));
+    /// Protect `path`, which is `what` ("the input file", say).
+    pub fn add(&mut self, path: &Path, what: &str) {
+        self.paths
+            .push((canonical(path), file_id(path), what.to_owned()));
     }
 
     /// Refuse `dest` when it is a protected file (same canonical path, or the same file under
@@ -288,10 +294,10 @@ impl Protected {
     pub fn check(&self, dest: &Path, what: &str) -> anyhow::Result<()> {
         let c = canonical(dest);
         let id = file_id(dest);
-        for (p, pid) in &self.paths {
+        for (p, pid, is) in &self.paths {
             if *p == c || (id.is_some() && id == *pid) {
                 bail!(
-                    "refusing to write {what} {}: it is the input file {} (choose another path)",
+                    "refusing to write {what} {}: it is {is} {} (choose another path)",
                     dest.display(),
                     p.display()
                 );
