@@ -89,7 +89,9 @@ pub fn span_object(
     if keys.text || span.raw.contains_key("text") {
         fields.push(("text", Value::String(text.to_owned())));
     }
-    if !span.label.is_empty() || span.raw.contains_key("label") {
+    // A span read without a label stays without one (a round trip changes nothing); a span
+    // the reviewer added always has the key, empty or not, as a relabeled one has.
+    if !span.label.is_empty() || fresh || span.raw.contains_key("label") {
         fields.push(("label", Value::String(span.label.clone())));
     }
     if let Some(c) = &span.category {
@@ -228,6 +230,33 @@ mod tests {
             Value::Object(m).to_string(),
             r#"{"start":5,"end":9,"label":"contradiction","text":"25°C"}"#
         );
+    }
+
+    #[test]
+    fn an_empty_label_is_written_as_a_relabel_writes_it_and_kept_absent_when_read_absent() {
+        let out = Output::new("It’s 25°C");
+        let keys = SpanKeys::with_text(None);
+        // Added with no label: the key is there, as a relabel to "" leaves it.
+        let added = Span::new("It’s 25°C", 5, 9, "");
+        let m = Value::Object(span_object(&added, Some(&out), &keys));
+        assert_eq!(m["label"], "", "{m}");
+        let mut relabeled = Span::new("", 5, 9, "");
+        relabeled.raw = serde_json::from_str::<Value>(r#"{"start":5,"end":9,"label":"a"}"#)
+            .expect("json")
+            .as_object()
+            .expect("obj")
+            .clone();
+        let m = Value::Object(span_object(&relabeled, Some(&out), &keys));
+        assert_eq!(m["label"], "", "{m}");
+        // Read without one: still without one.
+        let mut bare = Span::new("", 5, 9, "");
+        bare.raw = serde_json::from_str::<Value>(r#"{"start":5,"end":9}"#)
+            .expect("json")
+            .as_object()
+            .expect("obj")
+            .clone();
+        let m = Value::Object(span_object(&bare, Some(&out), &keys));
+        assert!(m.get("label").is_none(), "{m}");
     }
 
     fn unicode_text() -> impl proptest::strategy::Strategy<Value = String> {
