@@ -1701,3 +1701,21 @@ fn labels_takes_the_embedded_taxonomies_by_name_as_validate_does() {
                 .and(predicates::str::contains("toolace or lettucedetect")),
         );
 }
+
+#[test]
+fn an_empty_queue_has_no_position_in_the_header() {
+    let store = mem();
+    let mut app = app_on(
+        &fixture_files(),
+        Box::new(Rc::clone(&store)),
+        QueueKind::Flagged,
+    );
+    assert!(app.cur.is_err(), "nothing is flagged");
+    let screen = render(&mut app, 100, 20);
+    let header = screen.lines().next().expect("a header row");
+    assert!(
+        header.contains("records · – / 0 · queue flagged"),
+        "{header}"
+    );
+    assert!(screen.contains("the queue is empty"), "{screen}");
+}

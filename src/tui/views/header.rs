@@ -13,7 +13,13 @@ use crate::tui::{strings, text};
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let th = &app.config.theme;
     let (done, n, exact) = app.progress();
-    let pos = format!("{} / {}{}", app.pos + 1, n, if exact { "" } else { "+" });
+    // An empty queue has no position ("1 / 0" said there was a first record).
+    let at = if n == 0 {
+        "–".to_owned()
+    } else {
+        (app.pos + 1).to_string()
+    };
+    let pos = format!("{at} / {}{}", n, if exact { "" } else { "+" });
     let mut first = vec![
         Span::styled(text::escape_line(&app.dataset.name), th.accent()),
         Span::raw(" · "),
