@@ -19,7 +19,8 @@ pub struct Args {
     /// The database to merge into (created when missing).
     #[arg(value_name = "OUT.sqlite")]
     pub out: PathBuf,
-    /// Databases to merge from, in order (only read; an older schema is brought up to date).
+    /// Databases to merge from, in order (only read, never changed; an older schema is brought
+    /// up to date in a copy in memory).
     #[arg(required = true, value_name = "IN.sqlite")]
     pub inputs: Vec<PathBuf>,
 }

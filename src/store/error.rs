@@ -48,6 +48,24 @@ pub enum StoreError {
         /// The file.
         path: PathBuf,
     },
+    /// A database read without SQLite's locks (its folder cannot be written) kept changing.
+    #[error(
+        "database {} changed while it was being read, several times: another process is writing it, and it is read without SQLite's locks because its folder cannot be written (nothing was changed); try again when the review is closed, or read a copy",
+        path.display()
+    )]
+    Changing {
+        /// The database.
+        path: PathBuf,
+    },
+    /// A database with a `-wal` file but no `-shm` index, in a folder this user cannot write.
+    #[error(
+        "cannot read database {0} safely: it has recent changes in {0}-wal, and SQLite needs an index file {0}-shm beside it to read them, which it cannot create because the folder is not writable (nothing was changed); open it once with `spanreview review` as a user who can write the folder, or copy {0} and {0}-wal to a folder you can write",
+        path.display()
+    )]
+    NoSharedIndex {
+        /// The database.
+        path: PathBuf,
+    },
     /// The database was written by a newer spanreview, whose schema this one does not know.
     #[error(
         "database {} has schema version {found}, but this spanreview knows versions up to {known}: it was written by a newer spanreview; upgrade spanreview to open it (the database was not changed)",

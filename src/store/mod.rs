@@ -15,11 +15,14 @@
 //!   failing. Readers never block writers (WAL).
 //! - **Migrations** are the numbered files in `migrations/`, applied in order and tracked by
 //!   `PRAGMA user_version`. They are append-only: never edit a released one, add the next.
-//!   A database whose version is newer than this build knows is refused, untouched.
+//!   A database whose version is newer than this build knows is refused, untouched. Only
+//!   [`Store::open`] (the review screen) migrates; commands that read ([`Store::open_existing`])
+//!   read an older database through an up-to-date copy in memory and leave the file as it is.
 
 mod clock;
 mod error;
 mod merge;
+mod open_read;
 mod query;
 mod row;
 mod sources;
@@ -98,17 +101,24 @@ impl Store {
         Self::setup(conn, Some(path.to_owned()))
     }
 
-    /// Open an existing database; unlike [`Store::open`], never creates one (for commands that
-    /// only read). The file is checked before SQLite sees it: SQLite takes an empty file for a
-    /// new database and would write one into it.
+    /// Open an existing database for a command that reads it; unlike [`Store::open`], it never
+    /// creates one, never migrates one, and leaves no file beside it. The file is checked before
+    /// SQLite sees it (SQLite takes an empty file for a new database and would write one into
+    /// it). It is opened in place when this user can write it and its folder, and its schema is
+    /// this build's; otherwise (another user's file, a read-only folder, an older schema) it is
+    /// read into a private in-memory copy, brought up to date there: anything written to such a
+    /// store is lost when it is dropped. See `open_read.rs` for how the copy stays consistent
+    /// with a process writing the database.
     ///
     /// # Errors
     /// [`StoreError::Missing`] when there is no file at `path`, [`StoreError::Empty`] for an
-    /// empty file, [`StoreError::NotADatabase`] for a file without the SQLite header; otherwise
-    /// as [`Store::open`].
+    /// empty file, [`StoreError::NotADatabase`] for a file without the SQLite header,
+    /// [`StoreError::Read`] for a file this user cannot read, [`StoreError::Changing`] or
+    /// [`StoreError::NoSharedIndex`] when it cannot be read consistently; otherwise as
+    /// [`Store::open`].
     pub fn open_existing(path: &Path) -> Result<Self, StoreError> {
         check_existing(path)?;
-        Self::open(path)
+        Self::open_for_reading(path)
     }
 
     /// A fresh database in memory (tests, dry runs).
@@ -132,13 +142,17 @@ impl Store {
             .map_err(|e| store.err("setting the busy timeout", e))?;
         // Refuse a newer database before touching it (even the journal mode).
         store.refuse_newer(store.schema_version()?)?;
-        store.enable_wal()?;
-        store
-            .conn
-            .execute_batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
-            .map_err(|e| store.err("setting synchronous = FULL and foreign_keys = ON", e))?;
+        store.setup_in_place()?;
         store.migrate()?;
         Ok(store)
+    }
+
+    /// WAL, `synchronous = FULL`, foreign keys on.
+    fn setup_in_place(&self) -> Result<(), StoreError> {
+        self.enable_wal()?;
+        self.conn
+            .execute_batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
+            .map_err(|e| self.err("setting synchronous = FULL and foreign_keys = ON", e))
     }
 
     /// Switch to WAL. Changing the journal mode needs a moment of exclusive access, and SQLite

@@ -460,3 +460,93 @@ fn append_each_saves_many_records_in_one_transaction_or_none() {
     assert!(store.append_each(&batch).is_err());
     assert_eq!(store.decisions(None).expect("q").len(), 5);
 }
+
+/// A database at schema version 1 (the first migration only) with one decision, WAL mode.
+fn version_one_db(path: &Path) {
+    let conn = Connection::open(path).expect("raw open");
+    conn.pragma_update(None, "journal_mode", "WAL")
+        .expect("wal");
+    conn.execute_batch(MIGRATIONS[0]).expect("migration 1");
+    conn.pragma_update(None, "user_version", 1)
+        .expect("version");
+    row::insert(
+        &conn,
+        &dec("ds", "r1", "ana", ActionKind::Clean),
+        "origin-1",
+    )
+    .expect("insert");
+}
+
+#[test]
+fn open_existing_reads_an_older_schema_without_migrating_the_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("v1.sqlite");
+    version_one_db(&path);
+    let bytes = std::fs::read(&path).expect("read");
+    let store = Store::open_existing(&path).expect("opens");
+    // Read through a copy brought up to date in memory: every table a command reads is there.
+    assert_eq!(store.schema_version().expect("v"), SCHEMA_VERSION);
+    assert_eq!(store.decisions(None).expect("log").len(), 1);
+    assert!(store
+        .source_by_hash(&"0".repeat(64))
+        .expect("sources")
+        .is_empty());
+    // What is written to the copy stays there.
+    store
+        .append(&dec("ds", "r2", "ana", ActionKind::Flag), None)
+        .expect("append to the copy");
+    drop(store);
+    assert_eq!(
+        std::fs::read(&path).expect("read"),
+        bytes,
+        "the file is untouched"
+    );
+    for s in ["-wal", "-shm"] {
+        assert!(!open_read::sibling(&path, s).exists(), "no {s} left");
+    }
+    let conn = Connection::open(&path).expect("raw open");
+    let v: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .expect("v");
+    assert_eq!(v, 1, "not migrated");
+}
+
+#[test]
+fn the_private_copy_holds_commits_still_in_the_wal_of_an_open_writer() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("live.sqlite");
+    let writer = Store::open(&path).expect("writer");
+    for r in ["r1", "r2", "r3"] {
+        writer
+            .append(&dec("ds", r, "ana", ActionKind::Clean), None)
+            .expect("append");
+    }
+    let wal = open_read::sibling(&path, "-wal");
+    assert!(
+        std::fs::metadata(&wal).expect("wal").len() > 0,
+        "the commits are in the WAL, not yet in the file"
+    );
+    // mode=ro through the writer's -shm index: every commit is seen.
+    let copy = Store::open_copy(&path).expect("copy while the writer is open");
+    assert_eq!(copy.decisions(None).expect("log").len(), 3);
+    copy.append(&dec("ds", "r4", "bo", ActionKind::Flag), None)
+        .expect("append to the copy");
+    assert_eq!(
+        writer.decisions(None).expect("log").len(),
+        3,
+        "not in the file"
+    );
+    drop(writer);
+    assert!(
+        !wal.exists(),
+        "the last writer checkpointed and removed the WAL"
+    );
+    // immutable=1 once nobody has it open: the file holds every commit.
+    let bytes = std::fs::read(&path).expect("read");
+    let copy = Store::open_copy(&path).expect("copy of a closed database");
+    assert_eq!(copy.decisions(None).expect("log").len(), 3);
+    assert_eq!(copy.path(), Some(path.as_path()));
+    drop(copy);
+    assert_eq!(std::fs::read(&path).expect("read"), bytes);
+    assert!(!wal.exists() && !open_read::sibling(&path, "-shm").exists());
+}

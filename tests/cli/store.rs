@@ -487,3 +487,182 @@ fn read_commands_refuse_a_file_that_is_not_sqlite_untouched() {
         }
     }
 }
+
+/// How to run the binary as a user the file permissions apply to: root ignores them, so a test
+/// running as root runs it as `nobody` (uid 65534) through `setpriv`. `None` when that is not
+/// possible (root without `setpriv`): the caller skips, saying why.
+fn unprivileged() -> Option<Vec<String>> {
+    use std::os::unix::fs::MetadataExt;
+    let root = std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0);
+    if !root {
+        return Some(Vec::new());
+    }
+    let setpriv = Command::new("setpriv")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !setpriv {
+        eprintln!(
+            "SKIP: running as root (which ignores permissions) and setpriv is not available to \
+             run the binary as nobody"
+        );
+        return None;
+    }
+    Some(
+        [
+            "setpriv",
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+        ]
+        .map(str::to_owned)
+        .to_vec(),
+    )
+}
+
+/// The read commands of [`read_commands`], run through `prefix` (see [`unprivileged`]), with a
+/// cache folder and HOME in `out` (which that user can write).
+fn read_commands_as(
+    prefix: &[String],
+    db: &Path,
+    records: &Path,
+    out: &Path,
+) -> Vec<(&'static str, assert_cmd::Command)> {
+    let bin = env!("CARGO_BIN_EXE_spanreview");
+    let run = |args: &[&std::ffi::OsStr]| {
+        let mut cmd = match prefix.split_first() {
+            Some((first, rest)) => {
+                let mut c = Command::new(first);
+                c.args(rest).arg(bin);
+                c
+            }
+            None => Command::new(bin),
+        };
+        cmd.args(args)
+            .env("SPANREVIEW_CACHE_DIR", out.join("cache"))
+            .env("HOME", out)
+            .env_remove("SPANREVIEW_DB");
+        assert_cmd::Command::from_std(cmd)
+    };
+    let (db, records) = (db.as_os_str(), records.as_os_str());
+    let o = out.join("o.jsonl");
+    let team = out.join("team.sqlite");
+    vec![
+        (
+            "decisions",
+            run(&["decisions".as_ref(), "--db".as_ref(), db]),
+        ),
+        (
+            "export",
+            run(&[
+                "export".as_ref(),
+                records,
+                "--db".as_ref(),
+                db,
+                "--out".as_ref(),
+                o.as_os_str(),
+            ]),
+        ),
+        (
+            "stats",
+            run(&["stats".as_ref(), records, "--db".as_ref(), db]),
+        ),
+        (
+            "merge-db input",
+            run(&["merge-db".as_ref(), team.as_os_str(), db]),
+        ),
+    ]
+}
+
+fn set_mode(p: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).expect("chmod");
+}
+
+/// The names in a folder, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Run every read command on `db` (in `ro`, holding `records` too) and check each one reads it
+/// (exit 0, the decisions shown or merged) and leaves the folder exactly as it was.
+fn read_commands_leave_no_trace(prefix: &[String], ro: &Path, db: &Path, out: &Path) {
+    let records = ro.join("records.jsonl");
+    let bytes = std::fs::read(db).expect("read");
+    let files = listing(ro);
+    for (what, mut cmd) in read_commands_as(prefix, db, &records, out) {
+        let assert = cmd.assert().code(0);
+        let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+        match what {
+            "decisions" => assert!(
+                stdout.contains("decision 2 of ana") && stdout.lines().count() == 5,
+                "{stdout}"
+            ),
+            "merge-db input" => assert!(
+                stdout.contains("4 decisions, 4 added, 0 already present"),
+                "{stdout}"
+            ),
+            _ => {}
+        }
+        assert_eq!(
+            std::fs::read(db).expect("read"),
+            bytes,
+            "{what}: file changed"
+        );
+        assert_eq!(
+            listing(ro),
+            files,
+            "{what}: files appeared beside the database"
+        );
+    }
+}
+
+/// A temp folder `dir` (0755) with `ro/` holding a database of ana's (3 decisions and an undo)
+/// and a copy of the sample records, and `out/` anyone can write.
+fn shared_folder() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    set_mode(dir.path(), 0o755);
+    let (ro, out) = (dir.path().join("ro"), dir.path().join("out"));
+    std::fs::create_dir(&ro).expect("mkdir");
+    std::fs::create_dir(&out).expect("mkdir");
+    set_mode(&out, 0o777);
+    std::fs::copy(
+        crate::common::data("toolace/test_records_reconstructed.jsonl"),
+        ro.join("records.jsonl"),
+    )
+    .expect("copy records");
+    reviewer_db(&ro.join("shared.sqlite"), "ana", 3);
+    assert!(!wal_files(&ro.join("shared.sqlite"))[0].exists());
+    (dir, ro, out)
+}
+
+#[test]
+fn read_commands_read_a_database_in_a_folder_they_cannot_write() {
+    let Some(prefix) = unprivileged() else {
+        return;
+    };
+    let (_dir, ro, out) = shared_folder();
+    let db = ro.join("shared.sqlite");
+    set_mode(&db, 0o644);
+    set_mode(&ro, 0o555);
+    read_commands_leave_no_trace(&prefix, &ro, &db, &out);
+    set_mode(&ro, 0o755);
+}
+
+#[test]
+fn read_commands_leave_no_files_beside_a_database_they_cannot_write() {
+    let Some(prefix) = unprivileged() else {
+        return;
+    };
+    let (_dir, ro, out) = shared_folder();
+    let db = ro.join("shared.sqlite");
+    // The folder is anyone's (SQLite could create -wal and -shm there), the file is not.
+    set_mode(&ro, 0o777);
+    set_mode(&db, if prefix.is_empty() { 0o444 } else { 0o644 });
+    read_commands_leave_no_trace(&prefix, &ro, &db, &out);
+}
