@@ -29,7 +29,8 @@
 //! decisions without `--skip-stale` (exit 1), leave no output and every existing file
 //! untouched. `--split-by`
 //! writes `<out-stem>.<value>.<out-ext>` beside `--out` (a value's characters other than letters,
-//! digits, `-`, `_`, `.` become `_`; a missing value is `none`; two values that would share a
+//! digits, `-`, `_`, `.` become `_`; a missing or null value is `none`, and how many records
+//! had none is warned about; two values that would share a
 //! file name are refused, exit 2, rather than written into one file); with `--clean-in-all`, records
 //! of type `clean` go to every other value's file (read in a first pass) instead of their own.
 //!
@@ -205,6 +206,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         clean_labeled: Vec::new(),
         unreadable: Vec::new(),
         conflicts,
+        no_value: 0,
     };
     for (judge, _) in &judges {
         sink.tally.name_source(judge);
@@ -331,6 +333,8 @@ struct Sink<'a> {
     unreadable: Vec<(String, Vec<i64>)>,
     /// Records where reviewers' results differ and no arbitration settled them.
     conflicts: Vec<Conflict>,
+    /// Records written to the `none` file because they have no `--split-by` value.
+    no_value: usize,
 }
 
 impl Sink<'_> {
@@ -350,6 +354,7 @@ impl Sink<'_> {
                     } else {
                         self.records.push(&line.route, bytes)?;
                     }
+                    self.no_value += usize::from(line.no_value);
                 }
             }
         }
@@ -451,6 +456,25 @@ impl Sink<'_> {
                     .map(|d| format!("#{d}"))
                     .collect::<Vec<_>>()
                     .join(", ")
+            );
+        }
+        if let (Some(field), true) = (&self.args.split_by, self.no_value > 0) {
+            eprintln!(
+                "warning: {} of {} records have no {field} (missing or null): they were written \
+                 to {}{}{}",
+                self.no_value,
+                self.tally.records_in,
+                output::split_path(&self.args.out, output::NO_VALUE).display(),
+                if self.args.clean_in_all {
+                    " (clean ones, with --clean-in-all, to every file)"
+                } else {
+                    ""
+                },
+                if self.no_value == self.tally.records_in {
+                    " (no record has the field: check the --split-by path)"
+                } else {
+                    ""
+                }
             );
         }
         if self.tally.unreadable_lines > 0 {

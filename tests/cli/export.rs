@@ -1726,3 +1726,76 @@ fn a_split_file_on_another_output_names_that_output() {
         stderr(&a)
     );
 }
+
+#[test]
+fn split_by_a_field_records_lack_says_how_many_and_where_they_went() {
+    let dir = TempDir::new().expect("tmp");
+    let d = dir.path();
+    let db = d.join("db.sqlite");
+    Store::open(&db).expect("db");
+    // two records without meta.langue, one with null; the others "français" or "日本語"
+    let file = edited(d, "records.jsonl", |i, v| {
+        let meta = v["meta"].as_object_mut().expect("meta");
+        match i {
+            0 | 1 => {}
+            2 => {
+                meta.insert("langue".into(), Value::Null);
+            }
+            _ => {
+                let l = if i % 2 == 0 { "français" } else { "日本語" };
+                meta.insert("langue".into(), Value::from(l));
+            }
+        }
+    });
+    let a = export_in(
+        d,
+        &file,
+        &db,
+        &["--out", "o.jsonl", "--split-by", "meta.langue"],
+    )
+    .code(0);
+    let err = stderr(&a);
+    assert!(
+        err.contains(
+            "warning: 3 of 11 records have no meta.langue (missing or null): they were written \
+             to ./o.none.jsonl\n"
+        ),
+        "{err}"
+    );
+    let none = lines(&d.join("o.none.jsonl"));
+    let ids: Vec<&str> = none.iter().map(|v| v["id"].as_str().expect("id")).collect();
+    assert_eq!(
+        ids,
+        [
+            "f01__contradiction",
+            "f02__overgeneration",
+            "f03__contradiction"
+        ]
+    );
+    // a field no record has
+    let a = export_in(
+        d,
+        &file,
+        &db,
+        &["--out", "p.jsonl", "--split-by", "meta.catégorie"],
+    )
+    .code(0);
+    let err = stderr(&a);
+    assert!(
+        err.contains(
+            "warning: 11 of 11 records have no meta.catégorie (missing or null): they were \
+             written to ./p.none.jsonl (no record has the field: check the --split-by path)"
+        ),
+        "{err}"
+    );
+    assert_eq!(lines(&d.join("p.none.jsonl")).len(), 11);
+    // every record has a value: no warning
+    let a = export_in(
+        d,
+        &file,
+        &db,
+        &["--out", "q.jsonl", "--split-by", "meta.corruption_type"],
+    )
+    .code(0);
+    assert!(!stderr(&a).contains("have no meta"), "{}", stderr(&a));
+}

@@ -566,22 +566,22 @@ impl Records {
 }
 
 /// The value at a dotted path (`meta.corruption_type`) as a file-name-ready string: strings as
-/// they are, other values as JSON, missing or null as `none`.
+/// they are, other values as JSON; `None` when it is missing or null (routed to `none`).
 #[must_use]
-pub fn route_of(value: &Value, path: &str) -> String {
+pub fn route_of(value: &Value, path: &str) -> Option<String> {
     let mut v = value;
     for part in path.split('.') {
-        match v.get(part) {
-            Some(x) => v = x,
-            None => return "none".to_owned(),
-        }
+        v = v.get(part)?;
     }
     match v {
-        Value::Null => "none".to_owned(),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
+        Value::Null => None,
+        Value::String(s) => Some(s.clone()),
+        other => Some(other.to_string()),
     }
 }
+
+/// The route of a record without a value in the `--split-by` field.
+pub const NO_VALUE: &str = "none";
 
 #[cfg(test)]
 mod tests {
@@ -591,9 +591,12 @@ mod tests {
     #[test]
     fn routes_and_split_names() {
         let v = json!({"meta": {"corruption_type": "missing_tool", "n": 3}});
-        assert_eq!(route_of(&v, "meta.corruption_type"), "missing_tool");
-        assert_eq!(route_of(&v, "meta.n"), "3");
-        assert_eq!(route_of(&v, "meta.nope"), "none");
+        assert_eq!(
+            route_of(&v, "meta.corruption_type").as_deref(),
+            Some("missing_tool")
+        );
+        assert_eq!(route_of(&v, "meta.n").as_deref(), Some("3"));
+        assert_eq!(route_of(&v, "meta.nope"), None);
         assert_eq!(
             split_path(Path::new("out/reviewed.jsonl"), "missing_tool"),
             Path::new("out/reviewed.missing_tool.jsonl")

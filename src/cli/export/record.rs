@@ -34,8 +34,10 @@ pub enum Bytes {
 pub struct Line {
     /// The serialised record.
     pub bytes: Bytes,
-    /// Its `--split-by` value (empty when not splitting).
+    /// Its `--split-by` value (empty when not splitting; `none` when it has none).
     pub route: String,
+    /// Under `--split-by`, the record has no value in the field (missing or null).
+    pub no_value: bool,
     /// Its type is `clean` (for `--clean-in-all`).
     pub clean: bool,
 }
@@ -169,6 +171,7 @@ impl Exporter<'_> {
             Some(Line {
                 bytes,
                 route: String::new(),
+                no_value: false,
                 clean: false,
             })
         };
@@ -211,6 +214,18 @@ impl Exporter<'_> {
             .map_err(|m| file.error(i, m))
     }
 
+    /// The `--split-by` route of the record written as `value`, and whether it has no value
+    /// there (routed to `none`); empty when not splitting.
+    fn route(&self, value: &Value) -> (String, bool) {
+        match self.args.split_by.as_deref() {
+            None => (String::new(), false),
+            Some(f) => match output::route_of(value, f) {
+                Some(r) => (r, false),
+                None => (output::NO_VALUE.to_owned(), true),
+            },
+        }
+    }
+
     fn strict(&self, spans: Vec<Span>, corruption_type: Option<&str>) -> (Vec<Span>, Vec<Span>) {
         if self.args.strict {
             strict_split(spans, corruption_type)
@@ -229,6 +244,7 @@ impl Exporter<'_> {
                 len: e.len,
             },
             route: String::new(),
+            no_value: false,
             clean: false,
         });
         Item {
@@ -265,6 +281,7 @@ impl Exporter<'_> {
                 Some(Line {
                     bytes,
                     route: String::new(),
+                    no_value: false,
                     clean: false,
                 }),
                 Vec::new(),
@@ -282,17 +299,13 @@ impl Exporter<'_> {
             let v = file.format.write(&rec.raw, &kept, None);
             (style::to_bytes(&v, Style::of(bytes))?, Some(v))
         };
-        let route = self
-            .args
-            .split_by
-            .as_deref()
-            .map(|f| output::route_of(value.as_ref().unwrap_or(&rec.raw), f))
-            .unwrap_or_default();
+        let (route, no_value) = self.route(value.as_ref().unwrap_or(&rec.raw));
         let clean = rec.corruption_type.as_deref() == Some("clean");
         Ok((
             Some(Line {
                 bytes: Bytes::Built(bytes),
                 route,
+                no_value,
                 clean,
             }),
             dropped,
@@ -351,14 +364,11 @@ impl Exporter<'_> {
             }
             add_review_meta(&mut value, m);
         }
+        let (route, no_value) = self.route(&value);
         let line = Line {
             bytes: Bytes::Built(style::to_bytes(&value, Style::of(bytes))?),
-            route: self
-                .args
-                .split_by
-                .as_deref()
-                .map(|f| output::route_of(&value, f))
-                .unwrap_or_default(),
+            route,
+            no_value,
             clean: type_after.as_deref() == Some("clean"),
         };
         let unlabeled_spans = self.unlabeled_spans(&rec, &kept);
