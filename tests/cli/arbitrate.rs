@@ -1070,3 +1070,43 @@ fn resolutions_that_keep_spans_are_refused_on_a_record_reclassified_clean() {
     app.update(Action::Drop);
     assert!(matches!(&app.status, Status::Saved(_)), "{:?}", app.status);
 }
+
+#[test]
+fn the_edit_line_keeps_the_end_of_a_long_span_in_sight() {
+    // Editing a 511-character cluster: the edit line quoted its first 60 columns only, so
+    // moving the end changed nothing in it.
+    let store = mem();
+    let mut app = open(
+        &toolace_files(),
+        &store,
+        QueueKind::All,
+        ArbConfig::default(),
+    );
+    goto(&mut app, "toolace_train_00258__clean__recovered");
+    app.update(Action::Arbitrate);
+    let cl = app.arb.as_ref().expect("arbitration state").cluster;
+    let span = app.arb.as_ref().expect("arb").d.clusters[cl].clone();
+    assert_eq!((span.start, span.end), (0, 511));
+    feed_all(
+        &mut app,
+        &[
+            Action::Adjust,
+            Action::EndLeft,
+            Action::EndLeft,
+            Action::EndLeft,
+        ],
+    );
+    let screen = render(&mut app, 160, 45);
+    let line = screen
+        .lines()
+        .find(|l| l.contains("edit: [0, 508)"))
+        .unwrap_or_else(|| panic!("the edit line:\n{screen}"));
+    assert!(line.contains("«The asset owner"), "{line}");
+    assert!(line.contains("the collection:»"), "{line}");
+}
+
+fn feed_all(app: &mut App, actions: &[Action]) {
+    for a in actions {
+        app.update(*a);
+    }
+}

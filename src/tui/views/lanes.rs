@@ -8,6 +8,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
+use unicode_segmentation::UnicodeSegmentation;
 
 use super::panes;
 use crate::review::disagreement::JudgeSays;
@@ -372,7 +373,12 @@ fn cluster_panel(frame: &mut Frame<'_>, area: Rect, app: &App, c: &Current, arb:
                 format!("edit: [{}, {}) ", bounds.start, bounds.end),
                 th.accent(),
             ),
-            Span::raw(quote(bounds.start, bounds.end)),
+            // Both ends: the end being moved of a long span would be cut off.
+            Span::raw(quote_ends(
+                c.map
+                    .slice(&c.record.output, bounds.start, bounds.end)
+                    .unwrap_or(""),
+            )),
         ]));
     }
     if !arb.d.problems.is_empty() {
@@ -394,4 +400,33 @@ fn cluster_panel(frame: &mut Frame<'_>, area: Rect, app: &App, c: &Current, arb:
             .wrap(Wrap { trim: false }),
         area,
     );
+}
+
+/// `«text»` of at most about 45 columns, keeping both ends of a longer text (`«head…tail»`).
+fn quote_ends(t: &str) -> String {
+    let t = text::escape_line(t);
+    if text::width(&t) <= 45 {
+        return format!("«{t}»");
+    }
+    let g: Vec<&str> = t.graphemes(true).collect();
+    let mut head = String::new();
+    let mut w = 0;
+    for x in &g {
+        w += text::width(x);
+        if w > 22 {
+            break;
+        }
+        head.push_str(x);
+    }
+    let mut tail: Vec<&str> = Vec::new();
+    let mut w = 0;
+    for x in g.iter().rev() {
+        w += text::width(x);
+        if w > 22 {
+            break;
+        }
+        tail.push(x);
+    }
+    tail.reverse();
+    format!("«{head}…{}»", tail.concat())
 }
