@@ -47,6 +47,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             log
         }
     };
+    if let Some(ds) = args.dataset.as_deref().filter(|_| log.is_empty()) {
+        let known = store.datasets()?;
+        if !known.iter().any(|k| k == ds) {
+            eprintln!(
+                "warning: {} has no decisions on dataset {ds:?} (it has: {})",
+                path.display(),
+                if known.is_empty() {
+                    "none".to_owned()
+                } else {
+                    known.join(", ")
+                }
+            );
+        }
+    }
     let out = io::stdout().lock();
     let written = if args.json {
         write_json(out, &log)

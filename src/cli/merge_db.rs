@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 
-use crate::store::Store;
+use crate::store::{Store, StoreError};
 
 /// Arguments of `spanreview merge-db`.
 #[derive(Debug, clap::Args)]
@@ -42,8 +42,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let inputs = args
         .inputs
         .iter()
-        .map(|p| Store::open_existing(p))
-        .collect::<Result<Vec<_>, _>>()?;
+        .map(|p| match Store::open_existing(p) {
+            Err(StoreError::Missing { path }) => bail!(
+                "no database at {}: check this IN.sqlite path (nothing was merged)",
+                path.display()
+            ),
+            r => Ok(r?),
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let out = Store::open(&args.out)?;
     let mut stdout = io::stdout().lock();
     for (path, input) in args.inputs.iter().zip(&inputs) {

@@ -22,6 +22,15 @@ pub enum StoreError {
         /// The path that was looked at.
         path: PathBuf,
     },
+    /// The database path names a folder.
+    #[error(
+        "{0} is a folder, not a database file: give the database file itself (such as {0}/spanreview.sqlite)",
+        path.display()
+    )]
+    IsFolder {
+        /// The folder.
+        path: PathBuf,
+    },
     /// The database file could not be read.
     #[error("cannot read the database {}: {source}", path.display())]
     Read {

@@ -84,9 +84,14 @@ impl Store {
     /// with a 5 s busy timeout and foreign keys on, and bring its schema up to date.
     ///
     /// # Errors
-    /// The folder cannot be created, the file is not a database, or its schema is newer than
-    /// this build knows ([`StoreError::TooNew`]).
+    /// `path` is a folder ([`StoreError::IsFolder`]), the folder cannot be created, the file is
+    /// not a database, or its schema is newer than this build knows ([`StoreError::TooNew`]).
     pub fn open(path: &Path) -> Result<Self, StoreError> {
+        if path.is_dir() {
+            return Err(StoreError::IsFolder {
+                path: path.to_owned(),
+            });
+        }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
                 path: dir.to_owned(),
@@ -111,7 +116,8 @@ impl Store {
     /// with a process writing the database.
     ///
     /// # Errors
-    /// [`StoreError::Missing`] when there is no file at `path`, [`StoreError::Empty`] for an
+    /// [`StoreError::Missing`] when there is no file at `path`, [`StoreError::IsFolder`] for a
+    /// folder, [`StoreError::Empty`] for an
     /// empty file, [`StoreError::NotADatabase`] for a file without the SQLite header,
     /// [`StoreError::Read`] for a file this user cannot read, [`StoreError::Changing`] or
     /// [`StoreError::NoSharedIndex`] when it cannot be read consistently; otherwise as
@@ -404,6 +410,9 @@ const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 fn check_existing(path: &Path) -> Result<(), StoreError> {
     use std::io::Read;
     let path_buf = || path.to_owned();
+    if path.is_dir() {
+        return Err(StoreError::IsFolder { path: path_buf() });
+    }
     if !path.is_file() {
         return Err(StoreError::Missing { path: path_buf() });
     }

@@ -249,3 +249,66 @@ fn an_accept_shows_its_span_without_an_arrow() {
     );
     assert!(!line.contains('→'), "{line}");
 }
+
+#[test]
+fn a_dataset_the_database_lacks_is_named_with_the_ones_it_has() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("review.sqlite");
+    seed(&db);
+    let warning = format!(
+        "warning: {} has no decisions on dataset \"Toolace\" (it has: mushroom, toolace)\n",
+        db.display()
+    );
+    bin()
+        .args(["decisions", "--dataset", "Toolace", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout("no decisions\n")
+        .stderr(warning.clone());
+    bin()
+        .args(["decisions", "--json", "--dataset", "Toolace", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout("")
+        .stderr(warning);
+    // A dataset it has, with no decision by this reviewer: no warning.
+    bin()
+        .args([
+            "decisions",
+            "--dataset",
+            "toolace",
+            "--reviewer",
+            "cy",
+            "--db",
+        ])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout("no decisions\n")
+        .stderr("");
+}
+
+#[test]
+fn a_folder_given_as_the_database_is_called_a_folder() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let folder = dir.path().join("reviews");
+    std::fs::create_dir(&folder).expect("mkdir");
+    bin()
+        .args(["decisions", "--db"])
+        .arg(&folder)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(format!(
+            "spanreview: {0} is a folder, not a database file: give the database file itself \
+             (such as {0}/spanreview.sqlite)\n",
+            folder.display()
+        ));
+    assert_eq!(std::fs::read_dir(&folder).expect("list").count(), 0);
+    assert!(matches!(
+        Store::open(&folder),
+        Err(spanreview::store::StoreError::IsFolder { .. })
+    ));
+}

@@ -9,6 +9,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
+use predicates::prelude::*;
 use spanreview::review::decision::{ActionKind, Decision, SpanValue};
 use spanreview::store::{RecordState, Store};
 
@@ -386,7 +387,13 @@ fn merge_db_refuses_a_missing_input_and_merging_into_itself() {
         .args([&out, &a, &dir.path().join("absent.sqlite")])
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("absent.sqlite"));
+        .stderr(predicates::str::contains(format!(
+            "no database at {}: check this IN.sqlite path (nothing was merged)",
+            dir.path().join("absent.sqlite").display()
+        )))
+        // merge-db has neither --db nor SPANREVIEW_DB.
+        .stderr(predicates::str::contains("--db").not())
+        .stderr(predicates::str::contains("SPANREVIEW_DB").not());
     assert!(!out.exists(), "nothing is written when an input is missing");
     crate::common::bin()
         .arg("merge-db")
