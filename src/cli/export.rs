@@ -479,13 +479,13 @@ impl Sink<'_> {
         }
         if self.tally.unreadable_lines > 0 {
             eprintln!(
-                "warning: unreadable input lines passed through unchanged: {}{}",
-                self.tally.unreadable_lines,
+                "warning: unreadable input lines {}: {}",
                 if self.args.split_by.is_some() {
-                    " (with --split-by they are left out of the files instead)"
+                    "left out of the split files"
                 } else {
-                    ""
-                }
+                    "passed through unchanged"
+                },
+                self.tally.unreadable_lines,
             );
         }
         warn_ids(
@@ -558,6 +558,7 @@ impl Sink<'_> {
                         .map(|p| p.display().to_string())
                         .collect(),
                     strict: self.args.strict,
+                    split: self.args.split_by.is_some(),
                 };
                 let mut text = report::markdown(&header, &self.tally);
                 text.push_str(&conflict_section(&self.conflicts));

@@ -1799,3 +1799,64 @@ fn split_by_a_field_records_lack_says_how_many_and_where_they_went() {
     .code(0);
     assert!(!stderr(&a).contains("have no meta"), "{}", stderr(&a));
 }
+
+#[test]
+fn the_report_says_unreadable_lines_were_left_out_of_split_files() {
+    let dir = TempDir::new().expect("tmp");
+    let d = dir.path();
+    let (file, _, _) = with_unreadable_lines(d);
+    let db = d.join("db.sqlite");
+    Store::open(&db).expect("db");
+    let a = export_in(
+        d,
+        &file,
+        &db,
+        &[
+            "--out",
+            "o.jsonl",
+            "--split-by",
+            "meta.corruption_type",
+            "--report",
+            "r°.md",
+        ],
+    )
+    .code(1);
+    let err = stderr(&a);
+    assert!(
+        err.contains("warning: unreadable input lines left out of the split files: 2\n"),
+        "{err}"
+    );
+    assert!(!err.contains("passed through"), "{err}");
+    let report = fs::read_to_string(d.join("r°.md")).expect("report");
+    assert_eq!(
+        cell(
+            &report,
+            "Unreadable input lines left out of the split files"
+        ),
+        "2"
+    );
+    assert!(!report.contains("passed through"), "{report}");
+    let n: usize = files_starting(d, "o.")
+        .iter()
+        .map(|f| lines(&d.join(f)).len())
+        .sum();
+    assert_eq!(n, 9);
+    // without --split-by they are passed through, and the row says so
+    let a = export_in(d, &file, &db, &["--out", "p.jsonl", "--report", "r°.md"]).code(0);
+    assert!(
+        stderr(&a).contains("warning: unreadable input lines passed through unchanged: 2\n"),
+        "{}",
+        stderr(&a)
+    );
+    let report = fs::read_to_string(d.join("r°.md")).expect("report");
+    assert_eq!(
+        cell(&report, "Unreadable input lines passed through unchanged"),
+        "2"
+    );
+    let text = fs::read_to_string(d.join("p.jsonl")).expect("out");
+    assert_eq!(
+        text.lines().count(),
+        11,
+        "the two broken lines in their place"
+    );
+}

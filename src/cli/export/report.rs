@@ -13,6 +13,9 @@ pub struct Header<'a> {
     pub inputs: Vec<String>,
     /// Whether `--strict` was applied.
     pub strict: bool,
+    /// Whether `--split-by` was given (unreadable lines are left out instead of passed
+    /// through).
+    pub split: bool,
 }
 
 /// Render the report.
@@ -75,7 +78,11 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
             t.unlabeled_spans.to_string(),
         ),
         (
-            "Unreadable input lines passed through unchanged",
+            if h.split {
+                "Unreadable input lines left out of the split files"
+            } else {
+                "Unreadable input lines passed through unchanged"
+            },
             t.unreadable_lines.to_string(),
         ),
         (
