@@ -327,6 +327,9 @@ pub const QUEUE_EMPTY: &str = "the queue is empty: nothing to review";
 pub const QUEUE_END: &str = "end of the queue";
 /// Start of queue.
 pub const QUEUE_START: &str = "start of the queue";
+/// An added span that is already there, with the same label.
+pub const ALREADY_THERE: &str =
+    "that span is already there with that label (selected): nothing added";
 /// The record on screen was changed by another process (a second reviewer on the database).
 pub const UPDATED_ELSEWHERE: &str =
     "updated: decisions on this record were saved elsewhere (another review on this database)";

@@ -1719,3 +1719,42 @@ fn an_empty_queue_has_no_position_in_the_header() {
     );
     assert!(screen.contains("the queue is empty"), "{screen}");
 }
+
+#[test]
+fn adding_a_span_that_is_already_there_adds_nothing() {
+    // Marking "rainy" [29, 34) again as contradiction saved a second, identical span: two
+    // identical labels in the export.
+    let store = mem();
+    let mut app = app(&store);
+    let mark_rainy = [
+        Action::Add,
+        Action::Mark,
+        Action::CursorWordRight,
+        Action::Mark,
+    ];
+    feed(&mut app, &mark_rainy);
+    match &app.mode {
+        ModeState::Picker {
+            kind: PickerKind::AddLabel { start, end },
+            ..
+        } => assert_eq!((*start, *end), (29, 34)),
+        other => panic!("expected the label picker, got {other:?}"),
+    }
+    app.update(Action::Confirm);
+    assert!(log(&store).is_empty(), "nothing saved");
+    assert!(
+        matches!(&app.status, Status::Info(m) if m.contains("already there")),
+        "{:?}",
+        app.status
+    );
+    assert_eq!(selected_text(&app), "rainy");
+    // Another label is another span.
+    feed(&mut app, &mark_rainy);
+    typed(&mut app, "3");
+    let rows = log(&store);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        rows[0].after.as_ref().map(|a| a.label.as_str()),
+        Some("overgeneration")
+    );
+}

@@ -291,6 +291,24 @@ impl App {
                     self.place_claim_at(claim, *start, *end, &choice);
                     return;
                 }
+                // The same span twice would be two identical labels in the export.
+                let twin = self.cur.as_ref().ok().and_then(|c| {
+                    c.order.iter().position(|&k| {
+                        let s = &c.review.spans[k];
+                        s.kept()
+                            && (s.current.start, s.current.end) == (*start, *end)
+                            && s.current.label == choice.label
+                            && s.current.subcategory == choice.subcategory
+                    })
+                });
+                if let Some(p) = twin {
+                    if let Ok(c) = &mut self.cur {
+                        c.selected = p;
+                    }
+                    self.refresh_hits();
+                    self.status = Status::Info(strings::ALREADY_THERE.to_owned());
+                    return;
+                }
                 let Some(mut d) = self.decision(ActionKind::Add) else {
                     return;
                 };
