@@ -37,7 +37,7 @@
 //! **Unreadable lines** (invalid JSON, a non-string `id`, a record the format cannot read) never
 //! stop the export: each is reported as `FILE:LINE: message`, counted in the report, and passed
 //! through byte for byte in its place (exit 0). Decisions in force on such a line's id (when the
-//! id could be read) cannot apply: they are listed as not applied and the export, still
+//! id could be read, for a line cut short from its first bytes) cannot apply: they are listed as not applied and the export, still
 //! written, exits 1. Under `--split-by` the line has no route: it is left out of the files, and
 //! the export exits 1. Spans written without a label (formats whose spans carry one) and
 //! reviewed records of type `clean` left with labels are warned about and counted.

@@ -1860,3 +1860,55 @@ fn the_report_says_unreadable_lines_were_left_out_of_split_files() {
         "the two broken lines in their place"
     );
 }
+
+#[test]
+fn decisions_on_a_line_cut_short_are_listed_as_not_applied() {
+    let dir = TempDir::new().expect("tmp");
+    let d = dir.path();
+    // line 2 (f02, "The café’s rating is 4.5 ★ …") cut short in its labels
+    let text = fs::read_to_string(fixture()).expect("read");
+    let mut ls: Vec<String> = text.lines().map(str::to_owned).collect();
+    let cut: String = ls[1].chars().take(ls[1].chars().count() - 41).collect();
+    assert!(cut.contains("★"));
+    ls[1].clone_from(&cut);
+    let file = d.join("records.jsonl");
+    fs::write(&file, ls.join("\n") + "\n").expect("write");
+    let db = d.join("db.sqlite");
+    let recs = records(&fixture());
+    let sc = Script::new(&db, "records");
+    let dropped = sc.push(&recs[1], "ann", ActionKind::Drop, |d| {
+        d.span_key = key("gold:0");
+    });
+    sc.push(&recs[4], "ann", ActionKind::Drop, |d| {
+        d.span_key = key("gold:0");
+    });
+    let a = export_in(d, &file, &db, &["--out", "o.jsonl", "--report", "r’.md"]).code(1);
+    let err = stderr(&a);
+    assert!(
+        err.contains(&format!("{}:2: invalid JSON", file.display())),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "warning: record \"f02__overgeneration\" could not be read (its line is passed \
+             through as it is); its 1 decision(s) in force are not applied: #{}",
+            dropped.id
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("the input does not have"), "{err}");
+    let out = fs::read_to_string(d.join("o.jsonl")).expect("out");
+    assert_eq!(
+        out.lines().nth(1),
+        Some(cut.as_str()),
+        "passed through as it is"
+    );
+    let f05: Value = serde_json::from_str(out.lines().nth(4).expect("f05")).expect("json");
+    assert!(texts(&f05).is_empty(), "the other decisions still apply");
+    let report = fs::read_to_string(d.join("r’.md")).expect("report");
+    assert_eq!(
+        cell(&report, "Decisions on unreadable lines (not applied)"),
+        "1"
+    );
+    assert_eq!(cell(&report, "Decisions on records not in the input"), "0");
+}
