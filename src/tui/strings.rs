@@ -327,6 +327,8 @@ pub const QUEUE_EMPTY: &str = "the queue is empty: nothing to review";
 pub const QUEUE_END: &str = "end of the queue";
 /// Start of queue.
 pub const QUEUE_START: &str = "start of the queue";
+/// The flag taken off (`f` on a flagged record), in the saved message.
+pub const UNFLAG: &str = "flag off";
 /// An added span that is already there, with the same label.
 pub const ALREADY_THERE: &str =
     "that span is already there with that label (selected): nothing added";

@@ -324,10 +324,17 @@ fn flag_toggles_and_notes_are_kept() {
     let mut app = app(&store);
     app.update(Action::Flag);
     assert!(store.record_states(DS).expect("s")["uni_1__contradiction"].flagged);
+    assert!(matches!(&app.status, Status::Saved(m) if m == "saved #1 (flag)"));
     app.update(Action::Note);
     typed(&mut app, "check the unit: °C vs °F");
     app.update(Action::Confirm);
     app.update(Action::Flag);
+    // Taking the flag off says so (it said "saved #3 (flag)").
+    assert!(
+        matches!(&app.status, Status::Saved(m) if m == "saved #3 (flag off)"),
+        "{:?}",
+        app.status
+    );
     let rows = log(&store);
     assert_eq!(rows[0].action, ActionKind::Flag);
     assert_eq!(rows[0].reason, None);

@@ -199,7 +199,12 @@ impl App {
             if flagged {
                 d.reason = Some("off".to_owned());
             }
-            self.commit(d);
+            if let Some(saved) = self.commit(d) {
+                if flagged {
+                    // Not "(flag)" for taking the flag off.
+                    self.status = Status::Saved(strings::saved(saved.id, strings::UNFLAG, None));
+                }
+            }
         }
     }
 
