@@ -408,7 +408,16 @@ pub fn not_saved(error: &str) -> String {
 /// Search result count.
 #[must_use]
 pub fn matches(n: usize, text: &str) -> String {
-    format!("{n} matches of {text:?}")
+    format!(
+        "{n} {} of {text:?}",
+        if n == 1 { "match" } else { "matches" }
+    )
+}
+
+/// `n records`, `1 record`.
+#[must_use]
+pub fn records(n: usize) -> String {
+    format!("{n} record{}", if n == 1 { "" } else { "s" })
 }
 
 /// Evidence occurrence position, counted over the query's and the context's hits, and the
@@ -591,7 +600,8 @@ until the session ends (run `spanreview stats` afterwards)";
 #[must_use]
 pub fn stats_scope(n: usize) -> String {
     format!(
-        "agreement over the {n} records read this session (not the whole file); progress over every record"
+        "agreement over the {} read this session (not the whole file); progress over every record",
+        records(n)
     )
 }
 

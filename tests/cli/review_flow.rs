@@ -587,7 +587,7 @@ fn navigation_goto_and_search() {
     app.update(Action::Confirm);
     let c = app.cur.as_ref().expect("r");
     assert_eq!(c.hits.context.len(), 1);
-    assert!(matches!(&app.status, Status::Info(m) if m.starts_with("1 matches")));
+    assert!(matches!(&app.status, Status::Info(m) if m.starts_with("1 match of \"sunny\"")));
     // Evidence for the selected span: the context has the city; the number is found.
     app.update(Action::Cancel);
     app.update(Action::NextEvidence);

@@ -231,7 +231,7 @@ fn every_key_of_the_table_in_a_real_terminal_then_resume() {
     // / search, e next occurrence.
     t.press(&["/"], "Search:");
     t.text("sunny");
-    t.press(&["Enter"], "1 matches");
+    t.press(&["Enter"], "1 match of");
     t.press(&["e"], "occurrence 1 / 1");
     // n next record; j/k and the arrows move between spans; a accepts.
     t.press(&["n"], "plain_2__overgeneration");

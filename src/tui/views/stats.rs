@@ -125,8 +125,8 @@ fn bars(frame: &mut Frame<'_>, area: Rect, app: &App, s: &StatsView) {
         .collect();
     let chart = BarChart::default()
         .block(Block::bordered().title(format!(
-            "char F1 vs the reviewed result ({} reviewed records)",
-            s.compared
+            "char F1 vs the reviewed result ({} reviewed)",
+            strings::records(s.compared)
         )))
         .data(BarGroup::default().bars(&bars))
         .bar_width(12)
