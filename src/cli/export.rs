@@ -55,7 +55,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 
 use super::judge_args::{self, Conflict, JudgeArgs};
-use crate::formats::{Dataset, Format};
+use crate::formats::{DataFile, Dataset, Format};
 use crate::review::decision::Decision;
 use crate::review::outcome::{self, Tally, Verdict};
 use crate::store::Store;
@@ -182,6 +182,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut sink = Sink {
         args: &args,
         source: primary.path(),
+        primary,
+        next: 0,
+        lines_of: HashMap::new(),
         log: &by_record,
         routes,
         records: match &args.split_by {
@@ -316,6 +319,12 @@ struct Sink<'a> {
     args: &'a Args,
     /// The leading input file, which unchanged lines are copied from.
     source: &'a Path,
+    /// The same, for line numbers.
+    primary: &'a DataFile,
+    /// The index of the next record taken.
+    next: usize,
+    /// The lines of each id with decisions (an id on several lines gets a warning).
+    lines_of: HashMap<String, Vec<u32>>,
     log: &'a HashMap<String, Vec<Decision>>,
     /// `--clean-in-all`: the values clean records are copied into.
     routes: BTreeSet<String>,
@@ -340,6 +349,8 @@ struct Sink<'a> {
 impl Sink<'_> {
     /// Write one record's line and verdict, and count it.
     fn take(&mut self, item: Item) -> anyhow::Result<()> {
+        let i = self.next;
+        self.next += 1;
         let written = item.line.is_some();
         if let Some(line) = &item.line {
             match line.bytes {
@@ -372,6 +383,7 @@ impl Sink<'_> {
             );
             tally.add_unreadable(written, u.decisions.len());
             if let Some(id) = u.id {
+                self.line_of(&id, i);
                 self.seen.insert(id.clone());
                 if !u.decisions.is_empty() {
                     self.unreadable.push((id, u.decisions));
@@ -389,6 +401,8 @@ impl Sink<'_> {
             return Ok(());
         };
         self.seen.insert(rec.id.clone());
+        self.line_of(&rec.id, i);
+        let tally = &mut self.tally;
         tally.add(&rec, &review, written);
         if written && tally.add_written(&rec, &review, &exported) {
             self.unlabeled.push(rec.id.clone());
@@ -413,6 +427,33 @@ impl Sink<'_> {
         }
         self.stale.extend(review.stale);
         Ok(())
+    }
+
+    /// Note that record `i` has the id `id`, which has decisions.
+    fn line_of(&mut self, id: &str, i: usize) {
+        if self.log.contains_key(id) {
+            let line = self.primary.line(i);
+            match self.lines_of.get_mut(id) {
+                Some(lines) => lines.push(line),
+                None => {
+                    self.lines_of.insert(id.to_owned(), vec![line]);
+                }
+            }
+        }
+    }
+
+    /// Ids with decisions that are on several lines of the input, with those lines (sorted by
+    /// first line), and how many lines repeat an earlier one's id.
+    fn repeated_ids(&self) -> (Vec<(&str, &[u32])>, usize) {
+        let mut ids: Vec<(&str, &[u32])> = self
+            .lines_of
+            .iter()
+            .filter(|(_, l)| l.len() > 1)
+            .map(|(id, l)| (id.as_str(), l.as_slice()))
+            .collect();
+        ids.sort_by_key(|(_, l)| l[0]);
+        let n = ids.iter().map(|(_, l)| l.len() - 1).sum();
+        (ids, n)
     }
 
     /// Report what was found; unless stale decisions stop it (exit 1), write the report and
@@ -454,6 +495,20 @@ impl Sink<'_> {
                 decisions
                     .iter()
                     .map(|d| format!("#{d}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+        let (repeated, repeated_lines) = self.repeated_ids();
+        for (id, lines) in &repeated {
+            eprintln!(
+                "warning: {}: the id {id:?} is on {} lines ({}); its decisions were applied to \
+                 each of them, and the report counts each line",
+                self.source.display(),
+                lines.len(),
+                lines
+                    .iter()
+                    .map(u32::to_string)
                     .collect::<Vec<_>>()
                     .join(", ")
             );
@@ -559,6 +614,7 @@ impl Sink<'_> {
                         .collect(),
                     strict: self.args.strict,
                     split: self.args.split_by.is_some(),
+                    repeated_lines,
                 };
                 let mut text = report::markdown(&header, &self.tally);
                 text.push_str(&conflict_section(&self.conflicts));

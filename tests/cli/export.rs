@@ -1912,3 +1912,46 @@ fn decisions_on_a_line_cut_short_are_listed_as_not_applied() {
     );
     assert_eq!(cell(&report, "Decisions on records not in the input"), "0");
 }
+
+#[test]
+fn an_id_on_two_lines_is_warned_about_with_its_lines() {
+    let dir = TempDir::new().expect("tmp");
+    let d = dir.path();
+    // f03 ("東京の気温は25°Cです。") again as line 12, f11 again as line 13
+    let text = fs::read_to_string(fixture()).expect("read");
+    let ls: Vec<&str> = text.lines().collect();
+    let file = d.join("records.jsonl");
+    fs::write(&file, format!("{text}{}\n{}\n", ls[2], ls[10])).expect("write");
+    let db = d.join("db.sqlite");
+    let recs = records(&fixture());
+    Script::new(&db, "records").push(&recs[2], "ann", ActionKind::Drop, |d| {
+        d.span_key = key("gold:0");
+    });
+    let a = export_in(d, &file, &db, &["--out", "o.jsonl", "--report", "r東.md"]).code(0);
+    let err = stderr(&a);
+    assert!(
+        err.contains(&format!(
+            "warning: {}: the id \"f03__contradiction\" is on 2 lines (3, 12); its decisions \
+             were applied to each of them, and the report counts each line",
+            file.display()
+        )),
+        "{err}"
+    );
+    assert!(
+        !err.contains("f11"),
+        "ids without decisions are not looked for: {err}"
+    );
+    let out = lines(&d.join("o.jsonl"));
+    assert_eq!(out.len(), 13, "nothing lost");
+    assert!(texts(&out[2]).is_empty() && texts(&out[11]).is_empty());
+    let report = fs::read_to_string(d.join("r東.md")).expect("report");
+    assert_eq!(cell(&report, "Records reviewed"), "2");
+    assert_eq!(
+        cell(
+            &report,
+            "Input lines repeating an earlier line's id (its decisions applied to each; every \
+             count above counts lines)"
+        ),
+        "1"
+    );
+}

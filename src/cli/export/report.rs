@@ -16,6 +16,9 @@ pub struct Header<'a> {
     /// Whether `--split-by` was given (unreadable lines are left out instead of passed
     /// through).
     pub split: bool,
+    /// Lines whose id (one with decisions) an earlier line has too: the decisions were applied
+    /// to each line, and each line is counted.
+    pub repeated_lines: usize,
 }
 
 /// Render the report.
@@ -98,6 +101,14 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
     s.push_str("| | |\n|---|---:|\n");
     for (k, v) in rows {
         let _ = writeln!(s, "| {k} | {v} |");
+    }
+    if h.repeated_lines > 0 {
+        let _ = writeln!(
+            s,
+            "| Input lines repeating an earlier line's id (its decisions applied to each; every \
+             count above counts lines) | {} |",
+            h.repeated_lines
+        );
     }
     if t.unreviewed_skipped > 0 {
         let _ = writeln!(
