@@ -127,6 +127,18 @@ impl Store {
         Self::open_for_reading(path)
     }
 
+    /// Open an existing database as a private in-memory copy, never in place: for reading
+    /// another reviewer's database (`--judge NAME=their.sqlite`) without touching it, its WAL
+    /// or its folder, wherever it is (see `open_read.rs`). Anything written to the store is
+    /// lost when it is dropped.
+    ///
+    /// # Errors
+    /// As [`Store::open_existing`].
+    pub fn open_snapshot(path: &Path) -> Result<Self, StoreError> {
+        check_existing(path)?;
+        Self::open_copy(path)
+    }
+
     /// A fresh database in memory (tests, dry runs).
     ///
     /// # Errors

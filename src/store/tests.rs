@@ -550,3 +550,30 @@ fn the_private_copy_holds_commits_still_in_the_wal_of_an_open_writer() {
     assert_eq!(std::fs::read(&path).expect("read"), bytes);
     assert!(!wal.exists() && !open_read::sibling(&path, "-shm").exists());
 }
+
+#[test]
+fn a_snapshot_leaves_the_file_and_the_wal_of_an_open_writer_as_they_were() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("theirs.sqlite");
+    let writer = Store::open(&path).expect("writer");
+    for r in ["r1", "r2"] {
+        writer
+            .append(&dec("ds", r, "bo", ActionKind::Clean), None)
+            .expect("append");
+    }
+    let files =
+        |p: &Path| ["", "-wal"].map(|s| std::fs::read(open_read::sibling(p, s)).expect("read"));
+    let before = files(&path);
+    let snap = Store::open_snapshot(&path).expect("snapshot");
+    assert_eq!(snap.decisions(Some("ds")).expect("log").len(), 2);
+    drop(snap);
+    assert_eq!(files(&path), before, "no checkpoint, no write");
+    drop(writer);
+    let empty = dir.path().join("empty.sqlite");
+    std::fs::write(&empty, b"").expect("empty");
+    assert!(matches!(
+        Store::open_snapshot(&empty),
+        Err(StoreError::Empty { .. })
+    ));
+    assert_eq!(std::fs::metadata(&empty).expect("still there").len(), 0);
+}
