@@ -13,10 +13,10 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
+use rusqlite::{params, OptionalExtension};
 use serde_json::{json, Map, Value};
 
-use super::{new_origin, now, row, RecordState, Store, StoreError, SCHEMA_VERSION};
+use super::{new_origin, now, row, RecordState, Store, StoreError};
 use crate::model::{AnswerMark, Record, SourceRole, Span};
 use crate::review::decision::{ActionKind, Decision, RecordReview, SpanKey, SpanValue};
 use crate::review::disagreement::{Disagreement, Outcome};
@@ -140,44 +140,15 @@ fn read_source(r: &rusqlite::Row<'_>) -> rusqlite::Result<SourceRow> {
 }
 
 impl Store {
-    /// Open a database for reading only: no migration, no journal-mode change, nothing written
-    /// (another reviewer's database, read as a source). A database newer than this build is
-    /// refused.
+    /// Open a database for reading only (another reviewer's database, read as a source): a
+    /// private in-memory copy ([`Store::open_snapshot`]), so nothing is written to the file, its
+    /// WAL or its folder, and a folder the user cannot write is no obstacle. A database newer
+    /// than this build is refused.
     ///
     /// # Errors
     /// No file at `path`, not a database, or a newer schema.
     pub fn open_read_only(path: &Path) -> Result<Self, StoreError> {
-        if !path.is_file() {
-            return Err(StoreError::Missing {
-                path: path.to_owned(),
-            });
-        }
-        let conn = Connection::open_with_flags(
-            path,
-            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )
-        .map_err(|source| StoreError::Sqlite {
-            path: path.to_owned(),
-            what: "opening (read only)".into(),
-            source,
-        })?;
-        let store = Self {
-            conn,
-            path: Some(path.to_owned()),
-        };
-        store
-            .conn
-            .busy_timeout(super::BUSY_TIMEOUT)
-            .map_err(|e| store.err("setting the busy timeout", e))?;
-        let v = store.schema_version()?;
-        if v > SCHEMA_VERSION {
-            return Err(StoreError::TooNew {
-                path: path.to_owned(),
-                found: v,
-                known: SCHEMA_VERSION,
-            });
-        }
-        Ok(store)
+        Self::open_snapshot(path)
     }
 
     /// Import a source: its name, role, file, content hash and format, its spans by record id

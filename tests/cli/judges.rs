@@ -503,3 +503,38 @@ fn a_prediction_file_made_on_another_answer_is_refused_on_every_load() {
     let (_, notes) = a.load(&ds, &ds.name, Some(&store)).expect("load");
     assert!(notes[0].reused, "filled in by the last load");
 }
+
+#[test]
+fn another_reviewers_database_is_read_without_leaving_a_file_beside_it() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let theirs = dir.path().join("théo’s review.sqlite");
+    let ds = Dataset::open(&[records()], None).expect("open");
+    let r = ds.record(0).expect("record");
+    {
+        let store = Store::open(&theirs).expect("their db");
+        store
+            .append(
+                &Decision::new(&r, &ds.name, "théo", ActionKind::AcceptAll),
+                None,
+            )
+            .expect("save");
+    }
+    let listing = || {
+        let mut v: Vec<String> = std::fs::read_dir(dir.path())
+            .expect("ls")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let before = listing();
+    let bytes = std::fs::read(&theirs).expect("bytes");
+    let judges = load(&ds, vec![spec("theo", &theirs)], None);
+    assert!(judges.names().contains(&"theo"), "{:?}", judges.names());
+    assert_eq!(
+        listing(),
+        before,
+        "no -wal or -shm of ours beside their database"
+    );
+    assert_eq!(std::fs::read(&theirs).expect("bytes"), bytes);
+}
