@@ -210,6 +210,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         unreadable: Vec::new(),
         conflicts,
         no_value: 0,
+        unreadable_labels: 0,
     };
     for (judge, _) in &judges {
         sink.tally.name_source(judge);
@@ -344,6 +345,8 @@ struct Sink<'a> {
     conflicts: Vec<Conflict>,
     /// Records written to the `none` file because they have no `--split-by` value.
     no_value: usize,
+    /// Labels of reviewed records left out because they could not be read.
+    unreadable_labels: usize,
 }
 
 impl Sink<'_> {
@@ -369,6 +372,7 @@ impl Sink<'_> {
                 }
             }
         }
+        self.unreadable_labels += item.unreadable_labels;
         let tally = &mut self.tally;
         tally.unlabeled_spans += item.unlabeled_spans;
         if let Some(u) = item.unreadable {
@@ -615,6 +619,7 @@ impl Sink<'_> {
                     strict: self.args.strict,
                     split: self.args.split_by.is_some(),
                     repeated_lines,
+                    unreadable_labels: self.unreadable_labels,
                 };
                 let mut text = report::markdown(&header, &self.tally);
                 text.push_str(&conflict_section(&self.conflicts));

@@ -1955,3 +1955,64 @@ fn an_id_on_two_lines_is_warned_about_with_its_lines() {
         "1"
     );
 }
+
+#[test]
+fn labels_of_a_reviewed_record_that_could_not_be_read_are_counted() {
+    let dir = TempDir::new().expect("tmp");
+    let d = dir.path();
+    // f08 has two labels; its first one's start written as a float (a pandas round trip)
+    let file = edited(d, "records.jsonl", |i, v| {
+        if i == 7 {
+            let start = v["hallucination_labels"][0]["start"]
+                .as_u64()
+                .expect("start");
+            #[allow(clippy::cast_precision_loss)]
+            let f = start as f64;
+            v["hallucination_labels"][0]["start"] = Value::from(f);
+        }
+    });
+    let recs = records(&file);
+    let rec = &recs[7];
+    assert_eq!(rec.gold_spans().len(), 1, "one label read, one not");
+    let db = d.join("db.sqlite");
+    Script::new(&db, "records").push(rec, "ann", ActionKind::Accept, |d| {
+        d.span_key = key("gold:0");
+    });
+    let a = export_in(d, &file, &db, &["--out", "o.jsonl", "--report", "r°.md"]).code(0);
+    let err = stderr(&a);
+    assert!(
+        err.contains(&format!(
+            "warning: record \"{}\": reviewed, but some of its labels could not be read and are \
+             not in the export: hallucination_labels[0]: span \"start\" is not a non-negative \
+             integer",
+            rec.id
+        )),
+        "{err}"
+    );
+    let out = by_id(lines(&d.join("o.jsonl")));
+    assert_eq!(labels(&out[&rec.id]).len(), 1);
+    let report = fs::read_to_string(d.join("r°.md")).expect("report");
+    assert_eq!(
+        cell(
+            &report,
+            "Labels left out of reviewed records because they could not be read"
+        ),
+        "1"
+    );
+    // unreviewed, the record's line is copied as it is: nothing left out, nothing counted
+    let db2 = d.join("empty.sqlite");
+    Store::open(&db2).expect("db");
+    export_in(d, &file, &db2, &["--out", "p.jsonl", "--report", "r°.md"]).code(0);
+    let report = fs::read_to_string(d.join("r°.md")).expect("report");
+    assert_eq!(
+        cell(
+            &report,
+            "Labels left out of reviewed records because they could not be read"
+        ),
+        "0"
+    );
+    assert_eq!(
+        fs::read_to_string(d.join("p.jsonl")).expect("p"),
+        fs::read_to_string(&file).expect("in")
+    );
+}

@@ -55,6 +55,9 @@ pub struct Item {
     pub unreadable: Option<Unreadable>,
     /// Exported spans without a label (formats whose spans carry labels).
     pub unlabeled_spans: usize,
+    /// Labels of a reviewed record that could not be read (a `"start": 46.0`, say), and so are
+    /// not in its exported line.
+    pub unreadable_labels: usize,
 }
 
 /// A line of the input that could not be read as a record.
@@ -119,6 +122,7 @@ impl Exporter<'_> {
                 review: None,
                 unreadable: None,
                 unlabeled_spans: 0,
+                unreadable_labels: 0,
             });
         };
         let rec = match parsed {
@@ -148,6 +152,7 @@ impl Exporter<'_> {
                 review: Some((rec, review, exported)),
                 unreadable: None,
                 unlabeled_spans: 0,
+                unreadable_labels: 0,
             });
         }
         self.reviewed(bytes, rec, review)
@@ -201,6 +206,7 @@ impl Exporter<'_> {
                 decisions,
             }),
             unlabeled_spans: 0,
+            unreadable_labels: 0,
         }
     }
 
@@ -253,6 +259,7 @@ impl Exporter<'_> {
             review: None,
             unreadable: None,
             unlabeled_spans: 0,
+            unreadable_labels: 0,
         }
     }
 
@@ -330,6 +337,7 @@ impl Exporter<'_> {
                 review: Some((rec, review, Vec::new())),
                 unreadable: None,
                 unlabeled_spans: 0,
+                unreadable_labels: 0,
             });
         }
         let spans = if removed.is_some() {
@@ -373,12 +381,14 @@ impl Exporter<'_> {
         };
         let unlabeled_spans = self.unlabeled_spans(&rec, &kept);
         let exported = if removed.is_some() { Vec::new() } else { kept };
+        let unreadable_labels = unreadable_labels(file.format, &rec);
         Ok(Item {
             line: Some(line),
             strict_dropped,
             review: Some((rec, review, exported)),
             unreadable: None,
             unlabeled_spans,
+            unreadable_labels,
         })
     }
 
@@ -435,6 +445,21 @@ impl Exporter<'_> {
         }
         spans
     }
+}
+
+/// How many of `rec`'s labels (the spans its format's writer replaces) could not be read: the
+/// reader skipped them with a warning (`<key>[<i>]: ...; the span was skipped`), so a reviewed
+/// record's exported line leaves them out. Skipped spans of other lists (a prediction file's
+/// `pred_spans`) pass through and are not counted.
+fn unreadable_labels(format: Format, rec: &Record) -> usize {
+    let key = match format {
+        Format::Ragtruth => "hallucination_labels[",
+        Format::Predictions => "gold_spans[",
+        Format::Lettuce => "labels[",
+        Format::Mushroom => "hard_labels[",
+        Format::Decisions => return 0,
+    };
+    rec.warnings.iter().filter(|w| w.starts_with(key)).count()
 }
 
 /// The `id` of a line that cannot be read (invalid JSON: cut short, say), read leniently from

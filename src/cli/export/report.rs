@@ -19,6 +19,8 @@ pub struct Header<'a> {
     /// Lines whose id (one with decisions) an earlier line has too: the decisions were applied
     /// to each line, and each line is counted.
     pub repeated_lines: usize,
+    /// Labels of reviewed records that could not be read, left out of their exported lines.
+    pub unreadable_labels: usize,
 }
 
 /// Render the report.
@@ -42,7 +44,7 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
     } else {
         "not applied".to_owned()
     };
-    let rows: [(&str, String); 26] = [
+    let rows: [(&str, String); 27] = [
         ("Records in the input", t.records_in.to_string()),
         ("Records exported", t.records_out.to_string()),
         ("Records reviewed", t.reviewed.to_string()),
@@ -87,6 +89,10 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
                 "Unreadable input lines passed through unchanged"
             },
             t.unreadable_lines.to_string(),
+        ),
+        (
+            "Labels left out of reviewed records because they could not be read",
+            h.unreadable_labels.to_string(),
         ),
         (
             "Decisions on unreadable lines (not applied)",
