@@ -121,6 +121,8 @@ pub enum Action {
     Take8,
     /// Arbitration: take source 9's version.
     Take9,
+    /// Arbitration: take the version of a source picked from a list (sources past 9).
+    TakeOther,
     /// Arbitration: one span over everything any source covers.
     Union,
     /// Arbitration: what every covering source covers.
@@ -209,6 +211,7 @@ impl Action {
         Self::Take7,
         Self::Take8,
         Self::Take9,
+        Self::TakeOther,
         Self::Union,
         Self::Intersection,
         Self::PlaceClaim,

@@ -65,6 +65,7 @@ pub fn describe(a: Action) -> &'static str {
         Action::Take7 => "take source 7's version",
         Action::Take8 => "take source 8's version",
         Action::Take9 => "take source 9's version",
+        Action::TakeOther => "take a source's version, picked from a list (sources past 9)",
         Action::Union => "union: one span over everything any source covers",
         Action::Intersection => "intersection: what every covering source covers",
         Action::PlaceClaim => "place the selected unplaced judge claim (mark it as in add)",
@@ -329,6 +330,8 @@ pub const QUEUE_END: &str = "end of the queue";
 pub const QUEUE_START: &str = "start of the queue";
 /// The flag taken off (`f` on a flagged record), in the saved message.
 pub const UNFLAG: &str = "flag off";
+/// Take picker title (arbitration).
+pub const PICK_SOURCE: &str = "Take which source's version?";
 /// An added span that is already there, with the same label.
 pub const ALREADY_THERE: &str =
     "that span is already there with that label (selected): nothing added";

@@ -1110,3 +1110,54 @@ fn feed_all(app: &mut App, actions: &[Action]) {
         app.update(*a);
     }
 }
+
+#[test]
+fn sources_past_nine_are_taken_from_a_list() {
+    // A Mu-SHROOM record has the gold and eleven annotators: `1`…`9` reached the first nine
+    // lanes, and the versions of lanes 10 to 12 could not be taken.
+    let Some(path) =
+        super::common::shared("multilingual/mushroom/val_v2/mushroom.en-val.v2.extra.jsonl")
+    else {
+        return;
+    };
+    let store = mem();
+    let mut app = open(&[path], &store, QueueKind::Disputed, ArbConfig::default());
+    finish(&mut app);
+    to_disputed(&mut app);
+    while app.arb.as_ref().expect("arb").lanes.len() < 10 {
+        app.update(Action::NextRecord);
+        to_disputed(&mut app);
+    }
+    let (source, name) = {
+        let arb = app.arb.as_ref().expect("arb");
+        let s = arb.lanes[9];
+        (
+            s,
+            app.cur.as_ref().expect("r").record.sources[s].name.clone(),
+        )
+    };
+    let want = expected(&app, Resolution::Take(source));
+    app.update(Action::TakeOther);
+    match &app.mode {
+        ModeState::Picker { items, .. } => {
+            assert!(items.len() >= 10, "{items:?}");
+            assert_eq!(items[9], name);
+        }
+        other => panic!("expected the sources picker, got {other:?}"),
+    }
+    assert!(render(&mut app, 160, 45).contains(&format!("10 {name}")));
+    for _ in 0..9 {
+        app.update(Action::Down);
+    }
+    app.update(Action::Confirm);
+    assert_eq!(app.mode, ModeState::Arbitrate);
+    let last = store
+        .decisions(None)
+        .expect("log")
+        .last()
+        .cloned()
+        .expect("a row");
+    assert_eq!(last.action, ActionKind::Resolve);
+    assert_eq!(last.upheld, want.upheld, "{:?}", last.reason);
+    assert!(last.upheld.contains(&name), "{:?}", last.upheld);
+}

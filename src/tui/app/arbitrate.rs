@@ -184,7 +184,11 @@ impl App {
         let keeps_spans = action.take_lane().is_some()
             || matches!(
                 action,
-                Action::Union | Action::Intersection | Action::Adjust | Action::PlaceClaim
+                Action::TakeOther
+                    | Action::Union
+                    | Action::Intersection
+                    | Action::Adjust
+                    | Action::PlaceClaim
             );
         if keeps_spans && !self.require_open() {
             return;
@@ -193,6 +197,7 @@ impl App {
             return self.take(lane);
         }
         match action {
+            Action::TakeOther => self.open_take_picker(),
             Action::Union => self.resolve_how(Resolution::Union, "union".to_owned()),
             Action::Intersection => {
                 self.resolve_how(Resolution::Intersection, "intersection".to_owned());
@@ -254,7 +259,22 @@ impl App {
         }
     }
 
-    fn take(&mut self, lane: usize) {
+    /// The list of the sources, by lane: `1`…`9` reach only the first nine.
+    fn open_take_picker(&mut self) {
+        let Some(arb) = &self.arb else { return };
+        let items: Vec<String> = arb
+            .lanes
+            .iter()
+            .map(|&source| self.source_label(source))
+            .collect();
+        if items.is_empty() {
+            self.status = Status::Info(strings::NO_SUCH_LANE.to_owned());
+            return;
+        }
+        self.open_picker(super::PickerKind::TakeSource, items, 0);
+    }
+
+    pub(super) fn take(&mut self, lane: usize) {
         let Some(arb) = &self.arb else { return };
         let Some(&source) = arb.lanes.get(lane.wrapping_sub(1)) else {
             self.status = Status::Info(strings::NO_SUCH_LANE.to_owned());

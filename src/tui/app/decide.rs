@@ -257,6 +257,7 @@ impl App {
 
     pub(super) fn picked(&mut self, kind: &PickerKind, i: usize) {
         match kind {
+            PickerKind::TakeSource => self.take(i + 1),
             PickerKind::RemoveReason => {
                 let reason = strings::REMOVE_REASONS.get(i).copied().unwrap_or("other");
                 if reason == strings::OTHER {

@@ -40,6 +40,8 @@ pub enum PickerKind {
     },
     /// Why the record is removed.
     RemoveReason,
+    /// Which source's version of the cluster to take (arbitration, sources past 9).
+    TakeSource,
 }
 
 /// Text being typed.

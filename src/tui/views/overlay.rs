@@ -143,6 +143,7 @@ pub fn picker(frame: &mut Frame<'_>, area: Rect, app: &App) {
             format!("{} [{start}, {end})", strings::PICK_ADD_LABEL)
         }
         PickerKind::RemoveReason => strings::PICK_REMOVE.to_owned(),
+        PickerKind::TakeSource => strings::PICK_SOURCE.to_owned(),
     };
     let widest = items.iter().map(|s| text::width(s)).max().unwrap_or(0) + 6;
     let w = u16::try_from(widest.max(text::width(&title) + 4)).unwrap_or(u16::MAX);
@@ -156,8 +157,10 @@ pub fn picker(frame: &mut Frame<'_>, area: Rect, app: &App) {
         .skip(scroll)
         .take(inner_h)
         .map(|(i, s)| {
-            let num = if i < 9 {
-                format!("{} ", i + 1)
+            // Digits choose the first nine; the sources picker numbers every lane as the
+            // lanes are numbered.
+            let num = if i < 9 || *kind == PickerKind::TakeSource {
+                format!("{:>w$} ", i + 1, w = if items.len() > 9 { 2 } else { 1 })
             } else {
                 "  ".to_owned()
             };
