@@ -39,7 +39,9 @@
 //! through byte for byte in its place (exit 0). Decisions in force on such a line's id (when the
 //! id could be read, for a line cut short from its first bytes) cannot apply: they are listed as not applied and the export, still
 //! written, exits 1. Under `--split-by` the line has no route: it is left out of the files, and
-//! the export exits 1. Spans written without a label (formats whose spans carry one) and
+//! the export exits 1. A JSON array input cut short (a partial record at its end, which the
+//! index leaves out) is reported as `FILE:LINE`, counted in the report, and exits 1 too. Spans
+//! written without a label (formats whose spans carry one) and
 //! reviewed records of type `clean` left with labels are warned about and counted.
 
 mod output;
@@ -71,8 +73,8 @@ use record::{Bytes, Exporter, Item};
     spanreview export data/toolace/test_records_reconstructed.jsonl --out reviewed.jsonl \\\n    \
     --strict --split-by meta.corruption_type --clean-in-all\n\n\
 Exit status: 0 written; 1 stale decisions (nothing written; --skip-stale exports without them), \
-or written without something: decisions on a line that cannot be read, or such a line under \
---split-by; 2 errors (nothing written).")]
+or written without something: decisions on a line that cannot be read, such a line under \
+--split-by, or a JSON array input cut short (its partial record); 2 errors (nothing written).")]
 #[allow(clippy::struct_excessive_bools)]
 pub struct Args {
     /// Records (and prediction files joined by `id`); the first file with answer text is
@@ -243,7 +245,11 @@ fn tell_about_inputs(dataset: &Dataset) {
         }
     }
     for (line, message) in &primary.index.problems {
-        eprintln!("warning: {}:{line}: {message}", primary.path().display());
+        eprintln!(
+            "warning: {}:{line}: {message}; the text from this line on is not in the export (a \
+             partial record cannot be written into a valid JSON array)",
+            primary.path().display()
+        );
     }
 }
 
@@ -620,6 +626,7 @@ impl Sink<'_> {
                     split: self.args.split_by.is_some(),
                     repeated_lines,
                     unreadable_labels: self.unreadable_labels,
+                    cut_short: self.primary.index.problems.len(),
                 };
                 let mut text = report::markdown(&header, &self.tally);
                 text.push_str(&conflict_section(&self.conflicts));
@@ -656,8 +663,17 @@ impl Sink<'_> {
         );
         // Written, but not everything is in it: decisions on unreadable lines were not
         // applied, or unreadable lines could not be routed into the split files.
-        let incomplete =
-            !self.unreadable.is_empty() || (self.args.split_by.is_some() && t.unreadable_lines > 0);
+        let cut_short = &self.primary.index.problems;
+        for (line, _) in cut_short {
+            eprintln!(
+                "spanreview: {}:{line}: the input is cut short; the record there is not in the \
+                 export (exit 1)",
+                self.source.display()
+            );
+        }
+        let incomplete = !self.unreadable.is_empty()
+            || (self.args.split_by.is_some() && t.unreadable_lines > 0)
+            || !cut_short.is_empty();
         Ok(if incomplete {
             ExitCode::from(1)
         } else {

@@ -1018,6 +1018,9 @@ fn round_trip(file: &Path, n: usize) {
     let db = dir.path().join("db.sqlite");
     Store::open(&db).expect("db");
     let out = dir.path().join(file.file_name().expect("name"));
+    let f = DataFile::open(file, None, None).expect("open");
+    // an input cut short (the truncated LettuceDetect file) exports its complete records, exit 1
+    let code = i32::from(!f.index.problems.is_empty());
     let mut cmd = common::bin();
     cmd.arg("export")
         .arg(file)
@@ -1026,8 +1029,7 @@ fn round_trip(file: &Path, n: usize) {
         .arg("--out")
         .arg(&out)
         .assert()
-        .success();
-    let f = DataFile::open(file, None, None).expect("open");
+        .code(code);
     let got = DataFile::open(&out, None, None).expect("open out");
     assert_eq!(got.len(), f.len(), "{}", file.display());
     for i in 0..f.len() {
@@ -1058,7 +1060,7 @@ fn round_trip(file: &Path, n: usize) {
         .arg("--out")
         .arg(&out2)
         .assert()
-        .success();
+        .code(code);
     let got = DataFile::open(&out2, None, None).expect("open out");
     assert_eq!(got.len(), f.len());
     for i in 0..f.len() {
@@ -2015,4 +2017,89 @@ fn labels_of_a_reviewed_record_that_could_not_be_read_are_counted() {
         fs::read_to_string(d.join("p.jsonl")).expect("p"),
         fs::read_to_string(&file).expect("in")
     );
+}
+
+/// A LettuceDetect sample (Turkish, with `ğ`, `ş`, `ı` and an emoji) as JSON.
+fn lettuce_sample(n: usize) -> String {
+    let answer = format!("İstanbul’da hava {n}°C ve güneşli 🌞.");
+    let (start, end) = cp(&answer, &format!("{n}°C"));
+    serde_json::json!({
+        "prompt": "Hava nasıl? ğüşıöç",
+        "answer": answer,
+        "labels": [{"start": start, "end": end, "label": "hallucination",
+                    "category": "contradiction", "subcategory": "numerical"}],
+        "split": "test",
+        "task_type": "qa",
+        "dataset": "örnek",
+        "language": "tr"
+    })
+    .to_string()
+}
+
+#[test]
+fn a_json_array_cut_short_is_reported_and_exits_1() {
+    let dir = TempDir::new().expect("tmp");
+    let d = dir.path();
+    let whole: Vec<String> = (1..=4).map(lettuce_sample).collect();
+    let partial = &whole[3][..whole[3].find("ve güneşli").expect("cut")];
+    let text = format!(
+        "[\n  {},\n  {},\n  {},\n  {partial}",
+        whole[0], whole[1], whole[2]
+    );
+    let file = d.join("örnek.json");
+    fs::write(&file, &text).expect("write");
+    let db = d.join("db.sqlite");
+    Store::open(&db).expect("db");
+    let a = export_in(d, &file, &db, &["--out", "o.json", "--report", "r.md"]).code(1);
+    let err = stderr(&a);
+    let name = file.display().to_string();
+    assert!(
+        err.contains(&format!(
+            "warning: {name}:5: the JSON array is not closed: the file is truncated; the records \
+             before this line were read; the text from this line on is not in the export"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "spanreview: {name}:5: the input is cut short; the record there is not in the export \
+             (exit 1)"
+        )),
+        "{err}"
+    );
+    let out: Vec<Value> =
+        serde_json::from_str(&fs::read_to_string(d.join("o.json")).expect("out")).expect("array");
+    assert_eq!(out.len(), 3, "the complete records, in a valid array");
+    assert_eq!(out[2]["answer"], "İstanbul’da hava 3°C ve güneşli 🌞.");
+    let report = fs::read_to_string(d.join("r.md")).expect("report");
+    assert_eq!(
+        cell(
+            &report,
+            "Records cut short at the end of the input (not exported)"
+        ),
+        "1"
+    );
+    // closed, the same records export with exit 0 and a zero row
+    fs::write(&file, format!("[\n  {}\n]\n", whole.join(",\n  "))).expect("write");
+    export_in(d, &file, &db, &["--out", "o.json", "--report", "r.md"]).code(0);
+    let report = fs::read_to_string(d.join("r.md")).expect("report");
+    assert_eq!(
+        cell(
+            &report,
+            "Records cut short at the end of the input (not exported)"
+        ),
+        "0"
+    );
+
+    // the truncated LettuceDetect file of the shared data, when it is there
+    if let Some(shared) = common::shared("multilingual/lettucedetect_tr/test_small.json") {
+        let copy = d.join("test_small.json");
+        fs::copy(&shared, &copy).expect("copy");
+        let a = export_in(d, &copy, &db, &["--out", "tr.json"]).code(1);
+        let err = stderr(&a);
+        assert!(
+            err.contains(&format!("{}:40: the input is cut short", copy.display())),
+            "{err}"
+        );
+    }
 }

@@ -21,6 +21,9 @@ pub struct Header<'a> {
     pub repeated_lines: usize,
     /// Labels of reviewed records that could not be read, left out of their exported lines.
     pub unreadable_labels: usize,
+    /// Places where the input is cut short (a JSON array not closed): the partial record there
+    /// is not exported.
+    pub cut_short: usize,
 }
 
 /// Render the report.
@@ -44,7 +47,7 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
     } else {
         "not applied".to_owned()
     };
-    let rows: [(&str, String); 27] = [
+    let rows: [(&str, String); 28] = [
         ("Records in the input", t.records_in.to_string()),
         ("Records exported", t.records_out.to_string()),
         ("Records reviewed", t.reviewed.to_string()),
@@ -93,6 +96,10 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
         (
             "Labels left out of reviewed records because they could not be read",
             h.unreadable_labels.to_string(),
+        ),
+        (
+            "Records cut short at the end of the input (not exported)",
+            h.cut_short.to_string(),
         ),
         (
             "Decisions on unreadable lines (not applied)",
