@@ -181,18 +181,6 @@ impl App {
 
     pub(super) fn arbitrate_action(&mut self, action: Action) {
         self.placing = None;
-        let keeps_spans = action.take_lane().is_some()
-            || matches!(
-                action,
-                Action::TakeOther
-                    | Action::Union
-                    | Action::Intersection
-                    | Action::Adjust
-                    | Action::PlaceClaim
-            );
-        if keeps_spans && !self.require_open() {
-            return;
-        }
         if let Some(lane) = action.take_lane() {
             return self.take(lane);
         }
