@@ -460,10 +460,20 @@ impl App {
     /// keeps none whatever its spans' decisions say (they would be saved and change nothing),
     /// so the status line says so instead.
     pub(super) fn require_open(&mut self) -> bool {
-        let msg = match self.cur.as_ref().map(|c| &c.review.outcome) {
-            Ok(RecordOutcome::Clean) => strings::SPANS_OF_CLEAN,
-            Ok(RecordOutcome::Removed { .. }) => strings::SPANS_OF_REMOVED,
-            _ => return true,
+        let Ok(c) = &self.cur else { return true };
+        // Another reviewer's reclassification (a merged database) is reopened by this
+        // reviewer's span decision (replay): only one's own stands in the way.
+        if c.review
+            .outcome_by
+            .as_deref()
+            .is_some_and(|by| by != self.reviewer)
+        {
+            return true;
+        }
+        let msg = match &c.review.outcome {
+            RecordOutcome::Clean => strings::SPANS_OF_CLEAN,
+            RecordOutcome::Removed { .. } => strings::SPANS_OF_REMOVED,
+            RecordOutcome::Open => return true,
         };
         self.status = Status::Info(msg.to_owned());
         false

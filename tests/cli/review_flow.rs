@@ -1765,3 +1765,35 @@ fn adding_a_span_that_is_already_there_adds_nothing() {
         Some("overgeneration")
     );
 }
+
+#[test]
+fn another_reviewers_reclassification_does_not_stop_a_span_decision() {
+    // Replay reopens a record another reviewer reclassified when this one keeps a span (a
+    // merged database): the review screen must not refuse that decision as it refuses one's
+    // own after one's own `c`.
+    let store = mem();
+    let ds = |who: &str| {
+        let d = Dataset::open(&fixture_files(), None).expect("fixture opens");
+        App::new(
+            d,
+            Box::new(Rc::clone(&store)),
+            who,
+            QueueKind::All,
+            Config::defaults(true),
+            None,
+        )
+        .expect("app")
+    };
+    let mut ann = ds("ann");
+    ann.update(Action::Clean);
+    let mut bob = ds("bob");
+    goto(&mut bob, "uni_1__contradiction");
+    bob.update(Action::Accept);
+    assert_saved(&bob, 2);
+    let c = bob.cur.as_ref().expect("record");
+    assert_eq!(
+        c.review.outcome,
+        spanreview::review::decision::RecordOutcome::Open
+    );
+    assert_eq!(c.review.spans[0].status, SpanStatus::Accepted);
+}
