@@ -434,7 +434,16 @@ fn table(r: &Report) -> String {
     let outcomes: Vec<String> = r
         .by_outcome_list()
         .iter()
-        .map(|(k, v)| format!("{k} {v}"))
+        .map(|(k, v)| {
+            // "open" is the outcome of every record neither reclassified nor removed,
+            // reviewed or not: say so, not "open" (read as "still to review").
+            let k = match k.as_str() {
+                "open" => "kept (not reclassified)",
+                "clean" => "reclassified clean",
+                other => other,
+            };
+            format!("{k} {v}")
+        })
         .collect();
     s.push_str(&format!(
         "dataset {} ({}): {} of {} records reviewed, {} with decisions; {}; {} flagged\n",

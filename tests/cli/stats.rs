@@ -279,6 +279,18 @@ fn flow(inp: &Inputs) {
         .assert()
         .success();
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    // The outcomes by name: "kept (not reclassified)", never a bare "open" (read as "to do").
+    let json = stats_json(inp, &db, &[]);
+    let kept = json["progress"]["by_outcome"]["open"]
+        .as_u64()
+        .expect("open count");
+    assert!(
+        text.contains(&format!(
+            "kept (not reclassified) {kept}, reclassified clean "
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("; open "), "{text}");
     let (up, down) = counts["ensemble"];
     assert!(
         text.contains(&format!("upheld {up} of {}", up + down)),
