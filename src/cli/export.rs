@@ -275,7 +275,7 @@ fn protect(args: &Args, judges: &[(String, PathBuf)], db: &Path) -> anyhow::Resu
         dests.push((p, "--report"));
     }
     if args.split_by.is_some() {
-        output::check_dest(&output::split_path(&args.out, "none"), "--out")?;
+        output::check_folder(&args.out, "--out")?;
     }
     for (i, (p, what)) in dests.iter().enumerate() {
         protected.check(p, what)?;

@@ -2103,3 +2103,32 @@ fn a_json_array_cut_short_is_reported_and_exits_1() {
         );
     }
 }
+
+#[test]
+fn split_outputs_check_their_folder_but_not_files_no_record_goes_to() {
+    let (dir, db) = scripted();
+    let d = dir.path();
+    // a folder named like the `none` file: no record goes there, so it does not matter
+    fs::create_dir(d.join("o.none.jsonl")).expect("mkdir");
+    let args = ["--out", "o.jsonl", "--split-by", "meta.corruption_type"];
+    let a = export_in(d, &fixture(), &db, &args).code(0);
+    assert!(
+        stderr(&a).contains("./o.contradiction.jsonl (5 records)"),
+        "{}",
+        stderr(&a)
+    );
+    // --out in a folder that does not exist: refused before anything is written
+    let args = [
+        "--out",
+        "là-bas/o.jsonl",
+        "--split-by",
+        "meta.corruption_type",
+    ];
+    let a = export_in(d, &fixture(), &db, &args).code(2);
+    assert!(
+        stderr(&a).contains("cannot write --out là-bas/o.jsonl: the folder là-bas does not exist"),
+        "{}",
+        stderr(&a)
+    );
+    assert!(!d.join("là-bas").exists());
+}

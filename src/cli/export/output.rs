@@ -157,6 +157,14 @@ pub fn check_dest(dest: &Path, what: &str) -> anyhow::Result<()> {
             dest.display()
         );
     }
+    check_folder(dest, what)
+}
+
+/// Refuse `dest` as the destination of `what` when its folder does not exist.
+///
+/// # Errors
+/// A message naming the path and the folder.
+pub fn check_folder(dest: &Path, what: &str) -> anyhow::Result<()> {
     let dir = parent(dest);
     if !dir.is_dir() {
         bail!(
@@ -183,29 +191,27 @@ pub fn persist_all(files: Vec<(AtomicFile, &str)>) -> anyhow::Result<()> {
     for f in &mut files {
         f.finish()?;
     }
-    // (destination, its old file kept under this name) of the files renamed so far
-    let mut done: Vec<(PathBuf, Option<PathBuf>)> = Vec::new();
+    // (destination, what was there before) of the files renamed so far
+    let mut done: Vec<(PathBuf, Old)> = Vec::new();
     let mut failed = None;
     for f in files {
         let dest = f.dest.clone();
-        let backup = dest.is_file().then(|| {
+        let old = if dest.exists() {
             let mut name = f.tmp.clone().into_os_string();
             name.push("-old");
-            PathBuf::from(name)
-        });
-        if let Some(b) = &backup {
-            if let Err(e) = std::fs::hard_link(&dest, b) {
-                failed = Some(anyhow::Error::new(e).context(format!(
-                    "keeping {} until every output is written",
-                    dest.display()
-                )));
-                break;
+            let backup = PathBuf::from(name);
+            // A file system without hard links: the old file cannot be kept, only replaced.
+            match std::fs::hard_link(&dest, &backup) {
+                Ok(()) => Old::Kept(backup),
+                Err(_) => Old::Replaced,
             }
-        }
+        } else {
+            Old::Nothing
+        };
         match f.persist() {
-            Ok(()) => done.push((dest, backup)),
+            Ok(()) => done.push((dest, old)),
             Err(e) => {
-                if let Some(b) = &backup {
+                if let Old::Kept(b) = &old {
                     let _ = std::fs::remove_file(b);
                 }
                 failed = Some(e);
@@ -215,23 +221,34 @@ pub fn persist_all(files: Vec<(AtomicFile, &str)>) -> anyhow::Result<()> {
     }
     match failed {
         None => {
-            for (_, b) in done {
-                if let Some(b) = b {
+            for (_, old) in done {
+                if let Old::Kept(b) = old {
                     let _ = std::fs::remove_file(b);
                 }
             }
             Ok(())
         }
         Some(e) => {
-            for (dest, b) in done.into_iter().rev() {
-                let _ = match b {
-                    Some(b) => std::fs::rename(&b, &dest),
-                    None => std::fs::remove_file(&dest),
+            for (dest, old) in done.into_iter().rev() {
+                let _ = match old {
+                    Old::Kept(b) => std::fs::rename(&b, &dest),
+                    Old::Nothing => std::fs::remove_file(&dest),
+                    Old::Replaced => Ok(()),
                 };
             }
-            Err(e.context("nothing was written (the outputs renamed before were put back)"))
+            Err(e.context("the outputs renamed before it were put back"))
         }
     }
+}
+
+/// What was at an output's destination before it was renamed there.
+enum Old {
+    /// No file.
+    Nothing,
+    /// A file, kept under this name (a hard link) until every output is in place.
+    Kept(PathBuf),
+    /// A file that could not be kept (no hard links there).
+    Replaced,
 }
 
 impl Drop for AtomicFile {
@@ -603,6 +620,37 @@ mod tests {
         );
         assert_eq!(file_part("a/b c"), "a_b_c");
         assert_eq!(file_part(".."), "none");
+    }
+
+    #[test]
+    fn a_failed_rename_puts_back_the_outputs_renamed_before_it() {
+        let dir = std::env::temp_dir().join(format!("spanreview-persist-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let old = dir.join("vieux°.jsonl");
+        std::fs::write(&old, "ancien ’contenu’\n").expect("old");
+        let new = dir.join("新.jsonl");
+        let mut a = AtomicFile::create(&old).expect("a");
+        a.writer().expect("w").write_all(b"neu\n").expect("write");
+        let mut b = AtomicFile::create(&new).expect("b");
+        b.writer().expect("w").write_all(b"neu\n").expect("write");
+        let mut c = AtomicFile::create(&dir.join("c.jsonl")).expect("c");
+        c.writer().expect("w").write_all(b"neu\n").expect("write");
+        // the third one's temporary file disappears: its rename fails after two succeeded
+        std::fs::remove_file(&c.tmp).expect("rm");
+        let err = persist_all(vec![(a, "--out"), (b, "--verdicts"), (c, "--report")])
+            .expect_err("the rename fails");
+        assert!(format!("{err:#}").contains("put back"), "{err:#}");
+        assert_eq!(
+            std::fs::read_to_string(&old).expect("old"),
+            "ancien ’contenu’\n"
+        );
+        let mut left: Vec<String> = std::fs::read_dir(&dir)
+            .expect("ls")
+            .map(|e| e.expect("e").file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["vieux°.jsonl"]);
+        std::fs::remove_dir_all(&dir).expect("cleanup");
     }
 
     #[test]
