@@ -117,7 +117,8 @@ pub struct Args {
     /// Keep removed records, marked with meta.review.removed = "<reason>".
     #[arg(long)]
     pub keep_removed: bool,
-    /// Leave out records without a decision in force.
+    /// Leave out records with no verdict in force (accept, drop, adjust, relabel, add, clean,
+    /// remove, resolve; a flag or a note alone is none).
     #[arg(long)]
     pub reviewed_only: bool,
     /// Export even when some decisions are stale (they are listed and not applied).

@@ -62,7 +62,7 @@ pub struct Args {
     /// Print one JSON object instead of the tables.
     #[arg(long)]
     pub json: bool,
-    /// Compare only records whose review is complete.
+    /// Compare only records whose review is complete (no span left undecided).
     #[arg(long)]
     pub reviewed_only: bool,
     /// Read every FILE in this format instead of detecting it.
@@ -446,7 +446,7 @@ fn table(r: &Report) -> String {
         })
         .collect();
     s.push_str(&format!(
-        "dataset {} ({}): {} of {} records reviewed, {} with decisions; {}; {} flagged\n",
+        "dataset {} ({}): {} of {} records fully reviewed, {} with decisions; {}; {} flagged\n",
         r.dataset,
         r.db,
         p.reviewed,
