@@ -592,6 +592,51 @@ fn mushroom_hard_labels_are_the_reviewed_spans() {
     assert_eq!(out.len(), input.len());
 }
 
+#[test]
+fn a_relabel_mushroom_cannot_carry_is_warned_about() {
+    let Some(file) = common::shared("multilingual/mushroom/val_v2/mushroom.en-val.v2.extra.jsonl")
+    else {
+        return;
+    };
+    let dir = TempDir::new().expect("tmp");
+    let db = dir.path().join("db.sqlite");
+    let recs = records(&file);
+    let i = recs
+        .iter()
+        .position(|r| !r.gold_spans().is_empty())
+        .expect("a record with a hard label");
+    let stem = file
+        .file_stem()
+        .expect("stem")
+        .to_string_lossy()
+        .into_owned();
+    let g = &recs[i].gold_spans()[0];
+    Script::new(&db, &stem).push(&recs[i], "ann", ActionKind::Relabel, |d| {
+        d.span_key = key("gold:0");
+        d.after = Some(SpanValue::new(g.start, g.end, "contradiction"));
+    });
+    let out = dir.path().join("out.jsonl");
+    let a = common::bin()
+        .arg("export")
+        .arg(&file)
+        .args(["--db", s(&db), "--out", s(&out)])
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(
+        err.contains(&format!(
+            "record {:?}: 1 relabel(s) not written: Mu-SHROOM's hard_labels",
+            recs[i].id
+        )),
+        "{err}"
+    );
+    let got = lines(&out);
+    assert_eq!(
+        got[i]["hard_labels"][0],
+        serde_json::json!([g.start, g.end])
+    );
+}
+
 // ---- verdicts ----
 
 #[test]

@@ -13,7 +13,9 @@ use crate::formats::index::Layout;
 use crate::formats::Format;
 use crate::formats::{Dataset, FormatError};
 use crate::model::{Record, Span};
-use crate::review::decision::{active_ids, replay, Decision, RecordOutcome, RecordReview};
+use crate::review::decision::{
+    active_ids, replay, ActionKind, Decision, RecordOutcome, RecordReview,
+};
 use crate::review::outcome::{self, strict_split, type_after};
 
 /// A record's bytes: built, or where they are in the input file (copied as they are).
@@ -352,6 +354,21 @@ impl Exporter<'_> {
         let (kept, strict_dropped) = self.strict(spans, type_after.as_deref());
         let set_type = (review.outcome == RecordOutcome::Clean).then_some("clean");
         let file = self.dataset.primary();
+        if file.format == Format::Mushroom {
+            let relabels = review
+                .applied
+                .iter()
+                .filter(|d| d.action == ActionKind::Relabel)
+                .count();
+            if relabels > 0 {
+                self.warnings.push(format!(
+                    "record {:?}: {relabels} relabel(s) not written: Mu-SHROOM's hard_labels \
+                     are [start, end] pairs with no label (the report still counts them as \
+                     categories corrected)",
+                    rec.id
+                ));
+            }
+        }
         let mut value = file.format.write(&rec.raw, &kept, set_type);
         if self.args.provenance || removed.is_some() {
             let mut m = Map::new();
