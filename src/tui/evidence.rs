@@ -199,10 +199,15 @@ pub struct Hit {
     pub weight: Weight,
 }
 
-/// One character folded for case-insensitive search: its lower case, with the final sigma `ς`
-/// taken as `σ` (so "ΣΟΦΙΑΣ" finds "σοφιας"). A character may fold to several (`İ` → `i̇`).
-fn fold_char(c: char) -> impl Iterator<Item = char> {
-    c.to_lowercase().map(|l| if l == 'ς' { 'σ' } else { l })
+/// One character folded for search, handed to `emit`: its lower case, with the final sigma `ς`
+/// taken as `σ` (so "ΣΟΦΙΑΣ" finds "σοφιας"), canonically decomposed (so `é` typed as one
+/// character finds `e` + U+0301 and the other way round: the same text in NFC or NFD). A
+/// character may fold to several (`İ` → `i̇`, `É` → `e` + U+0301).
+fn fold_char(c: char, mut emit: impl FnMut(char)) {
+    for l in c.to_lowercase() {
+        let l = if l == 'ς' { 'σ' } else { l };
+        unicode_normalization::char::decompose_canonical(l, &mut emit);
+    }
 }
 
 /// `s` folded for case-insensitive search (ASCII text: ASCII lower case). Search terms and the
@@ -212,7 +217,11 @@ pub fn fold(s: &str) -> String {
     if s.is_ascii() {
         return s.to_ascii_lowercase();
     }
-    s.chars().flat_map(fold_char).collect()
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        fold_char(c, |l| out.push(l));
+    }
+    out
 }
 
 /// A text folded with [`fold`], and the way back from a position in the folded text to the
@@ -251,10 +260,10 @@ impl Folded {
         let mut from = Vec::with_capacity(original.len() + 1);
         let mut n = 0;
         for (k, c) in original.chars().enumerate() {
-            for l in fold_char(c) {
+            fold_char(c, |l| {
                 text.push(l);
                 from.push(k);
-            }
+            });
             n = k + 1;
         }
         from.push(n);
@@ -310,6 +319,15 @@ impl Folded {
                 // word or number there: `25` does not match inside `2025`.
                 let before = at.checked_sub(1).and_then(|b| bytes.get(b));
                 if (edge_start && alnum(before)) || (edge_end && alnum(bytes.get(end))) {
+                    continue;
+                }
+                // Nor split a character from its combining marks: `e` does not match the `e`
+                // of `é` (folded `e` + U+0301), whichever form the text is in.
+                if self.text[end..]
+                    .chars()
+                    .next()
+                    .is_some_and(unicode_normalization::char::is_combining_mark)
+                {
                     continue;
                 }
                 // A valid UTF-8 needle found in valid UTF-8 starts and ends on character
@@ -409,15 +427,32 @@ mod tests {
     }
 
     #[test]
-    fn a_hit_inside_a_folded_character_marks_the_whole_character() {
-        // "İ" folds to "i" + U+0307: a hit on the "i" alone marks the whole "İ".
-        let hay = "İ x";
-        let hits = Folded::new(hay).find(&[Term {
-            text: "i".to_owned(),
-            weight: Weight::Word,
-        }]);
-        assert_eq!(hits.len(), 1);
-        assert_eq!(&hay[hits[0].start..hits[0].end], "İ");
+    fn a_hit_never_splits_a_character_from_its_marks_and_marks_whole_characters() {
+        let find = |hay: &str, term: &str| -> Vec<String> {
+            Folded::new(hay)
+                .find(&[Term {
+                    text: fold(term),
+                    weight: Weight::Word,
+                }])
+                .iter()
+                .map(|h| hay[h.start..h.end].to_owned())
+                .collect()
+        };
+        // "İ" folds to "i" + U+0307: "i" alone would split it; "i̇" marks the whole "İ".
+        assert!(find("İ x", "i").is_empty());
+        assert_eq!(find("İ x", "i\u{307}"), ["İ"]);
+        // NFC and NFD are the same text: each finds the other, whole.
+        let (nfc, nfd) = (
+            "Un été à Hà Nội",
+            "Un e\u{301}te\u{301} a\u{300} Ha\u{300} N\u{1ed9}i",
+        );
+        assert_eq!(find(nfd, "été"), ["e\u{301}te\u{301}"]);
+        assert_eq!(find(nfc, "e\u{301}te\u{301}"), ["été"]);
+        assert_eq!(find(nfd, "HÀ NỘI"), ["Ha\u{300} N\u{1ed9}i"]);
+        // Known-bad: a base letter does not match inside an accented one.
+        assert!(find(nfc, "ete").is_empty());
+        assert!(find(nfd, "ete").is_empty());
+        assert_eq!(find("cafe café", "cafe"), ["cafe"]);
     }
 
     #[test]
@@ -425,7 +460,7 @@ mod tests {
         let f = Folded::new("ABC def");
         assert_eq!(f.text(), "abc def");
         assert!(f.from.is_empty(), "no table for ASCII text");
-        assert_eq!(fold("ÀB"), "àb");
+        assert_eq!(fold("ÀB"), "a\u{300}b", "lower case, decomposed");
     }
 
     #[test]
