@@ -153,6 +153,19 @@ impl FileIndex {
         }
     }
 
+    /// The file, open since it was indexed (the same file even if its path now names another).
+    #[must_use]
+    pub fn file(&self) -> &File {
+        &self.file
+    }
+
+    /// Remove the ids saved for this file (found not to match it).
+    pub fn forget_ids(&self) {
+        if let Some((c, k)) = self.cached.as_deref() {
+            cache::remove_ids(c, k);
+        }
+    }
+
     /// True when the file goes through the sidecar cache (its index and ids can be saved).
     #[must_use]
     pub fn cached(&self) -> bool {
@@ -654,6 +667,54 @@ mod tests {
         assert!(FileIndex::open_with(&path, Some(&cache))
             .expect("open")
             .from_cache());
+    }
+
+    #[test]
+    fn a_rewrite_with_the_old_size_and_mtime_set_back_is_detected() {
+        // As `cp -p`, `touch -d` or an archive's fixed dates leave it: same size, same mtime,
+        // other lines in the middle (two lines swapped). Only the inode change time tells.
+        let dir = tempfile::tempdir().expect("dir");
+        let (path, cache) = cached_file(dir.path(), 6000);
+        let first = FileIndex::open_with(&path, Some(&cache)).expect("open");
+        let ids = |ix: &FileIndex| {
+            (0..ix.len())
+                .map(|i| ix.bytes(i).expect("bytes"))
+                .collect::<Vec<_>>()
+        };
+        first.save_ids(&(0..6000).map(|i| format!("r{i}")).collect::<Vec<_>>());
+        let mtime = std::fs::metadata(&path)
+            .expect("meta")
+            .modified()
+            .expect("mtime");
+        let text = std::fs::read_to_string(&path).expect("read");
+        let mut lines: Vec<&str> = text.split_inclusive('\n').collect();
+        // In the middle: the key's hashes of the first and last 64 KiB do not see it.
+        let (a, b) = (3000, 3010);
+        assert!(std::fs::metadata(&path).expect("size").len() > 256 << 10);
+        assert_ne!(lines[a], lines[b]);
+        lines.swap(a, b);
+        let swapped: String = lines.concat();
+        assert_eq!(swapped.len(), text.len());
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(&path, &swapped).expect("rewrite");
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .expect("open")
+            .set_modified(mtime)
+            .expect("set mtime back");
+        let again = FileIndex::open_with(&path, Some(&cache)).expect("open");
+        assert!(!again.from_cache(), "the old sidecar is not trusted");
+        let id = |_: usize, b: &[u8]| {
+            serde_json::from_slice::<serde_json::Value>(b).ok()?["id"]
+                .as_str()
+                .map(str::to_owned)
+        };
+        assert!(again.saved_ids(id).is_none(), "nor the old ids");
+        assert_eq!(
+            ids(&again),
+            ids(&FileIndex::open_with(&path, None).expect("scan"))
+        );
     }
 
     #[test]

@@ -2177,3 +2177,64 @@ fn split_outputs_check_their_folder_but_not_files_no_record_goes_to() {
     );
     assert!(!d.join("là-bas").exists());
 }
+
+#[test]
+fn saved_ids_that_do_not_match_a_decided_line_stop_the_export_and_are_removed() {
+    let dir = TempDir::new().expect("tmp");
+    let cache = dir.path().join("cache");
+    let input = big_input(dir.path(), 1000, None);
+    let recs = records(&input);
+    let db = dir.path().join("db.sqlite");
+    let sc = Script::new(&db, "big");
+    sc.push(&recs[300], "ann", ActionKind::Remove, |d| {
+        d.reason = Some("incoherent".into());
+    });
+    // Ids saved for this very file (the key matches) but wrong on line 500, which the fast
+    // path would take for r0300 (a record with a decision); the 8 sampled lines are right.
+    let mut ids: Vec<String> = recs.iter().map(|r| r.id.clone()).collect();
+    ids[500] = recs[300].id.clone();
+    let index = spanreview::formats::index::FileIndex::open_with(
+        &input,
+        Some(&spanreview::formats::index::Cache::new(
+            cache.join("index"),
+            0,
+        )),
+    )
+    .expect("index");
+    index.save_ids(&ids);
+    assert_eq!(saved_ids(&cache), 1);
+    let out = dir.path().join("out.jsonl");
+    let run = || {
+        common::bin()
+            .env("SPANREVIEW_CACHE_DIR", &cache)
+            .env_remove("SPANREVIEW_INDEX_CACHE")
+            .args([
+                "export",
+                s(&input),
+                "--db",
+                s(&db),
+                "--dataset",
+                "big",
+                "--out",
+                s(&out),
+            ])
+            .assert()
+    };
+    let a = run().code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(
+        err.contains(&format!(
+            "{}:501: the record ids saved for this file do not match it",
+            input.display()
+        )),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing written");
+    assert_eq!(saved_ids(&cache), 0, "the wrong ids are gone");
+    // The next run reads every line: the right file.
+    run().success();
+    let got = by_id(lines(&out));
+    assert_eq!(got.len(), 999);
+    assert!(!got.contains_key(&recs[300].id));
+    assert!(got.contains_key(&recs[500].id));
+}

@@ -578,10 +578,24 @@ pub fn each_item(
                     if let Some(known) = known {
                         for i in range {
                             let item = if log.contains_key(&known[i]) {
-                                index
-                                    .bytes(i)
-                                    .map_err(anyhow::Error::from)
-                                    .and_then(|b| ex.item_with_id(i, &b, Some(known[i].clone())))
+                                index.bytes(i).map_err(anyhow::Error::from).and_then(|b| {
+                                    // The line read must carry the saved id: else the file
+                                    // changed in a way its key did not show, and no line is
+                                    // trusted (nothing is written; the next run reads all).
+                                    let id = id_member(&b);
+                                    if id.as_deref() != Some(known[i].as_str()) {
+                                        index.forget_ids();
+                                        anyhow::bail!(
+                                            "{}:{}: the record ids saved for this file do not \
+                                             match it (it changed since it was indexed): they \
+                                             were removed; nothing was written, run the export \
+                                             again",
+                                            index.path().display(),
+                                            dataset.primary().line(i)
+                                        );
+                                    }
+                                    ex.item_with_id(i, &b, id)
+                                })
                             } else {
                                 Ok(ex.copied(i))
                             };

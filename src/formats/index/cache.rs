@@ -93,6 +93,10 @@ pub struct Key {
     size: u64,
     mtime: i64,
     mtime_ns: i64,
+    /// Inode change time: unlike mtime it cannot be set back (`touch -d`, `cp -p`, an archive's
+    /// fixed dates), so a file rewritten with the same size and mtime still gets a new key.
+    ctime: i64,
+    ctime_ns: i64,
     ends: [u8; 32],
 }
 
@@ -120,6 +124,8 @@ impl Key {
             size,
             mtime: m.mtime(),
             mtime_ns: m.mtime_nsec(),
+            ctime: m.ctime(),
+            ctime_ns: m.ctime_nsec(),
             ends: h.finalize().into(),
         })
     }
@@ -127,7 +133,11 @@ impl Key {
     /// Size and modification time unchanged since the key was taken.
     fn still(&self, file: &File) -> bool {
         file.metadata().is_ok_and(|m| {
-            m.len() == self.size && m.mtime() == self.mtime && m.mtime_nsec() == self.mtime_ns
+            m.len() == self.size
+                && m.mtime() == self.mtime
+                && m.mtime_nsec() == self.mtime_ns
+                && m.ctime() == self.ctime
+                && m.ctime_nsec() == self.ctime_ns
         })
     }
 
@@ -135,7 +145,7 @@ impl Key {
         for v in [self.dev, self.ino, self.size] {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        for v in [self.mtime, self.mtime_ns] {
+        for v in [self.mtime, self.mtime_ns, self.ctime, self.ctime_ns] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&self.ends);
@@ -292,6 +302,13 @@ pub fn load_ids(cache: &Cache, key: &Key, n: usize) -> Option<Vec<String>> {
         rest = r;
     }
     rest.is_empty().then_some(ids)
+}
+
+/// Remove the ids saved for the file of `key` (and the index beside them: the file changed in
+/// a way its key did not show, so neither is trusted).
+pub fn remove_ids(cache: &Cache, key: &Key) {
+    let _ = std::fs::remove_file(cache.ids_sidecar(key));
+    let _ = std::fs::remove_file(cache.sidecar(key));
 }
 
 /// Save one id per record for the file of `key`, as [`store`] saves its entries.
