@@ -185,6 +185,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut sink = Sink {
         args: &args,
         source: primary.path(),
+        source_file: primary.index.file(),
         primary,
         next: 0,
         lines_of: HashMap::new(),
@@ -327,6 +328,8 @@ struct Sink<'a> {
     args: &'a Args,
     /// The leading input file, which unchanged lines are copied from.
     source: &'a Path,
+    /// The leading input file as it was indexed (lines are copied from this descriptor).
+    source_file: &'a std::fs::File,
     /// The same, for line numbers.
     primary: &'a DataFile,
     /// The index of the next record taken.
@@ -365,7 +368,8 @@ impl Sink<'_> {
         if let Some(line) = &item.line {
             match line.bytes {
                 Bytes::Input { offset, len } => {
-                    self.records.push_input(self.source, offset, len)?;
+                    self.records
+                        .push_input(self.source, self.source_file, offset, len)?;
                 }
                 Bytes::Built(ref bytes) => {
                     if self.args.clean_in_all && line.clean && !self.routes.is_empty() {

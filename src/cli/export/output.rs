@@ -357,7 +357,13 @@ impl RecordFile {
     ///
     /// # Errors
     /// Reading or writing fails.
-    pub fn push_input(&mut self, source: &Path, offset: u64, len: u32) -> anyhow::Result<()> {
+    pub fn push_input(
+        &mut self,
+        source: &Path,
+        file: &File,
+        offset: u64,
+        len: u32,
+    ) -> anyhow::Result<()> {
         if self.layout != Layout::Lines {
             bail!("internal: input lines copied into a JSON array");
         }
@@ -368,7 +374,10 @@ impl RecordFile {
             _ => {
                 self.copy_run()?;
                 if !same {
-                    let f = File::open(source)
+                    // The file that was indexed (its descriptor), not whatever is at its
+                    // path now: a file replaced under the export must not be mixed in.
+                    let f = file
+                        .try_clone()
                         .with_context(|| format!("reading {}", source.display()))?;
                     self.source = Some((source.to_path_buf(), f));
                 }
@@ -559,9 +568,15 @@ impl Records {
     ///
     /// # Errors
     /// Reading or writing fails, or the output is split.
-    pub fn push_input(&mut self, source: &Path, offset: u64, len: u32) -> anyhow::Result<()> {
+    pub fn push_input(
+        &mut self,
+        source: &Path,
+        file: &File,
+        offset: u64,
+        len: u32,
+    ) -> anyhow::Result<()> {
         match self {
-            Self::One(f) => f.push_input(source, offset, len),
+            Self::One(f) => f.push_input(source, file, offset, len),
             Self::Split { .. } => bail!("internal: input lines copied into split files"),
         }
     }
@@ -604,6 +619,28 @@ pub const NO_VALUE: &str = "none";
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn input_lines_come_from_the_file_indexed_even_when_its_path_is_replaced() {
+        let dir = tempfile::tempdir().expect("dir");
+        let input = dir.path().join("in.jsonl");
+        let first = "{\"id\": \"a°\"}\n{\"id\": \"b中\"}\n";
+        std::fs::write(&input, first).expect("write");
+        let indexed = File::open(&input).expect("open");
+        // `mv`, `sed -i` or a checkout replaces the path with another file of the same shape.
+        let other = dir.path().join("other.jsonl");
+        std::fs::write(&other, "{\"id\": \"X°\"}\n{\"id\": \"Y中\"}\n").expect("write");
+        std::fs::rename(&other, &input).expect("replace");
+        let out = dir.path().join("out.jsonl");
+        let mut f = RecordFile::create(&out, Layout::Lines).expect("create");
+        let n = u32::try_from(first.find('\n').expect("line")).expect("len");
+        f.push_input(&input, &indexed, 0, n).expect("line 1");
+        f.push_input(&input, &indexed, u64::from(n) + 1, n + 1)
+            .expect("line 2");
+        f.finish().expect("finish");
+        f.file.persist().expect("persist");
+        assert_eq!(std::fs::read_to_string(&out).expect("read"), first);
+    }
 
     #[test]
     fn routes_and_split_names() {
