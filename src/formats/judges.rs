@@ -216,6 +216,7 @@ pub fn read_file(
     let file = DataFile::open(&spec.path, Some(format), Some(spec.name.clone()))?;
     let mut out: Vec<LoadedSource> = Vec::new();
     let mut problems = Vec::new();
+    let mut first_answer: HashMap<String, AnswerMark> = HashMap::new();
     for i in 0..file.len() {
         let rec = match file.record(i) {
             Ok(r) => r,
@@ -231,6 +232,28 @@ pub fn read_file(
             hash: answer_hash(&rec.output),
             line: file.line(i) as usize,
         });
+        // An id on several lines: the spans of every line are joined when they were made on
+        // the same answer text; a line with another text would put its spans at the wrong
+        // offsets of that answer, so it is left out and named.
+        if let Some(a) = &answer {
+            match first_answer.get(&rec.id) {
+                Some(first) if first.hash != a.hash => {
+                    problems.push(format!(
+                        "{}:{}: the id {:?} is also on line {} with another answer text; this \
+                         line's spans were not attached",
+                        spec.path.display(),
+                        a.line,
+                        rec.id,
+                        first.line
+                    ));
+                    continue;
+                }
+                Some(_) => {}
+                None => {
+                    first_answer.insert(rec.id.clone(), a.clone());
+                }
+            }
+        }
         for (name, role, spans) in contributed(&spec.name, format, rec.sources) {
             let k = match out.iter().position(|s| s.name == name) {
                 Some(k) => k,
@@ -245,7 +268,6 @@ pub fn read_file(
                 .or_default()
                 .extend(spans);
             if let Some(a) = &answer {
-                // A repeated id keeps its first line's answer (the dataset join warns of it).
                 out[k]
                     .answers
                     .entry(rec.id.clone())
@@ -810,10 +832,12 @@ mod tests {
             .to_string()
         };
         // r2's answer in the file lost one character before the span: its offsets are off.
+        // Line 4 repeats r1 on another answer text: left out and named, r1 keeps line 1's.
         let text = [
             line("r1", same),
             line("r2", &same.replacen('I', "", 1)),
             line("r3", same),
+            line("r1", &format!("XX{same}")),
         ]
         .join("\n");
         std::fs::write(&path, text + "\n").expect("write");
@@ -822,8 +846,16 @@ mod tests {
             path: path.clone(),
         };
         let (sources, problems) = read_file(&spec, Format::Predictions).expect("read");
-        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].starts_with(&format!(
+                "{}:4: the id \"r1\" is also on line 1 with another answer text",
+                path.display()
+            )),
+            "{problems:?}"
+        );
         assert_eq!(sources[0].answers.len(), 3);
+        assert_eq!(sources[0].spans["r1"].len(), 1, "line 4's span left out");
         let judges = Judges {
             sources,
             agreed: HashSet::new(),
