@@ -110,17 +110,28 @@ impl Store {
 
     /// The private copy in memory, brought up to date.
     pub(super) fn open_copy(path: &Path) -> Result<Self, StoreError> {
+        let mut last = None;
         for _ in 0..COPY_TRIES {
             let live = sibling(path, "-wal").exists() || sibling(path, "-journal").exists();
             let before = stamp(path)?;
-            let conn = copy_into_memory(path, live)?;
+            let conn = match copy_into_memory(path, live) {
+                Ok(c) => c,
+                // A writer opening or closing the database makes its -wal and -shm come and go
+                // between the look above and the open: look again before giving up.
+                Err(e @ StoreError::NoSharedIndex { .. }) => {
+                    last = Some(e);
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
             if live || stamp(path)? == before {
                 return Self::setup(conn, Some(path.to_owned()));
             }
         }
-        Err(StoreError::Changing {
+        Err(last.unwrap_or_else(|| StoreError::Changing {
             path: path.to_owned(),
-        })
+        }))
     }
 }
 
