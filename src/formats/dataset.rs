@@ -111,6 +111,12 @@ impl DataFile {
         if let Some(id) = id_member(bytes) {
             return Ok(id);
         }
+        if let Err(e) = std::str::from_utf8(bytes) {
+            return Err(self.error(
+                i,
+                format!("invalid JSON: not UTF-8 at byte {}", e.valid_up_to()),
+            ));
+        }
         // Read again only to word the problem.
         let parsed: IdOnly<'_> = serde_json::from_slice(bytes)
             .map_err(|e| self.error(i, format!("invalid JSON or non-string id: {e}")))?;
@@ -171,6 +177,9 @@ pub fn id_member(bytes: &[u8]) -> Option<String> {
     if let Some(id) = super::validate::string_member(bytes, "id") {
         return Some(id.into_owned());
     }
+    // serde_json does not check the UTF-8 of the strings it skips: a line with an invalid byte
+    // in its context would pass here and fail every reader of the whole record.
+    simdutf8::basic::from_utf8(bytes).ok()?;
     serde_json::from_slice::<IdOnly<'_>>(bytes)
         .ok()?
         .id
@@ -544,6 +553,8 @@ mod tests {
             br#"{"x": "no id"}"#,
             br#"{"id": "a", "output": "#,
             br#"["id", "a"]"#,
+            // An invalid byte in a member the id reader skips (serde_json would not see it).
+            b"{\"id\": \"a\", \"context\": \"caf\xff\"}",
         ] {
             assert_eq!(id_member(bad), None, "{}", String::from_utf8_lossy(bad));
         }
