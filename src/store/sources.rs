@@ -376,16 +376,7 @@ impl Store {
             self.check(d, state)?;
         }
         let tx = self.begin()?;
-        let mut saved = Vec::with_capacity(decisions.len());
-        for d in decisions {
-            let mut s = d.clone();
-            if s.time.is_empty() {
-                s.time = now();
-            }
-            s.id = row::insert(&tx, &s, &new_origin())
-                .map_err(|e| self.err(format!("saving a {} decision", s.action.name()), e))?;
-            saved.push(s);
-        }
+        let saved = self.insert_rows(&tx, decisions)?;
         if let (Some(st), Some(last)) = (state, saved.last()) {
             self.upsert_state(&tx, last, st)?;
         }
