@@ -267,12 +267,6 @@ pub fn read_file(
                 .entry(rec.id.clone())
                 .or_default()
                 .extend(spans);
-            if let Some(a) = &answer {
-                out[k]
-                    .answers
-                    .entry(rec.id.clone())
-                    .or_insert_with(|| a.clone());
-            }
         }
     }
     if out.is_empty() {
@@ -280,6 +274,11 @@ pub fn read_file(
     }
     for s in &mut out {
         s.path = Some(spec.path.clone());
+        s.answers = s
+            .spans
+            .keys()
+            .filter_map(|id| Some((id.clone(), first_answer.get(id)?.clone())))
+            .collect();
     }
     Ok((out, problems))
 }
