@@ -244,25 +244,33 @@ impl Exporter<'_> {
 
     /// Record `i`, which has no decision, copied from the input unread (nothing with
     /// `--reviewed-only`). Only for JSONL input without `--strict` or `--split-by`.
-    fn copied(&self, i: usize) -> Item {
-        let entry = self.dataset.primary().index.entry(i);
-        let line = entry.filter(|_| !self.args.reviewed_only).map(|e| Line {
+    ///
+    /// # Errors
+    /// Record `i` is not in the index (internal: never left out without a word).
+    fn copied(&self, i: usize) -> anyhow::Result<Item> {
+        let entry = self
+            .dataset
+            .primary()
+            .index
+            .entry(i)
+            .ok_or_else(|| anyhow::anyhow!("internal: record {i} is not in the index"))?;
+        let line = (!self.args.reviewed_only).then(|| Line {
             bytes: Bytes::Input {
-                offset: e.offset,
-                len: e.len,
+                offset: entry.offset,
+                len: entry.len,
             },
             route: String::new(),
             no_value: false,
             clean: false,
         });
-        Item {
+        Ok(Item {
             line,
             strict_dropped: Vec::new(),
             review: None,
             unreadable: None,
             unlabeled_spans: 0,
             unreadable_labels: 0,
-        }
+        })
     }
 
     /// A record without a decision in force: its bytes as read, unless `--strict` drops one of
@@ -597,7 +605,7 @@ pub fn each_item(
                                     ex.item_with_id(i, &b, id)
                                 })
                             } else {
-                                Ok(ex.copied(i))
+                                ex.copied(i)
                             };
                             match item {
                                 Ok(item) => items.push(item),
