@@ -1462,7 +1462,18 @@ fn saved_ids(cache: &Path) -> usize {
 
 /// Export `input` with the decisions in `db` and the index cache in `cache`; its stderr.
 fn export_cached(input: &Path, db: &Path, cache: &Path, out: &Path) -> String {
-    let a = common::bin()
+    let a = export_cached_run(input, db, cache, out).success();
+    String::from_utf8_lossy(&a.get_output().stderr).into_owned()
+}
+
+/// The same export run, its outcome left to the caller.
+fn export_cached_run(
+    input: &Path,
+    db: &Path,
+    cache: &Path,
+    out: &Path,
+) -> assert_cmd::assert::Assert {
+    common::bin()
         .env("SPANREVIEW_CACHE_DIR", cache)
         .env_remove("SPANREVIEW_INDEX_CACHE")
         .arg("export")
@@ -1474,18 +1485,23 @@ fn export_cached(input: &Path, db: &Path, cache: &Path, out: &Path) -> String {
         .arg("--out")
         .arg(out)
         .assert()
-        .success();
-    String::from_utf8_lossy(&a.get_output().stderr).into_owned()
 }
 
-#[test]
-fn exports_after_the_ids_are_saved_give_the_same_file() {
+/// A temp folder with [`big_input`] (1000 records, none broken), its index cache folder, the
+/// records, and a decision database (dataset "big") with a script ready.
+fn big_review() -> (TempDir, PathBuf, PathBuf, Vec<Record>, PathBuf, Script) {
     let dir = TempDir::new().expect("tmp");
     let cache = dir.path().join("cache");
     let input = big_input(dir.path(), 1000, None);
     let recs = records(&input);
     let db = dir.path().join("db.sqlite");
     let sc = Script::new(&db, "big");
+    (dir, cache, input, recs, db, sc)
+}
+
+#[test]
+fn exports_after_the_ids_are_saved_give_the_same_file() {
+    let (dir, cache, input, recs, db, sc) = big_review();
     sc.push(&recs[256], "ann", ActionKind::Remove, |d| {
         d.reason = Some("incoherent".into());
     });
@@ -2180,12 +2196,7 @@ fn split_outputs_check_their_folder_but_not_files_no_record_goes_to() {
 
 #[test]
 fn saved_ids_that_do_not_match_a_decided_line_stop_the_export_and_are_removed() {
-    let dir = TempDir::new().expect("tmp");
-    let cache = dir.path().join("cache");
-    let input = big_input(dir.path(), 1000, None);
-    let recs = records(&input);
-    let db = dir.path().join("db.sqlite");
-    let sc = Script::new(&db, "big");
+    let (dir, cache, input, recs, db, sc) = big_review();
     sc.push(&recs[300], "ann", ActionKind::Remove, |d| {
         d.reason = Some("incoherent".into());
     });
@@ -2204,22 +2215,7 @@ fn saved_ids_that_do_not_match_a_decided_line_stop_the_export_and_are_removed() 
     index.save_ids(&ids);
     assert_eq!(saved_ids(&cache), 1);
     let out = dir.path().join("out.jsonl");
-    let run = || {
-        common::bin()
-            .env("SPANREVIEW_CACHE_DIR", &cache)
-            .env_remove("SPANREVIEW_INDEX_CACHE")
-            .args([
-                "export",
-                s(&input),
-                "--db",
-                s(&db),
-                "--dataset",
-                "big",
-                "--out",
-                s(&out),
-            ])
-            .assert()
-    };
+    let run = || export_cached_run(&input, &db, &cache, &out);
     let a = run().code(2);
     let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
     assert!(
