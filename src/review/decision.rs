@@ -399,15 +399,18 @@ impl RecordReview {
     }
 
     /// True when the record needs no more decisions: it was reclassified or removed, accepted
-    /// as a whole, or every span has been decided (and it has at least one decision).
+    /// as a whole, or no span is left pending and something settled it (a span decided, or an
+    /// arbitration resolution: a cluster resolved either way is settled, also one resolved to
+    /// no span on a record that keeps none).
     #[must_use]
     pub fn is_reviewed(&self) -> bool {
         match self.outcome {
             RecordOutcome::Clean | RecordOutcome::Removed { .. } => true,
             RecordOutcome::Open => {
+                let resolved = || self.applied.iter().any(|d| d.action == ActionKind::Resolve);
                 self.confirmed
-                    || (!self.spans.is_empty()
-                        && self.spans.iter().all(|s| s.status != SpanStatus::Pending))
+                    || (self.spans.iter().all(|s| s.status != SpanStatus::Pending)
+                        && (!self.spans.is_empty() || resolved()))
             }
         }
     }

@@ -248,3 +248,36 @@ fn another_reviewers_later_span_decision_or_a_kept_resolution_reopens_the_record
         }
     }
 }
+
+/// A record without gold spans where a detector marked something: arbitration takes the gold's
+/// "no span" (a resolution without a span key).
+fn unlabeled() -> Record {
+    let mut r = record();
+    r.sources[0].spans.clear();
+    r
+}
+
+#[test]
+fn a_resolution_that_keeps_no_span_settles_a_record_without_spans() {
+    let rec = unlabeled();
+    assert!(!replay(&rec, &[]).is_reviewed(), "nothing decided yet");
+    let mut d = Decision::new(&rec, "ds", "arb", ActionKind::Resolve);
+    d.id = 1;
+    d.reason = Some("cluster 15-17: take gold".into());
+    d.upheld = vec!["gold".into()];
+    d.dismissed = vec!["det".into()];
+    let r = replay(&rec, std::slice::from_ref(&d));
+    assert_eq!(r.outcome, RecordOutcome::Open);
+    assert!(r.is_reviewed(), "the only cluster is settled");
+    // A note or a flag alone settles nothing.
+    let mut n = Decision::new(&rec, "ds", "arb", ActionKind::Note);
+    n.id = 1;
+    n.note = Some("°".into());
+    assert!(!replay(&rec, &[n]).is_reviewed());
+    // With a gold span still pending elsewhere, the record is not reviewed.
+    let mut log = Log::new();
+    log.push(ActionKind::Resolve, |d| {
+        d.reason = Some("cluster 20-22: take gold".into());
+    });
+    assert!(!log.review().is_reviewed());
+}
