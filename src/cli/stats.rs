@@ -15,10 +15,11 @@
 //! character-level P/R/F1 (reviewed result as reference), example-level F1, mean IoU, Cohen's
 //! kappa.
 //!
-//! **Upheld** counts come from the applied `resolve` decisions, one per decision (a cluster
-//! settled into two spans counts twice), as the export report counts them
-//! ([`crate::review::outcome`]). Stale decisions (made on other content of a record) are listed
-//! on stderr and in the JSON, and counted nowhere.
+//! **Upheld** counts come from the applied `resolve` decisions, one vote per source per disputed
+//! cluster (or judge claim), however many spans its resolution settled, as the export report and
+//! the stats screen count them ([`votes::count`]); the JSON also gives the per-span counts (one
+//! per decision) as `upheld_spans`/`dismissed_spans`. Stale decisions (made on other content of a
+//! record) are listed on stderr and in the JSON, and counted nowhere.
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
@@ -36,7 +37,7 @@ use crate::formats::{Dataset, Format};
 use crate::model::{Record, SourceRole, Span};
 use crate::review::decision::{replay, ActionKind, Decision, RecordOutcome, RecordReview};
 use crate::review::metrics::{Agreement, RecordAgreement, Scores};
-use crate::review::outcome::{is_verdict_action, JudgeCounts};
+use crate::review::outcome::{is_verdict_action, votes, JudgeCounts};
 use crate::store::Store;
 
 /// Arguments of `spanreview stats`.
@@ -119,10 +120,14 @@ pub struct SourceStats {
     pub role: SourceRole,
     /// Agreement with the reviewed result (reference) over the records it has.
     pub overall: Scores,
-    /// Resolutions that upheld it.
+    /// Disputed clusters whose resolution upheld it (one vote per cluster).
     pub upheld: usize,
-    /// Resolutions that dismissed it.
+    /// Disputed clusters whose resolution dismissed it.
     pub dismissed: usize,
+    /// Per span: `resolve` decisions that upheld it.
+    pub upheld_spans: usize,
+    /// Per span: `resolve` decisions that dismissed it.
+    pub dismissed_spans: usize,
 }
 
 /// Two sources against each other.
@@ -304,18 +309,7 @@ fn compute(
                 time: d.time.clone(),
             });
         }
-        for d in review
-            .applied
-            .iter()
-            .filter(|d| d.action == ActionKind::Resolve)
-        {
-            for s in &d.upheld {
-                upheld.entry(s.clone()).or_default().upheld += 1;
-            }
-            for s in &d.dismissed {
-                upheld.entry(s.clone()).or_default().dismissed += 1;
-            }
-        }
+        votes::add_counts(&mut upheld, votes::count(&review.applied));
         let a = Arbitration::of(&rec, &options);
         let sc = a.score();
         dis.disputed_records += usize::from(sc.is_disputed());
@@ -367,6 +361,8 @@ fn compute(
                 overall: acc.sources.get(n).cloned().unwrap_or_default().scores(),
                 upheld: j.upheld,
                 dismissed: j.dismissed,
+                upheld_spans: j.upheld_spans,
+                dismissed_spans: j.dismissed_spans,
             }
         })
         .collect();
@@ -485,7 +481,7 @@ fn table(r: &Report) -> String {
             let up = if n == 0 {
                 "-".to_owned()
             } else {
-                format!("upheld {} of {n}", x.upheld)
+                format!("upheld {} of {n} clusters", x.upheld)
             };
             (x.name.clone(), &x.overall, up)
         })
@@ -514,7 +510,7 @@ fn table(r: &Report) -> String {
         s.push_str("\nalso named by resolutions:\n");
         for (n, j) in others {
             s.push_str(&format!(
-                "  {n}: upheld {} of {}\n",
+                "  {n}: upheld {} of {} clusters\n",
                 j.upheld,
                 j.upheld + j.dismissed
             ));
@@ -523,8 +519,10 @@ fn table(r: &Report) -> String {
     s.push_str(
         "\nchar: code points covered by any span; ex: a record is positive when a span covers \
          a character;\nIoU: mean over the n records where either side marks something; kappa: \
-         over every character (- when undefined);\nupheld: resolve decisions naming the source \
-         as upheld, of those naming it at all\n",
+         over every character (- when undefined);\nupheld: disputed clusters (and judge \
+         claims) whose resolution upheld the source, of those whose resolution named it: one \
+         vote per source per cluster\n(however many spans it settled into; --json adds the \
+         per-span counts, one per resolve decision)\n",
     );
     s
 }

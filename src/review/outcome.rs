@@ -7,8 +7,9 @@
 //! Conventions, where the log leaves room:
 //!
 //! - A span of the record under review is **kept** (accepted or still pending, unchanged),
-//!   **tightened** (boundaries changed, narrowed or not), **relabeled** (label, category or
-//!   subcategory changed; a span can be both tightened and relabeled) or **dropped**; a span the
+//!   **tightened**, **widened** or **shifted** (boundaries changed: both ends inside the old
+//!   span, both outside, or neither; see [`fate`]), **relabeled** (label, category or
+//!   subcategory changed; a span can be both moved and relabeled) or **dropped**; a span the
 //!   reviewer added and kept is **added** (added and then dropped, it never existed and counts
 //!   nowhere). Span outcomes are counted only for records that stay open: the labels of a record
 //!   reclassified clean or removed are counted as **cleared**, under the record's outcome.
@@ -16,169 +17,36 @@
 //!   file stated differs from `output[start:end]`.
 //! - A record is **reviewed** when at least one decision other than a flag or a note was applied
 //!   to it. Stale decisions are never applied and are counted apart.
-//! - **Disputes** are the applied `resolve` decisions, one per span a resolution settles: upheld
-//!   when it keeps a span, dropped when it keeps none. A judge's (source's) upheld rate is
-//!   `upheld / (upheld + dismissed)` over the `resolve` decisions that name it, so a cluster
-//!   settled into two spans counts twice (each span is a disputed label of the dataset).
+//! - **Disputes** are counted two ways. Per span: the applied `resolve` decisions, one per span
+//!   a resolution settles, upheld when it keeps a span, dropped when it keeps none. Per cluster:
+//!   a source's upheld rate is `upheld / (upheld + dismissed)` over the disputed clusters (and
+//!   judge claims) whose standing resolution names it, one vote per source per cluster
+//!   ([`votes`]), so a source whose two-span version was taken counts once.
+
+mod fate;
+mod verdict;
+pub mod votes;
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::decision::{ActionKind, Decision, RecordOutcome, RecordReview, ReviewSpan};
-use crate::model::offsets::char_len;
+use super::decision::{ActionKind, RecordOutcome, RecordReview};
 use crate::model::{Record, Span};
+pub use fate::{original_invalid, span_fate, Boundary, SpanFate};
+pub use verdict::{Dispute, LabelView, Reason, Verdict};
+pub use votes::JudgeCounts;
 
 /// The record-level outcome names of the verdicts file, in the order they are listed.
-pub const OUTCOME_ORDER: [&str; 5] = ["kept", "tightened", "relabeled", "dropped", "added"];
-
-/// A label as the verdicts file shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct LabelView {
-    /// First code point.
-    pub start: usize,
-    /// One past the last code point.
-    pub end: usize,
-    /// The text (as the file stated it for labels before; `output[start:end]` after).
-    pub text: String,
-    /// Label.
-    pub label: String,
-    /// Category, when there is one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub category: Option<String>,
-    /// Subcategory, when there is one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub subcategory: Option<String>,
-}
-
-impl LabelView {
-    /// The view of a span.
-    #[must_use]
-    pub fn of(span: &Span) -> Self {
-        Self {
-            start: span.start,
-            end: span.end,
-            text: span.text.clone(),
-            label: span.label.clone(),
-            category: span.category.clone(),
-            subcategory: span.subcategory.clone(),
-        }
-    }
-}
-
-/// One applied `resolve` decision, as the verdicts file shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Dispute {
-    /// Log id of the resolution.
-    pub decision: i64,
-    /// The span it settles (`gold:N` or `added:ID`).
-    pub span_key: Option<String>,
-    /// Whether the resolution kept a span.
-    pub upheld_span: bool,
-    /// Sources the resolution upheld.
-    pub upheld: Vec<String>,
-    /// Sources it dismissed.
-    pub dismissed: Vec<String>,
-    /// Who resolved it.
-    pub reviewer: String,
-}
-
-/// What the review did to one record: the line of the verdicts file.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Verdict {
-    /// Record id.
-    pub id: String,
-    /// Every span decided, or the record accepted, cleaned or removed.
-    pub reviewed: bool,
-    /// `kept`, `tightened`, `relabeled`, `dropped`, `added`, `reclassified_clean`,
-    /// `removed:<reason>`.
-    pub outcomes: Vec<String>,
-    /// The record's type as read.
-    pub corruption_type_before: Option<String>,
-    /// The record's type after review (`clean` when reclassified).
-    pub corruption_type_after: Option<String>,
-    /// The labels as read.
-    pub labels_before: Vec<LabelView>,
-    /// The labels as exported (empty for removed records).
-    pub labels_after: Vec<LabelView>,
-    /// Labels `--strict` left out of the export (type other than the record's).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub strict_dropped: Vec<LabelView>,
-    /// Applied resolutions of disputed spans.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub disputes: Vec<Dispute>,
-    /// Sources upheld by any resolution of this record.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub upheld: Vec<String>,
-    /// Sources dismissed by any resolution of this record.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub dismissed: Vec<String>,
-    /// Who made the applied decisions, sorted.
-    pub reviewers: Vec<String>,
-    /// Time of the latest applied decision.
-    pub time: Option<String>,
-    /// Notes, oldest first.
-    pub notes: Vec<String>,
-    /// Flagged for a second look.
-    pub flagged: bool,
-    /// Log ids of the applied decisions.
-    pub decisions: Vec<i64>,
-    /// Log ids of the stale decisions (made on other content; not applied).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub stale: Vec<i64>,
-    /// Log ids of decisions an undo reverted (not applied).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub undone: Vec<i64>,
-    /// Log ids of the undo and redo rows themselves.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub undo_redo: Vec<i64>,
-}
-
-/// What happened to one span of a record that stays open.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SpanFate {
-    /// Kept unchanged (accepted or pending).
-    pub kept: bool,
-    /// Boundaries changed.
-    pub tightened: bool,
-    /// Label, category or subcategory changed.
-    pub relabeled: bool,
-    /// Dropped.
-    pub dropped: bool,
-    /// Dropped, and its original offsets or text were invalid.
-    pub invalid: bool,
-    /// Added in review and kept.
-    pub added: bool,
-}
-
-/// Classify one span of a review (see the module doc).
-#[must_use]
-pub fn span_fate(span: &ReviewSpan, output: &str) -> SpanFate {
-    let dropped = !span.kept();
-    let invalid = dropped
-        && span
-            .original
-            .as_ref()
-            .is_some_and(|o| original_invalid(o, output));
-    let tightened = !dropped && span.adjusted();
-    let relabeled = !dropped && span.relabeled();
-    let added = !dropped && span.added();
-    SpanFate {
-        kept: !dropped && !tightened && !relabeled && !added,
-        tightened,
-        relabeled,
-        dropped: dropped && !span.added(),
-        invalid,
-        added,
-    }
-}
-
-/// True when a span as read is out of range or states a text other than `output[start:end]`.
-#[must_use]
-pub fn original_invalid(span: &Span, output: &str) -> bool {
-    let stated = span.raw.contains_key("text") || !span.text.is_empty();
-    !span.in_bounds(char_len(output)) || (stated && !span.text_matches(output))
-}
+pub const OUTCOME_ORDER: [&str; 7] = [
+    "kept",
+    "tightened",
+    "widened",
+    "shifted",
+    "relabeled",
+    "dropped",
+    "added",
+];
 
 /// True when a decision of this kind is a verdict on the record (flags and notes are not).
 #[must_use]
@@ -215,13 +83,19 @@ pub fn outcomes(record: &Record, review: &RecordReview) -> Vec<String> {
         RecordOutcome::Clean => vec!["reclassified_clean".to_owned()],
         RecordOutcome::Removed { reason } => vec![format!("removed:{reason}")],
         RecordOutcome::Open => {
-            let mut seen = [false; 5];
+            let mut seen = [false; OUTCOME_ORDER.len()];
             for s in &review.spans {
                 let f = span_fate(s, &record.output);
-                for (i, hit) in [f.kept, f.tightened, f.relabeled, f.dropped, f.added]
-                    .into_iter()
-                    .enumerate()
-                {
+                let hits = [
+                    f.kept,
+                    f.tightened(),
+                    f.widened(),
+                    f.shifted(),
+                    f.relabeled,
+                    f.dropped,
+                    f.added,
+                ];
+                for (i, hit) in hits.into_iter().enumerate() {
                     seen[i] |= hit;
                 }
             }
@@ -238,83 +112,6 @@ pub fn outcomes(record: &Record, review: &RecordReview) -> Vec<String> {
     }
 }
 
-impl Verdict {
-    /// The verdict on `record`: `exported` are the labels written (empty when the record is
-    /// not written), `strict_dropped` those `--strict` left out.
-    #[must_use]
-    pub fn new(
-        record: &Record,
-        review: &RecordReview,
-        exported: &[Span],
-        strict_dropped: &[Span],
-    ) -> Self {
-        let mut reviewers: Vec<String> =
-            review.applied.iter().map(|d| d.reviewer.clone()).collect();
-        reviewers.sort();
-        reviewers.dedup();
-        let time = review.applied.iter().map(|d| d.time.clone()).max();
-        let disputes: Vec<Dispute> = review
-            .applied
-            .iter()
-            .filter(|d| d.action == ActionKind::Resolve)
-            .map(|d| Dispute {
-                decision: d.id,
-                span_key: d.span_key.clone(),
-                upheld_span: d.after.is_some(),
-                upheld: d.upheld.clone(),
-                dismissed: d.dismissed.clone(),
-                reviewer: d.reviewer.clone(),
-            })
-            .collect();
-        let collect = |f: fn(&Dispute) -> &Vec<String>| {
-            let mut v: Vec<String> = disputes.iter().flat_map(|d| f(d).iter().cloned()).collect();
-            v.sort();
-            v.dedup();
-            v
-        };
-        let upheld = collect(|d| &d.upheld);
-        let dismissed = collect(|d| &d.dismissed);
-        Self {
-            id: record.id.clone(),
-            reviewed: review.is_reviewed(),
-            outcomes: outcomes(record, review),
-            corruption_type_before: record.corruption_type.clone(),
-            corruption_type_after: type_after(record, review),
-            labels_before: record.gold_spans().iter().map(LabelView::of).collect(),
-            labels_after: exported.iter().map(LabelView::of).collect(),
-            strict_dropped: strict_dropped.iter().map(LabelView::of).collect(),
-            disputes,
-            upheld,
-            dismissed,
-            reviewers,
-            time,
-            notes: review.notes.clone(),
-            flagged: review.flagged,
-            decisions: review.applied.iter().map(|d| d.id).collect(),
-            stale: review.stale.iter().map(|d| d.id).collect(),
-            undone: Vec::new(),
-            undo_redo: Vec::new(),
-        }
-    }
-
-    /// Account for the rest of the record's log (`log`: every row on this record): undo and redo
-    /// rows, and the decisions they left reverted. With it, `decisions`, `stale`, `undone` and
-    /// `undo_redo` together list every row of the log on the record exactly once.
-    #[must_use]
-    pub fn with_log(mut self, log: &[Decision]) -> Self {
-        for d in log {
-            if d.action.is_meta() {
-                self.undo_redo.push(d.id);
-            } else if !self.decisions.contains(&d.id) && !self.stale.contains(&d.id) {
-                self.undone.push(d.id);
-            }
-        }
-        self.undo_redo.sort_unstable();
-        self.undone.sort_unstable();
-        self
-    }
-}
-
 /// Per-label counts over the reviewed records (labels of clean and removed records are
 /// `cleared`). For each label `T`:
 /// `before − dropped − relabeled_away − cleared + relabeled_to + added = after`.
@@ -324,8 +121,12 @@ pub struct TypeCounts {
     pub before: usize,
     /// Labels of type T after review (before `--strict`).
     pub after: usize,
-    /// Of type T, boundaries changed.
+    /// Of type T, boundaries moved inward.
     pub tightened: usize,
+    /// Of type T, boundaries moved outward.
+    pub widened: usize,
+    /// Of type T, boundaries moved one in and one out, or elsewhere.
+    pub shifted: usize,
     /// Were T, relabeled to another label.
     pub relabeled_away: usize,
     /// Relabeled from another label to T.
@@ -336,25 +137,6 @@ pub struct TypeCounts {
     pub added: usize,
     /// Of type T, in records reclassified clean or removed.
     pub cleared: usize,
-}
-
-/// A source's resolutions.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct JudgeCounts {
-    /// Resolutions that upheld it.
-    pub upheld: usize,
-    /// Resolutions that dismissed it.
-    pub dismissed: usize,
-}
-
-impl JudgeCounts {
-    /// `upheld / (upheld + dismissed)`, `None` when it was never named.
-    #[must_use]
-    pub fn rate(&self) -> Option<f64> {
-        let n = self.upheld + self.dismissed;
-        #[allow(clippy::cast_precision_loss)]
-        (n > 0).then(|| self.upheld as f64 / n as f64)
-    }
 }
 
 /// Every number of the review report, summed over the records of one export.
@@ -379,8 +161,12 @@ pub struct Tally {
     pub labels_before: usize,
     /// Labels kept unchanged.
     pub kept: usize,
-    /// Boundaries changed.
+    /// Boundaries moved inward (both ends inside the old span).
     pub tightened: usize,
+    /// Boundaries moved outward (both ends outside the old span).
+    pub widened: usize,
+    /// Boundaries moved one end in and one out, or elsewhere.
+    pub shifted: usize,
     /// Label, category or subcategory changed.
     pub relabeled: usize,
     /// Labels dropped.
@@ -393,13 +179,15 @@ pub struct Tally {
     pub reclassified_clean: usize,
     /// Records removed, by reason.
     pub removed: BTreeMap<String, usize>,
-    /// Applied resolutions of disputed spans.
+    /// Per span: applied `resolve` decisions (one per span a resolution settles).
     pub disputes: usize,
-    /// Resolutions that kept a span.
+    /// Per span: resolve decisions that kept a span.
     pub disputes_upheld: usize,
-    /// Resolutions that dropped the span.
+    /// Per span: resolve decisions that kept none.
     pub disputes_dropped: usize,
-    /// Per source named by resolutions.
+    /// Disputed clusters (and judge claims) with a resolution in force.
+    pub clusters_resolved: usize,
+    /// Per source named by resolutions: per cluster, and per span ([`votes::count`]).
     pub judges: BTreeMap<String, JudgeCounts>,
     /// Labels `--strict` dropped (over every exported record).
     pub strict_dropped: usize,
@@ -459,13 +247,9 @@ impl Tally {
             } else {
                 self.disputes_dropped += 1;
             }
-            for s in &d.upheld {
-                self.judges.entry(s.clone()).or_default().upheld += 1;
-            }
-            for s in &d.dismissed {
-                self.judges.entry(s.clone()).or_default().dismissed += 1;
-            }
         }
+        self.clusters_resolved += votes::votes(&review.applied).len();
+        votes::add_counts(&mut self.judges, votes::count(&review.applied));
         match &review.outcome {
             RecordOutcome::Clean | RecordOutcome::Removed { .. } => {
                 if let RecordOutcome::Removed { reason } = &review.outcome {
@@ -487,7 +271,9 @@ impl Tally {
             let was = s.original.as_ref().map(|o| o.label.as_str());
             let now = s.current.label.as_str();
             self.kept += usize::from(f.kept);
-            self.tightened += usize::from(f.tightened);
+            self.tightened += usize::from(f.tightened());
+            self.widened += usize::from(f.widened());
+            self.shifted += usize::from(f.shifted());
             self.relabeled += usize::from(f.relabeled);
             self.dropped += usize::from(f.dropped);
             self.invalid_dropped += usize::from(f.invalid);
@@ -506,9 +292,10 @@ impl Tally {
                 self.ty(now).added += 1;
             }
             if let Some(w) = was {
-                if f.tightened {
-                    self.ty(w).tightened += 1;
-                }
+                let t = self.ty(w);
+                t.tightened += usize::from(f.tightened());
+                t.widened += usize::from(f.widened());
+                t.shifted += usize::from(f.shifted());
                 if w != now {
                     self.ty(w).relabeled_away += 1;
                     self.ty(now).relabeled_to += 1;

@@ -516,6 +516,9 @@ impl Store {
 /// upheld and dismissed sources. A resolution that settles no span (everything dropped where
 /// the gold had nothing) is still one decision, without a span key and with `before` set to the
 /// cluster's range (empty label), so the verdict on the sources is logged; it changes no span.
+/// Every row has the reason `cluster S-E: resolved` and a shared note `resolution <uid>`, as the
+/// arbitration screen writes them, so the rows count as one vote per source on the cluster
+/// ([`crate::review::outcome::votes`]).
 #[must_use]
 pub fn resolution_decisions(
     record: &Record,
@@ -534,9 +537,16 @@ pub fn resolution_decisions(
         .and_then(|c| d.gold.and_then(|g| c.source(g)))
         .map(|p| p.spans.clone())
         .unwrap_or_default();
+    let tag = d
+        .clusters
+        .get(cluster)
+        .map(|c| format!("cluster {}-{}: resolved", c.start, c.end));
+    let group: String = new_origin().chars().take(12).collect();
     let base = |key: Option<String>| {
         let mut x = Decision::new(record, dataset, reviewer, ActionKind::Resolve);
         x.span_key = key;
+        x.reason.clone_from(&tag);
+        x.note = Some(format!("resolution {group}"));
         x.upheld.clone_from(&outcome.upheld);
         x.dismissed.clone_from(&outcome.dismissed);
         x
@@ -678,6 +688,12 @@ mod tests {
             .expect("saved");
         assert_eq!(saved2[0].span_key, None);
         assert_eq!(saved2[0].dismissed, ["det"]);
+        // Tagged as the arbitration screen tags them: one vote per source on each cluster.
+        let unit = crate::review::outcome::votes::unit;
+        assert_eq!(
+            (unit(&saved[0]), unit(&saved2[0])),
+            ("cluster 3-9".into(), "cluster 35-38".into())
+        );
         let log = store.decisions(Some("ds")).expect("log");
         let r = replay(&rec, &log);
         let kept = r.kept_spans(out);

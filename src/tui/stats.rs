@@ -1,6 +1,7 @@
 //! The stats screen's numbers: review progress by outcome, each source's agreement with the
 //! reviewed result (character F1, example F1, mean IoU, kappa — [`crate::review::metrics`]),
-//! and how often arbitration upheld each source. Computed when the screen opens, from what the
+//! and how often arbitration upheld each source (one vote per source per disputed cluster,
+//! [`votes::count`], as `stats` and the export report count). Computed when the screen opens, from what the
 //! app already has; the view only draws them.
 
 use std::collections::{BTreeMap, HashMap};
@@ -8,6 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use crate::model::Record;
 use crate::review::decision::{Decision, RecordOutcome, RecordReview};
 use crate::review::metrics::{Agreement, RecordAgreement};
+use crate::review::outcome::votes;
 use crate::store::RecordState;
 
 /// One source's numbers.
@@ -25,9 +27,9 @@ pub struct SourceStats {
     pub iou: Option<f64>,
     /// Character-level Cohen's kappa.
     pub kappa: Option<f64>,
-    /// Resolution rows that upheld it.
+    /// Disputed clusters (and judge claims) whose resolution upheld it.
     pub upheld: usize,
-    /// Resolution rows that dismissed it.
+    /// Disputed clusters (and judge claims) whose resolution dismissed it.
     pub dismissed: usize,
 }
 
@@ -103,15 +105,7 @@ impl StatsView {
                 agree.entry(name.clone()).or_default().add(a);
             }
         }
-        let mut counts: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-        for d in resolutions {
-            for n in &d.upheld {
-                counts.entry(n.clone()).or_default().0 += 1;
-            }
-            for n in &d.dismissed {
-                counts.entry(n.clone()).or_default().1 += 1;
-            }
-        }
+        let counts = votes::count(resolutions.iter().copied());
         let mut names: Vec<String> = agree.keys().chain(counts.keys()).cloned().collect();
         names.sort();
         names.dedup();
@@ -120,7 +114,8 @@ impl StatsView {
             .map(|name| {
                 let a = agree.get(&name).cloned().unwrap_or_default();
                 let sc = a.scores();
-                let (upheld, dismissed) = counts.get(&name).copied().unwrap_or_default();
+                let c = counts.get(&name).copied().unwrap_or_default();
+                let (upheld, dismissed) = (c.upheld, c.dismissed);
                 SourceStats {
                     records: a.records,
                     char_f1: sc.char_level.f1,

@@ -760,21 +760,23 @@ fn report_numbers_match_the_scripted_review() {
         assert_eq!(cell(&r.report, name), n, "{name}");
     }
     assert_eq!(row(&r.report, "question/answer mismatch"), ["1"]);
-    assert_eq!(row(&r.report, "judge_a"), ["2", "1", "0.667"]);
-    assert_eq!(row(&r.report, "judge_b"), ["1", "1", "0.500"]);
-    // Label | Before | After | Tightened | Relabeled away | Relabeled to | Dropped | Added | Cleared
+    // f08's resolutions carry no cluster tag: each settles its own unit.
+    assert_eq!(row(&r.report, "judge_a"), ["2", "1", "0.667", "2", "1"]);
+    assert_eq!(row(&r.report, "judge_b"), ["1", "1", "0.500", "1", "1"]);
+    // Label | Before | After | Tightened | Widened | Shifted | Relabeled away | Relabeled to |
+    // Dropped | Added | Cleared
     assert_eq!(
         row(&r.report, "contradiction"),
-        ["7", "3", "0", "1", "0", "3", "1", "1"]
+        ["7", "3", "0", "0", "0", "1", "0", "3", "1", "1"]
     );
     // the by-type row of overgeneration comes first; the --strict table's row second
     assert_eq!(
         row(&r.report, "overgeneration"),
-        ["2", "2", "1", "0", "1", "0", "0", "1"]
+        ["2", "2", "1", "0", "0", "0", "1", "0", "0", "1"]
     );
     assert_eq!(
         row(&r.report, "missing_tool"),
-        ["1", "2", "0", "0", "0", "0", "1", "0"]
+        ["1", "2", "0", "0", "0", "0", "0", "0", "1", "0"]
     );
     let strict_rows: Vec<&str> = r
         .report
@@ -792,8 +794,8 @@ fn judges_named_on_the_command_line_are_listed_even_unnamed_by_resolutions() {
     let judge_file = common::data("toolace/ensemble/predictions_combined.jsonl");
     let spec = format!("judge_c={}", judge_file.display());
     let r = run(&["--judge", &spec]);
-    assert_eq!(row(&r.report, "judge_c"), ["0", "0", "–"]);
-    assert_eq!(row(&r.report, "judge_a"), ["2", "1", "0.667"]);
+    assert_eq!(row(&r.report, "judge_c"), ["0", "0", "–", "0", "0"]);
+    assert_eq!(row(&r.report, "judge_a"), ["2", "1", "0.667", "2", "1"]);
     let (dir, db) = scripted();
     let out = dir.path().join("o.jsonl");
     for bad in ["judge_c", "=x", "judge_c=/no/such/file"] {

@@ -64,9 +64,9 @@ fn stats_json(inp: &Inputs, db: &Path, extra: &[&str]) -> Value {
 type Counts = BTreeMap<String, (u64, u64)>;
 
 /// Resolve disputed clusters of the first disputed records with a fixed script, writing each
-/// resolution through the store; returns the counts the saved decisions carry and the number of
-/// resolutions.
-fn arbitrate(ds: &Dataset, inp: &Inputs, store: &Store) -> (Counts, usize) {
+/// resolution through the store; returns the counts the saved decisions carry (one vote per
+/// source per resolution, and per span: per saved row), and the number of resolutions.
+fn arbitrate(ds: &Dataset, inp: &Inputs, store: &Store) -> (Counts, Counts, usize) {
     let (judges, _) = judge_args(inp)
         .load(ds, &ds.name, Some(store))
         .expect("load");
@@ -80,6 +80,7 @@ fn arbitrate(ds: &Dataset, inp: &Inputs, store: &Store) -> (Counts, usize) {
         "intersection",
     ];
     let mut counts = Counts::new();
+    let mut per_span = Counts::new();
     let mut resolutions = 0;
     let mut records_done = 0;
     for i in 0..ds.len() {
@@ -134,18 +135,28 @@ fn arbitrate(ds: &Dataset, inp: &Inputs, store: &Store) -> (Counts, usize) {
             assert!(!saved.is_empty());
             for d in &saved {
                 assert_eq!(d.action, ActionKind::Resolve);
+                assert_eq!(
+                    (&d.upheld, &d.dismissed),
+                    (&saved[0].upheld, &saved[0].dismissed)
+                );
                 for n in &d.upheld {
-                    counts.entry(n.clone()).or_default().0 += 1;
+                    per_span.entry(n.clone()).or_default().0 += 1;
                 }
                 for n in &d.dismissed {
-                    counts.entry(n.clone()).or_default().1 += 1;
+                    per_span.entry(n.clone()).or_default().1 += 1;
                 }
+            }
+            for n in &saved[0].upheld {
+                counts.entry(n.clone()).or_default().0 += 1;
+            }
+            for n in &saved[0].dismissed {
+                counts.entry(n.clone()).or_default().1 += 1;
             }
             resolutions += 1;
         }
     }
     assert_eq!(records_done, 14, "enough disputed records");
-    (counts, resolutions)
+    (counts, per_span, resolutions)
 }
 
 /// Agreement of each source (and pair) computed here from the log, without `stats`.
@@ -180,7 +191,35 @@ fn flow(inp: &Inputs) {
     let db = dir.path().join("review.sqlite");
     let ds = Dataset::open(std::slice::from_ref(&inp.records), None).expect("open");
     let store = Store::open(&db).expect("store");
-    let (counts, resolutions) = arbitrate(&ds, inp, &store);
+    let (mut counts, mut per_span, resolutions) = arbitrate(&ds, inp, &store);
+    // One cluster settled into two spans (the arbitration screen's rows of one resolution
+    // share the reason's cluster tag and a note): one vote per source, two per span.
+    let two = (0..ds.len())
+        .map(|i| ds.record(i).expect("record"))
+        .find(|r| {
+            r.gold_spans().len() == 1
+                && store
+                    .record_decisions(&ds.name, &r.id)
+                    .expect("log")
+                    .is_empty()
+        })
+        .expect("an undecided record with one label");
+    let g = &two.gold_spans()[0];
+    for (k, (start, end)) in [("gold:0", (g.start, g.end)), ("added:t-1", (0, 1))] {
+        let mut d = Decision::new(&two, &ds.name, "tester", ActionKind::Resolve);
+        d.span_key = Some(k.into());
+        d.after = Some(SpanValue::new(start, end, g.label.clone()));
+        d.upheld = vec!["ensemble".into()];
+        d.dismissed = vec!["modernbert".into()];
+        d.reason = Some(format!("cluster 0-{}: take ensemble", g.end));
+        d.note = Some("resolution t".into());
+        store.append(&d, None).expect("save");
+        per_span.entry("ensemble".into()).or_default().0 += 1;
+        per_span.entry("modernbert".into()).or_default().1 += 1;
+    }
+    counts.entry("ensemble".into()).or_default().0 += 1;
+    counts.entry("modernbert".into()).or_default().1 += 1;
+    assert_ne!(counts, per_span, "the two units differ");
     assert!(resolutions >= 14);
 
     // A record removed: left out of the comparisons.
@@ -200,10 +239,21 @@ fn flow(inp: &Inputs) {
 
     let v = stats_json(inp, &db, &[]);
 
-    // Upheld counts equal the decisions made (the stale one not counted).
+    // Upheld counts equal the decisions made (the stale one not counted): one vote per source
+    // per cluster, and per span as labelled.
     for (name, (up, down)) in &counts {
         assert_eq!(v["upheld"][name]["upheld"], *up, "{name} upheld");
         assert_eq!(v["upheld"][name]["dismissed"], *down, "{name} dismissed");
+    }
+    for (name, (up, down)) in &per_span {
+        assert_eq!(
+            v["upheld"][name]["upheld_spans"], *up,
+            "{name} upheld spans"
+        );
+        assert_eq!(
+            v["upheld"][name]["dismissed_spans"], *down,
+            "{name} dismissed spans"
+        );
     }
     let named: Vec<&String> = v["upheld"]
         .as_object()
@@ -293,7 +343,7 @@ fn flow(inp: &Inputs) {
     assert!(!text.contains("; open "), "{text}");
     let (up, down) = counts["ensemble"];
     assert!(
-        text.contains(&format!("upheld {up} of {}", up + down)),
+        text.contains(&format!("upheld {up} of {} clusters", up + down)),
         "{text}"
     );
     let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();

@@ -47,7 +47,7 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
     } else {
         "not applied".to_owned()
     };
-    let rows: [(&str, String); 28] = [
+    let rows: [(&str, String); 31] = [
         ("Records in the input", t.records_in.to_string()),
         ("Records exported", t.records_out.to_string()),
         ("Records reviewed", t.reviewed.to_string()),
@@ -60,6 +60,8 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
         ("Labels in reviewed records", t.labels_before.to_string()),
         ("Labels kept unchanged", t.kept.to_string()),
         ("Boundaries tightened", t.tightened.to_string()),
+        ("Boundaries widened", t.widened.to_string()),
+        ("Boundaries shifted", t.shifted.to_string()),
         ("Categories corrected", t.relabeled.to_string()),
         ("Labels dropped", t.dropped.to_string()),
         ("Invalid spans dropped", t.invalid_dropped.to_string()),
@@ -69,6 +71,10 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
             t.reclassified_clean.to_string(),
         ),
         ("Records removed", t.removed_total().to_string()),
+        (
+            "Disputed clusters (and judge claims) resolved",
+            t.clusters_resolved.to_string(),
+        ),
         ("Disputed spans resolved", t.disputes.to_string()),
         ("Disputed spans upheld", t.disputes_upheld.to_string()),
         ("Disputed spans dropped", t.disputes_dropped.to_string()),
@@ -146,9 +152,12 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
         s.push_str("No disputed span was resolved.\n");
     } else {
         s.push_str(
-            "Upheld / (upheld + dismissed), over the resolved disputed spans that name the \
-             source (one per span a resolution settles).\n\n\
-             | Source | Upheld | Dismissed | Upheld rate |\n|---|---:|---:|---:|\n",
+            "Per disputed cluster (and judge claim): one vote per source per cluster, however \
+             many spans its resolution settled into (the latest resolution of a cluster \
+             stands); upheld rate = upheld / (upheld + dismissed). Per span: one per `resolve` \
+             decision (a span a resolution settles).\n\n\
+             | Source | Clusters upheld | Clusters dismissed | Upheld rate (clusters) | \
+             Spans upheld | Spans dismissed |\n|---|---:|---:|---:|---:|---:|\n",
         );
         for (name, j) in &t.judges {
             let rate = j
@@ -156,10 +165,12 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
                 .map_or_else(|| "–".to_owned(), |r| format!("{r:.3}"));
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {rate} |",
+                "| {} | {} | {} | {rate} | {} | {} |",
                 cell(name),
                 j.upheld,
-                j.dismissed
+                j.dismissed,
+                j.upheld_spans,
+                j.dismissed_spans
             );
         }
     }
@@ -170,18 +181,22 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
     } else {
         s.push_str(
             "Before − dropped − relabeled away − cleared + relabeled to + added = after. \
-             Cleared: labels of records reclassified clean or removed.\n\n\
-             | Label | Before | After | Tightened | Relabeled away | Relabeled to | Dropped | \
-             Added | Cleared |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+             Cleared: labels of records reclassified clean or removed. Tightened: both ends \
+             inside the old span (or on its ends); widened: both outside; shifted: neither.\n\n\
+             | Label | Before | After | Tightened | Widened | Shifted | Relabeled away | \
+             Relabeled to | Dropped | Added | Cleared |\n\
+             |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
         );
         for (label, c) in &t.by_type {
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 cell(if label.is_empty() { "(none)" } else { label }),
                 c.before,
                 c.after,
                 c.tightened,
+                c.widened,
+                c.shifted,
                 c.relabeled_away,
                 c.relabeled_to,
                 c.dropped,

@@ -179,14 +179,18 @@ fn report_numbers_of_a_scripted_review() {
         t.judges["judge_x"],
         JudgeCounts {
             upheld: 1,
-            dismissed: 1
+            dismissed: 1,
+            upheld_spans: 1,
+            dismissed_spans: 1,
         }
     );
     assert_eq!(
         t.judges["judge_y"],
         JudgeCounts {
             upheld: 1,
-            dismissed: 0
+            dismissed: 0,
+            upheld_spans: 1,
+            dismissed_spans: 0,
         }
     );
     assert_eq!(t.judges["judge_x"].rate(), Some(0.5));
@@ -206,6 +210,8 @@ fn report_numbers_of_a_scripted_review() {
             before: 15,
             after: 4, // a: gold:0, gold:1, added; b: added:r1
             tightened: 1,
+            widened: 0,
+            shifted: 0,
             relabeled_away: 1,
             relabeled_to: 0,
             dropped: 3,
@@ -277,7 +283,7 @@ fn verdicts_name_outcomes_sources_reviewers_and_time() {
     assert!(g.decisions.is_empty());
     let json = serde_json::to_value(a).expect("json");
     assert_eq!(json["labels_after"][2]["text"], "👋");
-    assert!(json.get("stale").is_none());
+    assert_eq!(json["stale"], serde_json::json!([]), "always a list");
 }
 
 #[test]
@@ -334,4 +340,129 @@ fn verdicts_list_every_row_of_the_log_once() {
     assert_eq!(v.stale, [6]);
     assert_eq!(v.undone, [1]);
     assert_eq!(v.undo_redo, [2, 4, 5]);
+}
+
+/// A review of `rec` that adjusted gold:0 to `[start, end)`.
+fn adjusted(rec: &Record, start: usize, end: usize) -> RecordReview {
+    let mut log = Log { rows: Vec::new() };
+    log.push(rec, "ann", ActionKind::Adjust, |d| {
+        d.span_key = key("gold:0");
+        d.after = Some(value(start, end, "contradiction"));
+    });
+    log.push(rec, "ann", ActionKind::Drop, |d| d.span_key = key("gold:1"));
+    log.push(rec, "ann", ActionKind::Drop, |d| d.span_key = key("gold:2"));
+    replay(rec, &log.rows)
+}
+
+#[test]
+fn boundary_changes_are_tightened_widened_or_shifted() {
+    // gold:0 is [8, 12) "25°C" in "Il fait 25°C à 東京 👋 aujourd’hui."
+    let rec = record("w", "contradiction");
+    let cases = [
+        ((9, 11), "tightened"), // both ends inside
+        ((8, 11), "tightened"), // one end moves in, the other stays
+        ((9, 12), "tightened"),
+        ((7, 13), "widened"), // both ends outside (`t W W Enter`)
+        ((8, 15), "widened"), // one end moves out, the other stays
+        ((5, 12), "widened"),
+        ((9, 14), "shifted"), // one end in, the other out
+        ((6, 10), "shifted"),
+        ((15, 17), "shifted"), // moved past the old span: disjoint
+        ((0, 3), "shifted"),
+    ];
+    for ((start, end), want) in cases {
+        let review = adjusted(&rec, start, end);
+        let got = outcomes(&rec, &review);
+        assert_eq!(got, [want, "dropped"], "[8, 12) -> [{start}, {end})");
+        let mut t = Tally::default();
+        t.add(&rec, &review, true);
+        let counts = [t.tightened, t.widened, t.shifted];
+        let by = &t.by_type["contradiction"];
+        let typed = [by.tightened, by.widened, by.shifted];
+        let k = ["tightened", "widened", "shifted"]
+            .iter()
+            .position(|n| *n == want)
+            .expect("kind");
+        let mut one = [0; 3];
+        one[k] = 1;
+        assert_eq!(counts, one, "[{start}, {end})");
+        assert_eq!(typed, one, "[{start}, {end})");
+        assert_eq!(t.kept, 0);
+    }
+}
+
+#[test]
+fn upheld_counts_one_vote_per_source_per_cluster() {
+    // One cluster settled into two spans (two rows of one resolution), a second cluster
+    // settled once, then re-resolved the other way (the later resolution stands), and a
+    // judge's claim dismissed.
+    let rec = record("v", "contradiction");
+    let mut log = Log { rows: Vec::new() };
+    for k in ["gold:0", "gold:1"] {
+        log.push(&rec, "arb", ActionKind::Resolve, |d| {
+            d.span_key = key(k);
+            d.after = Some(value(8, 12, "contradiction"));
+            d.upheld = vec!["two".into()];
+            d.dismissed = vec!["one".into()];
+            d.reason = Some("cluster 8-17: take two".into());
+            d.note = Some("resolution t1".into());
+        });
+    }
+    log.push(&rec, "arb", ActionKind::Resolve, |d| {
+        d.span_key = key("gold:2");
+        d.upheld = vec!["one".into()];
+        d.dismissed = vec!["two".into()];
+        d.reason = Some("cluster 30-40: take one".into());
+        d.note = Some("resolution t2".into());
+    });
+    log.push(&rec, "arb", ActionKind::Resolve, |d| {
+        d.span_key = key("gold:2");
+        d.after = Some(value(18, 19, "contradiction"));
+        d.upheld = vec!["two".into()];
+        d.dismissed = vec!["one".into()];
+        d.reason = Some("cluster 30-40: take two".into());
+        d.note = Some("resolution t3".into());
+    });
+    log.push(&rec, "arb", ActionKind::Resolve, |d| {
+        d.dismissed = vec!["judge".into()];
+        d.reason = Some("claim 0: dismissed".into());
+        d.note = Some("resolution t4".into());
+    });
+    let review = replay(&rec, &log.rows);
+    let mut t = Tally::default();
+    t.add(&rec, &review, true);
+    assert_eq!((t.judges["two"].upheld, t.judges["two"].dismissed), (2, 0));
+    assert_eq!((t.judges["one"].upheld, t.judges["one"].dismissed), (0, 2));
+    assert_eq!(
+        (t.judges["judge"].upheld, t.judges["judge"].dismissed),
+        (0, 1)
+    );
+    assert_eq!(t.clusters_resolved, 3);
+    assert_eq!(t.disputes, 5, "per span: every resolve row");
+    let v = Verdict::new(&rec, &review, &review.kept_spans(&rec.output), &[]);
+    assert_eq!(v.upheld, ["two"], "the later resolution of 30-40 stands");
+    assert_eq!(v.dismissed, ["judge", "one"]);
+}
+
+#[test]
+fn every_reason_and_note_reaches_the_verdict() {
+    let (_, v) = tally(false);
+    let json =
+        |id: &str| serde_json::to_value(v.iter().find(|x| x.id == id).expect("id")).expect("json");
+    let a = json("a");
+    assert_eq!(a["reasons"], serde_json::json!([]));
+    let b = json("b");
+    let reasons = b["reasons"].as_array().expect("reasons");
+    let drop = reasons
+        .iter()
+        .find(|r| r["action"] == "drop")
+        .expect("the drop's reason");
+    assert_eq!(drop["reason"], "supported");
+    assert_eq!(drop["span_key"], "gold:1");
+    assert_eq!(drop["decision"], 6);
+    assert_eq!(b["notes"], serde_json::json!(["check 25°C"]));
+    let d = json("d");
+    assert_eq!(d["reasons"][0]["action"], "remove");
+    assert_eq!(d["reasons"][0]["reason"], "incoherent");
+    assert_eq!(d["reasons"][0]["span_key"], serde_json::Value::Null);
 }

@@ -1,5 +1,6 @@
 //! The stats screen: review progress (a gauge per outcome), each source's character F1 against
-//! the reviewed result as a bar chart, and a table of the numbers with upheld rates.
+//! the reviewed result as a bar chart, and a table of the numbers with upheld rates (per
+//! disputed cluster, as the column says).
 
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::style::Style;
@@ -80,8 +81,8 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     bars(frame, chart, app, s);
     let mut lines = vec![Line::from(Span::styled(
         format!(
-            "{:<18} {:>7} {:>7} {:>7} {:>6} {:>6} {:>14}",
-            "source", "records", "char F1", "ex F1", "IoU", "kappa", "upheld"
+            "{:<18} {:>7} {:>7} {:>7} {:>6} {:>6} {:>16}",
+            "source", "records", "char F1", "ex F1", "IoU", "kappa", "upheld clusters"
         ),
         th.accent(),
     ))];
@@ -92,7 +93,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             format!("{} of {}", src.upheld, src.upheld + src.dismissed)
         };
         lines.push(Line::from(format!(
-            "{:<18} {:>7} {:>7.2} {:>7.2} {:>6} {:>6} {:>14}",
+            "{:<18} {:>7} {:>7.2} {:>7.2} {:>6} {:>6} {:>16}",
             text::truncate(&text::escape_line(&src.name), 18),
             src.records,
             src.char_f1,
