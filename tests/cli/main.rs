@@ -13,3 +13,4 @@ mod stats;
 mod store;
 mod terminal;
 mod validate;
+mod verdicts;
