@@ -96,8 +96,9 @@ pub struct Args {
     /// Where to write the records (with --split-by: the stem and extension of the files).
     #[arg(long, value_name = "PATH")]
     pub out: PathBuf,
-    /// Write one JSON object per record with decisions: outcomes, labels before and after,
-    /// upheld and dismissed sources, reviewers, time, notes.
+    /// Write one JSON object per record with decisions: outcomes (kept, tightened, widened,
+    /// shifted, relabeled, dropped, added, ...), labels before and after, upheld and dismissed
+    /// sources, reviewers, time, notes and every decision's reason; every key on every line.
     #[arg(long, value_name = "PATH")]
     pub verdicts: Option<PathBuf>,
     /// Write the Markdown review report.

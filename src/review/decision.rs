@@ -401,7 +401,8 @@ impl RecordReview {
     /// True when the record needs no more decisions: it was reclassified or removed, accepted
     /// as a whole, or no span is left pending and something settled it (a span decided, or an
     /// arbitration resolution: a cluster resolved either way is settled, also one resolved to
-    /// no span on a record that keeps none).
+    /// no span on a record that keeps none). The log does not know the clusters no resolution
+    /// named, so a record without spans counts as reviewed from its first resolution on.
     #[must_use]
     pub fn is_reviewed(&self) -> bool {
         match self.outcome {
