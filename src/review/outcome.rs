@@ -23,7 +23,7 @@
 //!   judge claims) whose standing resolution names it, one vote per source per cluster
 //!   ([`votes`]), so a source whose two-span version was taken counts once.
 
-mod fate;
+pub mod fate;
 mod verdict;
 pub mod votes;
 
