@@ -466,3 +466,23 @@ fn every_reason_and_note_reaches_the_verdict() {
     assert_eq!(d["reasons"][0]["reason"], "incoherent");
     assert_eq!(d["reasons"][0]["span_key"], serde_json::Value::Null);
 }
+
+#[test]
+fn a_resolutions_unit_is_its_cluster_tag_else_its_note_else_itself() {
+    let rec = record("u", "contradiction");
+    let mut d = Decision::new(&rec, "ds", "arb", ActionKind::Resolve);
+    d.id = 7;
+    assert_eq!(votes::unit(&d), "decision 7");
+    d.note = Some("resolution 1a".into());
+    assert_eq!(votes::unit(&d), "resolution 1a");
+    d.reason = Some("cluster 3-9: take 東京".into());
+    assert_eq!(votes::unit(&d), "cluster 3-9");
+    d.reason = Some("claim 2: placed".into());
+    assert_eq!(votes::unit(&d), "claim 2");
+    d.reason = Some("supported".into());
+    assert_eq!(
+        votes::unit(&d),
+        "resolution 1a",
+        "a free-text reason is no tag"
+    );
+}
