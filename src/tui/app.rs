@@ -258,6 +258,14 @@ impl App {
         (self.queue.reviewed().min(n), n, exact)
     }
 
+    /// Records of the dataset reviewed (this session or before) and the dataset's size: the
+    /// header's progress, which a queue of what is left after a restart would understate.
+    #[must_use]
+    pub fn dataset_progress(&self) -> (usize, usize) {
+        let n = self.dataset.len();
+        (self.queue.dataset_reviewed().min(n), n)
+    }
+
     /// The stored state of the record on screen.
     #[must_use]
     pub fn current_state(&self) -> Option<&RecordState> {
