@@ -10,6 +10,7 @@ mod background;
 mod claims;
 mod decide;
 mod input;
+mod keep;
 mod mouse;
 mod state;
 

@@ -4,14 +4,16 @@
 //! records typed clean. Actions are fed into `App` without a terminal; views are rendered into
 //! ratatui's `TestBackend`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
+use serde_json::json;
 use spanreview::formats::Dataset;
+use spanreview::review::decision::{replay, ActionKind, Decision, SpanStatus};
 use spanreview::store::Store;
-use spanreview::tui::app::App;
+use spanreview::tui::app::{App, Status};
 use spanreview::tui::arbitrate::ArbConfig;
 use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
@@ -40,6 +42,10 @@ fn review_files() -> Vec<PathBuf> {
     ]
 }
 
+fn mem() -> Rc<Store> {
+    Rc::new(Store::open_in_memory().expect("memory db"))
+}
+
 fn feed(app: &mut App, actions: &[Action]) {
     for a in actions {
         app.update(*a);
@@ -54,6 +60,15 @@ fn render(app: &mut App, w: u16, h: u16) -> String {
 
 fn id(app: &App) -> String {
     app.cur.as_ref().expect("a record").record.id.clone()
+}
+
+fn log(store: &Store) -> Vec<Decision> {
+    store.decisions(None).expect("log reads")
+}
+
+fn write_jsonl(path: &Path, lines: &[serde_json::Value]) {
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(path, text).expect("write fixture");
 }
 
 #[test]
@@ -95,4 +110,118 @@ fn header_progress_after_a_restart_is_the_datasets() {
     );
     let s = render(&mut typed_queue, 100, 30);
     assert!(s.contains("3/4 reviewed"), "{s}");
+}
+
+/// Records whose first has a valid span (`rainy`), a reversed one `[40, 10)` and one that
+/// ends past the answer (76 code points, more bytes).
+fn defective_spans(dir: &Path) -> PathBuf {
+    let output = "東京 👋 café: it is rainy and 25°C, then sunny later today in Tōkyō, they said.";
+    let label = |s: usize, e: usize| json!({"start": s, "end": e, "label": "contradiction"});
+    let path = dir.join("records.jsonl");
+    write_jsonl(
+        &path,
+        &[
+            json!({"id": "bad_1__contradiction", "query": "Weather?", "context": "",
+                   "output": output,
+                   "hallucination_labels": [label(17, 22), label(40, 10), label(73, 80)],
+                   "meta": {"corruption_type": "contradiction"}}),
+            json!({"id": "next_2__contradiction", "query": "Weather?", "context": "",
+                   "output": output, "hallucination_labels": [label(17, 22)],
+                   "meta": {"corruption_type": "contradiction"}}),
+        ],
+    );
+    path
+}
+
+#[test]
+fn accept_all_skips_the_spans_that_accept_refuses() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let store = mem();
+    let mut app = open(
+        &[defective_spans(dir.path())],
+        &store,
+        QueueKind::All,
+        ArbConfig::default(),
+    );
+    // Spans in text order: [17, 22), [40, 10), [73, 80).
+    app.update(Action::NextSpan);
+    app.update(Action::Accept);
+    assert!(
+        matches!(&app.status, Status::Info(m) if m.contains("[40, 10) is reversed")),
+        "{:?}",
+        app.status
+    );
+    app.update(Action::NextSpan);
+    app.update(Action::Accept);
+    assert!(
+        matches!(&app.status, Status::Info(m) if m.contains("[73, 80) ends past the answer (76 characters)")),
+        "{:?}",
+        app.status
+    );
+    assert!(log(&store).is_empty(), "`a` saves neither");
+    app.update(Action::AcceptAll);
+    assert_eq!(
+        id(&app),
+        "bad_1__contradiction",
+        "the record stays: it is not reviewed"
+    );
+    let rows = log(&store);
+    let kinds: Vec<ActionKind> = rows.iter().map(|d| d.action).collect();
+    assert_eq!(
+        kinds,
+        [ActionKind::Accept],
+        "only the valid span is accepted"
+    );
+    assert_eq!(
+        rows[0].before.as_ref().map(|b| (b.start, b.end)),
+        Some((17, 22))
+    );
+    match &app.status {
+        Status::Saved(m) => {
+            assert!(m.contains("[40, 10) is reversed"), "{m}");
+            assert!(m.contains("[73, 80) ends past the answer"), "{m}");
+            assert!(m.contains("adjust") && m.contains("drop"), "{m}");
+        }
+        other => panic!("expected saved with the skipped spans named, got {other:?}"),
+    }
+    let c = app.cur.as_ref().expect("record");
+    let review = replay(&c.record, &rows);
+    let states: Vec<(usize, usize, bool)> = review
+        .spans
+        .iter()
+        .map(|s| {
+            (
+                s.current.start,
+                s.current.end,
+                s.status == SpanStatus::Pending,
+            )
+        })
+        .collect();
+    assert_eq!(states, [(17, 22, false), (40, 10, true), (73, 80, true)]);
+    let i = c.selected_span().expect("a selection");
+    assert_eq!(
+        (
+            c.review.spans[i].current.start,
+            c.review.spans[i].current.end
+        ),
+        (40, 10),
+        "the first span to fix is selected"
+    );
+    assert!(!store.record_states("records").expect("states")["bad_1__contradiction"].reviewed);
+    // The reversed one dropped (the log keeps no reversed `before`) and the other moved back
+    // inside the answer with `t`, they no longer stand in the way.
+    feed(&mut app, &[Action::Drop, Action::Confirm]);
+    assert!(matches!(app.status, Status::Saved(_)), "{:?}", app.status);
+    let dropped = log(&store).last().cloned().expect("a row");
+    assert_eq!((dropped.action, dropped.before), (ActionKind::Drop, None));
+    feed(
+        &mut app,
+        &[Action::Adjust, Action::EndLeft, Action::Confirm],
+    );
+    assert!(matches!(app.status, Status::Saved(_)), "{:?}", app.status);
+    let adjusted = log(&store).last().and_then(|d| d.after.clone());
+    assert_eq!(adjusted.map(|a| (a.start, a.end)), Some((73, 76)));
+    app.update(Action::AcceptAll);
+    assert_eq!(id(&app), "next_2__contradiction", "{:?}", app.status);
+    assert!(store.record_states("records").expect("states")["bad_1__contradiction"].reviewed);
 }
