@@ -86,7 +86,10 @@ pub fn describe_in(mode: Mode, a: Action) -> &'static str {
     match (mode, a) {
         (Mode::Normal, Action::Cancel) => "clear the search and the message",
         (Mode::Prompt, Action::Confirm) => "submit",
-        (Mode::Picker, Action::Confirm) => "choose (or press the number)",
+        (Mode::Picker, Action::Confirm) => {
+            "choose (or type the row's number: 1, 2 is row 12 when there are 12 or more)"
+        }
+        (Mode::Picker, Action::DeleteChar) => "delete the last digit typed",
         (Mode::Adjust, Action::Confirm) => "save the new boundaries",
         (Mode::Arbitrate, Action::NextSpan) => "next cluster",
         (Mode::Arbitrate, Action::PrevSpan) => "previous cluster",
@@ -333,6 +336,17 @@ pub const QUEUE_START: &str = "start of the queue";
 pub const UNFLAG: &str = "flag off";
 /// Take picker title (arbitration).
 pub const PICK_SOURCE: &str = "Take which source's version?";
+/// A picker's title with the digits typed so far.
+#[must_use]
+pub fn picker_typed(title: &str, typed: &str) -> String {
+    format!("{title} · {typed}…")
+}
+
+/// Digits typed in a picker that number no row.
+#[must_use]
+pub fn no_row(typed: &str, rows: usize) -> String {
+    format!("no row {typed}: the rows are numbered 1 to {rows}")
+}
 /// An added span that is already there, with the same label.
 pub const ALREADY_THERE: &str =
     "that span is already there with that label (selected): nothing added";

@@ -13,7 +13,7 @@ use serde_json::json;
 use spanreview::formats::Dataset;
 use spanreview::review::decision::{replay, ActionKind, Decision, SpanStatus};
 use spanreview::store::Store;
-use spanreview::tui::app::{App, Status};
+use spanreview::tui::app::{App, ModeState, Status};
 use spanreview::tui::arbitrate::ArbConfig;
 use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
@@ -110,6 +110,93 @@ fn header_progress_after_a_restart_is_the_datasets() {
     );
     let s = render(&mut typed_queue, 100, 30);
     assert!(s.contains("3/4 reviewed"), "{s}");
+}
+
+/// A Mu-SHROOM record with the gold and eleven annotators, each marking a different end of
+/// the same words: one disputed cluster, twelve versions.
+fn twelve_sources(dir: &Path) -> PathBuf {
+    let output =
+        "Pétra van Stövèren won a silver medal in the 2008 Summer Olympics in Beijing, 中国.";
+    let annotations: serde_json::Map<String, serde_json::Value> = (1..=11)
+        .map(|k| (format!("ann{k:02}"), json!([[25, 31 + k]])))
+        .collect();
+    let path = dir.join("mushroom.en-val.jsonl");
+    write_jsonl(
+        &path,
+        &[json!({
+            "id": "val-en-1", "lang": "EN", "model_input": "What did Petra van Staveren win?",
+            "model_output_text": output, "hard_labels": [[25, 31]], "soft_labels": [],
+            "annotations": annotations,
+        })],
+    );
+    path
+}
+
+#[test]
+fn digits_in_a_picker_build_the_number_of_a_source_past_nine() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let store = mem();
+    let mut app = open(
+        &[twelve_sources(dir.path())],
+        &store,
+        QueueKind::All,
+        ArbConfig::default(),
+    );
+    app.update(Action::Arbitrate);
+    let (first, twelfth) = {
+        let arb = app.arb.as_ref().expect("arbitration state");
+        assert_eq!(arb.lanes.len(), 12, "gold and eleven annotators");
+        let sources = &app.cur.as_ref().expect("record").record.sources;
+        (
+            sources[arb.lanes[0]].name.clone(),
+            sources[arb.lanes[11]].name.clone(),
+        )
+    };
+    app.update(Action::TakeOther);
+    // `1` could start 10, 11 or 12: it selects row 1 and waits.
+    app.update(Action::Input('1'));
+    match &app.mode {
+        ModeState::Picker { sel, .. } => assert_eq!(*sel, 0),
+        other => panic!("`1` of twelve rows chose at once: {other:?}"),
+    }
+    assert!(log(&store).is_empty(), "nothing saved yet");
+    assert!(
+        render(&mut app, 120, 40).contains("1…"),
+        "the digits typed are shown"
+    );
+    app.update(Action::Input('2'));
+    assert_eq!(
+        app.mode,
+        ModeState::Arbitrate,
+        "12 can start no longer number"
+    );
+    let rows = log(&store);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0].action, ActionKind::Resolve);
+    assert!(rows[0].upheld.contains(&twelfth), "{:?}", rows[0].upheld);
+    assert!(!rows[0].upheld.contains(&first), "{:?}", rows[0].upheld);
+    // `1` then Enter is row 1; backspace takes a digit back.
+    feed(&mut app, &[Action::Undo, Action::TakeOther]);
+    feed(
+        &mut app,
+        &[Action::Input('1'), Action::DeleteChar, Action::Input('1')],
+    );
+    assert!(matches!(app.mode, ModeState::Picker { .. }));
+    app.update(Action::Confirm);
+    let last = log(&store).last().cloned().expect("a row");
+    assert_eq!(last.action, ActionKind::Resolve);
+    assert!(last.upheld.contains(&first), "{:?}", last.upheld);
+    // A number no row has chooses nothing and says so.
+    feed(
+        &mut app,
+        &[Action::TakeOther, Action::Input('1'), Action::Input('3')],
+    );
+    assert!(matches!(app.mode, ModeState::Picker { .. }));
+    assert!(
+        matches!(&app.status, Status::Info(m) if m.contains("no row 13")),
+        "{:?}",
+        app.status
+    );
 }
 
 /// Records whose first has a valid span (`rainy`), a reversed one `[40, 10)` and one that
