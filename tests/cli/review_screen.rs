@@ -312,3 +312,83 @@ fn accept_all_skips_the_spans_that_accept_refuses() {
     assert_eq!(id(&app), "next_2__contradiction", "{:?}", app.status);
     assert!(store.record_states("records").expect("states")["bad_1__contradiction"].reviewed);
 }
+
+/// A record with a gold span, a detector named by its label (`ensemble`, with confidences)
+/// and another detector with confidences: one disputed cluster.
+fn named_detectors(dir: &Path) -> Vec<PathBuf> {
+    let output = "東京 👋 café: it is rainy and 25°C, then sunny later today in Tōkyō, they said.";
+    let gold = json!([{"start": 17, "end": 22, "text": "rainy", "label": "contradiction"}]);
+    let records = dir.join("records.jsonl");
+    write_jsonl(
+        &records,
+        &[
+            json!({"id": "b1__contradiction", "query": "Weather in Tōkyō?",
+                 "context": "{\"content\": {\"temp_c\": 25}, \"name\": \"get_weather\", \"role\": \"tool\"}",
+                 "output": output, "hallucination_labels": gold,
+                 "meta": {"corruption_type": "contradiction"}}),
+        ],
+    );
+    let preds = |name: &str, spans: serde_json::Value| {
+        let p = dir.join(format!("predictions_{name}_combined.jsonl"));
+        write_jsonl(
+            &p,
+            &[json!({"id": "b1__contradiction", "output": output,
+                     "corruption_type": "contradiction", "gold_spans": gold,
+                     "pred_spans": spans})],
+        );
+        p
+    };
+    vec![
+        records,
+        preds(
+            "ensemble",
+            json!([{"start": 17, "end": 26, "text": "rainy and", "label": "ensemble", "confidence": 0.93}]),
+        ),
+        preds(
+            "modernbert",
+            json!([{"start": 14, "end": 22, "text": "is rainy", "label": "contradiction", "confidence": 0.81}]),
+        ),
+    ]
+}
+
+/// True when a row of the result lane (`✓`) marks something.
+fn result_lane_marks(screen: &str) -> bool {
+    screen
+        .lines()
+        .any(|l| l.contains("  ✓ ") && l.contains('▒'))
+}
+
+#[test]
+fn blind_shows_nothing_that_tells_the_sources_apart_until_resolved() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let store = mem();
+    let mut app = open(
+        &named_detectors(dir.path()),
+        &store,
+        QueueKind::All,
+        ArbConfig {
+            blind: true,
+            ..ArbConfig::default()
+        },
+    );
+    app.update(Action::Arbitrate);
+    assert!(!app.names_visible());
+    let s = render(&mut app, 140, 40);
+    for tell in ["ensemble", "modernbert", "gold", "conf "] {
+        assert!(!s.contains(tell), "{tell:?} shown before resolving:\n{s}");
+    }
+    assert!(
+        !result_lane_marks(&s),
+        "the result lane matched the gold's lane before any decision:\n{s}"
+    );
+    assert!(s.contains("A: [") && s.contains("C: ["), "{s}");
+    app.update(Action::Take1);
+    assert!(matches!(app.status, Status::Saved(_)), "{:?}", app.status);
+    assert!(app.names_visible(), "one cluster: resolved, names shown");
+    let s = render(&mut app, 140, 40);
+    assert!(s.contains("ensemble") && s.contains("conf 0.93"), "{s}");
+    assert!(
+        result_lane_marks(&s),
+        "the result lane shows the result:\n{s}"
+    );
+}
