@@ -389,6 +389,22 @@ pub const ACCEPTED: &str = "accepted";
 pub const DROPPED: &str = "dropped";
 /// Span state: not exported, the record is reclassified clean.
 pub const CLEARED_CLEAN: &str = "cleared: record clean";
+/// Span state: not exported, the record is removed.
+pub const CLEARED_REMOVED: &str = "cleared: record removed";
+/// Header: a record typed `clean` that keeps spans (the export warns about it).
+#[must_use]
+pub fn typed_clean_with_spans(n: usize) -> String {
+    format!(
+        "typed clean but keeps {n} span{}: the export will warn",
+        if n == 1 { "" } else { "s" }
+    )
+}
+
+/// Said after a span is added (or kept) on a record typed `clean`: what follows and what the
+/// reviewer can do about it.
+pub const TYPED_CLEAN_NOW_LABELED: &str = "the record is typed clean, which has no labels: \
+its export with this span will be warned about. Change its type in the data, or u undoes the add, \
+c reclassifies it clean (drops its spans)";
 /// Span added in review.
 pub const ADDED: &str = "added";
 /// Span boundaries changed.

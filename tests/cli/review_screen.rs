@@ -52,6 +52,12 @@ fn feed(app: &mut App, actions: &[Action]) {
     }
 }
 
+fn typed(app: &mut App, s: &str) {
+    for c in s.chars() {
+        app.update(Action::Input(c));
+    }
+}
+
 fn render(app: &mut App, w: u16, h: u16) -> String {
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
     terminal::frame(&mut t, app).expect("draw");
@@ -60,6 +66,13 @@ fn render(app: &mut App, w: u16, h: u16) -> String {
 
 fn id(app: &App) -> String {
     app.cur.as_ref().expect("a record").record.id.clone()
+}
+
+fn goto(app: &mut App, what: &str) {
+    app.update(Action::Goto);
+    typed(app, what);
+    app.update(Action::Confirm);
+    assert_eq!(id(app), what, "{:?}", app.status);
 }
 
 fn log(store: &Store) -> Vec<Decision> {
@@ -391,4 +404,62 @@ fn blind_shows_nothing_that_tells_the_sources_apart_until_resolved() {
         result_lane_marks(&s),
         "the result lane shows the result:\n{s}"
     );
+}
+
+#[test]
+fn spans_of_a_removed_record_are_not_called_pending() {
+    let store = mem();
+    let mut app = open(
+        &review_files(),
+        &store,
+        QueueKind::All,
+        ArbConfig::default(),
+    );
+    let s = render(&mut app, 160, 30);
+    assert!(s.contains("pending"), "{s}");
+    feed(&mut app, &[Action::Remove, Action::Input('1')]);
+    assert_eq!(
+        log(&store).last().map(|d| d.action),
+        Some(ActionKind::Remove)
+    );
+    let s = render(&mut app, 160, 30);
+    assert!(!s.contains("pending"), "{s}");
+    assert!(s.contains("cleared: record removed"), "{s}");
+}
+
+#[test]
+fn a_span_added_to_a_record_typed_clean_is_called_out() {
+    let store = mem();
+    let mut app = open(
+        &review_files(),
+        &store,
+        QueueKind::All,
+        ArbConfig::default(),
+    );
+    goto(&mut app, "clean_3__clean");
+    let s = render(&mut app, 120, 30);
+    assert!(!s.contains("typed clean"), "{s}");
+    // "Your balance is 120 EUR.": mark "balance".
+    feed(
+        &mut app,
+        &[
+            Action::Add,
+            Action::CursorWordRight,
+            Action::Mark,
+            Action::CursorWordRight,
+            Action::Mark,
+            Action::Confirm,
+        ],
+    );
+    assert_eq!(log(&store).last().map(|d| d.action), Some(ActionKind::Add));
+    match &app.status {
+        Status::Saved(m) => assert!(m.contains("typed clean") && m.contains("warn"), "{m}"),
+        other => panic!("expected saved, got {other:?}"),
+    }
+    let s = render(&mut app, 120, 30);
+    assert!(s.contains("typed clean but keeps 1 span"), "{s}");
+    // Reclassified clean, the record keeps no span: nothing to call out.
+    app.update(Action::Clean);
+    let s = render(&mut app, 120, 30);
+    assert!(!s.contains("typed clean but keeps"), "{s}");
 }

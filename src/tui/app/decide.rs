@@ -343,6 +343,7 @@ impl App {
                         c.reorder(Some(&k));
                     }
                     self.refresh_hits();
+                    self.say_if_typed_clean();
                 }
             }
         }

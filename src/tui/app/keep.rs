@@ -112,3 +112,30 @@ impl App {
         true
     }
 }
+
+impl App {
+    /// Spans the record on screen keeps although its type is `clean` (a clean record has no
+    /// labels; the export warns about such a record): 0 when it is not typed clean, or was
+    /// reclassified or removed.
+    #[must_use]
+    pub fn kept_on_typed_clean(&self) -> usize {
+        let Ok(c) = &self.cur else { return 0 };
+        if c.record.corruption_type.as_deref() != Some(strings::CLEAN)
+            || c.review.outcome != RecordOutcome::Open
+        {
+            return 0;
+        }
+        c.review.spans.iter().filter(|s| s.kept()).count()
+    }
+
+    /// After a decision that keeps a span: on a record typed clean, the status line says
+    /// what follows (the export's warning) and what can be done.
+    pub(super) fn say_if_typed_clean(&mut self) {
+        if self.kept_on_typed_clean() == 0 {
+            return;
+        }
+        if let Status::Saved(m) = &self.status {
+            self.status = Status::Saved(format!("{m} · {}", strings::TYPED_CLEAN_NOW_LABELED));
+        }
+    }
+}

@@ -63,6 +63,13 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         if r.flagged {
             second.push(Span::styled(format!(" · {}", strings::FLAGGED), th.stale()));
         }
+        let typed_clean = app.kept_on_typed_clean();
+        if typed_clean > 0 {
+            second.push(Span::styled(
+                format!(" · {}", strings::typed_clean_with_spans(typed_clean)),
+                th.stale(),
+            ));
+        }
         if !r.stale.is_empty() {
             second.push(Span::styled(
                 format!(" · {}", strings::stale_count(r.stale.len())),
