@@ -17,7 +17,9 @@ pub fn describe(a: Action) -> &'static str {
         Action::LastRecord => "last record of the queue",
         Action::Goto => "go to a record by position or id",
         Action::Accept => "accept the selected span",
-        Action::AcceptAll => "accept every remaining span, next record",
+        Action::AcceptAll => {
+            "accept every remaining span, next record (spans with bad offsets are skipped)"
+        }
         Action::Drop => "drop the selected span (reason optional)",
         Action::Relabel => "relabel the selected span",
         Action::Adjust => "adjust the selected span's boundaries",
