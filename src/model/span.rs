@@ -78,6 +78,13 @@ impl Span {
         self.slice(output) == Some(self.text.as_str())
     }
 
+    /// Why the span cannot be kept in a reviewed result over `output` ([`range_problem`]), or
+    /// `None` when it can.
+    #[must_use]
+    pub fn problem(&self, output: &str) -> Option<RangeProblem> {
+        range_problem(self.start, self.end, output)
+    }
+
     /// True when the two spans share at least one character.
     #[must_use]
     pub fn overlaps(&self, other: &Span) -> bool {
@@ -85,9 +92,63 @@ impl Span {
     }
 }
 
+/// Why a span's offsets do not mark a piece of its answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RangeProblem {
+    /// `start > end`.
+    Reversed,
+    /// `start == end`: it covers nothing.
+    Empty,
+    /// `end` is past the answer, which has `len` code points.
+    PastEnd {
+        /// The answer's length in code points.
+        len: usize,
+    },
+}
+
+/// The one rule for a span kept in a reviewed result (accepting it one by one or with the
+/// rest, exporting it): `0 <= start < end <= len(output)`, in code points. `None` when
+/// `[start, end)` obeys it.
+#[must_use]
+pub fn range_problem(start: usize, end: usize, output: &str) -> Option<RangeProblem> {
+    if start > end {
+        return Some(RangeProblem::Reversed);
+    }
+    if start == end {
+        return Some(RangeProblem::Empty);
+    }
+    let len = offsets::char_len(output);
+    (end > len).then_some(RangeProblem::PastEnd { len })
+}
+
 #[cfg(test)]
 mod tests {
+    use rstest::rstest;
+
     use super::*;
+
+    #[rstest]
+    #[case::inside(15, 20, None)]
+    #[case::whole(0, 20, None)]
+    #[case::reversed(20, 15, Some(RangeProblem::Reversed))]
+    #[case::empty(15, 15, Some(RangeProblem::Empty))]
+    #[case::one_past_the_end(15, 21, Some(RangeProblem::PastEnd { len: 20 }))]
+    #[case::reversed_and_past_the_end(40, 10, Some(RangeProblem::Reversed))]
+    fn range_rule_counts_code_points(
+        #[case] start: usize,
+        #[case] end: usize,
+        #[case] want: Option<RangeProblem>,
+    ) {
+        // 20 code points, 21 bytes: a byte count would let [15, 21) through.
+        let out = "It is 25°C and rainy";
+        assert_eq!(range_problem(start, end, out), want);
+        let s = Span {
+            start,
+            end,
+            ..Span::new(out, 0, 1, "x")
+        };
+        assert_eq!(s.problem(out), want);
+    }
 
     #[test]
     fn new_span_takes_text_by_code_points() {

@@ -10,6 +10,7 @@ mod background;
 mod claims;
 mod decide;
 mod input;
+mod keep;
 mod mouse;
 mod state;
 
@@ -256,6 +257,14 @@ impl App {
     pub fn progress(&self) -> (usize, usize, bool) {
         let (n, exact) = self.queue.size(&self.dataset);
         (self.queue.reviewed().min(n), n, exact)
+    }
+
+    /// Records of the dataset reviewed (this session or before) and the dataset's size: the
+    /// header's progress, which a queue of what is left after a restart would understate.
+    #[must_use]
+    pub fn dataset_progress(&self) -> (usize, usize) {
+        let n = self.dataset.len();
+        (self.queue.dataset_reviewed().min(n), n)
     }
 
     /// The stored state of the record on screen.

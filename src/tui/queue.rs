@@ -69,7 +69,8 @@ pub struct Queue {
     expected: Option<usize>,
     /// Members reviewed (filtered queues).
     reviewed: HashSet<usize>,
-    /// Records reviewed (the `all` queue).
+    /// Records of the dataset reviewed, whatever the queue (the stored states, then every
+    /// change [`Queue::mark`] is told of).
     reviewed_count: usize,
 }
 
@@ -107,17 +108,23 @@ impl Queue {
         }
     }
 
+    /// Records of the dataset reviewed (stored before this session or since), whatever the
+    /// queue holds: a queue of what is left after a restart has none reviewed yet.
+    #[must_use]
+    pub fn dataset_reviewed(&self) -> usize {
+        self.reviewed_count
+    }
+
     /// Record `idx` is (now) reviewed or not; `was` is what the stored state said before.
     pub fn mark(&mut self, idx: usize, was: bool, now: bool) {
-        if self.kind == QueueKind::All {
-            if was != now {
-                if now {
-                    self.reviewed_count += 1;
-                } else {
-                    self.reviewed_count = self.reviewed_count.saturating_sub(1);
-                }
+        if was != now {
+            if now {
+                self.reviewed_count += 1;
+            } else {
+                self.reviewed_count = self.reviewed_count.saturating_sub(1);
             }
-        } else if self.member_set.contains(&idx) {
+        }
+        if self.kind != QueueKind::All && self.member_set.contains(&idx) {
             if now {
                 self.reviewed.insert(idx);
             } else {

@@ -3,6 +3,7 @@
 
 use super::action::Action;
 use super::keymap::Mode;
+use crate::model::span::RangeProblem;
 
 /// One line of help for an action.
 #[must_use]
@@ -16,7 +17,9 @@ pub fn describe(a: Action) -> &'static str {
         Action::LastRecord => "last record of the queue",
         Action::Goto => "go to a record by position or id",
         Action::Accept => "accept the selected span",
-        Action::AcceptAll => "accept every remaining span, next record",
+        Action::AcceptAll => {
+            "accept every remaining span, next record (spans with bad offsets are skipped)"
+        }
         Action::Drop => "drop the selected span (reason optional)",
         Action::Relabel => "relabel the selected span",
         Action::Adjust => "adjust the selected span's boundaries",
@@ -85,7 +88,10 @@ pub fn describe_in(mode: Mode, a: Action) -> &'static str {
     match (mode, a) {
         (Mode::Normal, Action::Cancel) => "clear the search and the message",
         (Mode::Prompt, Action::Confirm) => "submit",
-        (Mode::Picker, Action::Confirm) => "choose (or press the number)",
+        (Mode::Picker, Action::Confirm) => {
+            "choose (or type the row's number: 1, 2 is row 12 when there are 12 or more)"
+        }
+        (Mode::Picker, Action::DeleteChar) => "delete the last digit typed",
         (Mode::Adjust, Action::Confirm) => "save the new boundaries",
         (Mode::Arbitrate, Action::NextSpan) => "next cluster",
         (Mode::Arbitrate, Action::PrevSpan) => "previous cluster",
@@ -332,6 +338,17 @@ pub const QUEUE_START: &str = "start of the queue";
 pub const UNFLAG: &str = "flag off";
 /// Take picker title (arbitration).
 pub const PICK_SOURCE: &str = "Take which source's version?";
+/// A picker's title with the digits typed so far.
+#[must_use]
+pub fn picker_typed(title: &str, typed: &str) -> String {
+    format!("{title} · {typed}…")
+}
+
+/// Digits typed in a picker that number no row.
+#[must_use]
+pub fn no_row(typed: &str, rows: usize) -> String {
+    format!("no row {typed}: the rows are numbered 1 to {rows}")
+}
 /// An added span that is already there, with the same label.
 pub const ALREADY_THERE: &str =
     "that span is already there with that label (selected): nothing added";
@@ -374,6 +391,22 @@ pub const ACCEPTED: &str = "accepted";
 pub const DROPPED: &str = "dropped";
 /// Span state: not exported, the record is reclassified clean.
 pub const CLEARED_CLEAN: &str = "cleared: record clean";
+/// Span state: not exported, the record is removed.
+pub const CLEARED_REMOVED: &str = "cleared: record removed";
+/// Header: a record typed `clean` that keeps spans (the export warns about it).
+#[must_use]
+pub fn typed_clean_with_spans(n: usize) -> String {
+    format!(
+        "typed clean but keeps {n} span{}: the export will warn",
+        if n == 1 { "" } else { "s" }
+    )
+}
+
+/// Said after a span is added (or kept) on a record typed `clean`: what follows and what the
+/// reviewer can do about it.
+pub const TYPED_CLEAN_NOW_LABELED: &str = "the record is typed clean, which has no labels: \
+its export with this span will be warned about. Change its type in the data, or u undoes the add, \
+c reclassifies it clean (drops its spans)";
 /// Span added in review.
 pub const ADDED: &str = "added";
 /// Span boundaries changed.
@@ -496,6 +529,69 @@ pub fn unreadable_spans(warnings: &[&str]) -> String {
 #[must_use]
 pub fn joined_notes(notes: &[&str]) -> String {
     format!("⚠ joined files: {}", notes.join("; "))
+}
+
+/// What is wrong with span `[start, end)`: "[40, 10) is reversed".
+#[must_use]
+pub fn range_problem(start: usize, end: usize, p: RangeProblem) -> String {
+    match p {
+        RangeProblem::Reversed => format!("[{start}, {end}) is reversed"),
+        RangeProblem::Empty => format!("[{start}, {end}) is empty"),
+        RangeProblem::PastEnd { len } => {
+            format!("[{start}, {end}) ends past the answer ({len} characters)")
+        }
+    }
+}
+
+/// How to fix a span that cannot be kept.
+const FIX_SPAN: &str = "fix it with t (adjust) or drop it with x";
+
+/// `a` or `r` on a span that cannot be kept.
+#[must_use]
+pub fn cannot_keep(start: usize, end: usize, p: RangeProblem) -> String {
+    format!(
+        "cannot keep span {}: {FIX_SPAN}",
+        range_problem(start, end, p)
+    )
+}
+
+fn skipped_list(skipped: &[(usize, usize, RangeProblem)]) -> String {
+    let what: Vec<String> = skipped
+        .iter()
+        .map(|&(s, e, p)| range_problem(s, e, p))
+        .collect();
+    let n = skipped.len();
+    format!(
+        "skipped {n} span{} that cannot be kept ({}; selected): {}",
+        if n == 1 { "" } else { "s" },
+        what.join(", "),
+        if n == 1 {
+            FIX_SPAN.to_owned()
+        } else {
+            FIX_SPAN.replace(" it ", " each ")
+        }
+    )
+}
+
+/// `A` accepted the spans it could (rows `first`–`last`) and skipped the others.
+#[must_use]
+pub fn accepted_but_skipped(
+    first: i64,
+    last: i64,
+    skipped: &[(usize, usize, RangeProblem)],
+) -> String {
+    let ids = if first == last {
+        format!("#{first}")
+    } else {
+        format!("#{first}–#{last}")
+    };
+    format!("saved {ids} (accept) · {}", skipped_list(skipped))
+}
+
+/// `A` found no span it could accept, only spans that cannot be kept.
+#[must_use]
+pub fn none_accepted_skipped(skipped: &[(usize, usize, RangeProblem)]) -> String {
+    format!("nothing saved · {}", skipped_list(skipped))
 }
 
 /// Progress in the header.

@@ -8,6 +8,7 @@ mod export;
 mod formats;
 mod judges;
 mod review_flow;
+mod review_screen;
 mod reviewers;
 mod stats;
 mod store;

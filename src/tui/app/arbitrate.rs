@@ -16,7 +16,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use super::decide::RESOLUTION;
 use super::{App, ModeState, Status};
 use crate::model::Span;
-use crate::review::decision::{ActionKind, Decision, SpanKey, SpanValue};
+use crate::review::decision::{
+    ActionKind, Decision, RecordOutcome, SpanKey, SpanStatus, SpanValue,
+};
 use crate::review::disagreement::{resolve, settle, Outcome, Resolution};
 use crate::tui::arbitrate::{letter, Arb};
 use crate::tui::edit::{Bounds, Moved};
@@ -113,6 +115,52 @@ impl App {
         let Some(arb) = &self.arb else { return false };
         arb.d.disputed().all(|(i, _)| self.is_resolved(i))
             && (0..arb.d.unplaced.len()).all(|k| self.claim_settled(k))
+    }
+
+    /// True while `--blind` hides who is who on the record on screen (its clusters and
+    /// claims are not all settled yet).
+    #[must_use]
+    pub fn sources_hidden(&self) -> bool {
+        self.arb_config.blind && !self.names_visible()
+    }
+
+    /// The label and confidence shown for span `i` of source `source` in the cluster panel.
+    /// While blind hides the names, nothing may tell the sources apart: the label is the one
+    /// arbitration compares (a detector's own label, `ensemble`, names it, so it reads as
+    /// none) and no confidence is shown (the gold has none, the detectors do).
+    #[must_use]
+    pub fn span_tags(&self, source: usize, i: usize) -> (String, Option<f64>) {
+        let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
+            return (String::new(), None);
+        };
+        let hidden = self.sources_hidden();
+        let from = if hidden {
+            &arb.sources
+        } else {
+            &c.record.sources
+        };
+        let Some(sp) = from.get(source).and_then(|s| s.spans.get(i)) else {
+            return (String::new(), None);
+        };
+        (sp.label.clone(), sp.confidence.filter(|_| !hidden))
+    }
+
+    /// The reviewed result's spans (`[start, end)`) for the result lane. While blind hides
+    /// the names, only spans decided on: the pending ones are the gold's, and a lane that
+    /// matched them would say which lane is the gold.
+    #[must_use]
+    pub fn result_spans(&self) -> Vec<(usize, usize)> {
+        let Ok(c) = &self.cur else { return Vec::new() };
+        if c.review.outcome != RecordOutcome::Open {
+            return Vec::new();
+        }
+        let hidden = self.sources_hidden();
+        c.review
+            .spans
+            .iter()
+            .filter(|s| s.kept() && !(hidden && s.status == SpanStatus::Pending))
+            .map(|s| (s.current.start, s.current.end))
+            .collect()
     }
 
     /// How lane `lane` (0-based) is labelled: its number, or its letter when blind.

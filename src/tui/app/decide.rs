@@ -38,7 +38,9 @@ impl App {
         let s = &c.review.spans[i];
         let mut d = Decision::new(&c.record, &self.dataset.name, &self.reviewer, action);
         d.span_key = Some(s.key.to_string());
-        d.before = Some(s.current.clone());
+        // The log cannot hold a reversed span (its schema refuses one): dropping or adjusting
+        // one read from the file is saved without `before` (the key names the span).
+        d.before = Some(s.current.clone()).filter(|v| v.start <= v.end);
         Some(d)
     }
 
@@ -125,6 +127,9 @@ impl App {
     }
 
     pub(super) fn accept(&mut self) {
+        if !self.selected_keepable() {
+            return;
+        }
         let Some(d) = self.span_decision(ActionKind::Accept) else {
             return;
         };
@@ -149,6 +154,9 @@ impl App {
     }
 
     pub(super) fn accept_all(&mut self) {
+        if self.accept_all_but_unkeepable() {
+            return;
+        }
         let Some(d) = self.decision(ActionKind::AcceptAll) else {
             return;
         };
@@ -235,7 +243,7 @@ impl App {
     }
 
     pub(super) fn open_relabel(&mut self) {
-        if !self.require_span() {
+        if !self.require_span() || !self.selected_keepable() {
             return;
         }
         let choices = self.label_choices();
@@ -335,6 +343,7 @@ impl App {
                         c.reorder(Some(&k));
                     }
                     self.refresh_hits();
+                    self.say_if_typed_clean();
                 }
             }
         }

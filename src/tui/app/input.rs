@@ -132,6 +132,7 @@ impl App {
             kind,
             items,
             mut sel,
+            mut typed,
         } = self.mode.clone()
         else {
             return;
@@ -140,17 +141,34 @@ impl App {
         let choose = match action {
             Action::Down => {
                 sel = (sel + 1).min(n.saturating_sub(1));
+                typed.clear();
                 None
             }
             Action::Up => {
                 sel = sel.saturating_sub(1);
+                typed.clear();
                 None
             }
-            Action::Input(ch) => ch
-                .to_digit(10)
-                .and_then(|d| usize::try_from(d).ok())
-                .filter(|&d| d >= 1 && d <= n)
-                .map(|d| d - 1),
+            Action::Input(ch) if ch.is_ascii_digit() => {
+                match typed_choice(&typed, ch, n) {
+                    Typed::Choose(i) => Some(i),
+                    Typed::Wait(t, i) => {
+                        typed = t;
+                        sel = i;
+                        None
+                    }
+                    // Nothing is chosen by a number no row has: the digits start again.
+                    Typed::NoSuchRow => {
+                        self.status = Status::Info(strings::no_row(&format!("{typed}{ch}"), n));
+                        typed.clear();
+                        None
+                    }
+                }
+            }
+            Action::DeleteChar => {
+                typed.pop();
+                None
+            }
             Action::Confirm => Some(sel),
             Action::Cancel => {
                 self.mode = ModeState::Normal;
@@ -159,7 +177,14 @@ impl App {
             _ => None,
         };
         match choose {
-            None => self.mode = ModeState::Picker { kind, items, sel },
+            None => {
+                self.mode = ModeState::Picker {
+                    kind,
+                    items,
+                    sel,
+                    typed,
+                };
+            }
             Some(i) => {
                 self.mode = ModeState::Normal;
                 self.picked(&kind, i);
@@ -177,6 +202,59 @@ impl App {
     }
 
     pub(super) fn open_picker(&mut self, kind: PickerKind, items: Vec<String>, sel: usize) {
-        self.mode = ModeState::Picker { kind, items, sel };
+        self.mode = ModeState::Picker {
+            kind,
+            items,
+            sel,
+            typed: String::new(),
+        };
+    }
+}
+
+/// What a digit typed in a picker of `n` rows does after the digits `typed`.
+#[derive(Debug, PartialEq, Eq)]
+enum Typed {
+    /// Row `i` (0-based) is chosen: no longer number names a row.
+    Choose(usize),
+    /// The digits so far (the first argument) name row `i`, and a longer number could name
+    /// another: wait for the next digit or Enter.
+    Wait(String, usize),
+    /// The digits name no row.
+    NoSuchRow,
+}
+
+fn typed_choice(typed: &str, digit: char, n: usize) -> Typed {
+    let t = format!("{typed}{digit}");
+    match t.parse::<usize>() {
+        Ok(k) if k >= 1 && k <= n && !t.starts_with('0') => {
+            if k.saturating_mul(10) > n {
+                Typed::Choose(k - 1)
+            } else {
+                Typed::Wait(t, k - 1)
+            }
+        }
+        _ => Typed::NoSuchRow,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{typed_choice, Typed};
+
+    #[test]
+    fn digits_build_a_row_number() {
+        // Nine rows or fewer: the digit chooses at once, as before.
+        assert_eq!(typed_choice("", '3', 3), Typed::Choose(2));
+        assert_eq!(typed_choice("", '4', 3), Typed::NoSuchRow);
+        assert_eq!(typed_choice("", '0', 12), Typed::NoSuchRow);
+        // Twelve rows: `1` may start 10, 11 or 12, so it waits; `2` after it is row 12.
+        assert_eq!(typed_choice("", '1', 12), Typed::Wait("1".into(), 0));
+        assert_eq!(typed_choice("1", '2', 12), Typed::Choose(11));
+        assert_eq!(typed_choice("1", '0', 12), Typed::Choose(9));
+        assert_eq!(typed_choice("1", '3', 12), Typed::NoSuchRow);
+        assert_eq!(typed_choice("", '2', 12), Typed::Choose(1));
+        // A hundred rows: `1`, `0` may still start 100.
+        assert_eq!(typed_choice("1", '0', 100), Typed::Wait("10".into(), 9));
+        assert_eq!(typed_choice("10", '0', 100), Typed::Choose(99));
     }
 }

@@ -88,6 +88,9 @@ pub enum ModeState {
         items: Vec<String>,
         /// Selected row.
         sel: usize,
+        /// Digits typed so far: they build the number of a row (`1`, `2` is row 12), which is
+        /// chosen once no longer number could follow (or on Enter).
+        typed: String,
     },
     /// A prompt.
     Prompt {

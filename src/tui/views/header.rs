@@ -12,7 +12,7 @@ use crate::tui::{strings, text};
 /// Draw the header into `area` (one or two rows).
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let th = &app.config.theme;
-    let (done, n, exact) = app.progress();
+    let (_, n, exact) = app.progress();
     // An empty queue has no position ("1 / 0" said there was a first record).
     let at = if n == 0 {
         "–".to_owned()
@@ -63,6 +63,13 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         if r.flagged {
             second.push(Span::styled(format!(" · {}", strings::FLAGGED), th.stale()));
         }
+        let typed_clean = app.kept_on_typed_clean();
+        if typed_clean > 0 {
+            second.push(Span::styled(
+                format!(" · {}", strings::typed_clean_with_spans(typed_clean)),
+                th.stale(),
+            ));
+        }
         if !r.stale.is_empty() {
             second.push(Span::styled(
                 format!(" · {}", strings::stale_count(r.stale.len())),
@@ -76,14 +83,17 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             ));
         }
     }
-    let count = strings::progress(done, n);
+    // Progress is the dataset's, not the queue's (after a restart the unreviewed queue holds
+    // only what is left, and "0/156" hid the 19 done).
+    let (done, total) = app.dataset_progress();
+    let count = strings::progress(done, total);
     if area.height >= 2 {
         // The progress goes at the end of the first row, the bar as wide as the room left.
         let used: usize = first.iter().map(|s| text::width(&s.content)).sum();
         let room = usize::from(area.width).saturating_sub(used + 2 + text::width(&count) + 1);
         let mut tail = count;
         if room >= 7 {
-            tail = format!("{} {tail}", progress_bar(done, n, (room - 2).min(30)));
+            tail = format!("{} {tail}", progress_bar(done, total, (room - 2).min(30)));
         }
         first.push(Span::raw("  "));
         first.push(Span::styled(tail, th.dim()));

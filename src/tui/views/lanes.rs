@@ -103,11 +103,10 @@ fn lane_list(app: &App, c: &Current, arb: &Arb) -> Vec<Lane> {
     let (style, glyph) = th.lane_result();
     let result = match &app.mode {
         ModeState::Settle { bounds, .. } => vec![(b(bounds.start), b(bounds.end), glyph)],
-        _ => c
-            .review
-            .kept_spans(&c.record.output)
+        _ => app
+            .result_spans()
             .iter()
-            .map(|sp| (b(sp.start), b(sp.end), glyph))
+            .map(|&(s, e)| (b(s), b(e), glyph))
             .collect(),
     };
     v.push(Lane {
@@ -303,10 +302,12 @@ fn cluster_panel(frame: &mut Frame<'_>, area: Rect, app: &App, c: &Current, arb:
                                     sp.end,
                                     quote(sp.start, sp.end)
                                 );
-                                if !sp.label.is_empty() {
-                                    t = format!("{t} {}", sp.label);
+                                // Blind: tags that would tell the sources apart are hidden.
+                                let (label, conf) = app.span_tags(s, i);
+                                if !label.is_empty() {
+                                    t = format!("{t} {label}");
                                 }
-                                if let Some(conf) = sp.confidence {
+                                if let Some(conf) = conf {
                                     t = format!("{t} conf {conf:.2}");
                                 }
                                 t

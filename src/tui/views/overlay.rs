@@ -133,7 +133,13 @@ pub fn tools(frame: &mut Frame<'_>, area: Rect, app: &App) -> (Rect, usize) {
 
 /// A picker: numbered choices, the selected one highlighted.
 pub fn picker(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    let ModeState::Picker { kind, items, sel } = &app.mode else {
+    let ModeState::Picker {
+        kind,
+        items,
+        sel,
+        typed,
+    } = &app.mode
+    else {
         return;
     };
     let th = &app.config.theme;
@@ -144,6 +150,11 @@ pub fn picker(frame: &mut Frame<'_>, area: Rect, app: &App) {
         }
         PickerKind::RemoveReason => strings::PICK_REMOVE.to_owned(),
         PickerKind::TakeSource => strings::PICK_SOURCE.to_owned(),
+    };
+    let title = if typed.is_empty() {
+        title
+    } else {
+        strings::picker_typed(&title, typed)
     };
     let widest = items.iter().map(|s| text::width(s)).max().unwrap_or(0) + 6;
     let w = u16::try_from(widest.max(text::width(&title) + 4)).unwrap_or(u16::MAX);
@@ -157,13 +168,9 @@ pub fn picker(frame: &mut Frame<'_>, area: Rect, app: &App) {
         .skip(scroll)
         .take(inner_h)
         .map(|(i, s)| {
-            // Digits choose the first nine; the sources picker numbers every lane as the
-            // lanes are numbered.
-            let num = if i < 9 || *kind == PickerKind::TakeSource {
-                format!("{:>w$} ", i + 1, w = if items.len() > 9 { 2 } else { 1 })
-            } else {
-                "  ".to_owned()
-            };
+            // Digits build a row's number (`1`, `2` is row 12), so every row is numbered.
+            let w = items.len().to_string().len();
+            let num = format!("{:>w$} ", i + 1);
             let line = Line::from(vec![
                 Span::styled(num, th.dim()),
                 Span::raw(text::escape_line(s)),

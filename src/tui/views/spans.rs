@@ -89,11 +89,12 @@ pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
             None => v.label.clone(),
         };
         let range = format!(" [{}, {}) ", v.start, v.end);
-        // A record reclassified clean exports none of its spans, whatever their own state.
-        let st = if c.review.outcome == RecordOutcome::Clean {
-            format!("  {}", strings::CLEARED_CLEAN)
-        } else {
-            format!("  {}", state(s))
+        // A record reclassified clean or removed exports none of its spans, whatever their
+        // own state.
+        let st = match &c.review.outcome {
+            RecordOutcome::Clean => format!("  {}", strings::CLEARED_CLEAN),
+            RecordOutcome::Removed { .. } => format!("  {}", strings::CLEARED_REMOVED),
+            RecordOutcome::Open => format!("  {}", state(s)),
         };
         let span_text = c.map.slice(&c.record.output, v.start, v.end).unwrap_or("");
         let fixed =
