@@ -4,6 +4,7 @@ pub mod compare;
 pub mod decisions;
 pub mod export;
 pub mod judge_args;
+pub mod log;
 pub mod merge_db;
 pub mod review;
 pub mod stats;
@@ -12,6 +13,16 @@ pub mod validate;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+/// `eprintln!` with the message escaped for the terminal ([`crate::model::escape::line`]): the
+/// subcommands import it as `eprintln`, so a warning quoting a path, an id or a value read from
+/// a file cannot carry an escape sequence or a line of its own to the user's terminal.
+macro_rules! eprintln_escaped {
+    ($($arg:tt)*) => {
+        ::std::eprintln!("{}", $crate::model::escape::line(&::std::format!($($arg)*)))
+    };
+}
+pub(crate) use eprintln_escaped as eprintln;
 
 /// Review span-level hallucination annotations: accept, tighten, relabel, drop and add spans,
 /// arbitrate between judges, and export the reviewed data in its own schema.

@@ -6,6 +6,7 @@ mod compare;
 mod decisions;
 mod export;
 mod formats;
+mod hostile;
 mod judges;
 mod review_flow;
 mod reviewers;
