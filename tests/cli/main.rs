@@ -12,5 +12,6 @@ mod review_flow;
 mod reviewers;
 mod stats;
 mod store;
+mod streams;
 mod terminal;
 mod validate;
