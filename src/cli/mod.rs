@@ -103,6 +103,46 @@ pub(crate) fn score4(x: Option<f64>) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// Every subcommand that prints a warning imports the escaping `eprintln` (a file that
+    /// forgot would print std's, raw).
+    #[test]
+    fn every_cli_file_that_warns_uses_the_escaping_eprintln() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).expect("src/cli") {
+                let p = e.expect("entry").path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    out.push(p);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/cli"),
+            &mut files,
+        );
+        assert!(files.len() > 5, "{files:?}");
+        for f in files {
+            let text = std::fs::read_to_string(&f).expect("read");
+            if f.ends_with("cli/mod.rs") || !text.contains("eprintln!(") {
+                continue;
+            }
+            let imports = text.lines().any(|l| {
+                matches!(
+                    l.trim(),
+                    "use super::eprintln;" | "use crate::cli::eprintln;"
+                )
+            });
+            assert!(
+                imports,
+                "{} prints with eprintln! but does not import the escaping one \
+                 (`use crate::cli::eprintln;`)",
+                f.display()
+            );
+        }
+    }
+
     #[test]
     fn scores_print_with_four_decimals_and_no_negative_zero() {
         for (x, want) in [
