@@ -338,6 +338,8 @@ fn export_messages_name_hostile_paths_ids_and_lines() {
         err.contains("stale") || err.contains("not applied"),
         "{err}"
     );
+    // The unreadable line is reported under the input's path, escaped.
+    assert!(err.contains("in\\u{1b}[2J"), "{err}");
 }
 
 #[test]
@@ -450,4 +452,9 @@ fn review_log_lines_are_escaped() {
     assert_eq!(text.lines().count(), 3, "{text}");
     assert!(text.contains("decision saved"), "{text}");
     assert!(text.contains("csi_0\\u{1b}[2J"), "{text}");
+    assert!(text.contains("dataset=ds\\u{1b}[2J"), "{text}");
+    assert!(
+        text.contains("db=") && text.contains("db\\u{1b}[2J"),
+        "{text}"
+    );
 }
