@@ -23,7 +23,8 @@ Checks: JSON object per line; required fields and their types (per format); inte
 with 0 <= start < end <= len(output) in code points; output[start:end] == text; span \
 boundaries that split a character from its combining mark; labels in the label set; \
 clean records without labels and other records with at least one; duplicate ids in a file; \
-the same meta.base_id in two of the files (split leakage).
+the same meta.base_id in two of the files (split leakage); a file with no record. A FIFO or a \
+pipe (/dev/stdin) is read as a stream.
 
 Exit status: 0 no problem, 1 problems found, 2 usage or I/O error.")]
 pub struct Args {

@@ -8,7 +8,7 @@
 //! carries no labels and a record of another type carries at least one (unless
 //! [`Options::allow_clean`]); with [`Options::strict`] every gold label equals the record's
 //! type; ids are unique within a file and belong to their `meta.base_id`; no `meta.base_id` is
-//! in two of the files (split leakage).
+//! in two of the files (split leakage); a file holds at least one record.
 //!
 //! Speed (the target is 10x a streaming Python validator): a JSONL file is read once in
 //! cache-sized blocks, each of two threads splitting its half into lines as it checks them
