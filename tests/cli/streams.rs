@@ -189,3 +189,22 @@ fn dev_zero_with_a_format_is_refused_naming_it() {
         );
     }
 }
+
+#[test]
+fn a_stream_without_a_temporary_folder_says_where_it_needed_one() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let nowhere = dir.path().join("no such folder");
+    let out = bin()
+        .args(["validate", "/dev/stdin"])
+        .env("TMPDIR", &nowhere)
+        .write_stdin(records())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("spanreview: /dev/stdin: a stream is read through a temporary copy"),
+        "{err}"
+    );
+    assert!(err.contains("no such folder"), "{err}");
+}

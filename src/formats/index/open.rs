@@ -62,12 +62,23 @@ fn spool(mut stream: File) -> std::io::Result<File> {
         SEQ.fetch_add(1, Ordering::Relaxed)
     );
     let tmp_path = std::env::temp_dir().join(name);
+    let no_copy = |e: std::io::Error| {
+        std::io::Error::new(
+            e.kind(),
+            format!(
+                "a stream is read through a temporary copy, which cannot be made in {} ({e}; \
+                 set TMPDIR)",
+                std::env::temp_dir().display()
+            ),
+        )
+    };
     let mut tmp = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
         .create_new(true)
-        .open(&tmp_path)?;
-    std::fs::remove_file(&tmp_path)?;
+        .open(&tmp_path)
+        .map_err(no_copy)?;
+    std::fs::remove_file(&tmp_path).map_err(no_copy)?;
     let mut buf = vec![0u8; 1 << 20];
     let mut at: u64 = 0;
     loop {
