@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
+use spanreview::model::escape;
 
 /// mimalloc: export and the record readers allocate and free many large strings (records'
 /// contexts) across threads, where it frees several times faster than the system allocator.
@@ -10,12 +11,35 @@ use clap::Parser;
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    let cli = spanreview::cli::Cli::parse();
+    let cli = match spanreview::cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(&e),
+    };
     match spanreview::cli::run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("spanreview: {}", spanreview::cli::error_message(&e));
+            let message = spanreview::cli::error_message(&e);
+            // Paths and values in errors come from the user's files: escaped for the terminal.
+            eprintln!("spanreview: {}", escape::line(&message));
             ExitCode::from(2)
         }
     }
+}
+
+/// Print clap's message (help, version or a usage error) and give its exit code. clap quotes
+/// a bad argument as it is: when an argument holds a control or bidirectional character, the
+/// message is printed plain with those escaped (else as clap prints it, colours included).
+fn usage_error(e: &clap::Error) -> ExitCode {
+    let hostile = std::env::args_os().any(|a| a.to_string_lossy().chars().any(escape::is_hidden));
+    if !hostile {
+        e.exit();
+    }
+    let text = e.render().to_string();
+    let text = escape::lines(&text);
+    if e.use_stderr() {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+    }
+    ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
 }

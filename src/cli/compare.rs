@@ -13,6 +13,7 @@ use anyhow::Context;
 use serde_json::{json, Map, Value};
 use unicode_width::UnicodeWidthStr;
 
+use super::eprintln;
 use super::judge_args::{self, JudgeArgs};
 use crate::formats::{Dataset, Format};
 use crate::model::{Record, GOLD};
@@ -152,10 +153,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         for p in &pairs {
             let line = comparison_json(&args.a, &p.b, &p.comparison, read, unreadable);
+            let line = crate::model::escape::json(&line.to_string()).into_owned();
             writeln!(out, "{line}").context("writing to stdout")?;
         }
     } else {
-        write!(out, "{}", table(&args.a, &pairs, args.by_type)).context("writing to stdout")?;
+        let table = table(&args.a, &pairs, args.by_type);
+        write!(out, "{}", crate::model::escape::lines(&table)).context("writing to stdout")?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -204,10 +207,14 @@ fn comparison_json(a: &str, b: &str, c: &Comparison, read: usize, unreadable: us
 fn table(a: &str, pairs: &[Pair], by_type: bool) -> String {
     let mut rows: Vec<(String, &Agreement)> = Vec::new();
     for p in pairs {
-        rows.push((format!("{a} vs {}", p.b), &p.comparison.overall));
+        let name = format!("{a} vs {}", p.b);
+        rows.push((
+            crate::model::escape::line(&name).into_owned(),
+            &p.comparison.overall,
+        ));
         if by_type {
             for (t, ag) in &p.comparison.by_type {
-                rows.push((format!("  {t}"), ag));
+                rows.push((format!("  {}", crate::model::escape::line(t)), ag));
             }
         }
     }

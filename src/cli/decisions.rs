@@ -8,6 +8,8 @@ use std::process::ExitCode;
 
 use unicode_width::UnicodeWidthStr;
 
+use super::eprintln;
+use crate::model::escape;
 use crate::review::decision::{ActionKind, Decision, SpanValue};
 use crate::store::Store;
 
@@ -80,8 +82,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn write_json(out: impl Write, log: &[Decision]) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
     for d in log {
-        serde_json::to_writer(&mut out, d)?;
-        out.write_all(b"\n")?;
+        let text = serde_json::to_string(d)?;
+        writeln!(out, "{}", escape::json(&text))?;
     }
     out.flush()
 }
@@ -127,7 +129,8 @@ fn write_table(out: impl Write, log: &[Decision]) -> io::Result<()> {
     out.flush()
 }
 
-/// One decision as table cells, control characters escaped.
+/// One decision as table cells, control and bidirectional characters escaped (one decision
+/// stays on one line, and shows in its own order).
 fn row(d: &Decision) -> [String; 9] {
     let span = match (d.target, &d.span_key) {
         (Some(t), _) => format!("#{t}"),
@@ -164,7 +167,7 @@ fn row(d: &Decision) -> [String; 9] {
         change,
         why.join("; "),
     ]
-    .map(|c| escape(&c))
+    .map(|c| escape::line(&c).into_owned())
 }
 
 fn show_span(s: Option<&SpanValue>) -> String {
@@ -177,20 +180,4 @@ fn show_span(s: Option<&SpanValue>) -> String {
         label.push_str(part);
     }
     format!("[{},{}) {label}", s.start, s.end)
-}
-
-/// Control characters shown as escapes, so one decision stays on one line.
-fn escape(s: &str) -> String {
-    if !s.chars().any(char::is_control) {
-        return s.to_owned();
-    }
-    s.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
 }

@@ -56,6 +56,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 
+use super::eprintln;
 use super::judge_args::{self, Conflict, JudgeArgs};
 use crate::formats::{DataFile, Dataset, Format};
 use crate::review::decision::Decision;

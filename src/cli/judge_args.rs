@@ -32,6 +32,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use sha2::{Digest, Sha256};
 
+use super::eprintln;
 use crate::formats::judges::{self, JudgeKind, JudgeSpec, Judges, LoadedSource, REVIEWER_PREFIX};
 use crate::formats::Dataset;
 use crate::model::{Source, SourceRole, Span};

@@ -62,7 +62,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             r.present,
             r.states
         );
-        if let Err(e) = writeln!(stdout, "{line}") {
+        if let Err(e) = writeln!(stdout, "{}", crate::model::escape::line(&line)) {
             if e.kind() != io::ErrorKind::BrokenPipe {
                 return Err(e.into());
             }

@@ -4,6 +4,7 @@ pub mod compare;
 pub mod decisions;
 pub mod export;
 pub mod judge_args;
+pub mod log;
 pub mod merge_db;
 pub mod review;
 pub mod stats;
@@ -12,6 +13,16 @@ pub mod validate;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+/// `eprintln!` with the message escaped for the terminal ([`crate::model::escape::line`]): the
+/// subcommands import it as `eprintln`, so a warning quoting a path, an id or a value read from
+/// a file cannot carry an escape sequence or a line of its own to the user's terminal.
+macro_rules! eprintln_escaped {
+    ($($arg:tt)*) => {
+        ::std::eprintln!("{}", $crate::model::escape::line(&::std::format!($($arg)*)))
+    };
+}
+pub(crate) use eprintln_escaped as eprintln;
 
 /// Review span-level hallucination annotations: accept, tighten, relabel, drop and add spans,
 /// arbitrate between judges, and export the reviewed data in its own schema.
@@ -92,6 +103,46 @@ pub(crate) fn score4(x: Option<f64>) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// Every subcommand that prints a warning imports the escaping `eprintln` (a file that
+    /// forgot would print std's, raw).
+    #[test]
+    fn every_cli_file_that_warns_uses_the_escaping_eprintln() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).expect("src/cli") {
+                let p = e.expect("entry").path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    out.push(p);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/cli"),
+            &mut files,
+        );
+        assert!(files.len() > 5, "{files:?}");
+        for f in files {
+            let text = std::fs::read_to_string(&f).expect("read");
+            if f.ends_with("cli/mod.rs") || !text.contains("eprintln!(") {
+                continue;
+            }
+            let imports = text.lines().any(|l| {
+                matches!(
+                    l.trim(),
+                    "use super::eprintln;" | "use crate::cli::eprintln;"
+                )
+            });
+            assert!(
+                imports,
+                "{} prints with eprintln! but does not import the escaping one \
+                 (`use crate::cli::eprintln;`)",
+                f.display()
+            );
+        }
+    }
+
     #[test]
     fn scores_print_with_four_decimals_and_no_negative_zero() {
         for (x, want) in [

@@ -8,6 +8,7 @@ use anyhow::Context;
 
 use super::judge_args::{self, JudgeArgs};
 use crate::formats::{Dataset, Format};
+use crate::model::escape;
 use crate::store::Store;
 use crate::tui::app::App;
 use crate::tui::arbitrate::ArbConfig;
@@ -119,7 +120,7 @@ fn init_logging() -> Option<PathBuf> {
         .open(&path)
         .ok()?;
     tracing_subscriber::fmt()
-        .with_writer(std::sync::Mutex::new(file))
+        .with_writer(std::sync::Mutex::new(super::log::Escaping(file)))
         .with_ansi(false)
         .try_init()
         .ok()?;
@@ -193,13 +194,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     terminal::run(&mut app).context("the terminal failed")?;
     let (done, n, _) = app.progress();
     tracing::info!(done, n, "review closed");
+    let db = db.display().to_string();
     println!(
         "{done}/{n} reviewed in queue {}; decisions are in {}",
         app.queue.kind,
-        db.display()
+        escape::line(&db)
     );
     if let Some(p) = log {
-        println!("log: {}", p.display());
+        println!("log: {}", escape::line(&p.display().to_string()));
     }
     Ok(ExitCode::SUCCESS)
 }

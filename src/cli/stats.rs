@@ -31,6 +31,7 @@ use serde::Serialize;
 use serde_json::json;
 use unicode_width::UnicodeWidthStr;
 
+use super::eprintln;
 use super::judge_args::{self, JudgeArgs};
 use crate::formats::judges::{self, Arbitration, SpanReader};
 use crate::formats::{Dataset, Format};
@@ -230,9 +231,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", json!(report)).context("writing to stdout")?;
+        let text = json!(report).to_string();
+        writeln!(out, "{}", crate::model::escape::json(&text)).context("writing to stdout")?;
     } else {
-        write!(out, "{}", table(&report)).context("writing to stdout")?;
+        let table = table(&report);
+        write!(out, "{}", crate::model::escape::lines(&table)).context("writing to stdout")?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -14,6 +14,7 @@ use serde_json::json;
 
 use crate::formats::validate::{self, Input, LabelSet, Options, Report};
 use crate::formats::Format;
+use crate::model::escape;
 
 /// Arguments of `spanreview validate`.
 #[derive(Debug, clap::Args)]
@@ -22,7 +23,8 @@ Checks: JSON object per line; required fields and their types (per format); inte
 with 0 <= start < end <= len(output) in code points; output[start:end] == text; span \
 boundaries that split a character from its combining mark; labels in the label set; \
 clean records without labels and other records with at least one; duplicate ids in a file; \
-the same meta.base_id in two of the files (split leakage).
+the same meta.base_id in two of the files (split leakage); a file with no record. A FIFO or a \
+pipe (/dev/stdin) is read as a stream.
 
 Exit status: 0 no problem, 1 problems found, 2 usage or I/O error.")]
 pub struct Args {
@@ -110,9 +112,11 @@ fn counts<K: std::fmt::Display>(m: impl IntoIterator<Item = (K, usize)>) -> Stri
 }
 
 fn print_text(out: &mut impl Write, report: &Report) -> std::io::Result<()> {
+    // Every line goes through the terminal escaping: paths, ids and types come from the files.
+    let mut put = |line: String| writeln!(out, "{}", escape::line(&line));
     for p in &report.problems {
         let path = report.files[p.file].path.display();
-        writeln!(out, "{path}:{}: {}", p.line, p.message)?;
+        put(format!("{path}:{}: {}", p.line, p.message))?;
     }
     let nfiles = report.files.len();
     let formats = counts(report.files.iter().map(|f| {
@@ -121,24 +125,21 @@ fn print_text(out: &mut impl Write, report: &Report) -> std::io::Result<()> {
             f.records,
         )
     }));
-    writeln!(
-        out,
+    put(format!(
         "summary: {} records in {nfiles} file{}: {formats}",
         report.records(),
         if nfiles == 1 { "" } else { "s" },
-    )?;
-    writeln!(
-        out,
+    ))?;
+    put(format!(
         "  records by corruption type: {}",
         counts(report.by_type.iter().map(|(k, n)| (k, *n)))
-    )?;
-    writeln!(out, "  problems by kind: {}", counts(report.by_kind()))?;
-    writeln!(
-        out,
+    ))?;
+    put(format!("  problems by kind: {}", counts(report.by_kind())))?;
+    put(format!(
         "  {} problems in {} records",
         report.problems.len(),
         report.records_with_problems()
-    )
+    ))
 }
 
 fn print_json(out: &mut impl Write, report: &Report) -> std::io::Result<()> {
@@ -149,7 +150,7 @@ fn print_json(out: &mut impl Write, report: &Report) -> std::io::Result<()> {
             "kind": p.kind.name(),
             "message": p.message,
         });
-        writeln!(out, "{v}")?;
+        writeln!(out, "{}", escape::json(&v.to_string()))?;
     }
     let files: Vec<_> = report
         .files
@@ -168,5 +169,5 @@ fn print_json(out: &mut impl Write, report: &Report) -> std::io::Result<()> {
             "by_kind": report.by_kind(),
         }
     });
-    writeln!(out, "{v}")
+    writeln!(out, "{}", escape::json(&v.to_string()))
 }

@@ -32,7 +32,20 @@ impl DataFile {
         format: Option<Format>,
         source: Option<String>,
     ) -> Result<Self, FormatError> {
-        let index = FileIndex::open(path)?;
+        Self::with_index(FileIndex::open(path)?, format, source)
+    }
+
+    /// A file already indexed (see [`DataFile::open`]).
+    ///
+    /// # Errors
+    /// A format that cannot be recognised.
+    pub(crate) fn with_index(
+        index: FileIndex,
+        format: Option<Format>,
+        source: Option<String>,
+    ) -> Result<Self, FormatError> {
+        let path = index.path().to_path_buf();
+        let path = path.as_path();
         let format = match format {
             Some(f) => f,
             None => detect(&index)?,
@@ -194,10 +207,14 @@ pub fn id_member(bytes: &[u8]) -> Option<String> {
 pub fn save_ids_in_background(path: &Path) -> std::thread::JoinHandle<()> {
     let path = path.to_path_buf();
     std::thread::spawn(move || {
-        // Without a cache (turned off) there is nowhere to save them: no second scan.
+        // Without a cache (turned off) there is nowhere to save them: no second scan. A
+        // stream (a FIFO, `/dev/stdin`) was read already and has no sidecar: not opened again.
         let Some(cache) = super::index::Cache::from_env() else {
             return;
         };
+        if !std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+            return;
+        }
         if let Ok(index) = FileIndex::open_with(&path, Some(&cache)) {
             save_ids(&index);
         }

@@ -14,8 +14,11 @@ use std::path::{Path, PathBuf};
 use super::FormatError;
 
 pub mod cache;
+mod open;
 
 pub use cache::Cache;
+pub use open::NEEDS_REGULAR;
+pub(crate) use open::{changed, open_input, read_exact_at};
 
 /// Where one record's bytes are in the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,11 +73,24 @@ impl FileIndex {
     /// # Errors
     /// I/O errors opening or reading the file.
     pub fn open_with(path: &Path, cache: Option<&Cache>) -> Result<Self, FormatError> {
+        let (file, streamed) = open_input(path)?;
+        // A stream's copy is gone at exit: nothing to key a sidecar on.
+        Self::index(path, file, cache.filter(|_| !streamed))
+    }
+
+    /// Index `file`, already open (from [`open_input`]), as the file at `path`.
+    ///
+    /// # Errors
+    /// I/O errors reading the file.
+    pub(crate) fn index(
+        path: &Path,
+        file: File,
+        cache: Option<&Cache>,
+    ) -> Result<Self, FormatError> {
         let io = |e: std::io::Error| FormatError::Io {
             path: path.to_path_buf(),
             source: e,
         };
-        let file = File::open(path).map_err(io)?;
         let size = file.metadata().map_err(io)?.len();
         let mut head = [0u8; 4096];
         let n = file.read_at(&mut head, 0).map_err(io)?;
@@ -225,12 +241,10 @@ impl FileIndex {
             len: self.len(),
         })?;
         let mut buf = vec![0u8; e.len as usize];
-        self.file
-            .read_exact_at(&mut buf, e.offset)
-            .map_err(|source| FormatError::Io {
-                path: self.path.clone(),
-                source,
-            })?;
+        read_exact_at(&self.file, &mut buf, e.offset).map_err(|source| FormatError::Io {
+            path: self.path.clone(),
+            source,
+        })?;
         Ok(buf)
     }
 }
@@ -263,12 +277,10 @@ impl FileIndex {
                 j += 1;
             }
             buf.resize(usize::try_from(end - start).unwrap_or(usize::MAX), 0);
-            self.file
-                .read_exact_at(&mut buf, start)
-                .map_err(|source| FormatError::Io {
-                    path: self.path.clone(),
-                    source,
-                })?;
+            read_exact_at(&self.file, &mut buf, start).map_err(|source| FormatError::Io {
+                path: self.path.clone(),
+                source,
+            })?;
             for (k, e) in entries[i..j].iter().enumerate() {
                 let at = usize::try_from(e.offset - start).unwrap_or(0);
                 f(range.start + i + k, &buf[at..at + e.len as usize]);
@@ -337,7 +349,7 @@ fn scan_lines(file: &File, from: u64, to: u64) -> std::io::Result<(Vec<Entry>, u
         let want = usize::try_from((to - pos).min(CHUNK as u64)).unwrap_or(CHUNK);
         let n = file.read_at(&mut buf[..want], pos)?;
         if n == 0 {
-            break;
+            return Err(changed());
         }
         let chunk = &buf[..n];
         let mut i = 0;
@@ -519,6 +531,25 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    #[test]
+    fn a_file_cut_short_after_indexing_says_it_changed() {
+        let line = "{\"id\": \"東京 °C\"}\n".repeat(4);
+        let (ix, f) = index_of(line.as_bytes());
+        f.as_file().set_len(10).expect("truncate");
+        for e in [
+            ix.bytes(3).expect_err("cut short"),
+            ix.for_each_in(0..4, |_, _| {}).expect_err("cut short"),
+        ] {
+            let msg = e.to_string();
+            assert!(
+                msg.contains("the file changed since it was opened"),
+                "{msg}"
+            );
+            assert!(msg.contains(&f.path().display().to_string()), "{msg}");
+            assert!(!msg.contains("failed to fill whole buffer"), "{msg}");
+        }
     }
 
     #[test]

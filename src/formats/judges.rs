@@ -79,6 +79,10 @@ impl FromStr for JudgeSpec {
             ));
         }
         let path = PathBuf::from(file);
+        if path.exists() && !path.is_file() {
+            let why = super::index::NEEDS_REGULAR;
+            return Err(format!("{s:?}: {} {why}", path.display()));
+        }
         if !path.is_file() {
             return Err(format!("{s:?}: no file at {}", path.display()));
         }

@@ -150,10 +150,11 @@ pub enum FormatError {
     },
 }
 
-/// Short, single-line rendering of a JSON value for messages (long values are cut).
+/// Short, single-line rendering of a JSON value for messages (long values are cut; control and
+/// bidirectional characters escaped).
 #[must_use]
 pub fn quote(value: &Value) -> String {
-    let s = value.to_string();
+    let s = crate::model::escape::json(&value.to_string()).into_owned();
     if s.chars().count() > 80 {
         let cut: String = s.chars().take(77).collect();
         format!("{cut}...")

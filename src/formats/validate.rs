@@ -8,7 +8,7 @@
 //! carries no labels and a record of another type carries at least one (unless
 //! [`Options::allow_clean`]); with [`Options::strict`] every gold label equals the record's
 //! type; ids are unique within a file and belong to their `meta.base_id`; no `meta.base_id` is
-//! in two of the files (split leakage).
+//! in two of the files (split leakage); a file holds at least one record.
 //!
 //! Speed (the target is 10x a streaming Python validator): a JSONL file is read once in
 //! cache-sized blocks, each of two threads splitting its half into lines as it checks them
@@ -24,9 +24,7 @@ mod shape;
 mod skim;
 
 use std::collections::{BTreeMap, HashMap};
-use std::fs::File;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
 
 pub use input::Input;
@@ -83,6 +81,8 @@ pub enum Kind {
     SplitLeakage,
     /// The file ends inside a JSON array.
     Truncated,
+    /// The file holds no record.
+    Empty,
 }
 
 impl Kind {
@@ -112,6 +112,7 @@ impl Kind {
             Self::IdBaseMismatch => "id_base_mismatch",
             Self::SplitLeakage => "split_leakage",
             Self::Truncated => "truncated",
+            Self::Empty => "empty",
         }
     }
 }
@@ -345,6 +346,15 @@ pub fn validate(files: &[Input], opts: &Options) -> Result<Report, FormatError> 
                 }
             }
         }
+        if a.records + b.records == 0 && problems.is_empty() {
+            // Zero records is not a clean file: an empty download, a wrong path, `/dev/null`.
+            problems.push(Problem {
+                file: fi,
+                line: 1,
+                kind: Kind::Empty,
+                message: "the file holds no record".to_owned(),
+            });
+        }
         problems.extend(a.problems);
         problems.extend(b.problems);
         problems.extend(global);
@@ -386,7 +396,8 @@ fn check_range(
         path: file.path().to_path_buf(),
         source,
     };
-    let handle = File::open(file.path()).map_err(io)?;
+    // The file as it was opened and indexed (a stream's copy has no path to open again).
+    let handle = file.index.file();
     let mut buf: Vec<u8> = Vec::new();
     let mut i = 0;
     while i < entries.len() {
@@ -402,7 +413,7 @@ fn check_range(
             j += 1;
         }
         buf.resize(usize::try_from(end - start).unwrap_or(usize::MAX), 0);
-        handle.read_exact_at(&mut buf, start).map_err(io)?;
+        super::index::read_exact_at(handle, &mut buf, start).map_err(io)?;
         for e in &entries[i..j] {
             let at = usize::try_from(e.offset - start).unwrap_or(0);
             part.consume(fi, e.line, &buf[at..at + e.len as usize], settings);

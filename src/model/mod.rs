@@ -3,6 +3,7 @@
 //! Imports nothing else of the crate. [`offsets`] is the only place code points and UTF-8
 //! bytes are converted.
 
+pub mod escape;
 pub mod offsets;
 pub mod record;
 pub mod span;

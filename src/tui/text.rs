@@ -5,6 +5,8 @@
 use std::borrow::Cow;
 
 use unicode_segmentation::UnicodeSegmentation;
+
+use crate::model::escape;
 use unicode_width::UnicodeWidthStr;
 
 /// One grapheme cluster (or escaped control character) placed on screen.
@@ -54,31 +56,11 @@ impl Row {
     }
 }
 
-/// A character drawn escaped: a control character, or a bidirectional embedding, override or
-/// isolate (U+202A–U+202E, U+2066–U+2069), which would make a terminal that reorders text show
-/// the output in another order than its offsets.
-fn hidden(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-}
-
-/// How a grapheme is drawn: itself, or an escape for control and bidi-override characters.
+/// How a grapheme is drawn: itself, or escaped by the rule every printed text follows
+/// ([`crate::model::escape`]: control and bidirectional control characters).
 #[must_use]
 pub fn display(g: &str) -> Cow<'_, str> {
-    if g.chars().any(hidden) {
-        let mut s = String::new();
-        for ch in g.chars() {
-            match ch {
-                '\t' => s.push_str("\\t"),
-                '\r' => s.push_str("\\r"),
-                '\n' => s.push_str("\\n"),
-                c if hidden(c) => s.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
-                c => s.push(c),
-            }
-        }
-        Cow::Owned(s)
-    } else {
-        Cow::Borrowed(g)
-    }
+    escape::line(g)
 }
 
 /// Escape control characters of a one-line string (titles, list rows).

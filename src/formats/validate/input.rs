@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::{check, Part, BLOCK};
-use crate::formats::index::next_line_start;
+use crate::formats::index::{changed, next_line_start, open_input, FileIndex};
 use crate::formats::{DataFile, Format, FormatError};
 
 /// One file to validate.
@@ -27,14 +27,15 @@ enum Source {
     /// A JSON array, indexed.
     Indexed(DataFile),
     /// JSONL: records start after `start` (the byte-order mark), the file has `size` bytes.
-    Lines { start: u64, size: u64 },
+    Lines { file: File, start: u64, size: u64 },
 }
 
 /// Lines looked at to tell a JSONL file's format.
 const DETECT_LINES: usize = 20;
 
 impl Input {
-    /// Open `path`; tell its format from its first records unless `format` is given.
+    /// Open `path`; tell its format from its first records unless `format` is given. A
+    /// stream (a FIFO, `/dev/stdin`) is read once, into a temporary copy ([`open_input`]).
     ///
     /// # Errors
     /// I/O errors, or a format that cannot be told.
@@ -43,7 +44,7 @@ impl Input {
             path: path.to_path_buf(),
             source,
         };
-        let file = File::open(path).map_err(io)?;
+        let (file, _) = open_input(path)?;
         let size = file.metadata().map_err(io)?.len();
         let mut head = [0u8; 4096];
         let n = file.read_at(&mut head, 0).map_err(io)?;
@@ -58,7 +59,7 @@ impl Input {
             .skip(usize::try_from(start).unwrap_or(0))
             .find(|b| !b.is_ascii_whitespace());
         if first == Some(&b'[') {
-            let data = DataFile::open(path, format, None)?;
+            let data = DataFile::with_index(FileIndex::index(path, file, None)?, format, None)?;
             return Ok(Self {
                 path: path.to_path_buf(),
                 format: data.format,
@@ -67,7 +68,7 @@ impl Input {
         }
         let format = match format {
             Some(f) => f,
-            None => detect_lines(file, start).map_err(|e| match e {
+            None => detect_lines(file.try_clone().map_err(io)?, start).map_err(|e| match e {
                 Detect::Io(source) => FormatError::Io {
                     path: path.to_path_buf(),
                     source,
@@ -81,7 +82,7 @@ impl Input {
         Ok(Self {
             path: path.to_path_buf(),
             format,
-            source: Source::Lines { start, size },
+            source: Source::Lines { file, start, size },
         })
     }
 
@@ -122,16 +123,16 @@ impl Input {
                 });
                 Ok((a.map_err(|_| panicked())??, b?, data.index.problems.clone()))
             }
-            &Source::Lines { start, size } => {
-                let file = File::open(&self.path).map_err(io)?;
+            Source::Lines { file, start, size } => {
+                let (start, size) = (*start, *size);
                 let mid = if size - start > 2 * BLOCK {
-                    next_line_start(&file, start + (size - start) / 2, size).map_err(io)?
+                    next_line_start(file, start + (size - start) / 2, size).map_err(io)?
                 } else {
                     size
                 };
                 let (a, b) = std::thread::scope(|s| {
-                    let first = s.spawn(|| scan(&file, start, mid, fi, settings));
-                    let second = scan(&file, mid, size, fi, settings);
+                    let first = s.spawn(|| scan(file, start, mid, fi, settings));
+                    let second = scan(file, mid, size, fi, settings);
                     (first.join(), second)
                 });
                 let a = a.map_err(|_| panicked())?.map_err(io)?;
@@ -204,7 +205,8 @@ fn scan(
         let want = usize::try_from((to - pos).min(BLOCK)).unwrap_or(block);
         let n = file.read_at(&mut buf[..want], pos)?;
         if n == 0 {
-            break;
+            // Shorter than when it was opened: say so rather than check part of it.
+            return Err(changed());
         }
         let chunk = &buf[..n];
         let mut i = 0;
@@ -235,5 +237,37 @@ fn record(part: &mut Part, fi: usize, line: u32, bytes: &[u8], settings: &check:
     let bytes = bytes.trim_ascii();
     if !bytes.is_empty() {
         part.consume(fi, line, bytes, settings);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+    use crate::formats::validate::{validate, Options};
+
+    const RECORD: &str = r#"{"id": "a__clean", "query": "q", "context": "c", "output": "25°C 東京", "hallucination_labels": [], "meta": {"source": "s", "base_id": "a", "corruption_type": "clean", "tools": [], "tool_call": {}}}"#;
+
+    #[test]
+    fn a_file_cut_short_between_open_and_check_says_it_changed() {
+        for array in [false, true] {
+            let mut f = tempfile::NamedTempFile::new().expect("tempfile");
+            let text = if array {
+                format!("[{}]", [RECORD; 50].join(",\n"))
+            } else {
+                format!("{}\n", [RECORD; 50].join("\n"))
+            };
+            f.write_all(text.as_bytes()).expect("write");
+            let input = Input::open(f.path(), None).expect("open");
+            f.as_file().set_len(100).expect("truncate");
+            let e = validate(&[input], &Options::default()).expect_err("cut short");
+            let msg = e.to_string();
+            assert!(
+                msg.contains("the file changed since it was opened"),
+                "{array}: {msg}"
+            );
+            assert!(msg.starts_with(&f.path().display().to_string()), "{msg}");
+        }
     }
 }

@@ -79,15 +79,17 @@ impl Scalar<'_> {
     }
 }
 
-/// A string as a JSON literal, cut to about 80 characters.
+/// A string as a JSON literal, cut to about 80 characters, control and bidirectional
+/// characters escaped (`\u001b`, `\u202e`: [`crate::model::escape::json`]).
 #[must_use]
 pub fn quote_str(s: &str) -> String {
-    if s.chars().count() > 80 {
+    let literal = if s.chars().count() > 80 {
         let cut: String = s.chars().take(77).collect();
         format!("{}...", serde_json::Value::String(cut))
     } else {
         serde_json::Value::String(s.to_owned()).to_string()
-    }
+    };
+    crate::model::escape::json(&literal).into_owned()
 }
 
 struct ScalarVisitor<'a>(std::marker::PhantomData<&'a ()>);
