@@ -80,10 +80,7 @@ impl Store {
                 })
             }
         };
-        let store = Self {
-            conn,
-            path: Some(path.to_owned()),
-        };
+        let store = Self::wrap(conn, Some(path.to_owned()));
         store
             .conn
             .busy_timeout(super::BUSY_TIMEOUT)
