@@ -157,12 +157,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let db = args.db.clone().unwrap_or_else(Store::default_path);
-    let store = Store::open(&db).with_context(|| format!("opening {}", db.display()))?;
+    let store =
+        std::rc::Rc::new(Store::open(&db).with_context(|| format!("opening {}", db.display()))?);
     let mut arb = arb;
     // `--judge` sources, and the database's reviewers when it holds several.
     let (judges, notes) =
         args.judges
-            .load_for_arbitration(&dataset, &dataset.name, Some(&store))?;
+            .load_for_arbitration(&dataset, &dataset.name, Some(&*store))?;
     judge_args::tell(&notes);
     if !judges.is_empty() {
         arb.judges = Some(std::sync::Arc::new(judges));
@@ -182,7 +183,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     ));
     let mut app = App::open(
         dataset,
-        Box::new(store),
+        Box::new(std::rc::Rc::clone(&store)),
         &reviewer(args.reviewer.clone()),
         queue,
         config,
@@ -193,6 +194,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     terminal::run(&mut app).context("the terminal failed")?;
     let (done, n, _) = app.progress();
     tracing::info!(done, n, "review closed");
+    // The file was deleted or replaced during the review: say where the decisions went
+    // instead of naming a file that does not hold them.
+    if let Err(e) = store.check_in_place() {
+        eprintln!("{done}/{n} reviewed in queue {}; {e}", app.queue.kind);
+        return Ok(ExitCode::from(1));
+    }
     println!(
         "{done}/{n} reviewed in queue {}; decisions are in {}",
         app.queue.kind,

@@ -33,7 +33,7 @@ use std::time::Duration;
 
 use rusqlite::{params, Connection, Transaction, TransactionBehavior};
 
-pub use clock::{new_origin, now, rfc3339};
+pub use clock::{new_origin, now, parse_rfc3339, rfc3339};
 pub use error::StoreError;
 pub use guard::Clock;
 pub use merge::MergeReport;
