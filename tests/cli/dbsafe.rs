@@ -273,3 +273,123 @@ fn merging_into_a_read_only_database_is_refused_at_start() {
                 .and(predicate::str::contains("is read-only (its mode is 0444)")),
         );
 }
+
+/// `review` of the fixture on `db` in a terminal, the shell printing the exit status after it.
+fn review_in_tmux(name: &str, dir: &Path, db: &Path) -> Option<super::terminal::Tmux> {
+    use super::terminal::{bin, env, shell_quote, Tmux};
+    let files: Vec<String> = files().iter().map(|p| shell_quote(p)).collect();
+    let cmd = format!(
+        "sh -c \"{} review {} --db {} --reviewer e2e --queue all; echo exit=\\$?; sleep 600\"",
+        bin(),
+        files.join(" "),
+        shell_quote(db)
+    );
+    Tmux::start(name, &cmd, &env(dir))
+}
+
+/// The pane with wrapped lines joined.
+fn joined(t: &super::terminal::Tmux) -> String {
+    t.tmux(&["capture-pane", "-p", "-J", "-t", "t"])
+}
+
+#[test]
+fn a_review_whose_database_was_deleted_quits_naming_the_rescue_file() {
+    // Quitting said "decisions are in DB", a file that did not exist any more.
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("rév.sqlite");
+    let Some(t) = review_in_tmux("gone", dir.path(), &db) else {
+        return;
+    };
+    t.wait("uni_1__contradiction");
+    t.press(&["A"], "saved #1");
+    remove_db(&db);
+    t.press(&["A"], "NOT saved");
+    t.keys(&["q"]);
+    t.wait("exit=");
+    let screen = joined(&t);
+    assert!(screen.contains("exit=1"), "{screen}");
+    assert!(
+        screen.contains(&format!(
+            "database {} was deleted or replaced during the review",
+            db.display()
+        )),
+        "{screen}"
+    );
+    assert!(!screen.contains("decisions are in"), "{screen}");
+    let rescue = std::fs::read_dir(dir.path())
+        .expect("ls")
+        .map(|e| e.expect("entry").path())
+        .find(|p| p.to_string_lossy().contains(".rescued-"))
+        .expect("a rescue file beside the database");
+    assert!(
+        screen.contains(&format!("merge-db {}", db.display())),
+        "{screen}"
+    );
+    let log = Store::open_existing(&rescue)
+        .expect("rescue")
+        .decisions(None)
+        .expect("log");
+    assert_eq!(log.len(), 1, "{log:?}");
+}
+
+#[test]
+fn review_refuses_a_read_only_or_foreign_database_at_start() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tmp");
+    let ro = dir.path().join("ro.sqlite");
+    drop(Store::open(&ro).expect("db"));
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+    let foreign = foreign_db(dir.path());
+    for (name, db, want) in [
+        ("ro", &ro, "is read-only (its mode is 0444)"),
+        ("foreign", &foreign, "not a spanreview database"),
+    ] {
+        let Some(t) = review_in_tmux(name, dir.path(), db) else {
+            return;
+        };
+        t.wait("exit=");
+        let screen = joined(&t);
+        assert!(screen.contains("exit=2"), "{screen}");
+        assert!(screen.contains(want), "{screen}");
+        assert!(screen.contains(&db.display().to_string()), "{screen}");
+    }
+}
+
+#[test]
+fn merging_into_a_database_this_user_cannot_write_is_refused_at_start() {
+    // The file has its write bit, but not for this user: SQLite opens it read-only and every
+    // write would fail ("NOT saved" on every key of a review).
+    use super::store::{set_mode, unprivileged};
+    let Some(prefix) = unprivileged() else {
+        return;
+    };
+    if prefix.is_empty() {
+        eprintln!("SKIP: not root, so the database cannot be made another user's");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tmp");
+    set_mode(dir.path(), 0o755);
+    let shared = dir.path().join("shared");
+    std::fs::create_dir(&shared).expect("mkdir");
+    set_mode(&shared, 0o777);
+    let (out, input) = (shared.join("team °.sqlite"), shared.join("in.sqlite"));
+    drop(Store::open(&out).expect("out"));
+    drop(Store::open(&input).expect("input"));
+    set_mode(&out, 0o644);
+    set_mode(&input, 0o644);
+    let before = std::fs::read(&out).expect("read");
+    let mut cmd = std::process::Command::new(&prefix[0]);
+    cmd.args(&prefix[1..])
+        .arg(env!("CARGO_BIN_EXE_spanreview"))
+        .arg("merge-db")
+        .arg(&out)
+        .arg(&input)
+        .env("HOME", &shared)
+        .env("SPANREVIEW_CACHE_DIR", shared.join("cache"));
+    assert_cmd::Command::from_std(cmd).assert().code(2).stderr(
+        predicate::str::contains(out.display().to_string()).and(predicate::str::contains(
+            "is read-only (this user cannot write it)",
+        )),
+    );
+    assert_eq!(std::fs::read(&out).expect("read"), before);
+}
