@@ -25,6 +25,10 @@ pub struct Args {
     /// overrides).
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
+    /// Add spanreview's tables to the --db file even when it is another program's SQLite
+    /// database (refused otherwise; the file is switched to WAL mode).
+    #[arg(long)]
+    pub db_init: bool,
     /// Reviewer name recorded with each decision (default: $USER).
     #[arg(long, value_name = "NAME")]
     pub reviewer: Option<String>,
@@ -157,8 +161,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let db = args.db.clone().unwrap_or_else(Store::default_path);
-    let store =
-        std::rc::Rc::new(Store::open(&db).with_context(|| format!("opening {}", db.display()))?);
+    let store = if args.db_init {
+        Store::open_init(&db)
+    } else {
+        Store::open(&db)
+    };
+    let store = std::rc::Rc::new(store.with_context(|| format!("opening {}", db.display()))?);
     let mut arb = arb;
     // `--judge` sources, and the database's reviewers when it holds several.
     let (judges, notes) =

@@ -90,7 +90,7 @@ pub enum StoreError {
     },
     /// Another program's SQLite database: it has tables but no spanreview schema version.
     #[error(
-        "{} is an SQLite database of another program (its tables: {}), not a spanreview database: spanreview would add its own tables to it and switch it to WAL mode, so it was left as it is; give a new file (it is created) or a spanreview database",
+        "{} is an SQLite database of another program (its tables: {}), not a spanreview database: spanreview would add its own tables to it and switch it to WAL mode, so it was left as it is; give a new file (it is created) or a spanreview database (`spanreview review --db-init` adds spanreview's tables to it anyway)",
         path.display(),
         tables.join(", ")
     )]

@@ -42,6 +42,17 @@ fn a_foreign_sqlite_file_is_refused_untouched() {
     // The commands that read refuse it too, rather than reading it as an empty log.
     let e = Store::open_existing(&path).expect_err("refused");
     assert!(matches!(e, StoreError::Foreign { .. }), "{e:?}");
+    // Unless asked to (`review --db-init`): its tables are kept beside spanreview's.
+    let store = Store::open_init(&path).expect("adopted");
+    store.append(&dec("r"), None).expect("saved");
+    drop(store);
+    let t = tables(&path);
+    assert!(
+        t.contains(&"東京".to_owned()) && t.contains(&"decision".to_owned()),
+        "{t:?}"
+    );
+    let store = Store::open(&path).expect("a spanreview database now");
+    assert_eq!(store.decisions(None).expect("q").len(), 1);
 }
 
 #[test]

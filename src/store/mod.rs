@@ -95,6 +95,19 @@ impl Store {
     /// database ([`StoreError::Foreign`]), or its schema is newer than this build knows
     /// ([`StoreError::TooNew`]).
     pub fn open(path: &Path) -> Result<Self, StoreError> {
+        Self::open_file(path, false)
+    }
+
+    /// [`Store::open`], adding spanreview's tables to another program's SQLite database too
+    /// (`review --db-init`: the reviewer asked for it; the file is switched to WAL mode).
+    ///
+    /// # Errors
+    /// As [`Store::open`], except [`StoreError::Foreign`].
+    pub fn open_init(path: &Path) -> Result<Self, StoreError> {
+        Self::open_file(path, true)
+    }
+
+    fn open_file(path: &Path, adopt: bool) -> Result<Self, StoreError> {
         if path.is_dir() {
             return Err(StoreError::IsFolder {
                 path: path.to_owned(),
@@ -113,7 +126,7 @@ impl Store {
             source,
         })?;
         guard::refuse_read_only_connection(&conn, path)?;
-        let mut store = Self::setup(conn, Some(path.to_owned()))?;
+        let mut store = Self::setup_with(conn, Some(path.to_owned()), adopt)?;
         store.guard = guard::Guard::of(path);
         Ok(store)
     }
@@ -175,6 +188,15 @@ impl Store {
     }
 
     fn setup(conn: Connection, path: Option<PathBuf>) -> Result<Self, StoreError> {
+        Self::setup_with(conn, path, false)
+    }
+
+    /// Set up `conn`; `adopt`: another program's database gets spanreview's tables too.
+    fn setup_with(
+        conn: Connection,
+        path: Option<PathBuf>,
+        adopt: bool,
+    ) -> Result<Self, StoreError> {
         let store = Self::wrap(conn, path);
         store
             .conn
@@ -184,7 +206,7 @@ impl Store {
         // mode).
         let version = store.schema_version()?;
         store.refuse_newer(version)?;
-        if version == 0 {
+        if version == 0 && !adopt {
             guard::refuse_foreign(&store.conn, &store.display_path())?;
         }
         store.setup_in_place()?;

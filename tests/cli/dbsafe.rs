@@ -275,11 +275,11 @@ fn merging_into_a_read_only_database_is_refused_at_start() {
 }
 
 /// `review` of the fixture on `db` in a terminal, the shell printing the exit status after it.
-fn review_in_tmux(name: &str, dir: &Path, db: &Path) -> Option<super::terminal::Tmux> {
+fn review_in_tmux(name: &str, dir: &Path, db: &Path, extra: &str) -> Option<super::terminal::Tmux> {
     use super::terminal::{bin, env, shell_quote, Tmux};
     let files: Vec<String> = files().iter().map(|p| shell_quote(p)).collect();
     let cmd = format!(
-        "sh -c \"{} review {} --db {} --reviewer e2e --queue all; echo exit=\\$?; sleep 600\"",
+        "sh -c \"{} review {} --db {} --reviewer e2e --queue all {extra}; echo exit=\\$?; sleep 600\"",
         bin(),
         files.join(" "),
         shell_quote(db)
@@ -297,7 +297,7 @@ fn a_review_whose_database_was_deleted_quits_naming_the_rescue_file() {
     // Quitting said "decisions are in DB", a file that did not exist any more.
     let dir = tempfile::tempdir().expect("tmp");
     let db = dir.path().join("rév.sqlite");
-    let Some(t) = review_in_tmux("gone", dir.path(), &db) else {
+    let Some(t) = review_in_tmux("gone", dir.path(), &db, "") else {
         return;
     };
     t.wait("uni_1__contradiction");
@@ -344,7 +344,7 @@ fn review_refuses_a_read_only_or_foreign_database_at_start() {
         ("ro", &ro, "is read-only (its mode is 0444)"),
         ("foreign", &foreign, "not a spanreview database"),
     ] {
-        let Some(t) = review_in_tmux(name, dir.path(), db) else {
+        let Some(t) = review_in_tmux(name, dir.path(), db, "") else {
             return;
         };
         t.wait("exit=");
@@ -353,6 +353,22 @@ fn review_refuses_a_read_only_or_foreign_database_at_start() {
         assert!(screen.contains(want), "{screen}");
         assert!(screen.contains(&db.display().to_string()), "{screen}");
     }
+    // Asked for explicitly, the foreign file gets spanreview's tables.
+    let Some(t) = review_in_tmux("init", dir.path(), &foreign, "--db-init") else {
+        return;
+    };
+    t.wait("uni_1__contradiction");
+    t.press(&["A"], "saved #1");
+    t.keys(&["q"]);
+    t.wait("exit=0");
+    let conn = rusqlite::Connection::open(&foreign).expect("raw");
+    let kept: String = conn
+        .query_row("SELECT x FROM notes", [], |r| r.get(0))
+        .expect("its own table is kept");
+    assert_eq!(kept, "東京");
+    drop(conn);
+    let log = Store::open_existing(&foreign).expect("now spanreview's too");
+    assert_eq!(log.decisions(None).expect("log").len(), 1);
 }
 
 #[test]

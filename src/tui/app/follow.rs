@@ -25,9 +25,9 @@ pub(super) struct Follow {
     /// The notice last added to the status line: the next one replaces it instead of
     /// piling up behind it.
     notice: Option<String>,
-    /// What a save found (decisions seen for the first time, one's own overriding another's),
-    /// for the status line the caller sets.
-    pending: Option<String>,
+    /// What a save found (decisions seen for the first time, one's own overriding another's)
+    /// on the record with this dataset index, for the status line the caller sets.
+    pending: Option<(usize, String)>,
     /// The database file was reported gone.
     gone_told: bool,
 }
@@ -58,9 +58,9 @@ impl App {
                 self.status = Status::Error(e);
             }
         }
-        if let Some(n) = self.follow.pending.take() {
-            self.announce(n);
-        }
+        // A save whose caller set the status line itself (an arbitration resolution): said
+        // now, unless the reviewer has moved to another record.
+        self.add_notice();
         let Ok(c) = &self.cur else { return };
         let Ok(log) = self.log.record_decisions(&self.dataset.name, &c.record.id) else {
             return;
@@ -115,13 +115,17 @@ impl App {
         if let Some(n) = describe_news(c, &rest, now) {
             parts.push(n);
         }
-        self.follow.pending = (!parts.is_empty()).then(|| parts.join(" · "));
+        self.follow.pending = (!parts.is_empty()).then(|| (c.index, parts.join(" · ")));
     }
 
-    /// Add what the last save found to the status line (after "saved #N").
+    /// Add what the last save found to the status line (after "saved #N"), when its record
+    /// is still on screen.
     pub(super) fn add_notice(&mut self) {
-        if let Some(n) = self.follow.pending.take() {
-            self.announce(n);
+        let here = self.cur.as_ref().ok().map(|c| c.index);
+        if let Some((index, n)) = self.follow.pending.take() {
+            if here == Some(index) {
+                self.announce(n);
+            }
         }
     }
 
