@@ -111,6 +111,15 @@ pub enum StoreError {
         /// Its mode, or that this user cannot write it.
         why: String,
     },
+    /// The database's folder cannot be written: SQLite cannot keep its `-wal` and `-shm` there.
+    #[error(
+        "database {} is in a folder this user cannot write: SQLite keeps its -wal and -shm files beside it, so the review could not save any decision there (nothing was changed); make the folder writable or give another file with --db",
+        path.display()
+    )]
+    FolderReadOnly {
+        /// The file.
+        path: PathBuf,
+    },
     /// The database file was deleted or replaced while the store had it open.
     #[error("{}", gone_message(path, rescue))]
     Gone {

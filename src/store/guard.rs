@@ -218,6 +218,22 @@ pub(super) fn refuse_read_only_connection(
     Ok(())
 }
 
+/// `e`, or [`StoreError::FolderReadOnly`] when SQLite could not write the files it keeps
+/// beside the database (`-wal`, `-shm`) because the folder is read-only.
+pub(super) fn folder_read_only(e: StoreError, path: &Path) -> StoreError {
+    match &e {
+        StoreError::Sqlite {
+            source: rusqlite::Error::SqliteFailure(f, _),
+            ..
+        } if f.extended_code == rusqlite::ffi::SQLITE_READONLY_DIRECTORY => {
+            StoreError::FolderReadOnly {
+                path: path.to_owned(),
+            }
+        }
+        _ => e,
+    }
+}
+
 /// Refuse another program's SQLite database: schema version 0 and tables in it.
 pub(super) fn refuse_foreign(conn: &Connection, path: &Path) -> Result<(), StoreError> {
     let names: Vec<String> = conn

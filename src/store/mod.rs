@@ -126,7 +126,8 @@ impl Store {
             source,
         })?;
         guard::refuse_read_only_connection(&conn, path)?;
-        let mut store = Self::setup_with(conn, Some(path.to_owned()), adopt)?;
+        let mut store = Self::setup_with(conn, Some(path.to_owned()), adopt)
+            .map_err(|e| guard::folder_read_only(e, path))?;
         store.guard = guard::Guard::of(path);
         Ok(store)
     }

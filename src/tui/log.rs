@@ -84,10 +84,14 @@ pub trait DecisionLog {
 }
 
 /// `r`, unless the database file is no longer in place: a commit into a file deleted or
-/// replaced meanwhile is not saved where the reviewer thinks.
+/// replaced meanwhile is not saved where the reviewer thinks (it is in the rescue copy, which
+/// was made after it).
 fn in_place<T>(store: &Store, r: Result<T, crate::store::StoreError>) -> Result<T, String> {
     let v = r.map_err(|e| e.to_string())?;
-    store.check_in_place().map_err(|e| e.to_string())?;
+    store.check_in_place().map_err(|e| match store.rescued() {
+        Some(_) => format!("{e} (the decision just made is in that copy too)"),
+        None => e.to_string(),
+    })?;
     Ok(v)
 }
 
@@ -172,5 +176,35 @@ pub fn state_of(review: &RecordReview) -> RecordState {
         }
         .to_owned(),
         stale: !review.stale.is_empty(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::review::decision::ActionKind;
+
+    #[test]
+    fn a_commit_into_a_file_deleted_meanwhile_is_not_reported_saved() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let path = dir.path().join("db °.sqlite");
+        let store = Store::open(&path).expect("db");
+        let d = Decision::about("ds", "ana", "r", "abc", ActionKind::Flag);
+        // The file goes away between the write and the check that follows it.
+        let committed = Store::append(&store, &d, None);
+        for suffix in ["", "-wal", "-shm"] {
+            let mut p = path.as_os_str().to_owned();
+            p.push(suffix);
+            std::fs::remove_file(std::path::PathBuf::from(p)).expect("rm");
+        }
+        let e = in_place(&store, committed).expect_err("not saved where the reviewer thinks");
+        assert!(e.contains("deleted or replaced"), "{e}");
+        assert!(
+            e.contains("the decision just made is in that copy too"),
+            "{e}"
+        );
+        let rescue = store.rescued().expect("copied");
+        let copy = Store::open_existing(&rescue).expect("copy");
+        assert_eq!(copy.decisions(None).expect("q").len(), 1);
     }
 }

@@ -409,3 +409,41 @@ fn merging_into_a_database_this_user_cannot_write_is_refused_at_start() {
     );
     assert_eq!(std::fs::read(&out).expect("read"), before);
 }
+
+#[test]
+fn merging_into_a_database_in_a_folder_this_user_cannot_write_is_refused_clearly() {
+    use super::store::{set_mode, unprivileged};
+    let Some(prefix) = unprivileged() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("tmp");
+    set_mode(dir.path(), 0o755);
+    let ro = dir.path().join("ro °");
+    std::fs::create_dir(&ro).expect("mkdir");
+    let (out, input) = (ro.join("team.sqlite"), ro.join("in.sqlite"));
+    drop(Store::open(&out).expect("out"));
+    drop(Store::open(&input).expect("input"));
+    set_mode(&out, 0o666);
+    set_mode(&ro, 0o555);
+    let mut cmd = match prefix.split_first() {
+        Some((first, rest)) => {
+            let mut c = std::process::Command::new(first);
+            c.args(rest).arg(env!("CARGO_BIN_EXE_spanreview"));
+            c
+        }
+        None => std::process::Command::new(env!("CARGO_BIN_EXE_spanreview")),
+    };
+    cmd.arg("merge-db")
+        .arg(&out)
+        .arg(&input)
+        .env("HOME", dir.path());
+    let assert = assert_cmd::Command::from_std(cmd).assert();
+    set_mode(&ro, 0o755);
+    assert
+        .code(2)
+        .stderr(
+            predicate::str::contains(out.display().to_string()).and(predicate::str::contains(
+                "in a folder this user cannot write",
+            )),
+        );
+}
