@@ -154,6 +154,32 @@ fn deciding_on_a_record_someone_changed_unseen_says_what_they_did() {
     );
 }
 
+#[test]
+fn an_undo_elsewhere_names_what_it_undid() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let (mut ana, mut bo, clock) = two_reviewers(dir.path());
+    ana.idle();
+    for a in [Action::Drop, Action::Confirm] {
+        bo.update(a);
+    }
+    clock.advance(Duration::from_secs(1));
+    ana.idle();
+    assert_eq!(
+        ana.status,
+        Status::Info("bo dropped “rainy” [29, 34) a moment ago".into())
+    );
+    bo.update(Action::Undo);
+    assert_eq!(bo.status, Status::Saved("saved #2 (undo #1)".into()));
+    clock.advance(Duration::from_secs(3 * 3600));
+    ana.idle();
+    assert_eq!(
+        ana.status,
+        Status::Info("bo undid #1 (drop of “rainy” [29, 34)) 3 h ago".into())
+    );
+    let c = ana.cur.as_ref().expect("record");
+    assert_eq!(c.review.spans[0].status, SpanStatus::Pending);
+}
+
 fn remove_db(path: &Path) {
     for suffix in ["", "-wal", "-shm"] {
         let mut p = path.as_os_str().to_owned();

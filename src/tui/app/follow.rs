@@ -20,7 +20,7 @@ const QUOTE_WIDTH: usize = 24;
 /// The following's state.
 #[derive(Debug, Default)]
 pub(super) struct Follow {
-    /// When the log was last compared (by the log's clock; the epoch: never).
+    /// When the log was last compared (by the log's clock; `None`: never).
     at: Option<SystemTime>,
     /// The notice last added to the status line: the next one replaces it instead of
     /// piling up behind it.
@@ -70,7 +70,7 @@ impl App {
             return;
         }
         let news: Vec<&Decision> = log.iter().filter(|d| !known.contains(&d.id)).collect();
-        let notice = describe_news(c, &news, self.log.now());
+        let notice = describe_news(c, &news, &log, self.log.now());
         let (id, index) = (c.record.id.clone(), c.index);
         if let Ok(c) = &mut self.cur {
             c.decisions = log;
@@ -85,10 +85,9 @@ impl App {
     }
 
     /// What a save of `saved` on the record on screen (`shown`: the ids of its decisions the
-    /// screen showed before) found in
-    /// the log it was saved into (`log`, the new rows last): other reviewers' decisions the
-    /// screen had not shown yet, and another reviewer's decision in force that it overrides.
-    /// Kept for [`App::add_notice`].
+    /// screen showed before) found in the log it was saved into (`log`, the new rows last):
+    /// other reviewers' decisions the screen had not shown yet, and another reviewer's
+    /// decision in force that it overrides. Kept for [`App::add_notice`].
     pub(super) fn note_save(&mut self, shown: &[i64], log: &[Decision], saved: &[Decision]) {
         let Ok(c) = &self.cur else { return };
         let now = self.log.now();
@@ -112,7 +111,7 @@ impl App {
             .into_iter()
             .filter(|d| !over.iter().any(|o| o.id == d.id))
             .collect();
-        if let Some(n) = describe_news(c, &rest, now) {
+        if let Some(n) = describe_news(c, &rest, log, now) {
             parts.push(n);
         }
         self.follow.pending = (!parts.is_empty()).then(|| (c.index, parts.join(" · ")));
@@ -150,9 +149,14 @@ impl App {
 
 /// The notice for decisions seen for the first time: the last one by someone, and how many
 /// more (`None` when there are none).
-fn describe_news(c: &Current, news: &[&Decision], now: SystemTime) -> Option<String> {
+fn describe_news(
+    c: &Current,
+    news: &[&Decision],
+    log: &[Decision],
+    now: SystemTime,
+) -> Option<String> {
     let last = news.last()?;
-    let what = describe(c, last);
+    let what = describe(c, last, log);
     let line = strings::decided_elsewhere(&last.reviewer, &what, &age(&last.time, now));
     Some(strings::and_more(&line, news.len() - 1))
 }
@@ -180,8 +184,9 @@ fn span_of(c: &Current, d: &Decision) -> Option<String> {
     d.before.as_ref().or(d.after.as_ref()).map(|v| quote(c, v))
 }
 
-/// What a decision did, as a verb phrase (`dropped “rainy” [29, 34)`).
-fn describe(c: &Current, d: &Decision) -> String {
+/// What a decision did, as a verb phrase (`dropped “rainy” [29, 34)`); an undo or redo names
+/// what it acts on, found in `log`.
+fn describe(c: &Current, d: &Decision, log: &[Decision]) -> String {
     let span = span_of(c, d).unwrap_or_default();
     let after = d.after.as_ref();
     let phrase = match d.action {
@@ -192,7 +197,7 @@ fn describe(c: &Current, d: &Decision) -> String {
             None => format!("adjusted {span}"),
         },
         ActionKind::Relabel => match after {
-            Some(a) => format!("relabeled {span} {}", text::escape_line(&a.label)),
+            Some(a) => format!("relabeled {span} as {}", text::escape_line(&a.label)),
             None => format!("relabeled {span}"),
         },
         ActionKind::Add => format!("added {span}"),
@@ -206,8 +211,24 @@ fn describe(c: &Current, d: &Decision) -> String {
             "noted “{}”",
             text::truncate(d.note.as_deref().unwrap_or(""), QUOTE_WIDTH)
         ),
-        ActionKind::Undo => format!("undid #{}", d.target.unwrap_or_default()),
-        ActionKind::Redo => format!("redid #{}", d.target.unwrap_or_default()),
+        ActionKind::Undo | ActionKind::Redo => {
+            let verb = if d.action == ActionKind::Undo {
+                "undid"
+            } else {
+                "redid"
+            };
+            let t = d.target.unwrap_or_default();
+            match log.iter().find(|x| x.id == t) {
+                Some(x) => format!(
+                    "{verb} #{t} ({}{})",
+                    x.action.name(),
+                    span_of(c, x)
+                        .map(|s| format!(" of {s}"))
+                        .unwrap_or_default()
+                ),
+                None => format!("{verb} #{t}"),
+            }
+        }
     };
     phrase.trim_end().to_owned()
 }
