@@ -83,9 +83,14 @@ fn a_read_only_database_file_is_refused_at_open() {
     assert!(matches!(e, StoreError::ReadOnly { .. }), "{e:?}");
     assert!(msg.contains(&path.display().to_string()), "{msg}");
     assert!(msg.contains("read-only"), "{msg}");
-    // Reading it is fine.
+    // Reading it is fine, through a copy: what a read command caches (`stats` importing a
+    // `--judge` file) is not written into the file, even by root.
+    let bytes = std::fs::read(&path).expect("read");
     let store = Store::open_existing(&path).expect("read");
     assert!(store.decisions(None).expect("q").is_empty());
+    store.append(&dec("r"), None).expect("into the copy");
+    drop(store);
+    assert_eq!(std::fs::read(&path).expect("read"), bytes, "untouched");
 }
 
 fn remove_db(path: &Path) {
