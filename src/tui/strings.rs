@@ -643,10 +643,14 @@ pub fn ago(secs: u64) -> String {
 }
 
 /// Another reviewer's decision, seen on the record on screen: `bo dropped “rainy” [29, 34) a
-/// moment ago`.
+/// moment ago`, and `, over your accept` when it replaced one's own.
 #[must_use]
-pub fn decided_elsewhere(who: &str, what: &str, when: &str) -> String {
-    format!("{who} {what} {when}").trim_end().to_owned()
+pub fn decided_elsewhere(who: &str, what: &str, when: &str, over_yours: Option<&str>) -> String {
+    let line = format!("{who} {what} {when}").trim_end().to_owned();
+    match over_yours {
+        Some(action) => format!("{line}, over your {action}"),
+        None => line,
+    }
 }
 
 /// Several decisions seen at once: the last one, and how many more.

@@ -111,7 +111,9 @@ fn a_reviewer_sees_who_changed_the_record_on_screen_beside_their_own_saved() {
     ana.idle();
     assert_eq!(
         ana.status,
-        Status::Saved("saved #1 (accept) · bo dropped “rainy” [29, 34) a moment ago".into())
+        Status::Saved(
+            "saved #1 (accept) · bo dropped “rainy” [29, 34) a moment ago, over your accept".into()
+        )
     );
     let c = ana.cur.as_ref().expect("record");
     assert!(matches!(
@@ -123,7 +125,9 @@ fn a_reviewer_sees_who_changed_the_record_on_screen_beside_their_own_saved() {
     ana.idle();
     assert_eq!(
         ana.status,
-        Status::Saved("saved #1 (accept) · bo dropped “rainy” [29, 34) a moment ago".into())
+        Status::Saved(
+            "saved #1 (accept) · bo dropped “rainy” [29, 34) a moment ago, over your accept".into()
+        )
     );
     // A later one replaces the notice, and says how long ago.
     bo.update(Action::Note);

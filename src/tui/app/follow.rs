@@ -70,7 +70,7 @@ impl App {
             return;
         }
         let news: Vec<&Decision> = log.iter().filter(|d| !known.contains(&d.id)).collect();
-        let notice = describe_news(c, &news, &log, self.log.now());
+        let notice = describe_news(c, &news, &log, &self.reviewer, self.log.now());
         let (id, index) = (c.record.id.clone(), c.index);
         if let Ok(c) = &mut self.cur {
             c.decisions = log;
@@ -111,7 +111,7 @@ impl App {
             .into_iter()
             .filter(|d| !over.iter().any(|o| o.id == d.id))
             .collect();
-        if let Some(n) = describe_news(c, &rest, log, now) {
+        if let Some(n) = describe_news(c, &rest, log, &self.reviewer, now) {
             parts.push(n);
         }
         self.follow.pending = (!parts.is_empty()).then(|| (c.index, parts.join(" · ")));
@@ -153,11 +153,17 @@ fn describe_news(
     c: &Current,
     news: &[&Decision],
     log: &[Decision],
+    me: &str,
     now: SystemTime,
 ) -> Option<String> {
     let last = news.last()?;
     let what = describe(c, last, log);
-    let line = strings::decided_elsewhere(&last.reviewer, &what, &age(&last.time, now));
+    // It replaced one of this reviewer's own decisions: say which.
+    let before: Vec<Decision> = log.iter().filter(|d| d.id < last.id).cloned().collect();
+    let over = overridden(&before, last, &last.reviewer)
+        .filter(|o| o.reviewer == me)
+        .map(|o| o.action.name());
+    let line = strings::decided_elsewhere(&last.reviewer, &what, &age(&last.time, now), over);
     Some(strings::and_more(&line, news.len() - 1))
 }
 
