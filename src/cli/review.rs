@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 
+use super::eprintln;
 use super::judge_args::{self, JudgeArgs};
 use crate::formats::{Dataset, Format};
 use crate::model::escape;
@@ -26,6 +27,10 @@ pub struct Args {
     /// overrides).
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
+    /// Add spanreview's tables to the --db file even when it is another program's SQLite
+    /// database (refused otherwise; the file is switched to WAL mode).
+    #[arg(long)]
+    pub db_init: bool,
     /// Reviewer name recorded with each decision (default: $USER).
     #[arg(long, value_name = "NAME")]
     pub reviewer: Option<String>,
@@ -158,12 +163,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let db = args.db.clone().unwrap_or_else(Store::default_path);
-    let store = Store::open(&db).with_context(|| format!("opening {}", db.display()))?;
+    let store = if args.db_init {
+        Store::open_init(&db)
+    } else {
+        Store::open(&db)
+    };
+    let store = std::rc::Rc::new(store.with_context(|| format!("opening {}", db.display()))?);
     let mut arb = arb;
     // `--judge` sources, and the database's reviewers when it holds several.
     let (judges, notes) =
         args.judges
-            .load_for_arbitration(&dataset, &dataset.name, Some(&store))?;
+            .load_for_arbitration(&dataset, &dataset.name, Some(&*store))?;
     judge_args::tell(&notes);
     if !judges.is_empty() {
         arb.judges = Some(std::sync::Arc::new(judges));
@@ -183,7 +193,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     ));
     let mut app = App::open(
         dataset,
-        Box::new(store),
+        Box::new(std::rc::Rc::clone(&store)),
         &reviewer(args.reviewer.clone()),
         queue,
         config,
@@ -194,6 +204,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     terminal::run(&mut app).context("the terminal failed")?;
     let (done, n, _) = app.progress();
     tracing::info!(done, n, "review closed");
+    // The file was deleted or replaced during the review: say where the decisions went
+    // instead of naming a file that does not hold them.
+    if let Err(e) = store.check_in_place() {
+        eprintln!("{done}/{n} reviewed in queue {}; {e}", app.queue.kind);
+        return Ok(ExitCode::from(1));
+    }
     let db = db.display().to_string();
     println!(
         "{done}/{n} reviewed in queue {}; decisions are in {}",

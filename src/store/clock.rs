@@ -28,6 +28,53 @@ pub fn rfc3339(t: SystemTime) -> String {
     )
 }
 
+/// The time of an RFC 3339 UTC stamp as [`rfc3339`] writes it (`2026-11-30T05:52:34.123Z`;
+/// fractional seconds optional). `None` for anything else, or a date before 1970.
+#[must_use]
+pub fn parse_rfc3339(s: &str) -> Option<SystemTime> {
+    let (main, rest) = s.split_at_checked(19)?;
+    let b = main.as_bytes();
+    let sep_ok = [(4, b'-'), (7, b'-'), (10, b'T'), (13, b':'), (16, b':')]
+        .iter()
+        .all(|&(i, c)| b[i] == c || (i == 10 && b[i] == b't'));
+    if !sep_ok {
+        return None;
+    }
+    let num = |from: usize, to: usize| -> Option<u64> {
+        let t = main.get(from..to)?;
+        t.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| t.parse().ok())?
+    };
+    let (y, m, d) = (num(0, 4)?, num(5, 7)?, num(8, 10)?);
+    let (hh, mm, ss) = (num(11, 13)?, num(14, 16)?, num(17, 19)?);
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || hh > 23 || mm > 59 || ss > 60 {
+        return None;
+    }
+    let rest = rest.strip_suffix(['Z', 'z'])?;
+    let nanos = match rest.strip_prefix('.') {
+        None if rest.is_empty() => 0,
+        Some(f) if !f.is_empty() && f.len() <= 9 && f.bytes().all(|c| c.is_ascii_digit()) => {
+            f.parse::<u32>().ok()? * 10u32.pow(9 - u32::try_from(f.len()).ok()?)
+        }
+        _ => return None,
+    };
+    let secs = days_from_civil(y, m, d)? * 86_400 + hh * 3600 + mm * 60 + ss;
+    Some(UNIX_EPOCH + std::time::Duration::new(secs, nanos))
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`);
+/// `None` before the epoch.
+fn days_from_civil(y: u64, m: u64, d: u64) -> Option<u64> {
+    let y = if m <= 2 { y.checked_sub(1)? } else { y };
+    let era = y / 400;
+    let yoe = y - era * 400;
+    let mp = if m > 2 { m - 3 } else { m + 9 };
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    (era * 146_097 + doe).checked_sub(719_468)
+}
+
 /// Proleptic Gregorian date of `days` since 1970-01-01 (Howard Hinnant's `civil_from_days`,
 /// restricted to dates from the epoch on).
 fn civil_from_days(days: u64) -> (u64, u64, u64) {
@@ -78,6 +125,28 @@ mod tests {
     #[case(4_107_542_400_000, "2100-03-01T00:00:00.000Z")]
     fn formats_utc(#[case] millis: u64, #[case] want: &str) {
         assert_eq!(rfc3339(UNIX_EPOCH + Duration::from_millis(millis)), want);
+        assert_eq!(
+            parse_rfc3339(want),
+            Some(UNIX_EPOCH + Duration::from_millis(millis)),
+            "round trip"
+        );
+    }
+
+    #[rstest]
+    #[case("2024-02-29T23:59:59Z", Some(1_709_251_199_000))]
+    #[case("2024-02-29T23:59:59.5Z", Some(1_709_251_199_500))]
+    #[case("2024-02-29 23:59:59Z", None)]
+    #[case("2024-02-29T23:59:59", None)]
+    #[case("2024-13-01T00:00:00Z", None)]
+    #[case("1969-12-31T23:59:59Z", None)]
+    #[case("2024-02-29T23:59:59.Z", None)]
+    #[case("２０24-02-29T23:59:59Z", None)]
+    #[case("", None)]
+    fn parses_what_it_writes_and_nothing_else(#[case] s: &str, #[case] millis: Option<u64>) {
+        assert_eq!(
+            parse_rfc3339(s),
+            millis.map(|m| UNIX_EPOCH + Duration::from_millis(m))
+        );
     }
 
     #[test]

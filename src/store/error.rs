@@ -88,6 +88,46 @@ pub enum StoreError {
         /// The newest version this build knows.
         known: i64,
     },
+    /// Another program's SQLite database: it has tables but no spanreview schema version.
+    #[error(
+        "{} is an SQLite database of another program (its tables: {}), not a spanreview database: spanreview would add its own tables to it and switch it to WAL mode, so it was left as it is; give a new file (it is created) or a spanreview database (`spanreview review --db-init` adds spanreview's tables to it anyway)",
+        path.display(),
+        tables.join(", ")
+    )]
+    Foreign {
+        /// The file.
+        path: PathBuf,
+        /// Its tables.
+        tables: Vec<String>,
+    },
+    /// A database file the review could not, or must not, write.
+    #[error(
+        "database {} is read-only ({why}): the review could not save any decision there (nothing was changed); make it writable (chmod u+w) or give another file with --db",
+        path.display()
+    )]
+    ReadOnly {
+        /// The file.
+        path: PathBuf,
+        /// Its mode, or that this user cannot write it.
+        why: String,
+    },
+    /// The database's folder cannot be written: SQLite cannot keep its `-wal` and `-shm` there.
+    #[error(
+        "database {} is in a folder this user cannot write: SQLite keeps its -wal and -shm files beside it, so the review could not save any decision there (nothing was changed); make the folder writable or give another file with --db",
+        path.display()
+    )]
+    FolderReadOnly {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The database file was deleted or replaced while the store had it open.
+    #[error("{}", gone_message(path, rescue))]
+    Gone {
+        /// The path the database was opened at.
+        path: PathBuf,
+        /// Where everything saved until then was copied, or why it could not be.
+        rescue: Result<PathBuf, String>,
+    },
     /// SQLite refused an operation.
     #[error("database {}: {what} failed: {source}", path.display())]
     Sqlite {
@@ -106,4 +146,22 @@ pub enum StoreError {
         /// What is wrong, quoting the value.
         message: String,
     },
+}
+
+fn gone_message(path: &std::path::Path, rescue: &Result<PathBuf, String>) -> String {
+    let p = path.display();
+    let head = format!(
+        "database {p} was deleted or replaced during the review (it is not the file being written any more): saving stopped"
+    );
+    match rescue {
+        Ok(r) => format!(
+            "{head}; every decision saved before was copied to {}: quit, then `spanreview merge-db {p} {}` (or review with --db {})",
+            r.display(),
+            r.display(),
+            r.display()
+        ),
+        Err(e) => format!(
+            "{head}; the decisions could not be copied to a new file either ({e}): do not quit; make room (or make a folder writable) and decide again, the copy is tried again then"
+        ),
+    }
 }

@@ -21,6 +21,7 @@
 
 mod clock;
 mod error;
+mod guard;
 mod merge;
 mod open_read;
 mod query;
@@ -32,8 +33,9 @@ use std::time::Duration;
 
 use rusqlite::{params, Connection, Transaction, TransactionBehavior};
 
-pub use clock::{new_origin, now, rfc3339};
+pub use clock::{new_origin, now, parse_rfc3339, rfc3339};
 pub use error::StoreError;
+pub use guard::Clock;
 pub use merge::MergeReport;
 pub use sources::{resolution_decisions, span_json, span_of_json, SourceId, SourceRow};
 
@@ -77,6 +79,10 @@ pub struct RecordState {
 pub struct Store {
     conn: Connection,
     path: Option<PathBuf>,
+    /// The file opened, and whether it went away (see `guard.rs`).
+    guard: guard::Guard,
+    /// Stamps decisions (replaceable in tests).
+    clock: std::cell::RefCell<Clock>,
 }
 
 impl Store {
@@ -85,13 +91,29 @@ impl Store {
     ///
     /// # Errors
     /// `path` is a folder ([`StoreError::IsFolder`]), the folder cannot be created, the file is
-    /// not a database, or its schema is newer than this build knows ([`StoreError::TooNew`]).
+    /// not a database, is read-only ([`StoreError::ReadOnly`]) or another program's SQLite
+    /// database ([`StoreError::Foreign`]), or its schema is newer than this build knows
+    /// ([`StoreError::TooNew`]).
     pub fn open(path: &Path) -> Result<Self, StoreError> {
+        Self::open_file(path, false)
+    }
+
+    /// [`Store::open`], adding spanreview's tables to another program's SQLite database too
+    /// (`review --db-init`: the reviewer asked for it; the file is switched to WAL mode).
+    ///
+    /// # Errors
+    /// As [`Store::open`], except [`StoreError::Foreign`].
+    pub fn open_init(path: &Path) -> Result<Self, StoreError> {
+        Self::open_file(path, true)
+    }
+
+    fn open_file(path: &Path, adopt: bool) -> Result<Self, StoreError> {
         if path.is_dir() {
             return Err(StoreError::IsFolder {
                 path: path.to_owned(),
             });
         }
+        guard::refuse_read_only_file(path)?;
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
                 path: dir.to_owned(),
@@ -103,7 +125,11 @@ impl Store {
             what: "opening".into(),
             source,
         })?;
-        Self::setup(conn, Some(path.to_owned()))
+        guard::refuse_read_only_connection(&conn, path)?;
+        let mut store = Self::setup_with(conn, Some(path.to_owned()), adopt)
+            .map_err(|e| guard::folder_read_only(e, path))?;
+        store.guard = guard::Guard::of(path);
+        Ok(store)
     }
 
     /// Open an existing database for a command that reads it; unlike [`Store::open`], it never
@@ -152,14 +178,38 @@ impl Store {
         Self::setup(conn, None)
     }
 
+    /// A store on `conn`, not set up (no file guard: [`Store::open`] adds it).
+    fn wrap(conn: Connection, path: Option<PathBuf>) -> Self {
+        Self {
+            conn,
+            path,
+            guard: guard::Guard::default(),
+            clock: std::cell::RefCell::default(),
+        }
+    }
+
     fn setup(conn: Connection, path: Option<PathBuf>) -> Result<Self, StoreError> {
-        let store = Self { conn, path };
+        Self::setup_with(conn, path, false)
+    }
+
+    /// Set up `conn`; `adopt`: another program's database gets spanreview's tables too.
+    fn setup_with(
+        conn: Connection,
+        path: Option<PathBuf>,
+        adopt: bool,
+    ) -> Result<Self, StoreError> {
+        let store = Self::wrap(conn, path);
         store
             .conn
             .busy_timeout(BUSY_TIMEOUT)
             .map_err(|e| store.err("setting the busy timeout", e))?;
-        // Refuse a newer database before touching it (even the journal mode).
-        store.refuse_newer(store.schema_version()?)?;
+        // Refuse a newer database, or another program's, before touching it (even the journal
+        // mode).
+        let version = store.schema_version()?;
+        store.refuse_newer(version)?;
+        if version == 0 && !adopt {
+            guard::refuse_foreign(&store.conn, &store.display_path())?;
+        }
         store.setup_in_place()?;
         store.migrate()?;
         Ok(store)
@@ -281,8 +331,10 @@ impl Store {
         }
     }
 
-    /// Take the write lock now (`BEGIN IMMEDIATE`), waiting up to the busy timeout.
+    /// Take the write lock now (`BEGIN IMMEDIATE`), waiting up to the busy timeout; refused
+    /// once the database file was deleted or replaced (see `guard.rs`).
     fn begin(&self) -> Result<Transaction<'_>, StoreError> {
+        self.check_in_place()?;
         Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)
             .map_err(|e| self.err("starting a write transaction (BEGIN IMMEDIATE)", e))
     }
@@ -312,7 +364,7 @@ impl Store {
         self.check(d, state)?;
         let mut saved = d.clone();
         if saved.time.is_empty() {
-            saved.time = now();
+            saved.time = self.now_rfc3339();
         }
         let tx = self.begin()?;
         if let Some(t) = saved.target {
@@ -444,5 +496,7 @@ fn check_existing(path: &Path) -> Result<(), StoreError> {
     Ok(())
 }
 
+#[cfg(test)]
+mod guard_tests;
 #[cfg(test)]
 mod tests;

@@ -3,10 +3,11 @@
 //!
 //! [`Store::open_existing`] takes one of two ways:
 //!
-//! - **In place**, when this user can write the file and SQLite can keep its `-wal` and `-shm`
-//!   files in the folder (they are removed when the connection closes), and the schema is this
-//!   build's: the same connection as the review screen's, so a command that caches something
-//!   (`stats` importing a `--judge` file) saves it.
+//! - **In place**, when this user can write the file (and it has a write bit: root must not
+//!   write a file its owner made read-only) and SQLite can keep its `-wal` and `-shm` files in
+//!   the folder (they are removed when the connection closes), and the schema is this build's:
+//!   the same connection as the review screen's, so a command that caches something (`stats`
+//!   importing a `--judge` file) saves it.
 //! - **A private copy in memory** otherwise: another user's file, a folder this user cannot
 //!   write, or an older schema. The file is opened read-only and copied with `VACUUM INTO` into
 //!   an in-memory database (the `memdb` VFS), which is then brought up to date and read. Nothing
@@ -57,12 +58,14 @@ impl Store {
     /// migrating it.
     fn open_in_place(path: &Path) -> Result<Option<Self>, StoreError> {
         // Not writable by this user: SQLite would open it read-only and could leave `-wal` and
-        // `-shm` files of this user's beside another user's database.
-        if std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(path)
-            .is_err()
+        // `-shm` files of this user's beside another user's database. Made read-only by its
+        // owner (no write bit): root could write it, but must not.
+        if super::guard::refuse_read_only_file(path).is_err()
+            || std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(path)
+                .is_err()
         {
             return Ok(None);
         }
@@ -80,10 +83,7 @@ impl Store {
                 })
             }
         };
-        let store = Self {
-            conn,
-            path: Some(path.to_owned()),
-        };
+        let store = Self::wrap(conn, Some(path.to_owned()));
         store
             .conn
             .busy_timeout(super::BUSY_TIMEOUT)

@@ -465,7 +465,7 @@ impl Store {
         for d in decisions {
             let mut s = d.clone();
             if s.time.is_empty() {
-                s.time = now();
+                s.time = self.now_rfc3339();
             }
             if let Some(t) = s.target {
                 if self.decision(t)?.is_none() {

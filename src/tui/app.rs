@@ -9,6 +9,7 @@ mod arbitrate;
 mod background;
 mod claims;
 mod decide;
+mod follow;
 mod input;
 mod keep;
 mod mouse;
@@ -101,12 +102,9 @@ pub struct App {
     visited: Vec<usize>,
     visited_set: HashSet<usize>,
     /// When the record on screen was last compared with the log (another process, a second
-    /// reviewer on the same database, may have saved decisions on it).
-    followed: Instant,
+    /// reviewer on the same database, may have saved decisions on it), and what was said.
+    follow: follow::Follow,
 }
-
-/// How often an idle screen re-reads the log of the record on screen.
-const FOLLOW_EVERY: Duration = Duration::from_millis(900);
 
 /// How long opening waits for the background clustering before the first frame: a small
 /// file is clustered within it and its disputed queue starts sorted.
@@ -196,7 +194,7 @@ impl App {
             placing: None,
             visited: Vec::new(),
             visited_set: HashSet::new(),
-            followed: Instant::now(),
+            follow: follow::Follow::default(),
             arb_config,
         };
         let disputed = app.queue.kind == QueueKind::Disputed;
@@ -280,9 +278,7 @@ impl App {
     /// queue (exact sizes for filtered queues), then check the records stored as reviewed
     /// against their current content. Returns true while there is work left.
     pub fn idle(&mut self) -> bool {
-        if self.followed.elapsed() >= FOLLOW_EVERY {
-            self.follow_log();
-        }
+        self.follow_if_due();
         if self.clustering.as_ref().is_some_and(|c| !c.finished) {
             self.drain_clustering(2_000);
         }
@@ -303,34 +299,6 @@ impl App {
             || self.verified < self.dataset.len()
             || self.clustering.as_ref().is_some_and(|c| !c.finished)
             || !self.pending_accepts.is_empty()
-    }
-
-    /// Re-read the log of the record on screen; when another process (a second reviewer on
-    /// the same database) saved decisions on it since, show them: the screen would otherwise
-    /// keep showing a span accepted that the log, and the export, have as dropped.
-    fn follow_log(&mut self) {
-        self.followed = Instant::now();
-        let Ok(c) = &self.cur else { return };
-        let Ok(log) = self.log.record_decisions(&self.dataset.name, &c.record.id) else {
-            return;
-        };
-        let ids = |ds: &[crate::review::decision::Decision]| -> Vec<i64> {
-            ds.iter().map(|d| d.id).collect()
-        };
-        if ids(&log) == ids(&c.decisions) {
-            return;
-        }
-        let (id, index) = (c.record.id.clone(), c.index);
-        if let Ok(c) = &mut self.cur {
-            c.decisions = log;
-        }
-        self.reload_review();
-        let Ok(c) = &self.cur else { return };
-        let state = super::log::state_of(&c.review);
-        let was = self.states.get(&id).is_some_and(|s| s.reviewed);
-        self.queue.mark(index, was, state.reviewed);
-        self.states.insert(id, state);
-        self.status = Status::Info(strings::UPDATED_ELSEWHERE.to_owned());
     }
 
     /// Re-check up to `n` records the stored states call reviewed: a record whose content

@@ -2,6 +2,7 @@
 //! run against a store that fails on purpose. [`Store`] is the real one.
 
 use std::collections::HashMap;
+use std::time::SystemTime;
 
 use crate::review::decision::{Decision, RecordOutcome, RecordReview};
 use crate::store::{RecordState, Store};
@@ -68,24 +69,48 @@ pub trait DecisionLog {
     /// # Errors
     /// The database cannot be read.
     fn record_states(&self, dataset: &str) -> Result<HashMap<String, RecordState>, String>;
+    /// The log's clock: what decisions are stamped with (the screen's "a moment ago").
+    fn now(&self) -> SystemTime {
+        SystemTime::now()
+    }
+    /// Check that decisions still go where the reviewer thinks (the database file was not
+    /// deleted or replaced); checked after every save and when the screen is idle.
+    ///
+    /// # Errors
+    /// Saving stopped; the message says why and where the decisions went.
+    fn check(&self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// `r`, unless the database file is no longer in place: a commit into a file deleted or
+/// replaced meanwhile is not saved where the reviewer thinks (it is in the rescue copy, which
+/// was made after it).
+fn in_place<T>(store: &Store, r: Result<T, crate::store::StoreError>) -> Result<T, String> {
+    let v = r.map_err(|e| e.to_string())?;
+    store.check_in_place().map_err(|e| match store.rescued() {
+        Some(_) => format!("{e} (the decision just made is in that copy too)"),
+        None => e.to_string(),
+    })?;
+    Ok(v)
 }
 
 impl DecisionLog for Store {
     fn append(&self, d: &Decision, state: &RecordState) -> Result<Decision, String> {
-        Store::append(self, d, Some(state)).map_err(|e| e.to_string())
+        in_place(self, Store::append(self, d, Some(state)))
     }
     fn append_all(&self, ds: &[Decision], state: &RecordState) -> Result<Vec<Decision>, String> {
-        Store::append_all(self, ds, Some(state)).map_err(|e| e.to_string())
+        in_place(self, Store::append_all(self, ds, Some(state)))
     }
     fn append_then(
         &self,
         ds: &[Decision],
         state_of: &dyn Fn(&[Decision]) -> RecordState,
     ) -> Result<Vec<Decision>, String> {
-        Store::append_all_then(self, ds, state_of).map_err(|e| e.to_string())
+        in_place(self, Store::append_all_then(self, ds, state_of))
     }
     fn append_each(&self, rows: &[(Decision, RecordState)]) -> Result<Vec<Decision>, String> {
-        Store::append_each(self, rows).map_err(|e| e.to_string())
+        in_place(self, Store::append_each(self, rows))
     }
     fn record_decisions(&self, dataset: &str, record_id: &str) -> Result<Vec<Decision>, String> {
         Store::record_decisions(self, dataset, record_id).map_err(|e| e.to_string())
@@ -95,6 +120,12 @@ impl DecisionLog for Store {
     }
     fn record_states(&self, dataset: &str) -> Result<HashMap<String, RecordState>, String> {
         Store::record_states(self, dataset).map_err(|e| e.to_string())
+    }
+    fn now(&self) -> SystemTime {
+        Store::now(self)
+    }
+    fn check(&self) -> Result<(), String> {
+        self.check_in_place().map_err(|e| e.to_string())
     }
 }
 
@@ -124,6 +155,12 @@ impl<T: DecisionLog + ?Sized> DecisionLog for std::rc::Rc<T> {
     fn record_states(&self, dataset: &str) -> Result<HashMap<String, RecordState>, String> {
         (**self).record_states(dataset)
     }
+    fn now(&self) -> SystemTime {
+        (**self).now()
+    }
+    fn check(&self) -> Result<(), String> {
+        (**self).check()
+    }
 }
 
 /// The summary stored beside a decision: the record's state after it.
@@ -139,5 +176,35 @@ pub fn state_of(review: &RecordReview) -> RecordState {
         }
         .to_owned(),
         stale: !review.stale.is_empty(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::review::decision::ActionKind;
+
+    #[test]
+    fn a_commit_into_a_file_deleted_meanwhile_is_not_reported_saved() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let path = dir.path().join("db °.sqlite");
+        let store = Store::open(&path).expect("db");
+        let d = Decision::about("ds", "ana", "r", "abc", ActionKind::Flag);
+        // The file goes away between the write and the check that follows it.
+        let committed = Store::append(&store, &d, None);
+        for suffix in ["", "-wal", "-shm"] {
+            let mut p = path.as_os_str().to_owned();
+            p.push(suffix);
+            std::fs::remove_file(std::path::PathBuf::from(p)).expect("rm");
+        }
+        let e = in_place(&store, committed).expect_err("not saved where the reviewer thinks");
+        assert!(e.contains("deleted or replaced"), "{e}");
+        assert!(
+            e.contains("the decision just made is in that copy too"),
+            "{e}"
+        );
+        let rescue = store.rescued().expect("copied");
+        let copy = Store::open_existing(&rescue).expect("copy");
+        assert_eq!(copy.decisions(None).expect("q").len(), 1);
     }
 }

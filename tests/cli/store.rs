@@ -498,7 +498,7 @@ fn read_commands_refuse_a_file_that_is_not_sqlite_untouched() {
 /// How to run the binary as a user the file permissions apply to: root ignores them, so a test
 /// running as root runs it as `nobody` (uid 65534) through `setpriv`. `None` when that is not
 /// possible (root without `setpriv`): the caller skips, saying why.
-fn unprivileged() -> Option<Vec<String>> {
+pub(super) fn unprivileged() -> Option<Vec<String>> {
     use std::os::unix::fs::MetadataExt;
     let root = std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0);
     if !root {
@@ -581,7 +581,7 @@ fn read_commands_as(
     ]
 }
 
-fn set_mode(p: &Path, mode: u32) {
+pub(super) fn set_mode(p: &Path, mode: u32) {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).expect("chmod");
 }

@@ -60,6 +60,7 @@ impl App {
                 );
                 self.status =
                     Status::Saved(strings::saved(saved.id, saved.action.name(), saved.target));
+                self.add_notice();
                 Some(saved)
             }
             Err(e) => {
@@ -105,6 +106,7 @@ impl App {
             .cur
             .as_mut()
             .map_err(|_| "no record on screen".to_owned())?;
+        let shown: Vec<i64> = c.decisions.iter().map(|d| d.id).collect();
         let seen: RefCell<Option<(Vec<Decision>, RecordState)>> = RefCell::new(None);
         let record = &c.record;
         let saved = self.log.append_then(rows, &|log| {
@@ -118,11 +120,12 @@ impl App {
         // The log seen ends with the new rows (provisional ids in a test log): take the saved.
         log.truncate(log.len().saturating_sub(saved.len()));
         log.extend(saved.iter().cloned());
-        c.decisions = log;
+        c.decisions.clone_from(&log);
         let was = self.states.get(&c.record.id).is_some_and(|s| s.reviewed);
         self.queue.mark(c.index, was, state.reviewed);
         self.states.insert(c.record.id.clone(), state);
         self.reload_review();
+        self.note_save(&shown, &log, &saved);
         Ok(saved)
     }
 

@@ -1,0 +1,169 @@
+//! Tests of the database file's guards: a foreign SQLite file, a read-only file, and the file
+//! deleted or replaced while a review writes it.
+
+use std::os::unix::fs::PermissionsExt;
+
+use super::*;
+use crate::review::decision::ActionKind;
+
+fn dec(record: &str) -> Decision {
+    Decision::about("ds", "ana", record, "abc123", ActionKind::Accept)
+}
+
+fn tables(path: &Path) -> Vec<String> {
+    let conn = Connection::open(path).expect("raw open");
+    let mut st = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .expect("prepare");
+    st.query_map([], |r| r.get(0))
+        .and_then(Iterator::collect)
+        .expect("tables")
+}
+
+#[test]
+fn a_foreign_sqlite_file_is_refused_untouched() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("café’s notes.sqlite");
+    {
+        let conn = Connection::open(&path).expect("raw open");
+        conn.execute_batch("CREATE TABLE notes (x); CREATE TABLE 東京 (y);")
+            .expect("create");
+    }
+    let bytes = std::fs::read(&path).expect("read");
+    let e = Store::open(&path).expect_err("refused");
+    let msg = e.to_string();
+    assert!(matches!(e, StoreError::Foreign { .. }), "{e:?}");
+    assert!(msg.contains(&path.display().to_string()), "{msg}");
+    assert!(msg.contains("notes, 東京"), "{msg}");
+    assert!(msg.contains("not a spanreview database"), "{msg}");
+    assert_eq!(std::fs::read(&path).expect("read"), bytes, "untouched");
+    assert_eq!(tables(&path), ["notes", "東京"]);
+    assert!(!open_read::sibling(&path, "-wal").exists());
+    // The commands that read refuse it too, rather than reading it as an empty log.
+    let e = Store::open_existing(&path).expect_err("refused");
+    assert!(matches!(e, StoreError::Foreign { .. }), "{e:?}");
+    // Unless asked to (`review --db-init`): its tables are kept beside spanreview's.
+    let store = Store::open_init(&path).expect("adopted");
+    store.append(&dec("r"), None).expect("saved");
+    drop(store);
+    let t = tables(&path);
+    assert!(
+        t.contains(&"東京".to_owned()) && t.contains(&"decision".to_owned()),
+        "{t:?}"
+    );
+    let store = Store::open(&path).expect("a spanreview database now");
+    assert_eq!(store.decisions(None).expect("q").len(), 1);
+}
+
+#[test]
+fn an_sqlite_file_without_tables_becomes_a_spanreview_database() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("blank.sqlite");
+    {
+        let conn = Connection::open(&path).expect("raw open");
+        // Writes the header: an SQLite file with no table in it.
+        conn.execute_batch("CREATE TABLE t (x); DROP TABLE t; VACUUM;")
+            .expect("blank");
+    }
+    assert!(std::fs::metadata(&path).expect("meta").len() > 0);
+    let store = Store::open(&path).expect("opened");
+    assert_eq!(store.schema_version().expect("v"), SCHEMA_VERSION);
+}
+
+#[test]
+fn a_read_only_database_file_is_refused_at_open() {
+    // Root writes a mode 0444 file anyway, but the review would still write into a file its
+    // owner made read-only on purpose; a non-root reviewer got "NOT saved" on every key.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("ro °.sqlite");
+    drop(Store::open(&path).expect("create"));
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+    let e = Store::open(&path).expect_err("refused");
+    let msg = e.to_string();
+    assert!(matches!(e, StoreError::ReadOnly { .. }), "{e:?}");
+    assert!(msg.contains(&path.display().to_string()), "{msg}");
+    assert!(msg.contains("read-only"), "{msg}");
+    // Reading it is fine, through a copy: what a read command caches (`stats` importing a
+    // `--judge` file) is not written into the file, even by root.
+    let bytes = std::fs::read(&path).expect("read");
+    let store = Store::open_existing(&path).expect("read");
+    assert!(store.decisions(None).expect("q").is_empty());
+    store.append(&dec("r"), None).expect("into the copy");
+    drop(store);
+    assert_eq!(std::fs::read(&path).expect("read"), bytes, "untouched");
+}
+
+fn remove_db(path: &Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        std::fs::remove_file(open_read::sibling(path, suffix)).expect("rm");
+    }
+}
+
+#[test]
+fn a_deleted_database_stops_saving_and_its_decisions_are_rescued() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("review ’24.sqlite");
+    let store = Store::open(&path).expect("open");
+    let first = store.append(&dec("r1"), None).expect("first");
+    store.check_in_place().expect("in place");
+    remove_db(&path);
+    let e = store.check_in_place().expect_err("gone");
+    let msg = e.to_string();
+    assert!(msg.contains(&path.display().to_string()), "{msg}");
+    assert!(msg.contains("deleted or replaced"), "{msg}");
+    let Some(rescue) = store.rescued() else {
+        panic!("no rescue file: {msg}")
+    };
+    assert!(msg.contains(&rescue.display().to_string()), "{msg}");
+    // Saving stopped: nothing more is written anywhere, and the path is not made again.
+    let e = store.append(&dec("r2"), None).expect_err("stopped");
+    assert!(e.to_string().contains("deleted or replaced"), "{e}");
+    assert!(!path.exists());
+    let saved = Store::open_existing(&rescue).expect("rescue opens");
+    assert_eq!(saved.decisions(None).expect("q"), [first]);
+}
+
+#[test]
+fn a_replaced_database_is_detected_after_a_commit() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("db.sqlite");
+    let other = dir.path().join("other.sqlite");
+    let store = Store::open(&path).expect("open");
+    drop(Store::open(&other).expect("other"));
+    store.append(&dec("r1"), None).expect("first");
+    // `mv other.sqlite db.sqlite` between two decisions (and the old WAL removed: left, it
+    // would be read over the new file).
+    std::fs::rename(&other, &path).expect("mv");
+    for suffix in ["-wal", "-shm"] {
+        std::fs::remove_file(open_read::sibling(&path, suffix)).expect("rm");
+    }
+    let e = store.append(&dec("r2"), None).expect_err("replaced");
+    assert!(matches!(e, StoreError::Gone { .. }), "{e:?}");
+    assert!(
+        Store::open_existing(&path)
+            .expect("the new file")
+            .decisions(None)
+            .expect("q")
+            .is_empty(),
+        "nothing was written into the file that replaced it"
+    );
+    let rescue = store.rescued().expect("rescued");
+    let n = Store::open_existing(&rescue)
+        .expect("rescue")
+        .decisions(None)
+        .expect("q")
+        .len();
+    assert_eq!(n, 1);
+}
+
+#[test]
+fn the_injected_clock_stamps_decisions() {
+    let store = Store::open_in_memory().expect("open");
+    let t = std::time::UNIX_EPOCH + Duration::from_millis(1_700_000_000_250);
+    store.set_clock(std::sync::Arc::new(move || t));
+    assert_eq!(store.now(), t);
+    let d = store.append(&dec("r"), None).expect("saved");
+    assert_eq!(d.time, "2023-11-14T22:13:20.250Z");
+    let all = store.append_all(&[dec("r")], None).expect("saved");
+    assert_eq!(all[0].time, "2023-11-14T22:13:20.250Z");
+}

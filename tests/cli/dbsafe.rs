@@ -1,0 +1,479 @@
+//! The database's safety on the review screen and at the command line: two reviewers deciding
+//! one record are told who changed what; a database deleted during a review is not called
+//! saved; another program's SQLite file and a read-only database are refused at start.
+
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use predicates::prelude::*;
+use spanreview::formats::Dataset;
+use spanreview::review::decision::SpanStatus;
+use spanreview::store::Store;
+use spanreview::tui::app::{App, Status};
+use spanreview::tui::config::Config;
+use spanreview::tui::queue::QueueKind;
+use spanreview::tui::Action;
+
+use super::common::{bin, fixture};
+
+/// A clock tests move by hand, shared by several stores.
+#[derive(Clone)]
+struct TestClock(Arc<Mutex<SystemTime>>);
+
+impl TestClock {
+    fn new() -> Self {
+        Self(Arc::new(Mutex::new(SystemTime::now())))
+    }
+    fn advance(&self, d: Duration) {
+        let mut t = self.0.lock().expect("clock");
+        *t += d;
+    }
+    fn on(&self, store: &Store) {
+        let c = Arc::clone(&self.0);
+        store.set_clock(Arc::new(move || *c.lock().expect("clock")));
+    }
+}
+
+fn files() -> Vec<PathBuf> {
+    let dir = fixture("review");
+    vec![
+        dir.join("records.jsonl"),
+        dir.join("predictions_detector.jsonl"),
+    ]
+}
+
+fn reviewer_app(store: &Rc<Store>, who: &str) -> App {
+    let ds = Dataset::open(&files(), None).expect("fixture opens");
+    App::new(
+        ds,
+        Box::new(Rc::clone(store)),
+        who,
+        QueueKind::All,
+        Config::defaults(true),
+        None,
+    )
+    .expect("app")
+}
+
+fn status(app: &App) -> String {
+    match &app.status {
+        Status::None => String::new(),
+        Status::Info(m) | Status::Saved(m) | Status::Error(m) => m.clone(),
+    }
+}
+
+fn typed(app: &mut App, s: &str) {
+    for c in s.chars() {
+        app.update(Action::Input(c));
+    }
+}
+
+/// Two reviewers on one database, with one clock.
+fn two_reviewers(dir: &Path) -> (App, App, TestClock) {
+    let path = dir.join("two °.sqlite");
+    let clock = TestClock::new();
+    let (a, b) = (
+        Rc::new(Store::open(&path).expect("db")),
+        Rc::new(Store::open(&path).expect("db")),
+    );
+    clock.on(&a);
+    clock.on(&b);
+    (reviewer_app(&a, "ana"), reviewer_app(&b, "bo"), clock)
+}
+
+#[test]
+fn a_reviewer_sees_who_changed_the_record_on_screen_beside_their_own_saved() {
+    // Ana accepted the span; bo then dropped it. Ana's screen said only "updated: decisions on
+    // this record were saved elsewhere", in place of her own "saved #1"; bo was told nothing.
+    let dir = tempfile::tempdir().expect("tmp");
+    let (mut ana, mut bo, clock) = two_reviewers(dir.path());
+    ana.update(Action::Accept);
+    assert_eq!(ana.status, Status::Saved("saved #1 (accept)".into()));
+    ana.idle();
+    clock.advance(Duration::from_millis(500));
+    // Bo overrides her: he is told, and his own "saved" stays.
+    for a in [Action::Drop, Action::Confirm] {
+        bo.update(a);
+    }
+    assert_eq!(
+        bo.status,
+        Status::Saved(
+            "saved #2 (drop) · overrides ana's accept of “rainy” [29, 34) (a moment ago)".into()
+        )
+    );
+    // Ana's screen re-reads the record's log when idle, once 900 ms have passed by the log's
+    // clock: not before.
+    ana.idle();
+    assert_eq!(ana.status, Status::Saved("saved #1 (accept)".into()));
+    clock.advance(Duration::from_millis(400));
+    ana.idle();
+    assert_eq!(
+        ana.status,
+        Status::Saved(
+            "saved #1 (accept) · bo dropped “rainy” [29, 34) a moment ago, over your accept".into()
+        )
+    );
+    let c = ana.cur.as_ref().expect("record");
+    assert!(matches!(
+        c.review.spans[0].status,
+        SpanStatus::Dropped { .. }
+    ));
+    // Nothing new: nothing more said, and the notice is not repeated.
+    clock.advance(Duration::from_secs(1));
+    ana.idle();
+    assert_eq!(
+        ana.status,
+        Status::Saved(
+            "saved #1 (accept) · bo dropped “rainy” [29, 34) a moment ago, over your accept".into()
+        )
+    );
+    // A later one replaces the notice, and says how long ago.
+    bo.update(Action::Note);
+    typed(&mut bo, "東京 ≠ 25°C?");
+    bo.update(Action::Confirm);
+    clock.advance(Duration::from_secs(5 * 60));
+    ana.idle();
+    assert_eq!(
+        ana.status,
+        Status::Saved("saved #1 (accept) · bo noted “東京 ≠ 25°C?” 5 min ago".into())
+    );
+}
+
+#[test]
+fn deciding_on_a_record_someone_changed_unseen_says_what_they_did() {
+    // Bo's screen had not re-read the record yet when he decided: the decisions he had not
+    // seen are named with his "saved", and one that only agrees is not called overridden.
+    let dir = tempfile::tempdir().expect("tmp");
+    let (mut ana, mut bo, _clock) = two_reviewers(dir.path());
+    ana.update(Action::Flag);
+    ana.update(Action::Accept);
+    bo.update(Action::Accept);
+    assert_eq!(
+        bo.status,
+        Status::Saved(
+            "saved #3 (accept) · ana accepted “rainy” [29, 34) a moment ago (and 1 more)".into()
+        )
+    );
+}
+
+#[test]
+fn an_undo_elsewhere_names_what_it_undid() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let (mut ana, mut bo, clock) = two_reviewers(dir.path());
+    ana.idle();
+    for a in [Action::Drop, Action::Confirm] {
+        bo.update(a);
+    }
+    clock.advance(Duration::from_secs(1));
+    ana.idle();
+    assert_eq!(
+        ana.status,
+        Status::Info("bo dropped “rainy” [29, 34) a moment ago".into())
+    );
+    bo.update(Action::Undo);
+    assert_eq!(bo.status, Status::Saved("saved #2 (undo #1)".into()));
+    clock.advance(Duration::from_secs(3 * 3600));
+    ana.idle();
+    assert_eq!(
+        ana.status,
+        Status::Info("bo undid #1 (drop of “rainy” [29, 34)) 3 h ago".into())
+    );
+    let c = ana.cur.as_ref().expect("record");
+    assert_eq!(c.review.spans[0].status, SpanStatus::Pending);
+}
+
+fn remove_db(path: &Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut p = path.as_os_str().to_owned();
+        p.push(suffix);
+        std::fs::remove_file(PathBuf::from(p)).expect("rm");
+    }
+}
+
+#[test]
+fn a_database_deleted_during_the_review_is_never_called_saved() {
+    // Deleting the database (and its -wal, -shm) during a review, then pressing `A` three
+    // times, showed three "saved #N": they went into a file nobody can open again.
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = dir.path().join("gone ’.sqlite");
+    let store = Rc::new(Store::open(&path).expect("db"));
+    let mut app = reviewer_app(&store, "ana");
+    app.update(Action::Flag);
+    assert_eq!(app.status, Status::Saved("saved #1 (flag)".into()));
+    remove_db(&path);
+    for _ in 0..3 {
+        app.update(Action::AcceptAll);
+        let Status::Error(m) = &app.status else {
+            panic!("not an error: {:?}", app.status)
+        };
+        assert!(m.starts_with("NOT saved: "), "{m}");
+        assert!(m.contains("deleted or replaced"), "{m}");
+    }
+    let rescue = store.rescued().expect("a rescue file");
+    assert!(status(&app).contains(&rescue.display().to_string()));
+    assert!(!path.exists(), "nothing is written at the old path");
+    let saved = Store::open_existing(&rescue).expect("rescue opens");
+    let log = saved.decisions(None).expect("log");
+    assert_eq!(
+        log.len(),
+        1,
+        "the flag saved before, and nothing after: {log:?}"
+    );
+}
+
+#[test]
+fn an_idle_screen_tells_that_the_database_went_away() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = dir.path().join("db.sqlite");
+    let clock = TestClock::new();
+    let store = Rc::new(Store::open(&path).expect("db"));
+    clock.on(&store);
+    let mut app = reviewer_app(&store, "ana");
+    app.idle();
+    assert_eq!(app.status, Status::None);
+    remove_db(&path);
+    clock.advance(Duration::from_secs(1));
+    app.idle();
+    assert!(
+        matches!(&app.status, Status::Error(m) if m.contains("deleted or replaced") && m.contains("saving stopped")),
+        "{:?}",
+        app.status
+    );
+}
+
+/// An SQLite database of another program, in `dir`.
+fn foreign_db(dir: &Path) -> PathBuf {
+    let path = dir.join("notes °.sqlite");
+    let conn = rusqlite::Connection::open(&path).expect("raw");
+    conn.execute_batch("CREATE TABLE notes (x); INSERT INTO notes VALUES ('東京');")
+        .expect("create");
+    path
+}
+
+#[test]
+fn commands_refuse_another_programs_sqlite_file_untouched() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let foreign = foreign_db(dir.path());
+    let bytes = std::fs::read(&foreign).expect("read");
+    let input = dir.path().join("in.sqlite");
+    drop(Store::open(&input).expect("input"));
+    let refused = || {
+        predicate::str::contains(foreign.display().to_string())
+            .and(predicate::str::contains("not a spanreview database"))
+            .and(predicate::str::contains("its tables: notes"))
+    };
+    bin()
+        .arg("merge-db")
+        .arg(&foreign)
+        .arg(&input)
+        .assert()
+        .code(2)
+        .stderr(refused());
+    bin()
+        .args(["decisions", "--db"])
+        .arg(&foreign)
+        .assert()
+        .code(2)
+        .stderr(refused());
+    assert_eq!(std::fs::read(&foreign).expect("read"), bytes);
+    let mut wal = foreign.as_os_str().to_owned();
+    wal.push("-wal");
+    assert!(!PathBuf::from(wal).exists());
+}
+
+#[test]
+fn merging_into_a_read_only_database_is_refused_at_start() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tmp");
+    let out = dir.path().join("team °.sqlite");
+    let input = dir.path().join("in.sqlite");
+    drop(Store::open(&out).expect("out"));
+    drop(Store::open(&input).expect("input"));
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+    bin()
+        .arg("merge-db")
+        .arg(&out)
+        .arg(&input)
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains(out.display().to_string())
+                .and(predicate::str::contains("is read-only (its mode is 0444)")),
+        );
+}
+
+/// `review` of the fixture on `db` in a terminal, the shell printing the exit status after it.
+fn review_in_tmux(name: &str, dir: &Path, db: &Path, extra: &str) -> Option<super::terminal::Tmux> {
+    use super::terminal::{bin, env, shell_quote, Tmux};
+    let files: Vec<String> = files().iter().map(|p| shell_quote(p)).collect();
+    let cmd = format!(
+        "sh -c \"{} review {} --db {} --reviewer e2e --queue all {extra}; echo exit=\\$?; sleep 600\"",
+        bin(),
+        files.join(" "),
+        shell_quote(db)
+    );
+    Tmux::start(name, &cmd, &env(dir))
+}
+
+/// The pane with wrapped lines joined.
+fn joined(t: &super::terminal::Tmux) -> String {
+    t.tmux(&["capture-pane", "-p", "-J", "-t", "t"])
+}
+
+#[test]
+fn a_review_whose_database_was_deleted_quits_naming_the_rescue_file() {
+    // Quitting said "decisions are in DB", a file that did not exist any more.
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("rév.sqlite");
+    let Some(t) = review_in_tmux("gone", dir.path(), &db, "") else {
+        return;
+    };
+    t.wait("uni_1__contradiction");
+    t.press(&["A"], "saved #1");
+    remove_db(&db);
+    t.press(&["A"], "NOT saved");
+    t.keys(&["q"]);
+    t.wait("exit=");
+    let screen = joined(&t);
+    assert!(screen.contains("exit=1"), "{screen}");
+    assert!(
+        screen.contains(&format!(
+            "database {} was deleted or replaced during the review",
+            db.display()
+        )),
+        "{screen}"
+    );
+    assert!(!screen.contains("decisions are in"), "{screen}");
+    let rescue = std::fs::read_dir(dir.path())
+        .expect("ls")
+        .map(|e| e.expect("entry").path())
+        .find(|p| p.to_string_lossy().contains(".rescued-"))
+        .expect("a rescue file beside the database");
+    assert!(
+        screen.contains(&format!("merge-db {}", db.display())),
+        "{screen}"
+    );
+    let log = Store::open_existing(&rescue)
+        .expect("rescue")
+        .decisions(None)
+        .expect("log");
+    assert_eq!(log.len(), 1, "{log:?}");
+}
+
+#[test]
+fn review_refuses_a_read_only_or_foreign_database_at_start() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tmp");
+    let ro = dir.path().join("ro.sqlite");
+    drop(Store::open(&ro).expect("db"));
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+    let foreign = foreign_db(dir.path());
+    for (name, db, want) in [
+        ("ro", &ro, "is read-only (its mode is 0444)"),
+        ("foreign", &foreign, "not a spanreview database"),
+    ] {
+        let Some(t) = review_in_tmux(name, dir.path(), db, "") else {
+            return;
+        };
+        t.wait("exit=");
+        let screen = joined(&t);
+        assert!(screen.contains("exit=2"), "{screen}");
+        assert!(screen.contains(want), "{screen}");
+        assert!(screen.contains(&db.display().to_string()), "{screen}");
+    }
+    // Asked for explicitly, the foreign file gets spanreview's tables.
+    let Some(t) = review_in_tmux("init", dir.path(), &foreign, "--db-init") else {
+        return;
+    };
+    t.wait("uni_1__contradiction");
+    t.press(&["A"], "saved #1");
+    t.keys(&["q"]);
+    t.wait("exit=0");
+    let conn = rusqlite::Connection::open(&foreign).expect("raw");
+    let kept: String = conn
+        .query_row("SELECT x FROM notes", [], |r| r.get(0))
+        .expect("its own table is kept");
+    assert_eq!(kept, "東京");
+    drop(conn);
+    let log = Store::open_existing(&foreign).expect("now spanreview's too");
+    assert_eq!(log.decisions(None).expect("log").len(), 1);
+}
+
+#[test]
+fn merging_into_a_database_this_user_cannot_write_is_refused_at_start() {
+    // The file has its write bit, but not for this user: SQLite opens it read-only and every
+    // write would fail ("NOT saved" on every key of a review).
+    use super::store::{set_mode, unprivileged};
+    let Some(prefix) = unprivileged() else {
+        return;
+    };
+    if prefix.is_empty() {
+        eprintln!("SKIP: not root, so the database cannot be made another user's");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tmp");
+    set_mode(dir.path(), 0o755);
+    let shared = dir.path().join("shared");
+    std::fs::create_dir(&shared).expect("mkdir");
+    set_mode(&shared, 0o777);
+    let (out, input) = (shared.join("team °.sqlite"), shared.join("in.sqlite"));
+    drop(Store::open(&out).expect("out"));
+    drop(Store::open(&input).expect("input"));
+    set_mode(&out, 0o644);
+    set_mode(&input, 0o644);
+    let before = std::fs::read(&out).expect("read");
+    let mut cmd = std::process::Command::new(&prefix[0]);
+    cmd.args(&prefix[1..])
+        .arg(env!("CARGO_BIN_EXE_spanreview"))
+        .arg("merge-db")
+        .arg(&out)
+        .arg(&input)
+        .env("HOME", &shared)
+        .env("SPANREVIEW_CACHE_DIR", shared.join("cache"));
+    assert_cmd::Command::from_std(cmd).assert().code(2).stderr(
+        predicate::str::contains(out.display().to_string()).and(predicate::str::contains(
+            "is read-only (this user cannot write it)",
+        )),
+    );
+    assert_eq!(std::fs::read(&out).expect("read"), before);
+}
+
+#[test]
+fn merging_into_a_database_in_a_folder_this_user_cannot_write_is_refused_clearly() {
+    use super::store::{set_mode, unprivileged};
+    let Some(prefix) = unprivileged() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("tmp");
+    set_mode(dir.path(), 0o755);
+    let ro = dir.path().join("ro °");
+    std::fs::create_dir(&ro).expect("mkdir");
+    let (out, input) = (ro.join("team.sqlite"), ro.join("in.sqlite"));
+    drop(Store::open(&out).expect("out"));
+    drop(Store::open(&input).expect("input"));
+    set_mode(&out, 0o666);
+    set_mode(&ro, 0o555);
+    let mut cmd = match prefix.split_first() {
+        Some((first, rest)) => {
+            let mut c = std::process::Command::new(first);
+            c.args(rest).arg(env!("CARGO_BIN_EXE_spanreview"));
+            c
+        }
+        None => std::process::Command::new(env!("CARGO_BIN_EXE_spanreview")),
+    };
+    cmd.arg("merge-db")
+        .arg(&out)
+        .arg(&input)
+        .env("HOME", dir.path());
+    let assert = assert_cmd::Command::from_std(cmd).assert();
+    set_mode(&ro, 0o755);
+    assert
+        .code(2)
+        .stderr(
+            predicate::str::contains(out.display().to_string()).and(predicate::str::contains(
+                "in a folder this user cannot write",
+            )),
+        );
+}
