@@ -21,6 +21,16 @@
 //!   of every record's answer. Undefined (`None`) when the expected agreement is 1, i.e. both
 //!   sides put every character in the same single class.
 //!
+//! - **Label-aware** figures (`char_level_labeled`, `kappa_labeled`): a code point carries the set
+//!   of labels (with category and subcategory) of the spans covering it ([`super::labeled`]);
+//!   tp where both sides give the same non-empty set; where both mark it with different sets it
+//!   is a false positive (B's label is wrong) **and** a false negative (A's label is missed);
+//!   kappa is multi-category Cohen's kappa over every code point, each label set a category and
+//!   "no span" one more. With one label everywhere they equal the label-blind figures.
+//! - **By label** ([`Comparison::by_label`]): per label, the label-blind figures of the spans
+//!   with that label only, over every compared record (a record where neither side uses the
+//!   label is an example-level true negative, its characters true negatives).
+//!
 //! Spans that are empty, reversed or reach past the end of the answer never panic: coverage is
 //! clamped to `[0, len(output))` and the span is counted in `invalid_a` / `invalid_b` so that
 //! callers can report it. An empty or reversed span covers nothing, so a record whose only spans
@@ -30,6 +40,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::labeled::{self, LabelName, LabeledCounts};
 use crate::model::offsets::char_len;
 use crate::model::{Record, Span};
 
@@ -113,7 +124,7 @@ impl Coverage {
 }
 
 /// Agreement of A and B on one record.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RecordAgreement {
     /// Code points in the answer.
     pub chars: usize,
@@ -131,6 +142,8 @@ pub struct RecordAgreement {
     pub invalid_a: usize,
     /// B's empty, reversed or out-of-range spans.
     pub invalid_b: usize,
+    /// Label-aware counts.
+    pub labeled: LabeledCounts,
 }
 
 impl RecordAgreement {
@@ -150,6 +163,7 @@ impl RecordAgreement {
             b_positive: !cb.is_empty(),
             invalid_a: ca.invalid,
             invalid_b: cb.invalid,
+            labeled: LabeledCounts::new(chars, a, b),
         }
     }
 
@@ -231,6 +245,12 @@ pub struct Agreement {
     pub invalid_a: usize,
     /// B's empty, reversed or out-of-range spans.
     pub invalid_b: usize,
+    /// Label-aware character-level counts.
+    pub labeled_counts: Counts,
+    /// Code points where both sides give the same label set, "no span" included.
+    pub labeled_agree: usize,
+    /// Per label set ([`labeled::Labels::set_key`]): code points A gives it, B gives it.
+    pub labeled_marginals: BTreeMap<String, (usize, usize)>,
 }
 
 impl Agreement {
@@ -255,6 +275,18 @@ impl Agreement {
         }
         self.invalid_a += r.invalid_a;
         self.invalid_b += r.invalid_b;
+        let l = &r.labeled;
+        self.labeled_counts.add(Counts {
+            tp: l.tp,
+            fp: l.fp,
+            fn_: l.fn_,
+        });
+        self.labeled_agree += l.agree;
+        for (k, a, b) in &l.marginals {
+            let m = self.labeled_marginals.entry(k.clone()).or_default();
+            m.0 += a;
+            m.1 += b;
+        }
     }
 
     /// Add everything `other` counted.
@@ -268,6 +300,31 @@ impl Agreement {
         self.iou_records += other.iou_records;
         self.invalid_a += other.invalid_a;
         self.invalid_b += other.invalid_b;
+        self.labeled_counts.add(other.labeled_counts);
+        self.labeled_agree += other.labeled_agree;
+        for (k, (a, b)) in &other.labeled_marginals {
+            let m = self.labeled_marginals.entry(k.clone()).or_default();
+            m.0 += a;
+            m.1 += b;
+        }
+    }
+
+    /// Count `records` records of `chars` code points in all, of which the ones not added yet
+    /// are records where neither side marks anything (as for a label they do not use).
+    fn pad(&mut self, records: usize, chars: usize) {
+        let (dr, dc) = (
+            records.saturating_sub(self.records),
+            chars.saturating_sub(self.chars),
+        );
+        self.records += dr;
+        self.chars += dc;
+        self.example_tn += dr;
+        self.labeled_agree += dc;
+        if dc > 0 {
+            let m = self.labeled_marginals.entry(String::new()).or_default();
+            m.0 += dc;
+            m.1 += dc;
+        }
     }
 
     /// Characters neither side covers.
@@ -291,6 +348,17 @@ impl Agreement {
         kappa(c.tp, c.fp, c.fn_, self.char_tn())
     }
 
+    /// Label-aware character-level kappa: multi-category Cohen's kappa, each label set a
+    /// category and "no span" one more; `None` when undefined.
+    #[must_use]
+    pub fn kappa_labeled(&self) -> Option<f64> {
+        labeled::kappa(
+            self.labeled_agree,
+            self.chars,
+            self.labeled_marginals.values(),
+        )
+    }
+
     /// The derived scores, for printing or serialising.
     #[must_use]
     pub fn scores(&self) -> Scores {
@@ -307,10 +375,12 @@ impl Agreement {
             records: self.records,
             chars: self.chars,
             char_level: prf(self.char_counts),
+            char_level_labeled: prf(self.labeled_counts),
             example_level: prf(self.example_counts),
             mean_iou: self.mean_iou(),
             iou_records: self.iou_records,
             kappa: self.kappa(),
+            kappa_labeled: self.kappa_labeled(),
             invalid_spans_a: self.invalid_a,
             invalid_spans_b: self.invalid_b,
         }
@@ -361,6 +431,9 @@ pub struct Scores {
     pub chars: usize,
     /// Character level (halu-toolace `span_level`).
     pub char_level: Prf,
+    /// Character level, label-aware: a code point counts as tp only where both give it the
+    /// same labels; marked by both with different labels it is fp and fn.
+    pub char_level_labeled: Prf,
     /// Example level.
     pub example_level: Prf,
     /// Mean per-record IoU (`null` when no record has a span on either side).
@@ -369,19 +442,24 @@ pub struct Scores {
     pub iou_records: usize,
     /// Character-level Cohen's kappa (`null` when undefined).
     pub kappa: Option<f64>,
+    /// Label-aware character-level kappa (`null` when undefined).
+    pub kappa_labeled: Option<f64>,
     /// A's empty, reversed or out-of-range spans (clamped).
     pub invalid_spans_a: usize,
     /// B's empty, reversed or out-of-range spans (clamped).
     pub invalid_spans_b: usize,
 }
 
-/// Agreement overall and split by the records' corruption type.
+/// Agreement overall, split by the records' corruption type and by span label.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Comparison {
     /// Every record.
     pub overall: Agreement,
     /// Per `corruption_type` ([`UNTYPED`] for records without one).
     pub by_type: BTreeMap<String, Agreement>,
+    /// Per span label, over the records where either side uses it; [`Comparison::by_label`]
+    /// counts the other records in.
+    labels: BTreeMap<LabelName, Agreement>,
 }
 
 impl Comparison {
@@ -393,6 +471,34 @@ impl Comparison {
             .entry(corruption_type.unwrap_or(UNTYPED).to_owned())
             .or_default()
             .add(&r);
+        let mut names: Vec<LabelName> = a.iter().chain(b).map(LabelName::of).collect();
+        names.sort();
+        names.dedup();
+        for name in names {
+            let only = |spans: &[Span]| -> Vec<Span> {
+                spans.iter().filter(|s| name.matches(s)).cloned().collect()
+            };
+            let r = RecordAgreement::new(output, &only(a), &only(b));
+            self.labels.entry(name).or_default().add(&r);
+        }
+    }
+
+    /// Per span label (with category and subcategory): the label-blind figures of the spans
+    /// with that label only, over every record compared.
+    #[must_use]
+    pub fn by_label(&self) -> BTreeMap<String, Agreement> {
+        let mut out = BTreeMap::new();
+        for (name, ag) in &self.labels {
+            let mut ag = ag.clone();
+            ag.pad(self.overall.records, self.overall.chars);
+            let mut shown = name.to_string();
+            // `a/b` could be a label with a slash or label `a` of category `b`: keep both.
+            if out.contains_key(&shown) {
+                shown = format!("{name:?}");
+            }
+            out.insert(shown, ag);
+        }
+        out
     }
 
     /// Add `record` when it has both sources; returns false (and adds nothing) when either is
@@ -667,6 +773,120 @@ mod tests {
             sum.merge(a);
         }
         assert_eq!(&sum, o);
+    }
+
+    fn labeled(v: &[(usize, usize, &str)]) -> Vec<Span> {
+        v.iter().map(|&(s, e, l)| Span::new("", s, e, l)).collect()
+    }
+
+    /// The case: one side accepts an `overgeneration` span, the other relabels it
+    /// `contradiction`. Label-blind: F1 1 and kappa 1; label-aware: no true positive.
+    #[test]
+    fn relabeled_span_agrees_blind_but_not_labeled() {
+        let out = "It is 25°C and rainy";
+        let mut c = Comparison::default();
+        c.add(
+            Some("overgeneration"),
+            out,
+            &labeled(&[(6, 10, "overgeneration")]),
+            &labeled(&[(6, 10, "contradiction")]),
+        );
+        let s = c.overall.scores();
+        assert_eq!(s.char_level.f1, 1.0);
+        assert_eq!(s.kappa, Some(1.0));
+        let l = s.char_level_labeled;
+        assert_eq!((l.tp, l.fp, l.fn_), (0, 4, 4));
+        assert_eq!(l.f1, 0.0);
+        // 16 of 20 code points agree ("none"); expected (16·16 + 4·0 + 0·4) / 400.
+        let pe = 256.0 / 400.0;
+        let want = (16.0 / 20.0 - pe) / (1.0 - pe);
+        let k = s.kappa_labeled.expect("kappa");
+        assert!((k - want).abs() < 1e-12, "{k} != {want}");
+        let v = serde_json::to_value(s).expect("json");
+        assert_eq!(v["char_level_labeled"]["fn"], 4);
+        assert_eq!(v["char_level_labeled"]["tp"], 0);
+        assert!(v["kappa_labeled"].is_number());
+    }
+
+    /// With one label on every span the label-aware figures are the label-blind ones.
+    #[test]
+    fn one_label_makes_labeled_equal_blind() {
+        let recs = [
+            record("1", None, "25°C today", &[(0, 4)], Some(&[(2, 6)])),
+            record("2", None, "東京は晴れ", &[(0, 2), (1, 4)], Some(&[(3, 5)])),
+            record("3", None, "ok 👋", &[], Some(&[(3, 4)])),
+        ];
+        let s = compare(&recs, GOLD, "det").overall.scores();
+        assert_eq!(
+            (s.char_level.tp, s.char_level.fp, s.char_level.fn_),
+            (
+                s.char_level_labeled.tp,
+                s.char_level_labeled.fp,
+                s.char_level_labeled.fn_
+            )
+        );
+        let (k, kl) = (s.kappa.expect("k"), s.kappa_labeled.expect("kl"));
+        assert!((k - kl).abs() < 1e-12);
+    }
+
+    #[test]
+    fn by_label_counts_every_record() {
+        let mut c = Comparison::default();
+        // a: A and B agree on [0,3); b: B only on [5,7)
+        c.add(
+            None,
+            "abcdefghij",
+            &labeled(&[(0, 3, "a")]),
+            &labeled(&[(0, 3, "a"), (5, 7, "b")]),
+        );
+        // a record that uses no label: a true negative for both labels
+        c.add(None, "東京", &[], &[]);
+        // b relabeled a → b: fn for a, fp for b
+        c.add(
+            None,
+            "xyz",
+            &labeled(&[(0, 2, "a")]),
+            &labeled(&[(0, 2, "b")]),
+        );
+        let by = c.by_label();
+        assert_eq!(by.keys().collect::<Vec<_>>(), ["a", "b"]);
+        let (a, b) = (&by["a"], &by["b"]);
+        for ag in [a, b] {
+            assert_eq!((ag.records, ag.chars), (3, 15));
+        }
+        assert_eq!(
+            a.char_counts,
+            Counts {
+                tp: 3,
+                fp: 0,
+                fn_: 2
+            }
+        );
+        assert_eq!(
+            b.char_counts,
+            Counts {
+                tp: 0,
+                fp: 4,
+                fn_: 0
+            }
+        );
+        assert_eq!(
+            (a.example_counts.tp, a.example_counts.fn_, a.example_tn),
+            (1, 1, 1)
+        );
+        assert_eq!((b.example_counts.fp, b.example_tn), (2, 1));
+        // kappa over all 15 code points: a: tp 3, fn 2, tn 10
+        let want = kappa(3, 0, 2, 10).expect("k");
+        assert!((a.kappa().expect("ka") - want).abs() < 1e-12);
+        assert!((a.kappa_labeled().expect("kla") - want).abs() < 1e-12);
+        assert_eq!(
+            c.overall.labeled_counts,
+            Counts {
+                tp: 3,
+                fp: 4,
+                fn_: 2
+            }
+        );
     }
 
     #[test]
