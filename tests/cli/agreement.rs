@@ -1,0 +1,235 @@
+//! Integration tests: label-aware agreement (`char_level_labeled`, `kappa_labeled`), `compare
+//! --by-label` and Krippendorff's alpha (`compare --alpha`, `stats`), the alphas checked against
+//! the `krippendorff` package on PyPI over real Mu-SHROOM files.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+use crate::common::{bin, shared};
+
+fn write(dir: &Path, name: &str, lines: &[Value]) -> PathBuf {
+    let p = dir.join(name);
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    fs::write(&p, text).expect("write");
+    p
+}
+
+/// A prediction line: gold and predicted spans as `(start, end, label)`.
+fn pred(
+    id: &str,
+    output: &str,
+    gold: &[(usize, usize, &str)],
+    pred: &[(usize, usize, &str)],
+) -> Value {
+    let spans = |v: &[(usize, usize, &str)]| -> Vec<Value> {
+        v.iter()
+            .map(|&(s, e, l)| {
+                let text: String = output.chars().skip(s).take(e - s).collect();
+                json!({"start": s, "end": e, "text": text, "label": l})
+            })
+            .collect()
+    };
+    let ty = gold.first().map_or("clean", |g| g.2);
+    json!({"id": id, "output": output, "corruption_type": ty,
+           "gold_spans": spans(gold), "pred_spans": spans(pred)})
+}
+
+fn json_lines(args: &[&std::ffi::OsStr]) -> Vec<Value> {
+    let out = bin()
+        .arg("compare")
+        .arg("--json")
+        .args(args)
+        .assert()
+        .success();
+    String::from_utf8(out.get_output().stdout.clone())
+        .expect("utf-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect()
+}
+
+/// The issue's case: gold says `overgeneration`, the detector relabels it `contradiction`.
+fn relabeled(dir: &Path) -> PathBuf {
+    write(
+        dir,
+        "predictions_det_combined.jsonl",
+        &[
+            // "25°C" [6, 10): same range, other label
+            pred(
+                "a",
+                "It is 25°C and rainy",
+                &[(6, 10, "overgeneration")],
+                &[(6, 10, "contradiction")],
+            ),
+            // "晴れ👋" [2, 5): same range, same label
+            pred(
+                "b",
+                "東京晴れ👋 です",
+                &[(2, 5, "overgeneration")],
+                &[(2, 5, "overgeneration")],
+            ),
+        ],
+    )
+}
+
+#[test]
+fn json_carries_label_aware_figures() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let f = relabeled(tmp.path());
+    let lines = json_lines(&[f.as_os_str()]);
+    let o = &lines[0]["overall"];
+    assert_eq!(o["char_level"]["f1"], 1.0);
+    assert_eq!(o["kappa"], 1.0);
+    let l = &o["char_level_labeled"];
+    assert_eq!(
+        (&l["tp"], &l["fp"], &l["fn"]),
+        (&json!(3), &json!(4), &json!(4))
+    );
+    let f1 = l["f1"].as_f64().expect("f1");
+    assert!((f1 - 3.0 / 7.0).abs() < 1e-12, "{f1}");
+    // 28 code points: 21 "none" on both sides agree, 3 overgeneration agree, 4 differ.
+    // A: none 21, over 7; B: none 21, over 3, contra 4.
+    let n = 28.0;
+    let pe = (21.0 * 21.0 + 7.0 * 3.0) / (n * n);
+    let want = (24.0 / n - pe) / (1.0 - pe);
+    let k = o["kappa_labeled"].as_f64().expect("kappa_labeled");
+    assert!((k - want).abs() < 1e-12, "{k} != {want}");
+}
+
+#[test]
+fn by_label_rows_and_json() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let f = relabeled(tmp.path());
+    let lines = json_lines(&[f.as_os_str()]);
+    let by = &lines[0]["by_label"];
+    let keys: Vec<&String> = by.as_object().expect("object").keys().collect();
+    assert_eq!(keys, ["contradiction", "overgeneration"]);
+    let over = &by["overgeneration"];
+    assert_eq!(over["records"], 2);
+    assert_eq!(
+        (&over["char_level"]["tp"], &over["char_level"]["fn"]),
+        (&json!(3), &json!(4))
+    );
+    assert_eq!(by["contradiction"]["char_level"]["fp"], 4);
+
+    let out = bin()
+        .arg("compare")
+        .arg(&f)
+        .arg("--by-label")
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let row = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("label contradiction"))
+        .unwrap_or_else(|| panic!("no label row: {stdout}"));
+    assert!(row.split_whitespace().any(|c| c == "4"), "{row}");
+    assert!(stdout.contains("label overgeneration"), "{stdout}");
+    // Without the flag, no label rows.
+    let out = bin().arg("compare").arg(&f).assert().success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(!stdout.contains("label overgeneration"), "{stdout}");
+    assert!(stdout.contains("lbl F1"), "{stdout}");
+}
+
+#[test]
+fn alpha_needs_two_sources_besides_a() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let f = relabeled(tmp.path());
+    let out = bin().arg("compare").arg(&f).arg("--alpha").assert().code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("--alpha needs at least two sources"),
+        "{stderr}"
+    );
+}
+
+/// `compare FILE --alpha --json` on real Mu-SHROOM files: gold (the hard labels) is A, every
+/// annotator a coder. Expected values from the `krippendorff` package (0.9.0 on PyPI), one unit
+/// per code point, every annotator of the file a coder, NaN where the annotator did not
+/// annotate the record, pairs that are not non-negative integers skipped as the reader does:
+///
+/// ```python
+/// import json, sys, krippendorff, numpy as np
+/// recs = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]
+/// coders = sorted({a for r in recs for a in r["annotations"]})
+/// cols = []
+/// for r in recs:
+///     ann = r["annotations"]
+///     for i in range(len(r["model_output_text"])):  # code points
+///         cols.append([np.nan if c not in ann else
+///                      float(any(s <= i < e for s, e in ann[c]
+///                                if isinstance(s, int) and isinstance(e, int) and s >= 0))
+///                      for c in coders])
+/// print(len(coders), len(cols), krippendorff.alpha(reliability_data=np.array(cols).T,
+///                                                  level_of_measurement="nominal"))
+/// ```
+///
+/// Mu-SHROOM has one label, so label-aware alpha equals label-blind alpha.
+#[test]
+fn alpha_on_mushroom_equals_the_krippendorff_package() {
+    let cases = [
+        // 4 annotators, 3 per record (missing values)
+        (
+            "test_labeled/mushroom.ca-tst.v1.extra.jsonl",
+            4,
+            14383,
+            0.614_184_873_513_368_4,
+        ),
+        // 95 annotators, 11 per record
+        (
+            "val_v2/mushroom.en-val.v2.extra.jsonl",
+            95,
+            12211,
+            0.224_046_984_891_203_23,
+        ),
+        // Hindi: combining vowel signs, a span splitting a character from its sign
+        (
+            "val_v2/mushroom.hi-val.v2.extra.jsonl",
+            3,
+            7628,
+            0.321_552_387_936_454,
+        ),
+    ];
+    for (rel, coders, units, want) in cases {
+        let Some(f) = shared(&format!("multilingual/mushroom/{rel}")) else {
+            return;
+        };
+        let lines = json_lines(&[f.as_os_str(), "--alpha".as_ref()]);
+        let al = &lines.last().expect("lines")["alpha"];
+        assert_eq!(
+            al["coders"].as_array().expect("coders").len(),
+            coders,
+            "{rel}"
+        );
+        assert_eq!(al["units"], units, "{rel}");
+        for key in ["blind", "labeled"] {
+            let got = al[key].as_f64().expect("alpha");
+            assert!((got - want).abs() < 1e-9, "{rel} {key}: {got} != {want}");
+        }
+        // One comparison line per annotator before it.
+        assert_eq!(lines.len(), coders + 1, "{rel}");
+    }
+}
+
+#[test]
+fn alpha_summary_line_in_the_table() {
+    let Some(f) = shared("multilingual/mushroom/test_labeled/mushroom.ca-tst.v1.extra.jsonl")
+    else {
+        return;
+    };
+    let out = bin()
+        .arg("compare")
+        .arg(&f)
+        .arg("--alpha")
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("label-blind 0.6142, label-aware 0.6142"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("among 4 sources"), "{stdout}");
+}
