@@ -233,3 +233,61 @@ fn alpha_summary_line_in_the_table() {
     );
     assert!(stdout.contains("among 4 sources"), "{stdout}");
 }
+
+/// `stats` reports alpha among the annotator sources (gold, the hard labels, is not one): with
+/// nothing reviewed it is the alpha `compare --alpha` gives (see the test above for the Python).
+#[test]
+fn stats_reports_alpha_among_annotators() {
+    let Some(f) = shared("multilingual/mushroom/test_labeled/mushroom.ca-tst.v1.extra.jsonl")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("review.sqlite");
+    spanreview::store::Store::open(&db).expect("store");
+    let run = |json: bool| {
+        let mut cmd = bin();
+        cmd.arg("stats").arg(&f).arg("--db").arg(&db);
+        if json {
+            cmd.arg("--json");
+        }
+        cmd.assert().success().get_output().stdout.clone()
+    };
+    let v: Value = serde_json::from_slice(&run(true)).expect("json");
+    let al = &v["alpha"];
+    assert_eq!(al["coders"].as_array().expect("coders").len(), 4);
+    assert_eq!(al["units"], 14383);
+    let got = al["labeled"].as_f64().expect("alpha");
+    assert!((got - 0.614_184_873_513_368_4).abs() < 1e-9, "{got}");
+    // Label-aware figures per source and pair.
+    assert!(v["sources"][0]["overall"]["char_level_labeled"]["f1"].is_number());
+    assert!(v["pairs"][0]["overall"]["kappa_labeled"].is_number());
+    let table = String::from_utf8(run(false)).expect("utf-8");
+    assert!(
+        table.contains(
+            "alpha among 4 annotators over 14383 characters of 100 records: \
+                        label-blind 0.6142, label-aware 0.6142"
+        ),
+        "{table}"
+    );
+}
+
+/// Without annotators there is no alpha.
+#[test]
+fn stats_without_annotators_has_no_alpha() {
+    let f = crate::common::data("toolace/ensemble/predictions_combined.jsonl");
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("review.sqlite");
+    spanreview::store::Store::open(&db).expect("store");
+    let out = bin()
+        .arg("stats")
+        .arg(&f)
+        .arg("--db")
+        .arg(&db)
+        .arg("--json")
+        .assert()
+        .success();
+    let v: Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    assert!(v.as_object().expect("object").contains_key("alpha"), "{v}");
+    assert_eq!(v["alpha"], Value::Null);
+}
