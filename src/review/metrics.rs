@@ -475,8 +475,17 @@ impl Comparison {
         names.sort();
         names.dedup();
         for name in names {
+            // Offsets and label only: a span's text and raw object can be large.
             let only = |spans: &[Span]| -> Vec<Span> {
-                spans.iter().filter(|s| name.matches(s)).cloned().collect()
+                spans
+                    .iter()
+                    .filter(|s| name.matches(s))
+                    .map(|s| Span {
+                        category: s.category.clone(),
+                        subcategory: s.subcategory.clone(),
+                        ..Span::new("", s.start, s.end, s.label.clone())
+                    })
+                    .collect()
             };
             let r = RecordAgreement::new(output, &only(a), &only(b));
             self.labels.entry(name).or_default().add(&r);
