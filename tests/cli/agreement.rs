@@ -291,3 +291,73 @@ fn stats_without_annotators_has_no_alpha() {
     assert!(v.as_object().expect("object").contains_key("alpha"), "{v}");
     assert_eq!(v["alpha"], Value::Null);
 }
+
+/// Three reviewers on the same two records of one database (`reviewer:<NAME>` sources): on
+/// record 1 ana and cy keep the gold span and bo drops it; all accept record 0 whole (its spans
+/// are `overgeneration`, record 1's `missing_tool`: the label-aware alpha has three categories).
+/// Expected alphas from the `krippendorff` package over the records' code points:
+///
+/// ```python
+/// import json, krippendorff, numpy as np
+/// q, r = [json.loads(l) for l in open("data/toolace/test_records_reconstructed.jsonl")][:2]
+/// cats = {"": 0.0, "overgeneration": 1.0, "missing_tool": 2.0}
+/// for blind in (True, False):
+///     def v(rec, i):
+///         l = next((h["label"] for h in rec["hallucination_labels"]
+///                   if h["start"] <= i < h["end"]), "")
+///         return float(l != "") if blind else cats[l]
+///     cols = [[v(q, i)] * 3 for i in range(len(q["output"]))]
+///     cols += [[v(r, i), 0.0, v(r, i)] for i in range(len(r["output"]))]
+///     print(krippendorff.alpha(reliability_data=np.array(cols).T,
+///                              level_of_measurement="nominal"))
+/// ```
+#[test]
+fn stats_reports_alpha_among_reviewers() {
+    use spanreview::formats::Dataset;
+    use spanreview::review::decision::{ActionKind, Decision, SpanValue};
+    let records = crate::common::data("toolace/test_records_reconstructed.jsonl");
+    let ds = Dataset::open(std::slice::from_ref(&records), None).expect("open");
+    let (q, r) = (ds.record(0).expect("Q"), ds.record(1).expect("R"));
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("review.sqlite");
+    let store = spanreview::store::Store::open(&db).expect("store");
+    for (who, keep) in [("ana", true), ("bo", false), ("cy", true)] {
+        let action = if keep {
+            ActionKind::Accept
+        } else {
+            ActionKind::Drop
+        };
+        let mut d = Decision::new(&r, &ds.name, who, action);
+        d.span_key = Some("gold:0".to_owned());
+        d.before = Some(SpanValue::of(&r.gold_spans()[0]));
+        store.append(&d, None).expect("save");
+        let all = Decision::new(&q, &ds.name, who, ActionKind::AcceptAll);
+        store.append(&all, None).expect("save");
+    }
+    let out = bin()
+        .arg("stats")
+        .arg(&records)
+        .arg("--db")
+        .arg(&db)
+        .arg("--json")
+        .assert()
+        .success();
+    let v: Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    let al = &v["alpha"];
+    assert_eq!(
+        al["coders"],
+        json!(["reviewer:ana", "reviewer:bo", "reviewer:cy"]),
+        "{v}"
+    );
+    assert_eq!(
+        (&al["records"], &al["units"]),
+        (&json!(2), &json!(255 + 230))
+    );
+    for (key, want) in [
+        ("blind", 0.851_926_304_090_822_5),
+        ("labeled", 0.861_963_354_783_319_4),
+    ] {
+        let got = al[key].as_f64().expect("alpha");
+        assert!((got - want).abs() < 1e-9, "{key}: {got} != {want}");
+    }
+}
