@@ -361,3 +361,64 @@ fn stats_reports_alpha_among_reviewers() {
         assert!((got - want).abs() < 1e-9, "{key}: {got} != {want}");
     }
 }
+
+/// The case in `stats`: on record 1 ana accepts the `missing_tool` span [124, 170) and
+/// bo relabels it `contradiction`; both accept record 0 whole. Label-blind the two reviewers
+/// agree everywhere (F1 1, kappa 1, alpha 1); label-aware the 46 relabeled code points are
+/// false positives and false negatives.
+#[test]
+fn stats_tells_a_relabel_from_agreement() {
+    use spanreview::formats::Dataset;
+    use spanreview::review::decision::{ActionKind, Decision, SpanValue};
+    let records = crate::common::data("toolace/test_records_reconstructed.jsonl");
+    let ds = Dataset::open(std::slice::from_ref(&records), None).expect("open");
+    let (q, r) = (ds.record(0).expect("Q"), ds.record(1).expect("R"));
+    let g = r.gold_spans()[0].clone();
+    assert_eq!(
+        (g.start, g.end, g.label.as_str()),
+        (124, 170, "missing_tool")
+    );
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("review.sqlite");
+    let store = spanreview::store::Store::open(&db).expect("store");
+    for (who, action) in [("ana", ActionKind::Accept), ("bo", ActionKind::Relabel)] {
+        let mut d = Decision::new(&r, &ds.name, who, action);
+        d.span_key = Some("gold:0".to_owned());
+        d.before = Some(SpanValue::of(&g));
+        if action == ActionKind::Relabel {
+            d.after = Some(SpanValue::new(g.start, g.end, "contradiction"));
+        }
+        store.append(&d, None).expect("save");
+        let all = Decision::new(&q, &ds.name, who, ActionKind::AcceptAll);
+        store.append(&all, None).expect("save");
+    }
+    let out = bin()
+        .arg("stats")
+        .arg(&records)
+        .arg("--db")
+        .arg(&db)
+        .arg("--json")
+        .assert()
+        .success();
+    let v: Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    let pair = v["pairs"]
+        .as_array()
+        .expect("pairs")
+        .iter()
+        .find(|p| {
+            p["a"].as_str().unwrap_or("").starts_with("reviewer:")
+                && p["b"].as_str().unwrap_or("").starts_with("reviewer:")
+        })
+        .unwrap_or_else(|| panic!("no reviewer pair: {v}"));
+    let o = &pair["overall"];
+    assert_eq!(o["char_level"]["f1"], 1.0, "{o}");
+    assert_eq!(o["kappa"], 1.0);
+    let l = &o["char_level_labeled"];
+    assert_eq!(
+        (&l["tp"], &l["fp"], &l["fn"]),
+        (&json!(48 + 71), &json!(46), &json!(46))
+    );
+    assert!(o["kappa_labeled"].as_f64().expect("kappa") < 1.0);
+    assert_eq!(v["alpha"]["blind"], 1.0);
+    assert!(v["alpha"]["labeled"].as_f64().expect("alpha") < 1.0);
+}
