@@ -3,7 +3,9 @@
 //! The files are opened as one dataset (a records file and prediction files joined by `id`).
 //! A (the reference, default `gold`) is compared with each B (default: every other source), and
 //! one row or JSON object is printed per comparison. The numbers come from
-//! [`crate::review::metrics`].
+//! [`crate::review::metrics`], label-blind and label-aware. `--alpha` adds Krippendorff's alpha
+//! among the B sources ([`crate::review::alpha`]; A, the reference, is not a coder: gold is often
+//! made from the others, as Mu-SHROOM's hard labels are the annotators' majority).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -16,14 +18,15 @@ use unicode_width::UnicodeWidthStr;
 use super::eprintln;
 use super::judge_args::{self, JudgeArgs};
 use crate::formats::{Dataset, Format};
-use crate::model::{Record, GOLD};
+use crate::model::{Record, Span, GOLD};
+use crate::review::alpha::{Alpha, AlphaScores};
 use crate::review::metrics::{Agreement, Comparison};
 
 /// Arguments of `spanreview compare`.
 #[derive(Debug, clap::Args)]
-#[command(
-    after_help = "Example:\n  spanreview compare data/toolace/ensemble/predictions_combined.jsonl --by-type"
-)]
+#[command(after_help = "Examples:\n  \
+    spanreview compare data/toolace/ensemble/predictions_combined.jsonl --by-type --by-label\n  \
+    spanreview compare mushroom.en-val.v2.extra.jsonl --alpha")]
 pub struct Args {
     /// Records and prediction files, joined by `id` (the first file with answer text leads).
     #[arg(required = true, value_name = "FILE")]
@@ -37,7 +40,16 @@ pub struct Args {
     /// Add a row per corruption type under each comparison.
     #[arg(long)]
     pub by_type: bool,
-    /// Print one JSON object per comparison (always with `by_type`) instead of the table.
+    /// Add a row per span label (with category and subcategory) under each comparison: the
+    /// spans with that label only, over every record.
+    #[arg(long)]
+    pub by_label: bool,
+    /// Also report Krippendorff's alpha (nominal, per code point, label-blind and label-aware)
+    /// among the B sources (at least two); a source absent from a record is a missing value.
+    #[arg(long)]
+    pub alpha: bool,
+    /// Print one JSON object per comparison (always with `by_type` and `by_label`) instead of
+    /// the table; with `--alpha`, a last line `{"alpha": {...}}`.
     #[arg(long)]
     pub json: bool,
     /// Read every file in this format instead of detecting it.
@@ -76,6 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         })
         .collect();
     let mut seen: Vec<String> = Vec::new();
+    let mut alpha = Alpha::default();
     let mut read = 0usize;
     let mut unreadable = 0usize;
     for i in 0..dataset.len() {
@@ -109,6 +122,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         for p in &mut pairs {
             p.comparison.add_record(&record, &args.a, &p.b);
         }
+        if args.alpha {
+            let coders: Vec<(&str, &[Span])> = record
+                .sources
+                .iter()
+                .filter(|s| {
+                    if args.b.is_empty() {
+                        s.name != args.a
+                    } else {
+                        args.b.contains(&s.name)
+                    }
+                })
+                .map(|s| (s.name.as_str(), s.spans.as_slice()))
+                .collect();
+            alpha.add_record(crate::model::offsets::char_len(&record.output), &coders);
+        }
     }
     if unreadable > 0 {
         eprintln!("{unreadable} record(s) could not be read and were skipped");
@@ -130,6 +158,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
              (give a prediction file, or --b)",
             args.a
         );
+    }
+    let alpha = args.alpha.then(|| alpha.scores());
+    if let Some(al) = &alpha {
+        if pairs.len() < 2 {
+            anyhow::bail!(
+                "--alpha needs at least two sources besides \"{}\" (the reference is not a \
+                 coder); the files hold: {available}",
+                args.a
+            );
+        }
+        if al.records == 0 {
+            eprintln!("alpha: no record has two of the sources; alpha is undefined");
+        }
     }
     for p in &pairs {
         let left_out = read - p.comparison.overall.records;
@@ -156,9 +197,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let line = crate::model::escape::json(&line.to_string()).into_owned();
             writeln!(out, "{line}").context("writing to stdout")?;
         }
+        if let Some(al) = &alpha {
+            let line = crate::model::escape::json(&json!({ "alpha": al }).to_string()).into_owned();
+            writeln!(out, "{line}").context("writing to stdout")?;
+        }
     } else {
-        let table = table(&args.a, &pairs, args.by_type);
+        let groups = Groups {
+            by_type: args.by_type,
+            by_label: args.by_label,
+        };
+        let table = table(&args.a, &pairs, groups);
         write!(out, "{}", crate::model::escape::lines(&table)).context("writing to stdout")?;
+        if let Some(al) = &alpha {
+            write!(out, "{}", crate::model::escape::lines(&alpha_line(al)))
+                .context("writing to stdout")?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -192,6 +245,11 @@ fn comparison_json(a: &str, b: &str, c: &Comparison, read: usize, unreadable: us
         .iter()
         .map(|(t, ag)| (t.clone(), json!(ag.scores())))
         .collect();
+    let by_label: Map<String, Value> = c
+        .by_label()
+        .iter()
+        .map(|(l, ag)| (l.clone(), json!(ag.scores())))
+        .collect();
     json!({
         "a": a,
         "b": b,
@@ -200,21 +258,34 @@ fn comparison_json(a: &str, b: &str, c: &Comparison, read: usize, unreadable: us
         "unreadable": unreadable,
         "overall": c.overall.scores(),
         "by_type": by_type,
+        "by_label": by_label,
     })
 }
 
-/// The readable table: a row per comparison, and per type under it when asked.
-fn table(a: &str, pairs: &[Pair], by_type: bool) -> String {
-    let mut rows: Vec<(String, &Agreement)> = Vec::new();
+/// Which rows go under each comparison.
+#[derive(Debug, Clone, Copy)]
+struct Groups {
+    by_type: bool,
+    by_label: bool,
+}
+
+/// The readable table: a row per comparison, and per type and label under it when asked.
+fn table(a: &str, pairs: &[Pair], groups: Groups) -> String {
+    let mut rows: Vec<(String, Agreement)> = Vec::new();
     for p in pairs {
         let name = format!("{a} vs {}", p.b);
         rows.push((
             crate::model::escape::line(&name).into_owned(),
-            &p.comparison.overall,
+            p.comparison.overall.clone(),
         ));
-        if by_type {
+        if groups.by_type {
             for (t, ag) in &p.comparison.by_type {
-                rows.push((format!("  {}", crate::model::escape::line(t)), ag));
+                rows.push((format!("  {}", crate::model::escape::line(t)), ag.clone()));
+            }
+        }
+        if groups.by_label {
+            for (l, ag) in p.comparison.by_label() {
+                rows.push((format!("  label {}", crate::model::escape::line(&l)), ag));
             }
         }
     }
@@ -227,15 +298,16 @@ fn table(a: &str, pairs: &[Pair], by_type: bool) -> String {
     let mut s = String::new();
     s.push_str(&pad("comparison", width));
     s.push_str(&format!(
-        " {:>7} {:>8} {:>8} {:>8} {:>6} {:>6} {:>6} │ {:>6} {:>6} {:>6} │ {:>6} {:>5} {:>6}\n",
-        "records", "char tp", "fp", "fn", "P", "R", "F1", "ex P", "R", "F1", "IoU", "n", "kappa"
+        " {:>7} {:>8} {:>8} {:>8} {:>6} {:>6} {:>6} │ {:>6} {:>6} {:>6} │ {:>6} {:>5} {:>6} │ {:>6} {:>6}\n",
+        "records", "char tp", "fp", "fn", "P", "R", "F1", "ex P", "R", "F1", "IoU", "n", "kappa",
+        "lbl F1", "kappa"
     ));
     for (label, ag) in rows {
         let sc = ag.scores();
         let (c, e) = (sc.char_level, sc.example_level);
         s.push_str(&pad(&label, width));
         s.push_str(&format!(
-            " {:>7} {:>8} {:>8} {:>8} {:>6.4} {:>6.4} {:>6.4} │ {:>6.4} {:>6.4} {:>6.4} │ {:>6} {:>5} {:>6}\n",
+            " {:>7} {:>8} {:>8} {:>8} {:>6.4} {:>6.4} {:>6.4} │ {:>6.4} {:>6.4} {:>6.4} │ {:>6} {:>5} {:>6} │ {:>6.4} {:>6}\n",
             sc.records,
             c.tp,
             c.fp,
@@ -249,14 +321,36 @@ fn table(a: &str, pairs: &[Pair], by_type: bool) -> String {
             super::score4(sc.mean_iou),
             sc.iou_records,
             super::score4(sc.kappa),
+            sc.char_level_labeled.f1,
+            super::score4(sc.kappa_labeled),
         ));
     }
     s.push_str(
         "\nchar: code points covered by any span; ex: a record is positive when a span covers \
          a character;\nIoU: mean over the n records where A or B marks something; kappa: over \
-         every character (- when undefined)\n",
+         every character (- when undefined);\nlbl: label-aware, a character agrees only where \
+         both give it the same labels (relabeled: fp and fn); its kappa counts each label set and \
+         \"no span\" as categories\n",
     );
     s
+}
+
+/// The `--alpha` summary.
+fn alpha_line(al: &AlphaScores) -> String {
+    let coders = if al.coders.len() <= 6 {
+        format!(": {}", al.coders.join(", "))
+    } else {
+        String::new()
+    };
+    format!(
+        "\nKrippendorff's alpha (nominal, per character) among {} sources{coders}\nover {} \
+         characters of {} records with two or more of them: label-blind {}, label-aware {}\n",
+        al.coders.len(),
+        al.units,
+        al.records,
+        super::score4(al.blind),
+        super::score4(al.labeled),
+    )
 }
 
 /// `label` padded with spaces to `width` terminal columns.

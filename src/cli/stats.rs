@@ -13,7 +13,8 @@
 //! wrong, plus its located claims). A source is compared on the records it has an opinion on;
 //! a pair on the records both have one on. The numbers are [`crate::review::metrics`]'s:
 //! character-level P/R/F1 (reviewed result as reference), example-level F1, mean IoU, Cohen's
-//! kappa.
+//! kappa, label-blind and label-aware. With two or more annotators (Mu-SHROOM's, or
+//! `reviewer:<NAME>` sources) Krippendorff's alpha among them ([`crate::review::alpha`]).
 //!
 //! **Upheld** counts come from the applied `resolve` decisions, one vote per source per disputed
 //! cluster (or judge claim), however many spans its resolution settled, as the export report and
@@ -36,6 +37,7 @@ use super::judge_args::{self, JudgeArgs};
 use crate::formats::judges::{self, Arbitration, SpanReader};
 use crate::formats::{Dataset, Format};
 use crate::model::{Record, SourceRole, Span};
+use crate::review::alpha::{Alpha, AlphaScores};
 use crate::review::decision::{replay, ActionKind, Decision, RecordOutcome, RecordReview};
 use crate::review::metrics::{Agreement, RecordAgreement, Scores};
 use crate::review::outcome::{is_verdict_action, votes, JudgeCounts};
@@ -172,6 +174,9 @@ pub struct Report {
     pub progress: Progress,
     /// Disagreement among the sources as read.
     pub disagreement: DisagreementSummary,
+    /// Krippendorff's alpha among the annotator sources (`reviewer:<NAME>`, Mu-SHROOM's
+    /// annotators) over the records compared; `null` with fewer than two of them.
+    pub alpha: Option<AlphaScores>,
     /// Per source, in order of first appearance.
     pub sources: Vec<SourceStats>,
     /// Per pair of sources.
@@ -246,6 +251,7 @@ struct Acc {
     names: Vec<(String, SourceRole)>,
     sources: HashMap<String, Agreement>,
     pairs: BTreeMap<(usize, usize), Agreement>,
+    alpha: Alpha,
 }
 
 impl Acc {
@@ -348,6 +354,13 @@ fn compute(
                 acc.pairs.entry((i, j)).or_default().add(&r);
             }
         }
+        let annotators: Vec<(&str, &[Span])> = opinions
+            .iter()
+            .filter(|(_, role, _)| *role == SourceRole::Annotator)
+            .map(|(n, _, spans)| (n.as_str(), spans.as_slice()))
+            .collect();
+        acc.alpha
+            .add_record(crate::model::offsets::char_len(&rec.output), &annotators);
     }
     progress.orphan_decisions = log.iter().filter(|d| !seen.contains(&d.record_id)).count();
     for (n, _) in &acc.names {
@@ -385,6 +398,7 @@ fn compute(
         ignore_edge_punct: options.ignore_edge_punct,
         progress,
         disagreement: dis,
+        alpha: Some(acc.alpha.scores()).filter(|a| a.coders.len() >= 2),
         sources,
         pairs,
         upheld,
@@ -503,6 +517,17 @@ fn table(r: &Report) -> String {
         s.push('\n');
         s.push_str(&block("pairs (A is the reference)", &rows, false));
     }
+    if let Some(a) = &r.alpha {
+        s.push_str(&format!(
+            "\nKrippendorff's alpha among {} annotators over {} characters of {} records: \
+             label-blind {}, label-aware {}\n",
+            a.coders.len(),
+            a.units,
+            a.records,
+            super::score4(a.blind),
+            super::score4(a.labeled)
+        ));
+    }
     let others: Vec<_> = r
         .upheld
         .iter()
@@ -522,7 +547,8 @@ fn table(r: &Report) -> String {
     s.push_str(
         "\nchar: code points covered by any span; ex: a record is positive when a span covers \
          a character;\nIoU: mean over the n records where either side marks something; kappa: \
-         over every character (- when undefined);\nupheld: disputed clusters (and judge \
+         over every character (- when undefined);\nlbl: label-aware, a character agrees only \
+         where both give it the same labels;\nupheld: disputed clusters (and judge \
          claims) whose resolution upheld the source, of those whose resolution named it: one \
          vote per source per cluster\n(however many spans it settled into; --json adds the \
          per-span counts, one per resolve decision)\n",
@@ -556,8 +582,8 @@ fn block(title: &str, rows: &[(String, &Scores, String)], with_upheld: bool) -> 
     s.push_str(title);
     s.push_str(&" ".repeat(width.saturating_sub(title.width())));
     s.push_str(&format!(
-        " {:>7} {:>6} {:>6} {:>6} │ {:>6} │ {:>6} {:>5} │ {:>6}",
-        "records", "P", "R", "F1", "ex F1", "IoU", "n", "kappa"
+        " {:>7} {:>6} {:>6} {:>6} │ {:>6} │ {:>6} {:>5} │ {:>6} │ {:>6} {:>6}",
+        "records", "P", "R", "F1", "ex F1", "IoU", "n", "kappa", "lbl F1", "kappa"
     ));
     if with_upheld {
         s.push_str(" │ arbitration");
@@ -568,7 +594,7 @@ fn block(title: &str, rows: &[(String, &Scores, String)], with_upheld: bool) -> 
         s.push_str(label);
         s.push_str(&" ".repeat(width.saturating_sub(label.width())));
         s.push_str(&format!(
-            " {:>7} {:>6.4} {:>6.4} {:>6.4} │ {:>6.4} │ {:>6} {:>5} │ {:>6}",
+            " {:>7} {:>6.4} {:>6.4} {:>6.4} │ {:>6.4} │ {:>6} {:>5} │ {:>6} │ {:>6.4} {:>6}",
             sc.records,
             c.precision,
             c.recall,
@@ -576,7 +602,9 @@ fn block(title: &str, rows: &[(String, &Scores, String)], with_upheld: bool) -> 
             sc.example_level.f1,
             super::score4(sc.mean_iou),
             sc.iou_records,
-            super::score4(sc.kappa)
+            super::score4(sc.kappa),
+            sc.char_level_labeled.f1,
+            super::score4(sc.kappa_labeled)
         ));
         if with_upheld {
             s.push_str(&format!(" │ {up}"));

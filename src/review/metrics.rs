@@ -21,6 +21,16 @@
 //!   of every record's answer. Undefined (`None`) when the expected agreement is 1, i.e. both
 //!   sides put every character in the same single class.
 //!
+//! - **Label-aware** figures (`char_level_labeled`, `kappa_labeled`): a code point carries the set
+//!   of labels (with category and subcategory) of the spans covering it ([`super::labeled`]);
+//!   tp where both sides give the same non-empty set; where both mark it with different sets it
+//!   is a false positive (B's label is wrong) **and** a false negative (A's label is missed);
+//!   kappa is multi-category Cohen's kappa over every code point, each label set a category and
+//!   "no span" one more. With one label everywhere they equal the label-blind figures.
+//! - **By label** ([`Comparison::by_label`]): per label, the label-blind figures of the spans
+//!   with that label only, over every compared record (a record where neither side uses the
+//!   label is an example-level true negative, its characters true negatives).
+//!
 //! Spans that are empty, reversed or reach past the end of the answer never panic: coverage is
 //! clamped to `[0, len(output))` and the span is counted in `invalid_a` / `invalid_b` so that
 //! callers can report it. An empty or reversed span covers nothing, so a record whose only spans
@@ -30,6 +40,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::labeled::{self, LabelName, LabeledCounts};
 use crate::model::offsets::char_len;
 use crate::model::{Record, Span};
 
@@ -113,7 +124,7 @@ impl Coverage {
 }
 
 /// Agreement of A and B on one record.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RecordAgreement {
     /// Code points in the answer.
     pub chars: usize,
@@ -131,6 +142,8 @@ pub struct RecordAgreement {
     pub invalid_a: usize,
     /// B's empty, reversed or out-of-range spans.
     pub invalid_b: usize,
+    /// Label-aware counts.
+    pub labeled: LabeledCounts,
 }
 
 impl RecordAgreement {
@@ -150,6 +163,7 @@ impl RecordAgreement {
             b_positive: !cb.is_empty(),
             invalid_a: ca.invalid,
             invalid_b: cb.invalid,
+            labeled: LabeledCounts::new(chars, a, b),
         }
     }
 
@@ -231,6 +245,12 @@ pub struct Agreement {
     pub invalid_a: usize,
     /// B's empty, reversed or out-of-range spans.
     pub invalid_b: usize,
+    /// Label-aware character-level counts.
+    pub labeled_counts: Counts,
+    /// Code points where both sides give the same label set, "no span" included.
+    pub labeled_agree: usize,
+    /// Per label set ([`labeled::Labels::set_key`]): code points A gives it, B gives it.
+    pub labeled_marginals: BTreeMap<String, (usize, usize)>,
 }
 
 impl Agreement {
@@ -255,6 +275,18 @@ impl Agreement {
         }
         self.invalid_a += r.invalid_a;
         self.invalid_b += r.invalid_b;
+        let l = &r.labeled;
+        self.labeled_counts.add(Counts {
+            tp: l.tp,
+            fp: l.fp,
+            fn_: l.fn_,
+        });
+        self.labeled_agree += l.agree;
+        for (k, a, b) in &l.marginals {
+            let m = self.labeled_marginals.entry(k.clone()).or_default();
+            m.0 += a;
+            m.1 += b;
+        }
     }
 
     /// Add everything `other` counted.
@@ -268,6 +300,31 @@ impl Agreement {
         self.iou_records += other.iou_records;
         self.invalid_a += other.invalid_a;
         self.invalid_b += other.invalid_b;
+        self.labeled_counts.add(other.labeled_counts);
+        self.labeled_agree += other.labeled_agree;
+        for (k, (a, b)) in &other.labeled_marginals {
+            let m = self.labeled_marginals.entry(k.clone()).or_default();
+            m.0 += a;
+            m.1 += b;
+        }
+    }
+
+    /// Count `records` records of `chars` code points in all, of which the ones not added yet
+    /// are records where neither side marks anything (as for a label they do not use).
+    fn pad(&mut self, records: usize, chars: usize) {
+        let (dr, dc) = (
+            records.saturating_sub(self.records),
+            chars.saturating_sub(self.chars),
+        );
+        self.records += dr;
+        self.chars += dc;
+        self.example_tn += dr;
+        self.labeled_agree += dc;
+        if dc > 0 {
+            let m = self.labeled_marginals.entry(String::new()).or_default();
+            m.0 += dc;
+            m.1 += dc;
+        }
     }
 
     /// Characters neither side covers.
@@ -291,6 +348,17 @@ impl Agreement {
         kappa(c.tp, c.fp, c.fn_, self.char_tn())
     }
 
+    /// Label-aware character-level kappa: multi-category Cohen's kappa, each label set a
+    /// category and "no span" one more; `None` when undefined.
+    #[must_use]
+    pub fn kappa_labeled(&self) -> Option<f64> {
+        labeled::kappa(
+            self.labeled_agree,
+            self.chars,
+            self.labeled_marginals.values(),
+        )
+    }
+
     /// The derived scores, for printing or serialising.
     #[must_use]
     pub fn scores(&self) -> Scores {
@@ -307,10 +375,12 @@ impl Agreement {
             records: self.records,
             chars: self.chars,
             char_level: prf(self.char_counts),
+            char_level_labeled: prf(self.labeled_counts),
             example_level: prf(self.example_counts),
             mean_iou: self.mean_iou(),
             iou_records: self.iou_records,
             kappa: self.kappa(),
+            kappa_labeled: self.kappa_labeled(),
             invalid_spans_a: self.invalid_a,
             invalid_spans_b: self.invalid_b,
         }
@@ -361,6 +431,9 @@ pub struct Scores {
     pub chars: usize,
     /// Character level (halu-toolace `span_level`).
     pub char_level: Prf,
+    /// Character level, label-aware: a code point counts as tp only where both give it the
+    /// same labels; marked by both with different labels it is fp and fn.
+    pub char_level_labeled: Prf,
     /// Example level.
     pub example_level: Prf,
     /// Mean per-record IoU (`null` when no record has a span on either side).
@@ -369,19 +442,24 @@ pub struct Scores {
     pub iou_records: usize,
     /// Character-level Cohen's kappa (`null` when undefined).
     pub kappa: Option<f64>,
+    /// Label-aware character-level kappa (`null` when undefined).
+    pub kappa_labeled: Option<f64>,
     /// A's empty, reversed or out-of-range spans (clamped).
     pub invalid_spans_a: usize,
     /// B's empty, reversed or out-of-range spans (clamped).
     pub invalid_spans_b: usize,
 }
 
-/// Agreement overall and split by the records' corruption type.
+/// Agreement overall, split by the records' corruption type and by span label.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Comparison {
     /// Every record.
     pub overall: Agreement,
     /// Per `corruption_type` ([`UNTYPED`] for records without one).
     pub by_type: BTreeMap<String, Agreement>,
+    /// Per span label, over the records where either side uses it; [`Comparison::by_label`]
+    /// counts the other records in.
+    labels: BTreeMap<LabelName, Agreement>,
 }
 
 impl Comparison {
@@ -393,6 +471,43 @@ impl Comparison {
             .entry(corruption_type.unwrap_or(UNTYPED).to_owned())
             .or_default()
             .add(&r);
+        let mut names: Vec<LabelName> = a.iter().chain(b).map(LabelName::of).collect();
+        names.sort();
+        names.dedup();
+        for name in names {
+            // Offsets and label only: a span's text and raw object can be large.
+            let only = |spans: &[Span]| -> Vec<Span> {
+                spans
+                    .iter()
+                    .filter(|s| name.matches(s))
+                    .map(|s| Span {
+                        category: s.category.clone(),
+                        subcategory: s.subcategory.clone(),
+                        ..Span::new("", s.start, s.end, s.label.clone())
+                    })
+                    .collect()
+            };
+            let r = RecordAgreement::new(output, &only(a), &only(b));
+            self.labels.entry(name).or_default().add(&r);
+        }
+    }
+
+    /// Per span label (with category and subcategory): the label-blind figures of the spans
+    /// with that label only, over every record compared.
+    #[must_use]
+    pub fn by_label(&self) -> BTreeMap<String, Agreement> {
+        let mut out = BTreeMap::new();
+        for (name, ag) in &self.labels {
+            let mut ag = ag.clone();
+            ag.pad(self.overall.records, self.overall.chars);
+            let mut shown = name.to_string();
+            // `a/b` could be a label with a slash or label `a` of category `b`: keep both.
+            if out.contains_key(&shown) {
+                shown = format!("{name:?}");
+            }
+            out.insert(shown, ag);
+        }
+        out
     }
 
     /// Add `record` when it has both sources; returns false (and adds nothing) when either is
@@ -433,265 +548,4 @@ fn ratio(num: usize, den: usize) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::{Source, SourceRole, GOLD};
-    use rstest::rstest;
-
-    fn spans(v: &[(usize, usize)]) -> Vec<Span> {
-        v.iter()
-            .map(|&(start, end)| Span {
-                start,
-                end,
-                text: String::new(),
-                label: "x".into(),
-                category: None,
-                subcategory: None,
-                confidence: None,
-                raw: serde_json::Map::new(),
-            })
-            .collect()
-    }
-
-    /// (output, A, B) → (tp, fp, fn, invalid A, invalid B)
-    #[rstest]
-    // ASCII, exact match
-    #[case("abcdef", &[(0, 3)], &[(0, 3)], (3, 0, 0, 0, 0))]
-    // ° is one code point (two UTF-8 bytes): "25°C" is [6, 10)
-    #[case("It is 25°C and rainy", &[(6, 10)], &[(5, 10)], (4, 1, 0, 0, 0))]
-    // ’ (three bytes)
-    #[case("it’s fine", &[(0, 4)], &[(2, 9)], (2, 5, 2, 0, 0))]
-    // CJK
-    #[case("東京は晴れです", &[(3, 5)], &[(2, 4)], (1, 1, 1, 0, 0))]
-    // emoji (astral: one code point, two UTF-16 units, four bytes)
-    #[case("hi 👋 there", &[(3, 4)], &[(3, 10)], (1, 6, 0, 0, 0))]
-    // combining mark: e + U+0301 are two code points
-    #[case("cafe\u{301} ok", &[(3, 5)], &[(4, 5)], (1, 0, 1, 0, 0))]
-    // nested spans count each character once
-    #[case("abcdefghij", &[(0, 10), (2, 4)], &[(3, 5), (4, 6)], (3, 0, 7, 0, 0))]
-    // overlapping
-    #[case("abcdefghij", &[(0, 5), (3, 8)], &[(7, 10)], (1, 2, 7, 0, 0))]
-    // adjacent spans merge without double counting
-    #[case("abcdefghij", &[(0, 3), (3, 6)], &[(2, 4)], (2, 0, 4, 0, 0))]
-    // duplicates
-    #[case("abcdef", &[(1, 3), (1, 3)], &[(1, 3)], (2, 0, 0, 0, 0))]
-    // empty inputs
-    #[case("", &[], &[], (0, 0, 0, 0, 0))]
-    #[case("abc", &[], &[], (0, 0, 0, 0, 0))]
-    #[case("abc", &[(0, 3)], &[], (0, 0, 3, 0, 0))]
-    // empty and reversed spans cover nothing and are counted
-    #[case("abc", &[(1, 1)], &[(2, 1)], (0, 0, 0, 1, 1))]
-    // out of range: clamped to the answer, counted
-    #[case("a°b", &[(1, 5)], &[(7, 9)], (0, 0, 2, 1, 1))]
-    #[case("", &[(0, 1)], &[(0, 0)], (0, 0, 0, 1, 1))]
-    fn char_counts(
-        #[case] output: &str,
-        #[case] a: &[(usize, usize)],
-        #[case] b: &[(usize, usize)],
-        #[case] want: (usize, usize, usize, usize, usize),
-    ) {
-        let r = RecordAgreement::new(output, &spans(a), &spans(b));
-        assert_eq!((r.tp, r.fp, r.fn_, r.invalid_a, r.invalid_b), want);
-        // Swapping the sides swaps fp and fn.
-        let s = RecordAgreement::new(output, &spans(b), &spans(a));
-        assert_eq!((s.tp, s.fp, s.fn_), (want.0, want.2, want.1));
-    }
-
-    /// Brute force over a vector of code points agrees with the interval sweep.
-    #[rstest]
-    #[case("東京は晴れです👋 ok", &[(0, 2), (1, 4), (8, 12)], &[(3, 9), (11, 30)])]
-    #[case("ab", &[(0, 0), (5, 1)], &[(0, 2), (1, 2)])]
-    fn sweep_equals_brute_force(
-        #[case] output: &str,
-        #[case] a: &[(usize, usize)],
-        #[case] b: &[(usize, usize)],
-    ) {
-        let n = output.chars().count();
-        let mark = |v: &[(usize, usize)]| {
-            let mut m = vec![false; n];
-            for &(s, e) in v {
-                for x in m.iter_mut().take(e.min(n)).skip(s) {
-                    *x = true;
-                }
-            }
-            m
-        };
-        let (ma, mb) = (mark(a), mark(b));
-        let both = ma.iter().zip(&mb).filter(|(x, y)| **x && **y).count();
-        let only_b = ma.iter().zip(&mb).filter(|(x, y)| !**x && **y).count();
-        let only_a = ma.iter().zip(&mb).filter(|(x, y)| **x && !**y).count();
-        let r = RecordAgreement::new(output, &spans(a), &spans(b));
-        assert_eq!((r.tp, r.fp, r.fn_), (both, only_b, only_a));
-        assert_eq!(r.chars, n);
-    }
-
-    #[rstest]
-    #[case(3, 1, 2, 4, Some(0.4))] // Po 0.7, Pe 0.5·0.4 + 0.5·0.6 = 0.5
-    #[case(20, 5, 10, 15, Some(0.4))] // Po 0.7, Pe 0.6·0.5 + 0.4·0.5 = 0.5
-    #[case(5, 0, 0, 5, Some(1.0))]
-    #[case(0, 5, 5, 0, Some(-1.0))]
-    #[case(0, 0, 0, 10, None)] // both say "no" everywhere: undefined
-    #[case(10, 0, 0, 0, None)]
-    #[case(0, 0, 0, 0, None)]
-    fn kappa_by_hand(
-        #[case] tp: usize,
-        #[case] fp: usize,
-        #[case] fn_: usize,
-        #[case] tn: usize,
-        #[case] want: Option<f64>,
-    ) {
-        let got = kappa(tp, fp, fn_, tn);
-        match (got, want) {
-            (Some(g), Some(w)) => assert!((g - w).abs() < 1e-12, "{g} != {w}"),
-            (g, w) => assert_eq!(g, w),
-        }
-    }
-
-    #[rstest]
-    #[case(0, 0, 0, 0.0, 0.0, 0.0)]
-    #[case(0, 131, 0, 0.0, 0.0, 0.0)] // the published `clean` row
-    #[case(0, 0, 5, 0.0, 0.0, 0.0)]
-    #[case(1, 1, 0, 0.5, 1.0, 2.0 / 3.0)]
-    #[case(
-        11271,
-        67169,
-        4889,
-        0.143_689_444_161_142_27,
-        0.697_462_871_287_128_7,
-        0.238_287_526_427_061_3
-    )]
-    fn prf(
-        #[case] tp: usize,
-        #[case] fp: usize,
-        #[case] fn_: usize,
-        #[case] p: f64,
-        #[case] r: f64,
-        #[case] f: f64,
-    ) {
-        let c = Counts { tp, fp, fn_ };
-        assert!((c.precision() - p).abs() < 1e-15);
-        assert!((c.recall() - r).abs() < 1e-15);
-        assert!((c.f1() - f).abs() < 1e-15);
-    }
-
-    fn record(
-        id: &str,
-        ty: Option<&str>,
-        output: &str,
-        a: &[(usize, usize)],
-        b: Option<&[(usize, usize)]>,
-    ) -> Record {
-        let mut sources = vec![Source::new(GOLD, SourceRole::Gold, spans(a))];
-        if let Some(b) = b {
-            sources.push(Source::new("det", SourceRole::Detector, spans(b)));
-        }
-        Record {
-            id: id.into(),
-            query: String::new(),
-            context: String::new(),
-            output: output.into(),
-            corruption_type: ty.map(str::to_owned),
-            sources,
-            raw: serde_json::Value::Null,
-            warnings: Vec::new(),
-        }
-    }
-
-    #[test]
-    fn example_level_iou_kappa_and_by_type() {
-        let recs = [
-            // tp example; IoU 2/6
-            record(
-                "1",
-                Some("contradiction"),
-                "25°C today",
-                &[(0, 4)],
-                Some(&[(2, 6)]),
-            ),
-            // fn example; IoU 0
-            record("2", Some("contradiction"), "東京", &[(0, 2)], Some(&[])),
-            // fp example; IoU 0
-            record("3", Some("clean"), "ok 👋", &[], Some(&[(3, 4)])),
-            // tn example; not in IoU
-            record("4", Some("clean"), "fine", &[], Some(&[])),
-            // only empty spans: tn, both invalid
-            record("5", None, "abc", &[(1, 1)], Some(&[(4, 9)])),
-            // no B source: left out
-            record("6", Some("clean"), "abc", &[(0, 1)], None),
-        ];
-        let c = compare(&recs, GOLD, "det");
-        let o = &c.overall;
-        assert_eq!(o.records, 5);
-        assert_eq!(o.chars, 10 + 2 + 4 + 4 + 3);
-        assert_eq!(
-            o.char_counts,
-            Counts {
-                tp: 2,
-                fp: 2 + 1,
-                fn_: 2 + 2
-            }
-        );
-        assert_eq!(o.char_tn(), 23 - 9);
-        assert_eq!(
-            o.example_counts,
-            Counts {
-                tp: 1,
-                fp: 1,
-                fn_: 1
-            }
-        );
-        assert_eq!(o.example_tn, 2);
-        assert_eq!(o.iou_records, 3);
-        assert!((o.mean_iou().expect("iou") - (2.0 / 6.0) / 3.0).abs() < 1e-12);
-        assert_eq!((o.invalid_a, o.invalid_b), (1, 1));
-        // kappa by hand: tp 2, fp 3, fn 4, tn 14, n 23
-        let (n, po) = (23.0, 16.0 / 23.0);
-        let pe = (6.0 / n) * (5.0 / n) + (17.0 / n) * (18.0 / n);
-        assert!((o.kappa().expect("kappa") - (po - pe) / (1.0 - pe)).abs() < 1e-12);
-
-        let types: Vec<&str> = c.by_type.keys().map(String::as_str).collect();
-        assert_eq!(types, [UNTYPED, "clean", "contradiction"]);
-        let clean = &c.by_type["clean"];
-        assert_eq!(
-            clean.char_counts,
-            Counts {
-                tp: 0,
-                fp: 1,
-                fn_: 0
-            }
-        );
-        assert_eq!(clean.scores().char_level.recall, 0.0);
-        assert_eq!(clean.scores().char_level.f1, 0.0);
-        let mut sum = Agreement::default();
-        for a in c.by_type.values() {
-            sum.merge(a);
-        }
-        assert_eq!(&sum, o);
-    }
-
-    #[test]
-    fn empty_comparison_is_defined() {
-        let c = compare(std::iter::empty(), GOLD, "det");
-        let s = c.overall.scores();
-        assert_eq!(s.records, 0);
-        assert_eq!(s.char_level.f1, 0.0);
-        assert_eq!(s.mean_iou, None);
-        assert_eq!(s.kappa, None);
-        assert!(c.by_type.is_empty());
-    }
-
-    #[test]
-    fn scores_serialise_with_fn_key() {
-        let mut a = Agreement::default();
-        a.add(&RecordAgreement::new(
-            "abcd",
-            &spans(&[(0, 2)]),
-            &spans(&[(1, 3)]),
-        ));
-        let v = serde_json::to_value(a.scores()).expect("json");
-        assert_eq!(v["char_level"]["fn"], 1);
-        assert_eq!(v["char_level"]["tp"], 1);
-        assert_eq!(v["example_level"]["n"], 1);
-        assert!(v["kappa"].is_number());
-    }
-}
+mod tests;

@@ -1,6 +1,8 @@
 //! Pure review logic: decisions applied to spans, arbitration, metrics. Imports only `model`.
+pub mod alpha;
 pub mod decision;
 pub mod disagreement;
+pub mod labeled;
 pub mod locate;
 pub mod metrics;
 pub mod outcome;

@@ -1,7 +1,8 @@
 //! The stats screen's numbers: review progress by outcome, each source's agreement with the
-//! reviewed result (character F1, example F1, mean IoU, kappa — [`crate::review::metrics`]),
-//! and how often arbitration upheld each source (one vote per source per disputed cluster,
-//! [`votes::count`], as `stats` and the export report count). Computed when the screen opens, from what the
+//! reviewed result (character F1, example F1, mean IoU, kappa, and label-aware character F1 and
+//! kappa — [`crate::review::metrics`]), and how often arbitration upheld each source (one vote
+//! per source per disputed cluster, [`votes::count`], as `stats` and the export report count).
+//! Computed when the screen opens, from what the
 //! app already has; the view only draws them.
 
 use std::collections::{BTreeMap, HashMap};
@@ -27,6 +28,10 @@ pub struct SourceStats {
     pub iou: Option<f64>,
     /// Character-level Cohen's kappa.
     pub kappa: Option<f64>,
+    /// Label-aware character-level F1: a relabeled span's characters are not agreement.
+    pub label_f1: f64,
+    /// Label-aware character-level kappa (label sets and "no span" as categories).
+    pub label_kappa: Option<f64>,
     /// Disputed clusters (and judge claims) whose resolution upheld it.
     pub upheld: usize,
     /// Disputed clusters (and judge claims) whose resolution dismissed it.
@@ -122,6 +127,8 @@ impl StatsView {
                     example_f1: sc.example_level.f1,
                     iou: sc.mean_iou,
                     kappa: sc.kappa,
+                    label_f1: sc.char_level_labeled.f1,
+                    label_kappa: sc.kappa_labeled,
                     upheld,
                     dismissed,
                     name,
@@ -129,5 +136,35 @@ impl StatsView {
             })
             .collect();
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Span;
+
+    /// A source that relabels the reviewed span agrees on every character label-blind and on
+    /// none label-aware.
+    #[test]
+    fn a_relabeling_source_has_label_aware_f1_0() {
+        let out = "It is 25°C and rainy";
+        let result = [Span::new(out, 6, 10, "overgeneration")];
+        let same = [Span::new(out, 6, 10, "overgeneration")];
+        let other = [Span::new(out, 6, 10, "contradiction")];
+        let rec = [
+            ("same".to_owned(), RecordAgreement::new(out, &result, &same)),
+            (
+                "other".to_owned(),
+                RecordAgreement::new(out, &result, &other),
+            ),
+        ];
+        let v = StatsView::compute(1, &HashMap::new(), &[], &[&rec], &[]);
+        let by = |n: &str| v.sources.iter().find(|s| s.name == n).expect("source");
+        let (same, other) = (by("same"), by("other"));
+        assert_eq!((same.char_f1, same.label_f1), (1.0, 1.0));
+        assert_eq!((other.char_f1, other.label_f1), (1.0, 0.0));
+        assert_eq!(other.kappa, Some(1.0));
+        assert!(other.label_kappa.expect("kappa") < 1.0);
     }
 }

@@ -1,5 +1,6 @@
 //! Integration tests: the `spanreview` binary and the library's flows, one module per area.
 
+mod agreement;
 mod arbitrate;
 mod common;
 mod compare;

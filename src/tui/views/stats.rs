@@ -81,8 +81,16 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     bars(frame, chart, app, s);
     let mut lines = vec![Line::from(Span::styled(
         format!(
-            "{:<18} {:>7} {:>7} {:>7} {:>6} {:>6} {:>16}",
-            "source", "records", "char F1", "ex F1", "IoU", "kappa", "upheld clusters"
+            "{:<18} {:>7} {:>7} {:>7} {:>6} {:>6} {:>6} {:>6} {:>16}",
+            "source",
+            "records",
+            "char F1",
+            "ex F1",
+            "IoU",
+            "kappa",
+            "lbl F1",
+            "kappa",
+            "upheld clusters"
         ),
         th.accent(),
     ))];
@@ -93,13 +101,15 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             format!("{} of {}", src.upheld, src.upheld + src.dismissed)
         };
         lines.push(Line::from(format!(
-            "{:<18} {:>7} {:>7.2} {:>7.2} {:>6} {:>6} {:>16}",
+            "{:<18} {:>7} {:>7.2} {:>7.2} {:>6} {:>6} {:>6.2} {:>6} {:>16}",
             text::truncate(&text::escape_line(&src.name), 18),
             src.records,
             src.char_f1,
             src.example_f1,
             opt(src.iou),
             opt(src.kappa),
+            src.label_f1,
+            opt(src.label_kappa),
             upheld
         )));
     }
