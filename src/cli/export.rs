@@ -44,6 +44,10 @@
 //! written without a label (formats whose spans carry one) and
 //! reviewed records of type `clean` left with labels are warned about and counted.
 
+mod atomic;
+mod cleanup;
+mod dest;
+mod manifest;
 mod output;
 mod record;
 mod report;
@@ -149,6 +153,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let name = args.dataset.clone().unwrap_or_else(|| dataset.name.clone());
     let db = args.db.clone().unwrap_or_else(Store::default_path);
     let protected = protect(&args, &judges, &db)?;
+    let manifest = manifest_path(&args)?;
+    if let Some(m) = &manifest {
+        check_manifest(m);
+    }
+    cleanup::install()?;
     let by_record = load_log(&db, &name)?;
     let conflicts: Vec<Conflict> = judge_args::reviewers(
         by_record.values().flatten(),
@@ -215,17 +224,96 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         conflicts,
         no_value: 0,
         unreadable_labels: 0,
+        bad_spans: Vec::new(),
     };
     for (judge, _) in &judges {
         sink.tally.name_source(judge);
     }
 
     // The records are read and reviewed on two threads and written on this one, in file order.
-    let warnings = record::each_item(&args, &dataset, &by_record, |item| sink.take(item))?;
+    let warnings = record::each_item(&args, &dataset, &by_record, |item| sink.take(item))
+        .inspect_err(|_| {
+            let note = streamed_note(&args);
+            if !note.is_empty() {
+                eprintln!("spanreview: the export stopped{note}");
+            }
+        })?;
     for w in &warnings {
         eprintln!("warning: {w}");
     }
-    sink.finish(&name, &protected)
+    sink.finish(&name, &protected, manifest.as_deref())
+}
+
+/// Where the manifest of this export's set goes: beside the first output that is a file
+/// (`--out`, else `--verdicts`, else `--report`); none when every output is a stream.
+fn manifest_path(args: &Args) -> anyhow::Result<Option<PathBuf>> {
+    let outs = [
+        Some(&args.out),
+        args.verdicts.as_ref(),
+        args.report.as_ref(),
+    ];
+    for (i, p) in outs.into_iter().enumerate() {
+        let Some(p) = p else { continue };
+        if (i == 0 && args.split_by.is_some()) || dest::target(p)? != dest::Target::Stream {
+            let m = manifest::path_for(p);
+            for q in [
+                Some(&args.out),
+                args.verdicts.as_ref(),
+                args.report.as_ref(),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                if output::canonical(q) == output::canonical(&m) {
+                    bail!(
+                        "refusing to write {}: it is where this export's manifest goes (choose \
+                         another path); nothing was written",
+                        q.display()
+                    );
+                }
+            }
+            return Ok(Some(m));
+        }
+    }
+    Ok(None)
+}
+
+/// `" (except ...)"` naming the outputs written as streams, which got the records written so far
+/// (a reader sees the export fail by its exit status); empty when there are none.
+fn streamed_note(args: &Args) -> String {
+    let mut outs: Vec<(&Path, &str)> = Vec::new();
+    if args.split_by.is_none() {
+        outs.push((&args.out, "--out"));
+    }
+    if let Some(v) = &args.verdicts {
+        outs.push((v, "--verdicts"));
+    }
+    let streams: Vec<String> = outs
+        .into_iter()
+        .filter(|(p, _)| dest::target(p).is_ok_and(|t| t == dest::Target::Stream))
+        .map(|(p, what)| format!("{what} {}", p.display()))
+        .collect();
+    if streams.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (except to the stream(s) {}, which got the records written so far: discard them)",
+            streams.join(", ")
+        )
+    }
+}
+
+/// Tell what the manifest left by the previous export at `path` says is not in place (a set
+/// cut in two by a kill, a file replaced since).
+fn check_manifest(path: &Path) {
+    if let Some(m) = manifest::Manifest::read(path) {
+        for p in m.problems() {
+            eprintln!(
+                "warning: {}: {p} (this export writes the whole set again)",
+                path.display()
+            );
+        }
+    }
 }
 
 /// Notes about the inputs: join problems, a second records file that is only joined, an input
@@ -277,6 +365,13 @@ fn protect(args: &Args, judges: &[(String, PathBuf)], db: &Path) -> anyhow::Resu
         dests.push((p, "--report"));
     }
     if args.split_by.is_some() {
+        if dest::target(&args.out)? == dest::Target::Stream {
+            bail!(
+                "--split-by writes one file per value named after --out, and {} is not a file \
+                 path: give one (nothing was written)",
+                args.out.display()
+            );
+        }
         output::check_folder(&args.out, "--out")?;
     }
     for (i, (p, what)) in dests.iter().enumerate() {
@@ -357,6 +452,8 @@ struct Sink<'a> {
     no_value: usize,
     /// Labels of reviewed records left out because they could not be read.
     unreadable_labels: usize,
+    /// Kept spans that do not slice their output (`FILE:LINE: ...`): the export is refused.
+    bad_spans: Vec<String>,
 }
 
 impl Sink<'_> {
@@ -384,6 +481,7 @@ impl Sink<'_> {
             }
         }
         self.unreadable_labels += item.unreadable_labels;
+        self.bad_spans.extend(item.bad_spans);
         let tally = &mut self.tally;
         tally.unlabeled_spans += item.unlabeled_spans;
         if let Some(u) = item.unreadable {
@@ -473,7 +571,12 @@ impl Sink<'_> {
 
     /// Report what was found; unless stale decisions stop it (exit 1), write the report and
     /// rename every file into place.
-    fn finish(mut self, name: &str, protected: &Protected) -> anyhow::Result<ExitCode> {
+    fn finish(
+        mut self,
+        name: &str,
+        protected: &Protected,
+        manifest: Option<&Path>,
+    ) -> anyhow::Result<ExitCode> {
         warn_ids(
             &format!(
                 "{} reviewed record(s) keep a hallucination type but no label (the published \
@@ -584,6 +687,19 @@ impl Sink<'_> {
             ),
             orphans.into_iter(),
         );
+        let mut refused = false;
+        for b in &self.bad_spans {
+            eprintln!("spanreview: {b}");
+        }
+        if !self.bad_spans.is_empty() {
+            eprintln!(
+                "spanreview: {} span(s) that do not slice their record's output; nothing was \
+                 written{}. Drop or correct them in review (or fix the input), then export again.",
+                self.bad_spans.len(),
+                streamed_note(self.args)
+            );
+            refused = true;
+        }
         if !self.stale.is_empty() {
             for d in &self.stale {
                 eprintln!(
@@ -598,14 +714,18 @@ impl Sink<'_> {
             }
             if !self.args.skip_stale {
                 eprintln!(
-                    "spanreview: {} stale decision(s) on {} record(s); nothing was written. \
+                    "spanreview: {} stale decision(s) on {} record(s); nothing was written{}. \
                      Review those records again, or pass --skip-stale to export without these \
                      decisions.",
                     self.stale.len(),
-                    self.tally.stale_records
+                    self.tally.stale_records,
+                    streamed_note(self.args)
                 );
-                return Ok(ExitCode::from(1));
+                refused = true;
             }
+        }
+        if refused {
+            return Ok(ExitCode::from(1));
         }
 
         let files = self.records.finish()?;
@@ -651,7 +771,7 @@ impl Sink<'_> {
             files.into_iter().map(|f| (f.into_file(), what)).collect();
         all.extend(self.verdicts.take().map(|f| (f, "--verdicts")));
         all.extend(report_file.map(|f| (f, "--report")));
-        output::persist_all(all)?;
+        output::persist_all(all, manifest)?;
         let t = &self.tally;
         eprintln!(
             "exported {} of {} records ({} reviewed, {} removed, {} reclassified clean) to {}",

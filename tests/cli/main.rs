@@ -5,6 +5,7 @@ mod common;
 mod compare;
 mod decisions;
 mod export;
+mod export_safety;
 mod formats;
 mod judges;
 mod review_flow;
