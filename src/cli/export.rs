@@ -23,11 +23,14 @@
 //! ([`judge_args::reviewers`]) are exported that way too, and listed as a warning and in the
 //! report.
 //!
-//! Every output goes to a temporary file beside its destination and is renamed into place only
-//! after all of them were written and synced, every destination checked first (not a folder,
-//! in a folder that exists) and a failed rename undoing the ones before it: an error, or stale
-//! decisions without `--skip-stale` (exit 1), leave no output and every existing file
-//! untouched. `--split-by`
+//! Every output that is a regular file (or none yet) goes to a temporary file beside its
+//! destination and is renamed into place only after all of them were written and synced (a
+//! manifest describing the set first, [`manifest`]; signals wait for the renames, [`cleanup`]),
+//! every destination checked first (not a folder, in a folder that exists) and a failed rename
+//! undoing the ones before it: an error, stale decisions without `--skip-stale` or a kept span
+//! that does not slice its answer (exit 1) leave no output and every existing file untouched.
+//! Other destinations (`-`, a FIFO, a device) are streams, written as the export goes
+//! ([`dest`]). `--split-by`
 //! writes `<out-stem>.<value>.<out-ext>` beside `--out` (a value's characters other than letters,
 //! digits, `-`, `_`, `.` become `_`; a missing or null value is `none`, and how many records
 //! had none is warned about; two values that would share a
@@ -77,8 +80,11 @@ use record::{Bytes, Exporter, Item};
     spanreview export data/toolace/test_records_reconstructed.jsonl --out reviewed.jsonl \\\n    \
     --strict --split-by meta.corruption_type --clean-in-all\n\n\
 Exit status: 0 written; 1 stale decisions (nothing written; --skip-stale exports without them), \
-or written without something: decisions on a line that cannot be read, such a line under \
---split-by, or a JSON array input cut short (its partial record); 2 errors (nothing written).")]
+kept spans that do not slice their answer (nothing written), or written without something: \
+decisions on a line that cannot be read, such a line under --split-by, or a JSON array input cut \
+short (its partial record); 2 errors (nothing written); 128+n killed by signal n (SIGINT, SIGTERM, \
+SIGHUP; temporary files removed, outputs untouched). \"nothing written\" does not hold for a \
+stream output (-, a FIFO, a device), which gets records as they are made.")]
 #[allow(clippy::struct_excessive_bools)]
 pub struct Args {
     /// Records (and prediction files joined by `id`); the first file with answer text is
@@ -97,7 +103,8 @@ pub struct Args {
     /// stem].
     #[arg(long, value_name = "NAME")]
     pub dataset: Option<String>,
-    /// Where to write the records (with --split-by: the stem and extension of the files).
+    /// Where to write the records (with --split-by: the stem and extension of the files). `-`
+    /// is standard output; a FIFO or device is written as a stream, never replaced.
     #[arg(long, value_name = "PATH")]
     pub out: PathBuf,
     /// Write one JSON object per record with decisions: outcomes, labels before and after,
