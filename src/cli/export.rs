@@ -50,6 +50,7 @@
 mod atomic;
 mod cleanup;
 mod dest;
+mod features;
 mod manifest;
 mod output;
 mod record;
@@ -64,6 +65,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 
 use super::judge_args::{self, Conflict, JudgeArgs};
+use crate::formats::index::Layout;
 use crate::formats::{DataFile, Dataset, Format};
 use crate::review::decision::Decision;
 use crate::review::outcome::{self, Tally, Verdict};
@@ -114,6 +116,11 @@ pub struct Args {
     /// Write the Markdown review report.
     #[arg(long, value_name = "PATH.md")]
     pub report: Option<PathBuf>,
+    /// Write the types of every field of the exported records as a `datasets` Features
+    /// dictionary (JSON), so that the record files load together whatever their order:
+    /// `load_dataset("json", data_files=..., features=Features.from_dict(json.load(...)))`.
+    #[arg(long, value_name = "PATH.json")]
+    pub features: Option<PathBuf>,
     /// Drop labels whose type is not the record's corruption_type (the published rule); they
     /// are counted in the report.
     #[arg(long)]
@@ -258,19 +265,13 @@ fn manifest_path(args: &Args) -> anyhow::Result<Option<PathBuf>> {
         Some(&args.out),
         args.verdicts.as_ref(),
         args.report.as_ref(),
+        args.features.as_ref(),
     ];
     for (i, p) in outs.into_iter().enumerate() {
         let Some(p) = p else { continue };
         if (i == 0 && args.split_by.is_some()) || dest::target(p)? != dest::Target::Stream {
             let m = manifest::path_for(p);
-            for q in [
-                Some(&args.out),
-                args.verdicts.as_ref(),
-                args.report.as_ref(),
-            ]
-            .into_iter()
-            .flatten()
-            {
+            for q in outs.into_iter().flatten() {
                 if output::canonical(q) == output::canonical(&m) {
                     bail!(
                         "refusing to write {}: it is where this export's manifest goes (choose \
@@ -370,6 +371,16 @@ fn protect(args: &Args, judges: &[(String, PathBuf)], db: &Path) -> anyhow::Resu
     }
     if let Some(p) = &args.report {
         dests.push((p, "--report"));
+    }
+    if let Some(p) = &args.features {
+        dests.push((p, "--features"));
+        if args.split_by.is_none() && dest::target(&args.out)? == dest::Target::Stream {
+            bail!(
+                "--features reads the records back once written, and --out {} is a stream: \
+                 write them to a file (nothing was written)",
+                args.out.display()
+            );
+        }
     }
     if args.split_by.is_some() {
         if dest::target(&args.out)? == dest::Target::Stream {
@@ -770,6 +781,10 @@ impl Sink<'_> {
             }
             None => None,
         };
+        let features_file = match &self.args.features {
+            Some(p) => Some(write_features(p, &files, self.primary.index.layout())?),
+            None => None,
+        };
         let names: Vec<String> = files
             .iter()
             .map(|f| format!("{} ({} records)", f.dest().display(), f.count()))
@@ -778,6 +793,7 @@ impl Sink<'_> {
             files.into_iter().map(|f| (f.into_file(), what)).collect();
         all.extend(self.verdicts.take().map(|f| (f, "--verdicts")));
         all.extend(report_file.map(|f| (f, "--report")));
+        all.extend(features_file.map(|f| (f, "--features")));
         output::persist_all(all, manifest)?;
         let t = &self.tally;
         eprintln!(
@@ -830,6 +846,28 @@ fn conflict_section(conflicts: &[Conflict]) -> String {
         let _ = writeln!(s, "| `{}` | {} |", c.record_id, c.reviewers.join(", "));
     }
     s
+}
+
+/// The `--features` file at `p`: the types of every record of `files`, merged.
+fn write_features(p: &Path, files: &[RecordFile], layout: Layout) -> anyhow::Result<AtomicFile> {
+    let mut ty = features::Ty::Null;
+    for f in files {
+        ty = features::add_file(ty, f.written(), layout)?;
+    }
+    let mixed = ty.mixed();
+    if !mixed.is_empty() {
+        eprintln!(
+            "warning: --features: these fields have values of several types in the records \
+             (typed Json: datasets keeps them as JSON text): {}",
+            mixed.join(", ")
+        );
+    }
+    let mut out = AtomicFile::create(p)?;
+    let w = out.writer()?;
+    serde_json::to_writer_pretty(&mut *w, &ty.feature())
+        .with_context(|| format!("writing {}", p.display()))?;
+    w.write_all(b"\n")?;
+    Ok(out)
 }
 
 /// A warning followed by the first ten ids (nothing when there are none).

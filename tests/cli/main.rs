@@ -6,6 +6,7 @@ mod compare;
 mod decisions;
 mod export;
 mod export_safety;
+mod export_schema;
 mod formats;
 mod judges;
 mod review_flow;

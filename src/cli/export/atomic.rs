@@ -146,7 +146,8 @@ impl AtomicFile {
     }
 
     /// The file being written: the temporary file, or the stream.
-    fn written(&self) -> &Path {
+    #[must_use]
+    pub fn written(&self) -> &Path {
         self.tmp.as_deref().unwrap_or(&self.dest)
     }
 

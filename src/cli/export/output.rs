@@ -203,6 +203,12 @@ impl RecordFile {
         self.file.dest()
     }
 
+    /// The file being written (its temporary file until it is renamed).
+    #[must_use]
+    pub fn written(&self) -> &Path {
+        self.file.written()
+    }
+
     /// Records written.
     #[must_use]
     pub fn count(&self) -> usize {
