@@ -65,7 +65,6 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 
 use super::judge_args::{self, Conflict, JudgeArgs};
-use crate::formats::index::Layout;
 use crate::formats::{DataFile, Dataset, Format};
 use crate::review::decision::Decision;
 use crate::review::outcome::{self, Tally, Verdict};
@@ -167,9 +166,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let name = args.dataset.clone().unwrap_or_else(|| dataset.name.clone());
     let db = args.db.clone().unwrap_or_else(Store::default_path);
     let protected = protect(&args, &judges, &db)?;
-    let manifest = manifest_path(&args)?;
+    let manifest = manifest::path_of(&args)?;
     if let Some(m) = &manifest {
-        check_manifest(m);
+        manifest::check(m);
     }
     cleanup::install()?;
     let by_record = load_log(&db, &name)?;
@@ -247,7 +246,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // The records are read and reviewed on two threads and written on this one, in file order.
     let warnings = record::each_item(&args, &dataset, &by_record, |item| sink.take(item))
         .inspect_err(|_| {
-            let note = streamed_note(&args);
+            let note = dest::streamed_note(&args);
             if !note.is_empty() {
                 eprintln!("spanreview: the export stopped{note}");
             }
@@ -256,72 +255,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("warning: {w}");
     }
     sink.finish(&name, &protected, manifest.as_deref())
-}
-
-/// Where the manifest of this export's set goes: beside the first output that is a file
-/// (`--out`, else `--verdicts`, else `--report`); none when every output is a stream.
-fn manifest_path(args: &Args) -> anyhow::Result<Option<PathBuf>> {
-    let outs = [
-        Some(&args.out),
-        args.verdicts.as_ref(),
-        args.report.as_ref(),
-        args.features.as_ref(),
-    ];
-    for (i, p) in outs.into_iter().enumerate() {
-        let Some(p) = p else { continue };
-        if (i == 0 && args.split_by.is_some()) || dest::target(p)? != dest::Target::Stream {
-            let m = manifest::path_for(p);
-            for q in outs.into_iter().flatten() {
-                if output::canonical(q) == output::canonical(&m) {
-                    bail!(
-                        "refusing to write {}: it is where this export's manifest goes (choose \
-                         another path); nothing was written",
-                        q.display()
-                    );
-                }
-            }
-            return Ok(Some(m));
-        }
-    }
-    Ok(None)
-}
-
-/// `" (except ...)"` naming the outputs written as streams, which got the records written so far
-/// (a reader sees the export fail by its exit status); empty when there are none.
-fn streamed_note(args: &Args) -> String {
-    let mut outs: Vec<(&Path, &str)> = Vec::new();
-    if args.split_by.is_none() {
-        outs.push((&args.out, "--out"));
-    }
-    if let Some(v) = &args.verdicts {
-        outs.push((v, "--verdicts"));
-    }
-    let streams: Vec<String> = outs
-        .into_iter()
-        .filter(|(p, _)| dest::target(p).is_ok_and(|t| t == dest::Target::Stream))
-        .map(|(p, what)| format!("{what} {}", p.display()))
-        .collect();
-    if streams.is_empty() {
-        String::new()
-    } else {
-        format!(
-            " (except to the stream(s) {}, which got the records written so far: discard them)",
-            streams.join(", ")
-        )
-    }
-}
-
-/// Tell what the manifest left by the previous export at `path` says is not in place (a set
-/// cut in two by a kill, a file replaced since).
-fn check_manifest(path: &Path) {
-    if let Some(m) = manifest::Manifest::read(path) {
-        for p in m.problems() {
-            eprintln!(
-                "warning: {}: {p} (this export writes the whole set again)",
-                path.display()
-            );
-        }
-    }
 }
 
 /// Notes about the inputs: join problems, a second records file that is only joined, an input
@@ -714,7 +647,7 @@ impl Sink<'_> {
                 "spanreview: {} span(s) that do not slice their record's output; nothing was \
                  written{}. Drop or correct them in review (or fix the input), then export again.",
                 self.bad_spans.len(),
-                streamed_note(self.args)
+                dest::streamed_note(self.args)
             );
             refused = true;
         }
@@ -737,7 +670,7 @@ impl Sink<'_> {
                      decisions.",
                     self.stale.len(),
                     self.tally.stale_records,
-                    streamed_note(self.args)
+                    dest::streamed_note(self.args)
                 );
                 refused = true;
             }
@@ -782,7 +715,7 @@ impl Sink<'_> {
             None => None,
         };
         let features_file = match &self.args.features {
-            Some(p) => Some(write_features(p, &files, self.primary.index.layout())?),
+            Some(p) => Some(features::write(p, &files, self.primary.index.layout())?),
             None => None,
         };
         let names: Vec<String> = files
@@ -846,28 +779,6 @@ fn conflict_section(conflicts: &[Conflict]) -> String {
         let _ = writeln!(s, "| `{}` | {} |", c.record_id, c.reviewers.join(", "));
     }
     s
-}
-
-/// The `--features` file at `p`: the types of every record of `files`, merged.
-fn write_features(p: &Path, files: &[RecordFile], layout: Layout) -> anyhow::Result<AtomicFile> {
-    let mut ty = features::Ty::Null;
-    for f in files {
-        ty = features::add_file(ty, f.written(), layout)?;
-    }
-    let mixed = ty.mixed();
-    if !mixed.is_empty() {
-        eprintln!(
-            "warning: --features: these fields have values of several types in the records \
-             (typed Json: datasets keeps them as JSON text): {}",
-            mixed.join(", ")
-        );
-    }
-    let mut out = AtomicFile::create(p)?;
-    let w = out.writer()?;
-    serde_json::to_writer_pretty(&mut *w, &ty.feature())
-        .with_context(|| format!("writing {}", p.display()))?;
-    w.write_all(b"\n")?;
-    Ok(out)
 }
 
 /// A warning followed by the first ten ids (nothing when there are none).

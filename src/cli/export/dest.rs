@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 
+use super::Args;
+
 /// Where an output goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Target {
@@ -112,6 +114,31 @@ pub fn open_stream(path: &Path) -> anyhow::Result<File> {
         None => File::options().write(true).open(path),
     };
     file.with_context(|| format!("cannot write {} (opening it as a stream)", path.display()))
+}
+
+/// `" (except ...)"` naming the outputs written as streams, which got the records written so far
+/// (a reader sees the export fail by its exit status); empty when there are none.
+pub fn streamed_note(args: &Args) -> String {
+    let mut outs: Vec<(&Path, &str)> = Vec::new();
+    if args.split_by.is_none() {
+        outs.push((&args.out, "--out"));
+    }
+    if let Some(v) = &args.verdicts {
+        outs.push((v, "--verdicts"));
+    }
+    let streams: Vec<String> = outs
+        .into_iter()
+        .filter(|(p, _)| target(p).is_ok_and(|t| t == Target::Stream))
+        .map(|(p, what)| format!("{what} {}", p.display()))
+        .collect();
+    if streams.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (except to the stream(s) {}, which got the records written so far: discard them)",
+            streams.join(", ")
+        )
+    }
 }
 
 #[cfg(test)]

@@ -8,12 +8,14 @@
 //! schema, merged over every record of every file, can: `load_dataset("json", data_files=...,
 //! features=Features.from_dict(json.load(open(PATH))))`.
 
-use std::io::BufRead;
+use std::io::{BufRead, Write};
 use std::path::Path;
 
 use anyhow::Context;
 use serde_json::{json, Map, Value};
 
+use super::atomic::AtomicFile;
+use super::output::RecordFile;
 use crate::formats::index::Layout;
 
 /// The type of a field, merged over records.
@@ -160,6 +162,32 @@ pub fn add_file(ty: Ty, path: &Path, layout: Layout) -> anyhow::Result<Ty> {
         }
     }
     Ok(ty)
+}
+
+/// The `--features` file at `p`: the types of every record of `files`, merged (fields of
+/// several types warned about).
+///
+/// # Errors
+/// A record file cannot be read, or `p` cannot be written.
+pub fn write(p: &Path, files: &[RecordFile], layout: Layout) -> anyhow::Result<AtomicFile> {
+    let mut ty = Ty::Null;
+    for f in files {
+        ty = add_file(ty, f.written(), layout)?;
+    }
+    let mixed = ty.mixed();
+    if !mixed.is_empty() {
+        eprintln!(
+            "warning: --features: these fields have values of several types in the records \
+             (typed Json: datasets keeps them as JSON text): {}",
+            mixed.join(", ")
+        );
+    }
+    let mut out = AtomicFile::create(p)?;
+    let w = out.writer()?;
+    serde_json::to_writer_pretty(&mut *w, &ty.feature())
+        .with_context(|| format!("writing {}", p.display()))?;
+    w.write_all(b"\n")?;
+    Ok(out)
 }
 
 #[cfg(test)]

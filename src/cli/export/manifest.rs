@@ -12,8 +12,10 @@ use std::io::Write;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
+
+use super::Args;
 
 /// The manifest file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -166,6 +168,52 @@ pub fn sync_dir(path: &Path) {
     };
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
+    }
+}
+
+/// Where the manifest of this export's set goes: beside the first output that is a file
+/// (`--out`, else `--verdicts`, `--report`, `--features`); none when every output is a stream.
+///
+/// # Errors
+/// An output is that path, or a symlink output points nowhere.
+pub fn path_of(args: &Args) -> anyhow::Result<Option<PathBuf>> {
+    let outs = [
+        Some(&args.out),
+        args.verdicts.as_ref(),
+        args.report.as_ref(),
+        args.features.as_ref(),
+    ];
+    for (i, p) in outs.into_iter().enumerate() {
+        let Some(p) = p else { continue };
+        if (i == 0 && args.split_by.is_some())
+            || super::dest::target(p)? != super::dest::Target::Stream
+        {
+            let m = path_for(p);
+            for q in outs.into_iter().flatten() {
+                if super::output::canonical(q) == super::output::canonical(&m) {
+                    bail!(
+                        "refusing to write {}: it is where this export's manifest goes (choose \
+                         another path); nothing was written",
+                        q.display()
+                    );
+                }
+            }
+            return Ok(Some(m));
+        }
+    }
+    Ok(None)
+}
+
+/// Tell what the manifest left by the previous export at `path` says is not in place (a set
+/// cut in two by a kill, a file replaced since).
+pub fn check(path: &Path) {
+    if let Some(m) = Manifest::read(path) {
+        for p in m.problems() {
+            eprintln!(
+                "warning: {}: {p} (this export writes the whole set again)",
+                path.display()
+            );
+        }
     }
 }
 
