@@ -412,8 +412,10 @@ impl Sink<'_> {
     fn take(&mut self, item: Item) -> anyhow::Result<()> {
         let i = self.next;
         self.next += 1;
-        let written = item.line.is_some();
-        if let Some(line) = &item.line {
+        // A line with a span that does not slice its answer is never written, not even into
+        // a stream: the export is refused at the end.
+        let written = item.line.is_some() && item.bad_spans.is_empty();
+        if let (Some(line), true) = (&item.line, written) {
             match line.bytes {
                 Bytes::Input { offset, len } => {
                     self.records
@@ -520,8 +522,8 @@ impl Sink<'_> {
         (ids, n)
     }
 
-    /// Report what was found; unless stale decisions stop it (exit 1), write the report and
-    /// rename every file into place.
+    /// Report what was found; unless stale decisions or spans that do not slice their answer
+    /// stop it (exit 1), write the report and rename every file into place.
     fn finish(
         mut self,
         name: &str,
