@@ -23,11 +23,14 @@
 //! ([`judge_args::reviewers`]) are exported that way too, and listed as a warning and in the
 //! report.
 //!
-//! Every output goes to a temporary file beside its destination and is renamed into place only
-//! after all of them were written and synced, every destination checked first (not a folder,
-//! in a folder that exists) and a failed rename undoing the ones before it: an error, or stale
-//! decisions without `--skip-stale` (exit 1), leave no output and every existing file
-//! untouched. `--split-by`
+//! Every output that is a regular file (or none yet) goes to a temporary file beside its
+//! destination and is renamed into place only after all of them were written and synced (a
+//! manifest describing the set first, [`manifest`]; signals wait for the renames, [`cleanup`]),
+//! every destination checked first (not a folder, in a folder that exists) and a failed rename
+//! undoing the ones before it: an error, stale decisions without `--skip-stale` or a kept span
+//! that does not slice its answer (exit 1) leave no output and every existing file untouched.
+//! Other destinations (`-`, a FIFO, a device) are streams, written as the export goes
+//! ([`dest`]). `--split-by`
 //! writes `<out-stem>.<value>.<out-ext>` beside `--out` (a value's characters other than letters,
 //! digits, `-`, `_`, `.` become `_`; a missing or null value is `none`, and how many records
 //! had none is warned about; two values that would share a
@@ -44,6 +47,11 @@
 //! written without a label (formats whose spans carry one) and
 //! reviewed records of type `clean` left with labels are warned about and counted.
 
+mod atomic;
+mod cleanup;
+mod dest;
+mod features;
+mod manifest;
 mod output;
 mod record;
 mod report;
@@ -74,8 +82,11 @@ use record::{Bytes, Exporter, Item};
     spanreview export data/toolace/test_records_reconstructed.jsonl --out reviewed.jsonl \\\n    \
     --strict --split-by meta.corruption_type --clean-in-all\n\n\
 Exit status: 0 written; 1 stale decisions (nothing written; --skip-stale exports without them), \
-or written without something: decisions on a line that cannot be read, such a line under \
---split-by, or a JSON array input cut short (its partial record); 2 errors (nothing written).")]
+kept spans that do not slice their answer (nothing written), or written without something: \
+decisions on a line that cannot be read, such a line under --split-by, or a JSON array input cut \
+short (its partial record); 2 errors (nothing written); 128+n killed by signal n (SIGINT, SIGTERM, \
+SIGHUP; temporary files removed, outputs untouched). \"nothing written\" does not hold for a \
+stream output (-, a FIFO, a device), which gets records as they are made.")]
 #[allow(clippy::struct_excessive_bools)]
 pub struct Args {
     /// Records (and prediction files joined by `id`); the first file with answer text is
@@ -94,7 +105,8 @@ pub struct Args {
     /// stem].
     #[arg(long, value_name = "NAME")]
     pub dataset: Option<String>,
-    /// Where to write the records (with --split-by: the stem and extension of the files).
+    /// Where to write the records (with --split-by: the stem and extension of the files). `-`
+    /// is standard output; a FIFO or device is written as a stream, never replaced.
     #[arg(long, value_name = "PATH")]
     pub out: PathBuf,
     /// Write one JSON object per record with decisions: outcomes (kept, tightened, widened,
@@ -105,6 +117,11 @@ pub struct Args {
     /// Write the Markdown review report.
     #[arg(long, value_name = "PATH.md")]
     pub report: Option<PathBuf>,
+    /// Write the types of every field of the exported records as a `datasets` Features
+    /// dictionary (JSON), so that the record files load together whatever their order:
+    /// `load_dataset("json", data_files=..., features=Features.from_dict(json.load(...)))`.
+    #[arg(long, value_name = "PATH.json")]
+    pub features: Option<PathBuf>,
     /// Drop labels whose type is not the record's corruption_type (the published rule); they
     /// are counted in the report.
     #[arg(long)]
@@ -151,6 +168,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let name = args.dataset.clone().unwrap_or_else(|| dataset.name.clone());
     let db = args.db.clone().unwrap_or_else(Store::default_path);
     let protected = protect(&args, &judges, &db)?;
+    let manifest = manifest::path_of(&args)?;
+    if let Some(m) = &manifest {
+        manifest::check(m);
+    }
+    cleanup::install()?;
     let by_record = load_log(&db, &name)?;
     let conflicts: Vec<Conflict> = judge_args::reviewers(
         by_record.values().flatten(),
@@ -217,17 +239,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         conflicts,
         no_value: 0,
         unreadable_labels: 0,
+        bad_spans: Vec::new(),
     };
     for (judge, _) in &judges {
         sink.tally.name_source(judge);
     }
 
     // The records are read and reviewed on two threads and written on this one, in file order.
-    let warnings = record::each_item(&args, &dataset, &by_record, |item| sink.take(item))?;
+    let warnings = record::each_item(&args, &dataset, &by_record, |item| sink.take(item))
+        .inspect_err(|_| {
+            let note = dest::streamed_note(&args);
+            if !note.is_empty() {
+                eprintln!("spanreview: the export stopped{note}");
+            }
+        })?;
     for w in &warnings {
         eprintln!("warning: {w}");
     }
-    sink.finish(&name, &protected)
+    sink.finish(&name, &protected, manifest.as_deref())
 }
 
 /// Notes about the inputs: join problems, a second records file that is only joined, an input
@@ -278,7 +307,24 @@ fn protect(args: &Args, judges: &[(String, PathBuf)], db: &Path) -> anyhow::Resu
     if let Some(p) = &args.report {
         dests.push((p, "--report"));
     }
+    if let Some(p) = &args.features {
+        dests.push((p, "--features"));
+        if args.split_by.is_none() && dest::target(&args.out)? == dest::Target::Stream {
+            bail!(
+                "--features reads the records back once written, and --out {} is a stream: \
+                 write them to a file (nothing was written)",
+                args.out.display()
+            );
+        }
+    }
     if args.split_by.is_some() {
+        if dest::target(&args.out)? == dest::Target::Stream {
+            bail!(
+                "--split-by writes one file per value named after --out, and {} is not a file \
+                 path: give one (nothing was written)",
+                args.out.display()
+            );
+        }
         output::check_folder(&args.out, "--out")?;
     }
     for (i, (p, what)) in dests.iter().enumerate() {
@@ -359,6 +405,8 @@ struct Sink<'a> {
     no_value: usize,
     /// Labels of reviewed records left out because they could not be read.
     unreadable_labels: usize,
+    /// Kept spans that do not slice their output (`FILE:LINE: ...`): the export is refused.
+    bad_spans: Vec<String>,
 }
 
 impl Sink<'_> {
@@ -366,8 +414,10 @@ impl Sink<'_> {
     fn take(&mut self, item: Item) -> anyhow::Result<()> {
         let i = self.next;
         self.next += 1;
-        let written = item.line.is_some();
-        if let Some(line) = &item.line {
+        // A line with a span that does not slice its answer is never written, not even into
+        // a stream: the export is refused at the end.
+        let written = item.line.is_some() && item.bad_spans.is_empty();
+        if let (Some(line), true) = (&item.line, written) {
             match line.bytes {
                 Bytes::Input { offset, len } => {
                     self.records
@@ -386,6 +436,7 @@ impl Sink<'_> {
             }
         }
         self.unreadable_labels += item.unreadable_labels;
+        self.bad_spans.extend(item.bad_spans);
         let tally = &mut self.tally;
         tally.unlabeled_spans += item.unlabeled_spans;
         if let Some(u) = item.unreadable {
@@ -473,9 +524,14 @@ impl Sink<'_> {
         (ids, n)
     }
 
-    /// Report what was found; unless stale decisions stop it (exit 1), write the report and
-    /// rename every file into place.
-    fn finish(mut self, name: &str, protected: &Protected) -> anyhow::Result<ExitCode> {
+    /// Report what was found; unless stale decisions or spans that do not slice their answer
+    /// stop it (exit 1), write the report and rename every file into place.
+    fn finish(
+        mut self,
+        name: &str,
+        protected: &Protected,
+        manifest: Option<&Path>,
+    ) -> anyhow::Result<ExitCode> {
         warn_ids(
             &format!(
                 "{} reviewed record(s) keep a hallucination type but no label (the published \
@@ -586,6 +642,19 @@ impl Sink<'_> {
             ),
             orphans.into_iter(),
         );
+        let mut refused = false;
+        for b in &self.bad_spans {
+            eprintln!("spanreview: {b}");
+        }
+        if !self.bad_spans.is_empty() {
+            eprintln!(
+                "spanreview: {} span(s) that do not slice their record's output; nothing was \
+                 written{}. Drop or correct them in review (or fix the input), then export again.",
+                self.bad_spans.len(),
+                dest::streamed_note(self.args)
+            );
+            refused = true;
+        }
         if !self.stale.is_empty() {
             for d in &self.stale {
                 eprintln!(
@@ -600,14 +669,18 @@ impl Sink<'_> {
             }
             if !self.args.skip_stale {
                 eprintln!(
-                    "spanreview: {} stale decision(s) on {} record(s); nothing was written. \
+                    "spanreview: {} stale decision(s) on {} record(s); nothing was written{}. \
                      Review those records again, or pass --skip-stale to export without these \
                      decisions.",
                     self.stale.len(),
-                    self.tally.stale_records
+                    self.tally.stale_records,
+                    dest::streamed_note(self.args)
                 );
-                return Ok(ExitCode::from(1));
+                refused = true;
             }
+        }
+        if refused {
+            return Ok(ExitCode::from(1));
         }
 
         let files = self.records.finish()?;
@@ -645,6 +718,10 @@ impl Sink<'_> {
             }
             None => None,
         };
+        let features_file = match &self.args.features {
+            Some(p) => Some(features::write(p, &files, self.primary.index.layout())?),
+            None => None,
+        };
         let names: Vec<String> = files
             .iter()
             .map(|f| format!("{} ({} records)", f.dest().display(), f.count()))
@@ -653,7 +730,8 @@ impl Sink<'_> {
             files.into_iter().map(|f| (f.into_file(), what)).collect();
         all.extend(self.verdicts.take().map(|f| (f, "--verdicts")));
         all.extend(report_file.map(|f| (f, "--report")));
-        output::persist_all(all)?;
+        all.extend(features_file.map(|f| (f, "--features")));
+        output::persist_all(all, manifest)?;
         let t = &self.tally;
         eprintln!(
             "exported {} of {} records ({} reviewed, {} removed, {} reclassified clean) to {}",

@@ -7,6 +7,8 @@ mod compare;
 mod dbsafe;
 mod decisions;
 mod export;
+mod export_safety;
+mod export_schema;
 mod formats;
 mod hostile;
 mod judges;

@@ -1,271 +1,17 @@
-//! Export's output files: written beside their destination under a temporary name and renamed
-//! into place only when everything succeeded; one file per value with `--split-by`.
+//! Export's record files (one, or one per value with `--split-by`), and the files an output
+//! must not be.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::{bail, Context};
 use serde_json::Value;
 
 use crate::formats::index::Layout;
 
-/// A file being written under a temporary name in its destination's folder. Dropped without
-/// [`AtomicFile::persist`], the temporary file is removed: a failure leaves nothing behind.
-#[derive(Debug)]
-pub struct AtomicFile {
-    dest: PathBuf,
-    tmp: PathBuf,
-    out: Option<BufWriter<File>>,
-    done: bool,
-    /// Bytes written since the last background sync started.
-    unsynced: u64,
-    /// A sync of what was written so far, running while writing goes on.
-    syncing: Option<std::thread::JoinHandle<io::Result<()>>>,
-}
-
-/// Written bytes after which a background sync starts, so that the final sync before the
-/// rename has only the tail left to write back.
-const SYNC_EVERY: u64 = 128 << 20;
-
-impl AtomicFile {
-    /// Create the temporary file for `dest` (`.<name>.<pid>-<n>.spanreview-tmp` beside it).
-    ///
-    /// # Errors
-    /// The folder does not exist or is not writable.
-    pub fn create(dest: &Path) -> anyhow::Result<Self> {
-        let dir = parent(dest);
-        let name = dest
-            .file_name()
-            .with_context(|| format!("{}: not a file name", dest.display()))?
-            .to_string_lossy();
-        static SEQ: AtomicUsize = AtomicUsize::new(0);
-        let seq = SEQ.fetch_add(1, Ordering::Relaxed);
-        let tmp = dir.join(format!(
-            ".{name}.{}-{seq}.spanreview-tmp",
-            std::process::id()
-        ));
-        let file = File::options()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-            .with_context(|| {
-                format!(
-                    "cannot write {} (creating {} in its folder)",
-                    dest.display(),
-                    tmp.display()
-                )
-            })?;
-        Ok(Self {
-            dest: dest.to_path_buf(),
-            tmp,
-            out: Some(BufWriter::with_capacity(1 << 20, file)),
-            done: false,
-            unsynced: 0,
-            syncing: None,
-        })
-    }
-
-    /// Note that `n` more bytes were written; every [`SYNC_EVERY`] bytes, start writing them
-    /// back to disk on another thread (`sync_data` on a clone of the file, after a flush),
-    /// unless the previous one is still running.
-    ///
-    /// # Errors
-    /// Flushing fails, or the previous background sync failed.
-    pub fn wrote(&mut self, n: u64) -> anyhow::Result<()> {
-        self.unsynced += n;
-        if self.unsynced < SYNC_EVERY || self.syncing.as_ref().is_some_and(|h| !h.is_finished()) {
-            return Ok(());
-        }
-        self.join_sync()?;
-        let w = self.writer()?;
-        w.flush()?;
-        let f = w.get_ref().try_clone()?;
-        self.syncing = Some(std::thread::spawn(move || f.sync_data()));
-        self.unsynced = 0;
-        Ok(())
-    }
-
-    /// Wait for the background sync, if any; its error is the file's.
-    fn join_sync(&mut self) -> anyhow::Result<()> {
-        if let Some(h) = self.syncing.take() {
-            h.join()
-                .map_err(|_| anyhow::anyhow!("internal: a sync thread panicked"))?
-                .with_context(|| format!("syncing {}", self.tmp.display()))?;
-        }
-        Ok(())
-    }
-
-    /// Where the file goes.
-    #[must_use]
-    pub fn dest(&self) -> &Path {
-        &self.dest
-    }
-
-    /// The writer.
-    ///
-    /// # Errors
-    /// After [`AtomicFile::finish`].
-    pub fn writer(&mut self) -> io::Result<&mut BufWriter<File>> {
-        self.out
-            .as_mut()
-            .ok_or_else(|| io::Error::other("the file was already finished"))
-    }
-
-    /// Flush and sync to disk (still under the temporary name).
-    ///
-    /// # Errors
-    /// Writing fails (disk full, say).
-    pub fn finish(&mut self) -> anyhow::Result<()> {
-        self.join_sync()?;
-        if let Some(w) = self.out.take() {
-            let file = w
-                .into_inner()
-                .map_err(io::IntoInnerError::into_error)
-                .with_context(|| format!("writing {}", self.tmp.display()))?;
-            file.sync_all()
-                .with_context(|| format!("syncing {}", self.tmp.display()))?;
-        }
-        Ok(())
-    }
-
-    /// Rename into place (after [`AtomicFile::finish`]).
-    ///
-    /// # Errors
-    /// The rename fails.
-    pub fn persist(mut self) -> anyhow::Result<()> {
-        self.finish()?;
-        std::fs::rename(&self.tmp, &self.dest).with_context(|| {
-            format!("renaming {} to {}", self.tmp.display(), self.dest.display())
-        })?;
-        self.done = true;
-        Ok(())
-    }
-}
-
-/// Refuse `dest` as the destination of `what` when it is a folder, or its folder does not
-/// exist: checked for every output before anything is written or renamed.
-///
-/// # Errors
-/// A message naming the path.
-pub fn check_dest(dest: &Path, what: &str) -> anyhow::Result<()> {
-    if dest.is_dir() {
-        bail!(
-            "refusing to write {what} {}: it is a folder (give a file path); nothing was written",
-            dest.display()
-        );
-    }
-    check_folder(dest, what)
-}
-
-/// Refuse `dest` as the destination of `what` when its folder does not exist.
-///
-/// # Errors
-/// A message naming the path and the folder.
-pub fn check_folder(dest: &Path, what: &str) -> anyhow::Result<()> {
-    let dir = parent(dest);
-    if !dir.is_dir() {
-        bail!(
-            "cannot write {what} {}: the folder {} does not exist; nothing was written",
-            dest.display(),
-            dir.display()
-        );
-    }
-    Ok(())
-}
-
-/// Rename every finished file into place, all or nothing: each destination is checked first
-/// ([`check_dest`]), and an existing file is kept under a hard link beside it until every
-/// rename succeeded. When one fails, the files already renamed are put back (the old file
-/// restored, a new one removed) and the error is returned.
-///
-/// # Errors
-/// A destination is a folder or has no folder, or a rename fails.
-pub fn persist_all(files: Vec<(AtomicFile, &str)>) -> anyhow::Result<()> {
-    for (f, what) in &files {
-        check_dest(f.dest(), what)?;
-    }
-    let mut files: Vec<AtomicFile> = files.into_iter().map(|(f, _)| f).collect();
-    for f in &mut files {
-        f.finish()?;
-    }
-    // (destination, what was there before) of the files renamed so far
-    let mut done: Vec<(PathBuf, Old)> = Vec::new();
-    let mut failed = None;
-    for f in files {
-        let dest = f.dest.clone();
-        let old = if dest.exists() {
-            let mut name = f.tmp.clone().into_os_string();
-            name.push("-old");
-            let backup = PathBuf::from(name);
-            // A file system without hard links: the old file cannot be kept, only replaced.
-            match std::fs::hard_link(&dest, &backup) {
-                Ok(()) => Old::Kept(backup),
-                Err(_) => Old::Replaced,
-            }
-        } else {
-            Old::Nothing
-        };
-        match f.persist() {
-            Ok(()) => done.push((dest, old)),
-            Err(e) => {
-                if let Old::Kept(b) = &old {
-                    let _ = std::fs::remove_file(b);
-                }
-                failed = Some(e);
-                break;
-            }
-        }
-    }
-    match failed {
-        None => {
-            for (_, old) in done {
-                if let Old::Kept(b) = old {
-                    let _ = std::fs::remove_file(b);
-                }
-            }
-            Ok(())
-        }
-        Some(e) => {
-            for (dest, old) in done.into_iter().rev() {
-                let _ = match old {
-                    Old::Kept(b) => std::fs::rename(&b, &dest),
-                    Old::Nothing => std::fs::remove_file(&dest),
-                    Old::Replaced => Ok(()),
-                };
-            }
-            Err(e.context("the outputs renamed before it were put back"))
-        }
-    }
-}
-
-/// What was at an output's destination before it was renamed there.
-enum Old {
-    /// No file.
-    Nothing,
-    /// A file, kept under this name (a hard link) until every output is in place.
-    Kept(PathBuf),
-    /// A file that could not be kept (no hard links there).
-    Replaced,
-}
-
-impl Drop for AtomicFile {
-    fn drop(&mut self) {
-        if !self.done {
-            self.out = None;
-            let _ = std::fs::remove_file(&self.tmp);
-        }
-    }
-}
-
-fn parent(p: &Path) -> &Path {
-    match p.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    }
-}
+pub use super::atomic::{check_dest, check_folder, parent, persist_all, AtomicFile};
 
 /// `path` made absolute with symlinks resolved, also when the file does not exist yet (its
 /// folder is resolved instead).
@@ -455,6 +201,12 @@ impl RecordFile {
     #[must_use]
     pub fn dest(&self) -> &Path {
         self.file.dest()
+    }
+
+    /// The file being written (its temporary file until it is renamed).
+    #[must_use]
+    pub fn written(&self) -> &Path {
+        self.file.written()
     }
 
     /// Records written.
@@ -660,37 +412,6 @@ mod tests {
     }
 
     #[test]
-    fn a_failed_rename_puts_back_the_outputs_renamed_before_it() {
-        let dir = std::env::temp_dir().join(format!("spanreview-persist-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
-        let old = dir.join("vieux°.jsonl");
-        std::fs::write(&old, "ancien ’contenu’\n").expect("old");
-        let new = dir.join("新.jsonl");
-        let mut a = AtomicFile::create(&old).expect("a");
-        a.writer().expect("w").write_all(b"neu\n").expect("write");
-        let mut b = AtomicFile::create(&new).expect("b");
-        b.writer().expect("w").write_all(b"neu\n").expect("write");
-        let mut c = AtomicFile::create(&dir.join("c.jsonl")).expect("c");
-        c.writer().expect("w").write_all(b"neu\n").expect("write");
-        // the third one's temporary file disappears: its rename fails after two succeeded
-        std::fs::remove_file(&c.tmp).expect("rm");
-        let err = persist_all(vec![(a, "--out"), (b, "--verdicts"), (c, "--report")])
-            .expect_err("the rename fails");
-        assert!(format!("{err:#}").contains("put back"), "{err:#}");
-        assert_eq!(
-            std::fs::read_to_string(&old).expect("old"),
-            "ancien ’contenu’\n"
-        );
-        let mut left: Vec<String> = std::fs::read_dir(&dir)
-            .expect("ls")
-            .map(|e| e.expect("e").file_name().to_string_lossy().into_owned())
-            .collect();
-        left.sort();
-        assert_eq!(left, ["vieux°.jsonl"]);
-        std::fs::remove_dir_all(&dir).expect("cleanup");
-    }
-
-    #[test]
     fn dropped_file_leaves_nothing() {
         let dir = std::env::temp_dir().join(format!("spanreview-atomic-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("dir");
@@ -704,7 +425,7 @@ mod tests {
         f.push(b"{}").expect("push");
         f.push(b"[1]").expect("push");
         f.finish().expect("finish");
-        persist_all(vec![(f.into_file(), "--out")]).expect("persist");
+        persist_all(vec![(f.into_file(), "--out")], None).expect("persist");
         assert_eq!(
             std::fs::read_to_string(&dest).expect("read"),
             "[\n  {},\n  [1]\n]\n"

@@ -60,6 +60,9 @@ pub struct Item {
     /// Labels of a reviewed record that could not be read (a `"start": 46.0`, say), and so are
     /// not in its exported line.
     pub unreadable_labels: usize,
+    /// Kept spans of a reviewed record that do not slice its output (reversed, out of range):
+    /// `FILE:LINE: record ...` each. Export refuses to write them.
+    pub bad_spans: Vec<String>,
 }
 
 /// A line of the input that could not be read as a record.
@@ -125,6 +128,7 @@ impl Exporter<'_> {
                 unreadable: None,
                 unlabeled_spans: 0,
                 unreadable_labels: 0,
+                bad_spans: Vec::new(),
             });
         };
         let rec = match parsed {
@@ -155,9 +159,10 @@ impl Exporter<'_> {
                 unreadable: None,
                 unlabeled_spans: 0,
                 unreadable_labels: 0,
+                bad_spans: Vec::new(),
             });
         }
-        self.reviewed(bytes, rec, review)
+        self.reviewed(i, bytes, rec, review)
     }
 
     /// Line `i`, which cannot be read as a record (`e` says why): passed through as it is
@@ -209,6 +214,7 @@ impl Exporter<'_> {
             }),
             unlabeled_spans: 0,
             unreadable_labels: 0,
+            bad_spans: Vec::new(),
         }
     }
 
@@ -270,6 +276,7 @@ impl Exporter<'_> {
             unreadable: None,
             unlabeled_spans: 0,
             unreadable_labels: 0,
+            bad_spans: Vec::new(),
         })
     }
 
@@ -332,6 +339,7 @@ impl Exporter<'_> {
     /// A record with decisions in force: the kept spans written back in its own schema.
     fn reviewed(
         &mut self,
+        i: usize,
         bytes: &[u8],
         rec: Record,
         review: RecordReview,
@@ -348,15 +356,16 @@ impl Exporter<'_> {
                 unreadable: None,
                 unlabeled_spans: 0,
                 unreadable_labels: 0,
+                bad_spans: Vec::new(),
             });
         }
-        let spans = if removed.is_some() {
+        let (spans, bad_spans) = if removed.is_some() {
             // Kept with a marker: its span decisions still apply.
             let mut open = review.clone();
             open.outcome = RecordOutcome::Open;
-            self.kept_spans(&rec, &open)
+            self.kept_spans(i, &rec, &open)
         } else {
-            self.kept_spans(&rec, &review)
+            self.kept_spans(i, &rec, &review)
         };
         let type_after = type_after(&rec, &review);
         let (kept, strict_dropped) = self.strict(spans, type_after.as_deref());
@@ -414,6 +423,7 @@ impl Exporter<'_> {
             unreadable: None,
             unlabeled_spans,
             unreadable_labels,
+            bad_spans,
         })
     }
 
@@ -439,26 +449,52 @@ impl Exporter<'_> {
         n
     }
 
-    /// The spans the review keeps. A kept span whose offsets are out of range keeps the text
-    /// it was read with (there is no `output[start:end]` to take) and is reported.
-    fn kept_spans(&mut self, rec: &Record, review: &RecordReview) -> Vec<Span> {
-        let mut spans = review.kept_spans(&rec.output);
+    /// The spans the review keeps, and a message for each that does not slice the output
+    /// (reversed, out of range): such a span is never written, the export is refused.
+    fn kept_spans(
+        &mut self,
+        i: usize,
+        rec: &Record,
+        review: &RecordReview,
+    ) -> (Vec<Span>, Vec<String>) {
+        let spans = review.kept_spans(&rec.output);
         let kept = review.spans.iter().filter(|s| s.kept());
-        for (span, rs) in spans.iter_mut().zip(kept) {
-            if span.slice(&rec.output).is_none() {
-                if let Some(o) = &rs.original {
-                    span.text.clone_from(&o.text);
-                }
-                self.warnings.push(format!(
-                    "record {:?}: kept span {} [{}, {}) is out of range of its output ({} code \
-                     points); written as it is (run `spanreview validate`)",
-                    rec.id,
-                    rs.key,
-                    span.start,
-                    span.end,
-                    crate::model::offsets::char_len(&rec.output)
-                ));
+        let mut bad = Vec::new();
+        for (span, rs) in spans.iter().zip(kept) {
+            if span.slice(&rec.output).is_some() {
+                continue;
             }
+            let file = self.dataset.primary();
+            let from = match review
+                .applied
+                .iter()
+                .rev()
+                .find(|d| d.after.is_some() && d.key().as_ref() == Some(&rs.key))
+            {
+                Some(d) => format!(
+                    "set by decision #{} ({} by {})",
+                    d.id,
+                    d.action.name(),
+                    d.reviewer
+                ),
+                None => "as read from the input, and kept by the review".to_owned(),
+            };
+            bad.push(format!(
+                "{}:{}: record {:?}: span {} [{}, {}) does not slice its output ({} code points: \
+                 {}); {from}",
+                file.path().display(),
+                file.line(i),
+                rec.id,
+                rs.key,
+                span.start,
+                span.end,
+                crate::model::offsets::char_len(&rec.output),
+                if span.start > span.end {
+                    "the span is reversed"
+                } else {
+                    "the span reaches past its end"
+                },
+            ));
         }
         if !rec.warnings.is_empty() {
             self.warnings.push(format!(
@@ -468,7 +504,7 @@ impl Exporter<'_> {
                 rec.warnings.join("; ")
             ));
         }
-        spans
+        (spans, bad)
     }
 }
 

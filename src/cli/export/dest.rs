@@ -1,0 +1,173 @@
+//! What an output path is: a regular file (written beside it and renamed over it), or a
+//! stream (standard output, a FIFO, a device) written in place, never replaced.
+
+use std::fs::File;
+use std::os::fd::AsFd;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+
+use super::Args;
+
+/// Where an output goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// A regular file, or none yet, at this path (symlinks resolved: the link is kept and its
+    /// target replaced).
+    Replace(PathBuf),
+    /// Not a regular file (`-`, `/dev/stdout`, a FIFO, a character device): written as a
+    /// stream as the export goes, never renamed over.
+    Stream,
+}
+
+/// What `path` is as an output. `-` is standard output.
+///
+/// # Errors
+/// A symlink that points nowhere (refused rather than replaced by a file).
+pub fn target(path: &Path) -> anyhow::Result<Target> {
+    if path.as_os_str() == "-" || std_fd(path).is_some() {
+        return Ok(Target::Stream);
+    }
+    let Ok(lmeta) = std::fs::symlink_metadata(path) else {
+        return Ok(Target::Replace(path.to_path_buf()));
+    };
+    if lmeta.file_type().is_symlink() {
+        if through_fd_links(path) {
+            return Ok(Target::Stream);
+        }
+        let Ok(meta) = std::fs::metadata(path) else {
+            bail!(
+                "refusing to write {}: it is a symbolic link to {} which does not exist (write \
+                 to the target's path, or remove the link); nothing was written",
+                path.display(),
+                std::fs::read_link(path).map_or_else(|_| "?".into(), |t| t.display().to_string())
+            );
+        };
+        if meta.is_file() {
+            let real = path
+                .canonicalize()
+                .with_context(|| format!("resolving {}", path.display()))?;
+            return Ok(Target::Replace(real));
+        }
+        return Ok(if meta.is_dir() {
+            Target::Replace(path.to_path_buf())
+        } else {
+            Target::Stream
+        });
+    }
+    Ok(if lmeta.is_file() || lmeta.is_dir() {
+        Target::Replace(path.to_path_buf())
+    } else {
+        Target::Stream
+    })
+}
+
+/// Standard output (1) or error (2) for `/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1` and the
+/// like: written through a duplicate of the descriptor, so its offset (`>>`) is shared.
+fn std_fd(path: &Path) -> Option<u8> {
+    match path.to_str()? {
+        "/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1" => Some(1),
+        "/dev/stderr" | "/dev/fd/2" | "/proc/self/fd/2" => Some(2),
+        _ => None,
+    }
+}
+
+/// True when a link on the way from `path` goes through `/proc` or `/dev/fd`: a process's open
+/// descriptor, which must be written, not replaced, whatever it is.
+fn through_fd_links(path: &Path) -> bool {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        let Ok(next) = std::fs::read_link(&p) else {
+            return false;
+        };
+        let next = match p.parent() {
+            Some(dir) if next.is_relative() => dir.join(next),
+            _ => next,
+        };
+        if next.starts_with("/proc") || next.starts_with("/dev/fd") {
+            return true;
+        }
+        p = next;
+    }
+    false
+}
+
+/// Open the stream `path` for writing (standard output for `-`), nothing created or truncated.
+///
+/// # Errors
+/// It cannot be opened (a socket, no permission).
+pub fn open_stream(path: &Path) -> anyhow::Result<File> {
+    let fd = if path.as_os_str() == "-" {
+        Some(1)
+    } else {
+        std_fd(path)
+    };
+    let file = match fd {
+        Some(1) => std::io::stdout()
+            .as_fd()
+            .try_clone_to_owned()
+            .map(File::from),
+        Some(_) => std::io::stderr()
+            .as_fd()
+            .try_clone_to_owned()
+            .map(File::from),
+        None => File::options().write(true).open(path),
+    };
+    file.with_context(|| format!("cannot write {} (opening it as a stream)", path.display()))
+}
+
+/// `" (except ...)"` naming the outputs written as streams, which got the records written so far
+/// (a reader sees the export fail by its exit status); empty when there are none.
+pub fn streamed_note(args: &Args) -> String {
+    let mut outs: Vec<(&Path, &str)> = Vec::new();
+    if args.split_by.is_none() {
+        outs.push((&args.out, "--out"));
+    }
+    if let Some(v) = &args.verdicts {
+        outs.push((v, "--verdicts"));
+    }
+    let streams: Vec<String> = outs
+        .into_iter()
+        .filter(|(p, _)| target(p).is_ok_and(|t| t == Target::Stream))
+        .map(|(p, what)| format!("{what} {}", p.display()))
+        .collect();
+    if streams.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (except to the stream(s) {}, which got the records written so far: discard them)",
+            streams.join(", ")
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regular_files_are_replaced_and_everything_else_is_a_stream() {
+        let dir = tempfile::tempdir().expect("dir");
+        let file = dir.path().join("été.jsonl");
+        std::fs::write(&file, "x").expect("write");
+        assert_eq!(target(&file).expect("file"), Target::Replace(file.clone()));
+        let new = dir.path().join("新.jsonl");
+        assert_eq!(target(&new).expect("new"), Target::Replace(new.clone()));
+        let link = dir.path().join("link.jsonl");
+        std::os::unix::fs::symlink(&file, &link).expect("symlink");
+        assert_eq!(
+            target(&link).expect("link"),
+            Target::Replace(file.canonicalize().expect("canonical"))
+        );
+        let fd_link = dir.path().join("out");
+        std::os::unix::fs::symlink("/proc/self/fd/1", &fd_link).expect("symlink");
+        assert_eq!(target(&fd_link).expect("fd link"), Target::Stream);
+        for p in ["-", "/dev/stdout", "/dev/stderr", "/dev/null"] {
+            assert_eq!(target(Path::new(p)).expect(p), Target::Stream, "{p}");
+        }
+        let dangling = dir.path().join("dangling");
+        std::os::unix::fs::symlink(dir.path().join("nowhere"), &dangling).expect("symlink");
+        let err = target(&dangling).expect_err("dangling");
+        assert!(format!("{err:#}").contains("does not exist"), "{err:#}");
+    }
+}
