@@ -7,6 +7,8 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, Once, PoisonError};
 
+use crate::cli::eprintln;
+
 /// The suffix of every temporary file an export writes (a backup kept during the renames adds
 /// `-old`).
 pub const SUFFIX: &str = ".spanreview-tmp";

@@ -16,6 +16,7 @@ use serde_json::{json, Map, Value};
 
 use super::atomic::AtomicFile;
 use super::output::RecordFile;
+use crate::cli::eprintln;
 use crate::formats::index::Layout;
 
 /// The type of a field, merged over records.

@@ -16,6 +16,7 @@ use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 
 use super::Args;
+use crate::cli::eprintln;
 
 /// The manifest file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
