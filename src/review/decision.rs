@@ -109,7 +109,7 @@ pub enum ActionKind {
     Clean,
     /// The record is removed from the dataset; `reason` says why.
     Remove,
-    /// Flag for a second look (`reason` = "off" clears the flag).
+    /// Flag for a second look, or take the flag off ([`Decision::flag_on`]).
     Flag,
     /// A note on the record (`note`).
     Note,
@@ -118,8 +118,12 @@ pub enum ActionKind {
     /// Restores decision `target` after an undo.
     Redo,
     /// An arbitration resolution of a disputed cluster (`after` is the result, or none when
-    /// everything was dropped; `upheld`/`dismissed` name the sources).
+    /// everything was dropped; `upheld`/`dismissed` name the sources; [`Decision::unit`] what
+    /// it settles, [`Decision::group`] the resolution's other rows).
     Resolve,
+    /// The record's type changes to [`Decision::record_type`] (a record typed `clean` that
+    /// keeps spans after review, say).
+    Retype,
 }
 
 impl ActionKind {
@@ -140,6 +144,7 @@ impl ActionKind {
             Self::Undo => "undo",
             Self::Redo => "redo",
             Self::Resolve => "resolve",
+            Self::Retype => "retype",
         }
     }
 
@@ -153,6 +158,30 @@ impl ActionKind {
     #[must_use]
     pub fn is_meta(self) -> bool {
         matches!(self, Self::Undo | Self::Redo)
+    }
+}
+
+/// What an arbitration resolution settles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    /// The disagreement cluster over code points `[start, end)` of the answer.
+    Cluster {
+        /// First code point.
+        start: usize,
+        /// One past the last code point.
+        end: usize,
+    },
+    /// The unplaced judge claim with this index (its verdict's).
+    Claim(usize),
+}
+
+impl fmt::Display for Unit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Cluster { start, end } => write!(f, "cluster {start}-{end}"),
+            Self::Claim(k) => write!(f, "claim {k}"),
+        }
     }
 }
 
@@ -197,6 +226,19 @@ pub struct Decision {
     /// Sources a resolution dismissed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dismissed: Vec<String>,
+    /// The decisions committed together as one (the rows of one resolution) share this id:
+    /// undo and redo take them together, and they are one vote per source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// What a resolution settles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<Unit>,
+    /// A flag puts the flag on (`true`) or takes it off; `None` on other actions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flag_on: Option<bool>,
+    /// A retype's new record type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record_type: Option<String>,
 }
 
 impl Decision {
@@ -212,7 +254,8 @@ impl Decision {
         )
     }
 
-    /// A decision on the record with this id and content hash, the other fields empty.
+    /// A decision on the record with this id and content hash, the other fields empty (a flag
+    /// puts the flag on).
     #[must_use]
     pub fn about(
         dataset: &str,
@@ -237,6 +280,10 @@ impl Decision {
             target: None,
             upheld: Vec::new(),
             dismissed: Vec::new(),
+            group: None,
+            unit: None,
+            flag_on: (action == ActionKind::Flag).then_some(true),
+            record_type: None,
         }
     }
 
@@ -345,6 +392,8 @@ pub struct RecordReview {
     pub confirmed: bool,
     /// Who set [`RecordReview::outcome`] to clean or removed (see [`RecordReview::reopens`]).
     pub outcome_by: Option<String>,
+    /// The record's type after review, when a `retype` changed it (`None`: as read).
+    pub record_type: Option<String>,
 }
 
 impl RecordReview {
@@ -370,6 +419,7 @@ impl RecordReview {
             applied: Vec::new(),
             confirmed: false,
             outcome_by: None,
+            record_type: None,
         }
     }
 
@@ -521,7 +571,12 @@ impl RecordReview {
                 };
                 self.outcome_by = Some(d.reviewer.clone());
             }
-            ActionKind::Flag => self.flagged = d.reason.as_deref() != Some("off"),
+            ActionKind::Flag => self.flagged = d.flag_on != Some(false),
+            ActionKind::Retype => {
+                if let Some(t) = &d.record_type {
+                    self.record_type = Some(t.clone());
+                }
+            }
             ActionKind::Note => {
                 if let Some(n) = &d.note {
                     self.notes.push(n.clone());

@@ -3,7 +3,7 @@
 use super::decide::RESOLUTION;
 use super::{App, ModeState, Status};
 use crate::formats::judges;
-use crate::review::decision::{active_ids, replay, ActionKind, Decision, SpanKey, SpanValue};
+use crate::review::decision::{active_ids, replay, ActionKind, Decision, SpanKey, SpanValue, Unit};
 use crate::tui::labels::LabelChoice;
 use crate::tui::stats::StatsView;
 use crate::tui::strings;
@@ -66,6 +66,8 @@ impl App {
         d.upheld = vec![u.judge.clone()];
         d.reason = Some(format!("claim {}: placed", u.verdict));
         d.note = Some(format!("{RESOLUTION}{tok}"));
+        d.unit = Some(Unit::Claim(u.verdict));
+        d.group = Some(tok);
         self.mode = ModeState::Arbitrate;
         if let Some((a, b)) = self.commit_group(&[d]) {
             let judge = self
@@ -98,6 +100,8 @@ impl App {
         d.dismissed = vec![u.judge.clone()];
         d.reason = Some(format!("claim {}: dismissed", u.verdict));
         d.note = Some(format!("{RESOLUTION}{tok}"));
+        d.unit = Some(Unit::Claim(u.verdict));
+        d.group = Some(tok);
         let judge = u.judge.clone();
         if let Some((a, b)) = self.commit_group(&[d]) {
             self.status = Status::Saved(strings::resolved(a, b, "none", &self.shown_name(&judge)));
