@@ -518,8 +518,8 @@ impl Store {
 /// cluster's range (empty label), so the verdict on the sources is logged; it changes no span.
 /// Every row names the cluster it settles ([`Unit::Cluster`]) and shares one group id, as the
 /// arbitration screen writes them, so the rows count as one vote per source on the cluster
-/// ([`crate::review::outcome::votes`]); the reason `cluster S-E: resolved` and note
-/// `resolution <uid>` say so for humans.
+/// ([`crate::review::outcome::votes`]); the reason `resolved` and note `resolution <uid>` are
+/// for humans.
 #[must_use]
 pub fn resolution_decisions(
     record: &Record,
@@ -542,7 +542,7 @@ pub fn resolution_decisions(
         start: c.start,
         end: c.end,
     });
-    let tag = unit.map(|u| format!("{u}: resolved"));
+    let tag = unit.map(|_| "resolved".to_owned());
     let group: String = new_origin().chars().take(12).collect();
     let base = |key: Option<String>| {
         let mut x = Decision::new(record, dataset, reviewer, ActionKind::Resolve);

@@ -435,6 +435,7 @@ impl App {
             Action::Adjust => self.open_adjust(),
             Action::Add => self.open_add(),
             Action::Clean => self.clean(),
+            Action::Retype => self.open_retype(),
             Action::Remove => self.open_remove(),
             Action::Flag => self.flag(),
             Action::Undo => self.undo(),

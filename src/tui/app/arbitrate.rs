@@ -8,8 +8,9 @@
 //! empty) is one row without a span key. Every row names the upheld and dismissed sources, the
 //! cluster it settles ([`Unit::Cluster`]: how the screen knows a cluster is resolved, across
 //! restarts) and the resolution's group id, shared by the rows so that `u` undoes them together.
-//! The reason (`cluster S-E: how`) and note (`resolution <uid>`) say the same for humans; nothing
-//! reads them.
+//! The reason says how, for humans (`take gold`, `drop all`; databases before migration 0004
+//! also named the cluster there), and the note `resolution <uid>`; nothing reads meaning from
+//! them.
 //! Resolving a cluster again (without undoing) also drops the spans an earlier resolution of it
 //! added, so a change of mind does not leave both results.
 
@@ -378,7 +379,7 @@ impl App {
             .unwrap_or_default();
         let assigns = outcome.assign(c.record.gold_spans(), &in_cluster);
         let tok = token();
-        let reason = format!("cluster {}-{}: {how}", cl.start, cl.end);
+        let reason = how.to_owned();
         let mut rows = Vec::new();
         for (k, a) in assigns.iter().enumerate() {
             let key = match a.gold {

@@ -64,7 +64,7 @@ impl App {
             subcategory: choice.subcategory.clone(),
         });
         d.upheld = vec![u.judge.clone()];
-        d.reason = Some(format!("claim {}: placed", u.verdict));
+        d.reason = Some("placed".to_owned());
         d.note = Some(format!("{RESOLUTION}{tok}"));
         d.unit = Some(Unit::Claim(u.verdict));
         d.group = Some(tok);
@@ -98,7 +98,7 @@ impl App {
             ActionKind::Resolve,
         );
         d.dismissed = vec![u.judge.clone()];
-        d.reason = Some(format!("claim {}: dismissed", u.verdict));
+        d.reason = Some("dismissed".to_owned());
         d.note = Some(format!("{RESOLUTION}{tok}"));
         d.unit = Some(Unit::Claim(u.verdict));
         d.group = Some(tok);
