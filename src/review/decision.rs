@@ -239,6 +239,10 @@ pub struct Decision {
     /// A retype's new record type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub record_type: Option<String>,
+    /// Made by the review screen on its own (an accept-all of a unanimous record), not by a
+    /// reviewer's key.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub auto: bool,
 }
 
 impl Decision {
@@ -284,6 +288,7 @@ impl Decision {
             unit: None,
             flag_on: (action == ActionKind::Flag).then_some(true),
             record_type: None,
+            auto: false,
         }
     }
 

@@ -389,13 +389,13 @@ fn unanimous_records_are_auto_accepted_and_undoable() {
     );
     finish(&mut app);
     let log = store.decisions(None).expect("log");
-    let auto: Vec<&Decision> = log
-        .iter()
-        .filter(|d| d.reason.as_deref() == Some("auto: unanimous"))
-        .collect();
+    let auto: Vec<&Decision> = log.iter().filter(|d| d.auto).collect();
     let ids: Vec<&str> = auto.iter().map(|d| d.record_id.as_str()).collect();
     assert_eq!(ids, ["agree_2__overgeneration", "clean_4__clean"]);
     assert!(auto.iter().all(|d| d.action == ActionKind::AcceptAll));
+    assert!(auto
+        .iter()
+        .all(|d| d.reason.as_deref() == Some("auto: unanimous")));
     assert_eq!(app.auto_accepted, 2);
     let screen = render(&mut app, 120, 30);
     assert!(screen.contains("auto-accepted 2"), "{screen}");

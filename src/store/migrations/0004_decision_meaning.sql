@@ -4,8 +4,9 @@
 -- Migrations are append-only: never edit this file once released; add 0005_*.sql instead.
 --
 -- Until 0003 the log kept part of its meaning in text: a resolution's rows shared the note
--- `resolution <uid>` and their reason began `cluster S-E:` or `claim N:`, and a flag with the
--- reason `off` took the flag off. The text stays (it is what a human reads in `decisions`), but
+-- `resolution <uid>` and their reason began `cluster S-E:` or `claim N:`, a flag with the
+-- reason `off` took the flag off, and an accept-all with the reason `auto: unanimous` was made
+-- by the screen on its own. The text stays (it is what a human reads in `decisions`), but
 -- nothing reads meaning from it any more: these columns hold it.
 --
 -- SQLite cannot change a CHECK constraint, and the `action` CHECK must allow `retype`, so the
@@ -21,7 +22,7 @@ PRAGMA defer_foreign_keys = ON;
 
 -- The old text, read once here and never again. A resolution's reason `cluster S-E: how` (S and
 -- E digits) gives the cluster, `claim N: how` the claim; its note `resolution <uid>` the group.
--- A flag's reason `off` took the flag off.
+-- A flag's reason `off` took the flag off; an accept-all's `auto: unanimous` was automatic.
 CREATE TEMP TABLE decision_0004 AS
 SELECT
     id, origin, reviewer, time, dataset, record_id, record_hash, action, span_key,
@@ -33,7 +34,8 @@ SELECT
     CASE WHEN is_cluster THEN CAST(ce AS INTEGER) END AS cluster_end,
     CASE WHEN is_claim THEN CAST(cn AS INTEGER) END AS claim,
     CASE WHEN action = 'flag' THEN (reason IS NOT 'off') END AS flag_on,
-    NULL AS record_type
+    NULL AS record_type,
+    (action = 'accept_all' AND reason IS 'auto: unanimous') AS auto
 FROM (
     SELECT *,
         action = 'resolve' AND cs <> '' AND ce <> ''
@@ -102,6 +104,9 @@ CREATE TABLE decision (
     flag_on             INTEGER,
     -- A retype gives the record this type (the input's type field, e.g. `Fabrication`).
     record_type         TEXT    CHECK (record_type IS NULL OR length(record_type) > 0),
+    -- 1: made by the review screen on its own (an accept-all of a record every source agrees
+    -- on), not by a reviewer's key; undo passes over it unless its record is on screen.
+    auto                INTEGER NOT NULL DEFAULT 0 CHECK (auto IN (0, 1)),
     CHECK ((start_before IS NULL) = (end_before IS NULL)
        AND (start_before IS NULL) = (label_before IS NULL)),
     CHECK ((start_after IS NULL) = (end_after IS NULL)
@@ -124,13 +129,13 @@ INSERT INTO decision (
     start_before, end_before, label_before, category_before, subcategory_before,
     start_after, end_after, label_after, category_after, subcategory_after,
     reason, note, target, upheld, dismissed,
-    group_id, cluster_start, cluster_end, claim, flag_on, record_type)
+    group_id, cluster_start, cluster_end, claim, flag_on, record_type, auto)
 SELECT
     id, origin, reviewer, time, dataset, record_id, record_hash, action, span_key,
     start_before, end_before, label_before, category_before, subcategory_before,
     start_after, end_after, label_after, category_after, subcategory_after,
     reason, note, target, upheld, dismissed,
-    group_id, cluster_start, cluster_end, claim, flag_on, record_type
+    group_id, cluster_start, cluster_end, claim, flag_on, record_type, auto
 FROM temp.decision_0004 ORDER BY id;
 
 -- The AUTOINCREMENT counter carries over, so a new row never reuses an id the log once gave.

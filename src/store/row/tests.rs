@@ -59,7 +59,7 @@ const fn old(action: &'static str) -> Old {
 
 /// The old log: a cluster resolved into two rows, then re-resolved; a claim dismissed; a flag
 /// put on and taken off; a drop whose reason merely looks like a tag; an undo of the second
-/// resolution's row.
+/// resolution's row; an automatic accept-all and a reviewer's.
 fn old_log() -> Vec<Old> {
     vec![
         Old {
@@ -114,6 +114,14 @@ fn old_log() -> Vec<Old> {
         Old {
             reason: Some("off"),
             ..old("flag")
+        },
+        Old {
+            reason: Some("auto: unanimous"),
+            ..old("accept_all")
+        },
+        Old {
+            reason: Some("auto: unanimous, said the reviewer"),
+            ..old("accept_all")
         },
     ]
 }
@@ -192,6 +200,7 @@ fn new_log(rec: &Record) -> Vec<Decision> {
             if action == ActionKind::Flag {
                 d.flag_on = Some(o.reason != Some("off"));
             }
+            d.auto = o.reason == Some("auto: unanimous");
             d
         })
         .collect()
@@ -240,6 +249,11 @@ fn migration_0004_fills_the_columns_from_the_old_text_and_readers_answer_as_befo
     assert_eq!((counts["one"].upheld, counts["one"].dismissed), (0, 1));
     assert_eq!(counts["judge"].dismissed, 1);
     assert_eq!(votes::unit(&log[7]), "decision 8", "a drop has no unit");
+    assert_eq!(
+        log.iter().map(|d| d.auto).collect::<Vec<_>>(),
+        (1..=12).map(|id| id == 11).collect::<Vec<_>>(),
+        "only the screen's own accept-all is automatic"
+    );
     let state = store.record_state("ds", &rec.id).expect("state");
     assert!(state.is_some_and(|s| s.reviewed));
 
@@ -280,8 +294,8 @@ fn migration_0004_fills_the_columns_from_the_old_text_and_readers_answer_as_befo
     let saved = store
         .append(&retype, None)
         .expect("a retype is allowed now");
-    assert_eq!(saved.id, 11, "ids go on after the old ones");
-    assert_eq!(store.decision(11).expect("read"), Some(saved));
+    assert_eq!(saved.id, 13, "ids go on after the old ones");
+    assert_eq!(store.decision(13).expect("read"), Some(saved));
 }
 
 #[test]

@@ -594,10 +594,7 @@ impl App {
         let here_id = self.cur.as_ref().ok().map(|c| c.record.id.clone());
         let log: Vec<Decision> = log
             .into_iter()
-            .filter(|d| {
-                d.reason.as_deref() != Some(strings::AUTO_UNANIMOUS)
-                    || Some(&d.record_id) == here_id.as_ref()
-            })
+            .filter(|d| !d.auto || Some(&d.record_id) == here_id.as_ref())
             .collect();
         let target = if kind == ActionKind::Undo {
             undo_target(&log)
