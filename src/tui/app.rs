@@ -12,6 +12,7 @@ mod decide;
 mod input;
 mod keep;
 mod mouse;
+mod retype;
 mod state;
 
 pub use state::{Current, Hits, ModeState, PickerKind, PromptKind, ScreenLayout, Scrolls, Status};
