@@ -138,12 +138,19 @@ fn row(d: &Decision) -> [String; 9] {
         (None, None) => String::new(),
     };
     let change = match (&d.before, &d.after) {
-        (None, None) => String::new(),
+        (None, None) => match (&d.record_type, d.flag_on) {
+            (Some(t), _) => format!("type → {t}"),
+            (None, Some(on)) => (if on { "on" } else { "off" }).to_owned(),
+            (None, None) => String::new(),
+        },
         // An accept keeps the span as it is: no "→ –", which reads as a drop.
         (Some(b), None) if d.action == ActionKind::Accept => show_span(Some(b)),
         (b, a) => format!("{} → {}", show_span(b.as_ref()), show_span(a.as_ref())),
     };
     let mut why = Vec::new();
+    if let Some(u) = &d.unit {
+        why.push(u.to_string());
+    }
     if let Some(r) = &d.reason {
         why.push(format!("reason: {r}"));
     }

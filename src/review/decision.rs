@@ -6,88 +6,14 @@
 //! decisions of a record, in log order, onto its original spans gives its [`RecordReview`].
 
 use std::collections::HashMap;
-use std::fmt;
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
 use crate::model::{Record, Span};
 
-/// Which span a decision is about.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum SpanKey {
-    /// The i-th span of the record's labels under review, in file order.
-    Gold(usize),
-    /// A span the reviewer added; the id is unique within the record.
-    Added(String),
-}
+mod values;
 
-impl fmt::Display for SpanKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Gold(i) => write!(f, "gold:{i}"),
-            Self::Added(id) => write!(f, "added:{id}"),
-        }
-    }
-}
-
-impl FromStr for SpanKey {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        if let Some(i) = s.strip_prefix("gold:") {
-            i.parse()
-                .map(Self::Gold)
-                .map_err(|_| format!("bad span key {s:?}"))
-        } else if let Some(id) = s.strip_prefix("added:") {
-            Ok(Self::Added(id.to_owned()))
-        } else {
-            Err(format!("bad span key {s:?}: expected gold:N or added:ID"))
-        }
-    }
-}
-
-/// A span's reviewable value: offsets in code points and labels.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SpanValue {
-    /// First code point.
-    pub start: usize,
-    /// One past the last code point.
-    pub end: usize,
-    /// Label (type or category).
-    pub label: String,
-    /// Taxonomy category, when the label set has them.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub category: Option<String>,
-    /// Taxonomy subcategory.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub subcategory: Option<String>,
-}
-
-impl SpanValue {
-    /// A value with no category or subcategory.
-    #[must_use]
-    pub fn new(start: usize, end: usize, label: impl Into<String>) -> Self {
-        Self {
-            start,
-            end,
-            label: label.into(),
-            category: None,
-            subcategory: None,
-        }
-    }
-
-    /// The reviewable value of a span.
-    #[must_use]
-    pub fn of(span: &Span) -> Self {
-        Self {
-            start: span.start,
-            end: span.end,
-            label: span.label.clone(),
-            category: span.category.clone(),
-            subcategory: span.subcategory.clone(),
-        }
-    }
-}
+pub use values::{SpanKey, SpanValue, Unit};
 
 /// What a decision does. The snake-case names are the log's vocabulary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -109,7 +35,7 @@ pub enum ActionKind {
     Clean,
     /// The record is removed from the dataset; `reason` says why.
     Remove,
-    /// Flag for a second look (`reason` = "off" clears the flag).
+    /// Flag for a second look, or take the flag off ([`Decision::flag_on`]).
     Flag,
     /// A note on the record (`note`).
     Note,
@@ -118,8 +44,12 @@ pub enum ActionKind {
     /// Restores decision `target` after an undo.
     Redo,
     /// An arbitration resolution of a disputed cluster (`after` is the result, or none when
-    /// everything was dropped; `upheld`/`dismissed` name the sources).
+    /// everything was dropped; `upheld`/`dismissed` name the sources; [`Decision::unit`] what
+    /// it settles, [`Decision::group`] the resolution's other rows).
     Resolve,
+    /// The record's type changes to [`Decision::record_type`] (a record typed `clean` that
+    /// keeps spans after review, say).
+    Retype,
 }
 
 impl ActionKind {
@@ -140,6 +70,7 @@ impl ActionKind {
             Self::Undo => "undo",
             Self::Redo => "redo",
             Self::Resolve => "resolve",
+            Self::Retype => "retype",
         }
     }
 
@@ -197,6 +128,23 @@ pub struct Decision {
     /// Sources a resolution dismissed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dismissed: Vec<String>,
+    /// The decisions committed together as one (the rows of one resolution) share this id:
+    /// undo and redo take them together, and they are one vote per source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// What a resolution settles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<Unit>,
+    /// A flag puts the flag on (`true`) or takes it off; `None` on other actions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flag_on: Option<bool>,
+    /// A retype's new record type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record_type: Option<String>,
+    /// Made by the review screen on its own (an accept-all of a unanimous record), not by a
+    /// reviewer's key.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub auto: bool,
 }
 
 impl Decision {
@@ -212,7 +160,8 @@ impl Decision {
         )
     }
 
-    /// A decision on the record with this id and content hash, the other fields empty.
+    /// A decision on the record with this id and content hash, the other fields empty (a flag
+    /// puts the flag on).
     #[must_use]
     pub fn about(
         dataset: &str,
@@ -237,6 +186,11 @@ impl Decision {
             target: None,
             upheld: Vec::new(),
             dismissed: Vec::new(),
+            group: None,
+            unit: None,
+            flag_on: (action == ActionKind::Flag).then_some(true),
+            record_type: None,
+            auto: false,
         }
     }
 
@@ -345,6 +299,8 @@ pub struct RecordReview {
     pub confirmed: bool,
     /// Who set [`RecordReview::outcome`] to clean or removed (see [`RecordReview::reopens`]).
     pub outcome_by: Option<String>,
+    /// The record's type after review, when a `retype` changed it (`None`: as read).
+    pub record_type: Option<String>,
 }
 
 impl RecordReview {
@@ -370,6 +326,7 @@ impl RecordReview {
             applied: Vec::new(),
             confirmed: false,
             outcome_by: None,
+            record_type: None,
         }
     }
 
@@ -521,7 +478,12 @@ impl RecordReview {
                 };
                 self.outcome_by = Some(d.reviewer.clone());
             }
-            ActionKind::Flag => self.flagged = d.reason.as_deref() != Some("off"),
+            ActionKind::Flag => self.flagged = d.flag_on != Some(false),
+            ActionKind::Retype => {
+                if let Some(t) = &d.record_type {
+                    self.record_type = Some(t.clone());
+                }
+            }
             ActionKind::Note => {
                 if let Some(n) = &d.note {
                     self.notes.push(n.clone());

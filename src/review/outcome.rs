@@ -67,13 +67,25 @@ pub fn strict_split(spans: Vec<Span>, corruption_type: Option<&str>) -> (Vec<Spa
     }
 }
 
-/// The record's type after review: `clean` when reclassified, otherwise as read.
+/// The record's type after review: `clean` when reclassified, else the type a `retype` gave
+/// it, otherwise as read.
 #[must_use]
 pub fn type_after(record: &Record, review: &RecordReview) -> Option<String> {
     match review.outcome {
         RecordOutcome::Clean => Some("clean".to_owned()),
-        _ => record.corruption_type.clone(),
+        _ => review
+            .record_type
+            .clone()
+            .or_else(|| record.corruption_type.clone()),
     }
+}
+
+/// The type an export writes into the record: the type after review when review changed it
+/// (reclassified clean, or retyped), `None` to leave the input's as it is.
+#[must_use]
+pub fn type_to_write(record: &Record, review: &RecordReview) -> Option<String> {
+    let changed = review.outcome == RecordOutcome::Clean || review.record_type.is_some();
+    type_after(record, review).filter(|_| changed)
 }
 
 /// The record-level outcome names of a review.

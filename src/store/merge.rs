@@ -283,6 +283,45 @@ mod tests {
     }
 
     #[test]
+    fn merge_carries_what_a_decision_means() {
+        use crate::review::decision::Unit;
+        let ana = Store::open_in_memory().expect("open");
+        let t = "2026-11-30T06:00:00.000Z";
+        let mut rows = Vec::new();
+        for (k, unit) in [Unit::Cluster { start: 3, end: 9 }, Unit::Claim(2)]
+            .into_iter()
+            .enumerate()
+        {
+            let mut d = dec("r°", "ana", ActionKind::Resolve, t);
+            d.unit = Some(unit);
+            d.group = Some(format!("g{k}"));
+            rows.push(d);
+        }
+        let mut off = dec("r°", "ana", ActionKind::Flag, t);
+        off.flag_on = Some(false);
+        let mut retype = dec("r°", "ana", ActionKind::Retype, t);
+        retype.record_type = Some("Fabrication".into());
+        rows.extend([off, retype]);
+        for d in &rows {
+            ana.append(d, None).expect("append");
+        }
+        let out = Store::open_in_memory().expect("open");
+        out.append(&dec("x", "cy", ActionKind::Accept, t), None)
+            .expect("shift the ids");
+        out.merge_from(&ana).expect("merge");
+        let meaning = |s: &Store| -> Vec<_> {
+            s.decisions(None)
+                .expect("log")
+                .into_iter()
+                .filter(|d| d.reviewer == "ana")
+                .map(|d| (d.action, d.group, d.unit, d.flag_on, d.record_type))
+                .collect()
+        };
+        assert_eq!(meaning(&out), meaning(&ana));
+        assert_eq!(meaning(&out).len(), 4);
+    }
+
+    #[test]
     fn merging_twice_adds_nothing() {
         let ana = reviewer_db("ana", 1, false);
         let out = Store::open_in_memory().expect("open");

@@ -46,6 +46,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0001_init.sql"),
     include_str!("migrations/0002_sources.sql"),
     include_str!("migrations/0003_source_answers.sql"),
+    include_str!("migrations/0004_decision_meaning.sql"),
 ];
 
 /// The schema version this build writes (the number of migrations).

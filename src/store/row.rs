@@ -3,13 +3,14 @@
 use rusqlite::types::Type;
 use rusqlite::{params, Connection, Row};
 
-use crate::review::decision::{ActionKind, Decision, SpanValue};
+use crate::review::decision::{ActionKind, Decision, SpanValue, Unit};
 
 /// The columns [`read`] expects, in order.
 pub const COLUMNS: &str = "id, reviewer, time, dataset, record_id, record_hash, action, span_key, \
      start_before, end_before, label_before, category_before, subcategory_before, \
      start_after, end_after, label_after, category_after, subcategory_after, \
-     reason, note, target, upheld, dismissed, origin";
+     reason, note, target, upheld, dismissed, origin, \
+     group_id, cluster_start, cluster_end, claim, flag_on, record_type, auto";
 
 /// Insert `d` (its `id` ignored) with the given origin; returns the new row id.
 pub fn insert(conn: &Connection, d: &Decision, origin: &str) -> rusqlite::Result<i64> {
@@ -17,13 +18,24 @@ pub fn insert(conn: &Connection, d: &Decision, origin: &str) -> rusqlite::Result
     let a = d.after.as_ref();
     let upheld = json_list(&d.upheld)?;
     let dismissed = json_list(&d.dismissed)?;
+    let (cluster, claim) = match d.unit {
+        Some(Unit::Cluster { start, end }) => (Some((start, end)), None),
+        Some(Unit::Claim(k)) => (None, Some(k)),
+        None => (None, None),
+    };
+    // The schema wants a flag's state on every flag row (a flag put on when left unsaid).
+    let flag_on = d
+        .flag_on
+        .or((d.action == ActionKind::Flag).then_some(true))
+        .filter(|_| d.action == ActionKind::Flag);
     conn.prepare_cached(
         "INSERT INTO decision (origin, reviewer, time, dataset, record_id, record_hash, action, \
          span_key, start_before, end_before, label_before, category_before, subcategory_before, \
          start_after, end_after, label_after, category_after, subcategory_after, reason, note, \
-         target, upheld, dismissed) \
+         target, upheld, dismissed, group_id, cluster_start, cluster_end, claim, flag_on, \
+         record_type, auto) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, \
-         ?18, ?19, ?20, ?21, ?22, ?23)",
+         ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)",
     )?
     .execute(params![
         origin,
@@ -49,6 +61,13 @@ pub fn insert(conn: &Connection, d: &Decision, origin: &str) -> rusqlite::Result
         d.target,
         upheld,
         dismissed,
+        d.group,
+        cluster.map(|c| c.0),
+        cluster.map(|c| c.1),
+        claim,
+        flag_on,
+        d.record_type,
+        d.auto,
     ])?;
     Ok(conn.last_insert_rowid())
 }
@@ -83,6 +102,11 @@ pub fn read(row: &Row<'_>) -> rusqlite::Result<(Decision, String)> {
         target: row.get(20)?,
         upheld: list(row, 21)?,
         dismissed: list(row, 22)?,
+        group: row.get(24)?,
+        unit: unit(row, 25)?,
+        flag_on: row.get(28)?,
+        record_type: row.get(29)?,
+        auto: row.get(30)?,
     };
     Ok((d, row.get(23)?))
 }
@@ -100,8 +124,23 @@ fn span(row: &Row<'_>, at: usize) -> rusqlite::Result<Option<SpanValue>> {
     }))
 }
 
+/// The unit stored in the three columns from `at` (cluster start, cluster end, claim).
+fn unit(row: &Row<'_>, at: usize) -> rusqlite::Result<Option<Unit>> {
+    let start: Option<usize> = row.get(at)?;
+    let end: Option<usize> = row.get(at + 1)?;
+    let claim: Option<usize> = row.get(at + 2)?;
+    Ok(match (start, end, claim) {
+        (Some(start), Some(end), _) => Some(Unit::Cluster { start, end }),
+        (_, _, Some(k)) => Some(Unit::Claim(k)),
+        _ => None,
+    })
+}
+
 fn list(row: &Row<'_>, at: usize) -> rusqlite::Result<Vec<String>> {
     let text: String = row.get(at)?;
     serde_json::from_str(&text)
         .map_err(|e| rusqlite::Error::FromSqlConversionFailure(at, Type::Text, Box::new(e)))
 }
+
+#[cfg(test)]
+mod tests;

@@ -18,7 +18,7 @@ use serde_json::{json, Map, Value};
 
 use super::{new_origin, now, row, RecordState, Store, StoreError};
 use crate::model::{AnswerMark, Record, SourceRole, Span};
-use crate::review::decision::{ActionKind, Decision, RecordReview, SpanKey, SpanValue};
+use crate::review::decision::{ActionKind, Decision, RecordReview, SpanKey, SpanValue, Unit};
 use crate::review::disagreement::{Disagreement, Outcome};
 
 /// Row id of an imported source.
@@ -516,9 +516,10 @@ impl Store {
 /// upheld and dismissed sources. A resolution that settles no span (everything dropped where
 /// the gold had nothing) is still one decision, without a span key and with `before` set to the
 /// cluster's range (empty label), so the verdict on the sources is logged; it changes no span.
-/// Every row has the reason `cluster S-E: resolved` and a shared note `resolution <uid>`, as the
+/// Every row names the cluster it settles ([`Unit::Cluster`]) and shares one group id, as the
 /// arbitration screen writes them, so the rows count as one vote per source on the cluster
-/// ([`crate::review::outcome::votes`]).
+/// ([`crate::review::outcome::votes`]); the reason `resolved` and note `resolution <uid>` are
+/// for humans.
 #[must_use]
 pub fn resolution_decisions(
     record: &Record,
@@ -537,16 +538,19 @@ pub fn resolution_decisions(
         .and_then(|c| d.gold.and_then(|g| c.source(g)))
         .map(|p| p.spans.clone())
         .unwrap_or_default();
-    let tag = d
-        .clusters
-        .get(cluster)
-        .map(|c| format!("cluster {}-{}: resolved", c.start, c.end));
+    let unit = d.clusters.get(cluster).map(|c| Unit::Cluster {
+        start: c.start,
+        end: c.end,
+    });
+    let tag = unit.map(|_| "resolved".to_owned());
     let group: String = new_origin().chars().take(12).collect();
     let base = |key: Option<String>| {
         let mut x = Decision::new(record, dataset, reviewer, ActionKind::Resolve);
         x.span_key = key;
         x.reason.clone_from(&tag);
         x.note = Some(format!("resolution {group}"));
+        x.unit = unit;
+        x.group = Some(group.clone());
         x.upheld.clone_from(&outcome.upheld);
         x.dismissed.clone_from(&outcome.dismissed);
         x

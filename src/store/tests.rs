@@ -469,10 +469,11 @@ fn version_one_db(path: &Path) {
     conn.execute_batch(MIGRATIONS[0]).expect("migration 1");
     conn.pragma_update(None, "user_version", 1)
         .expect("version");
-    row::insert(
-        &conn,
-        &dec("ds", "r1", "ana", ActionKind::Clean),
-        "origin-1",
+    // The columns of version 1 only (row::insert writes today's).
+    conn.execute(
+        "INSERT INTO decision (origin, reviewer, time, dataset, record_id, record_hash, action) \
+         VALUES ('origin-1', 'ana', '2026-11-30T06:00:00.000Z', 'ds', 'r1', 'h', 'clean')",
+        [],
     )
     .expect("insert");
 }

@@ -37,6 +37,8 @@ pub enum Action {
     Add,
     /// Reclassify the record as clean.
     Clean,
+    /// Change the record's type (a picker of the types seen in the file).
+    Retype,
     /// Remove the record from the dataset (reason picker).
     Remove,
     /// Flag the record for a second look (again to clear).
@@ -169,6 +171,7 @@ impl Action {
         Self::Adjust,
         Self::Add,
         Self::Clean,
+        Self::Retype,
         Self::Remove,
         Self::Flag,
         Self::Note,

@@ -13,6 +13,7 @@ mod follow;
 mod input;
 mod keep;
 mod mouse;
+mod retype;
 mod state;
 
 pub use state::{Current, Hits, ModeState, PickerKind, PromptKind, ScreenLayout, Scrolls, Status};
@@ -403,6 +404,7 @@ impl App {
             Action::Adjust => self.open_adjust(),
             Action::Add => self.open_add(),
             Action::Clean => self.clean(),
+            Action::Retype => self.open_retype(),
             Action::Remove => self.open_remove(),
             Action::Flag => self.flag(),
             Action::Undo => self.undo(),

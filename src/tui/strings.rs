@@ -25,6 +25,7 @@ pub fn describe(a: Action) -> &'static str {
         Action::Adjust => "adjust the selected span's boundaries",
         Action::Add => "add a span the labels missed",
         Action::Clean => "reclassify the record as clean",
+        Action::Retype => "change the record's type (the types seen in the file)",
         Action::Remove => "remove the record (with a reason)",
         Action::Flag => "flag / unflag for a second look",
         Action::Note => "attach a note to the record",
@@ -300,6 +301,8 @@ pub const PICK_LABEL: &str = "Relabel";
 pub const PICK_ADD_LABEL: &str = "Label of the new span";
 /// Remove picker title.
 pub const PICK_REMOVE: &str = "Remove the record: why?";
+/// Title of the retype picker.
+pub const PICK_TYPE: &str = "The record's type";
 /// Prompt titles.
 pub const PROMPT_DROP: &str = "Drop: reason (optional, Enter to skip)";
 /// Note prompt.
@@ -405,8 +408,10 @@ pub fn typed_clean_with_spans(n: usize) -> String {
 /// Said after a span is added (or kept) on a record typed `clean`: what follows and what the
 /// reviewer can do about it.
 pub const TYPED_CLEAN_NOW_LABELED: &str = "the record is typed clean, which has no labels: \
-its export with this span will be warned about. Change its type in the data, or u undoes the add, \
+its export with this span will be warned about. T changes its type, u undoes the add, \
 c reclassifies it clean (drops its spans)";
+/// Retype with nothing to choose: no other type is known.
+pub const NO_OTHER_TYPE: &str = "no other type seen in the file to change to";
 /// Span added in review.
 pub const ADDED: &str = "added";
 /// Span boundaries changed.

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use spanreview::formats::Dataset;
-use spanreview::review::decision::{ActionKind, Decision};
+use spanreview::review::decision::{ActionKind, Decision, Unit};
 use spanreview::review::disagreement::{resolve, Outcome, Resolution};
 use spanreview::store::Store;
 use spanreview::tui::app::{App, ModeState, Status};
@@ -137,16 +137,14 @@ fn resolve_with(app: &mut App, store: &Store, action: Action, how: Resolution) -
     );
     let rows: Vec<Decision> = store.decisions(None).expect("log")[n0..].to_vec();
     assert!(!rows.is_empty());
-    let note = rows[0].note.clone();
+    let group = rows[0].group.clone();
+    assert!(group.is_some());
     for r in &rows {
         assert_eq!(r.action, ActionKind::Resolve);
         assert_eq!(r.upheld, want.upheld, "upheld of {r:?}");
         assert_eq!(r.dismissed, want.dismissed, "dismissed of {r:?}");
-        assert_eq!(r.note, note, "one resolution, one note");
-        assert!(r
-            .reason
-            .as_deref()
-            .is_some_and(|x| x.starts_with("cluster ")));
+        assert_eq!(r.group, group, "one resolution, one group");
+        assert!(matches!(r.unit, Some(Unit::Cluster { .. })), "{r:?}");
     }
     let kept: Vec<(usize, usize)> = rows
         .iter()
@@ -275,18 +273,12 @@ fn edit_settles_the_cluster_with_the_reviewers_own_span() {
     let log = store.decisions(None).expect("log");
     let last = log.last().expect("a row");
     assert_eq!(last.action, ActionKind::Resolve);
-    assert!(last
-        .reason
-        .as_deref()
-        .is_some_and(|r| r.ends_with(": edit")));
+    assert!(last.reason.as_deref().is_some_and(|r| r == "edit"));
     // The reviewer's span is the cluster with its end moved one character left.
     let reason = last.reason.as_deref().expect("reason");
-    let range = reason
-        .strip_prefix("cluster ")
-        .and_then(|r| r.strip_suffix(": edit"))
-        .expect("cluster S-E: edit");
-    let (s, e) = range.split_once('-').expect("S-E");
-    let (s, e): (usize, usize) = (s.parse().expect("S"), e.parse().expect("E"));
+    let Some(Unit::Cluster { start: s, end: e }) = last.unit else {
+        panic!("a resolution of a cluster: {last:?}");
+    };
     let after = last.after.as_ref().expect("the edited span");
     assert_eq!((after.start, after.end), (s, e - 1), "{reason}: {after:?}");
     // Every source is judged once: upheld or dismissed, never both.
@@ -397,13 +389,13 @@ fn unanimous_records_are_auto_accepted_and_undoable() {
     );
     finish(&mut app);
     let log = store.decisions(None).expect("log");
-    let auto: Vec<&Decision> = log
-        .iter()
-        .filter(|d| d.reason.as_deref() == Some("auto: unanimous"))
-        .collect();
+    let auto: Vec<&Decision> = log.iter().filter(|d| d.auto).collect();
     let ids: Vec<&str> = auto.iter().map(|d| d.record_id.as_str()).collect();
     assert_eq!(ids, ["agree_2__overgeneration", "clean_4__clean"]);
     assert!(auto.iter().all(|d| d.action == ActionKind::AcceptAll));
+    assert!(auto
+        .iter()
+        .all(|d| d.reason.as_deref() == Some("auto: unanimous")));
     assert_eq!(app.auto_accepted, 2);
     let screen = render(&mut app, 120, 30);
     assert!(screen.contains("auto-accepted 2"), "{screen}");

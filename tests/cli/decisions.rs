@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use predicates::prelude::*;
-use spanreview::review::decision::{ActionKind, Decision, SpanValue};
+use spanreview::review::decision::{ActionKind, Decision, SpanValue, Unit};
 use spanreview::store::{Store, SCHEMA_VERSION};
 
 use crate::common::bin;
@@ -130,6 +130,53 @@ fn the_table_shows_spans_changes_and_escaped_notes() {
         lines[3]
     );
     assert!(lines[4].contains("undo") && lines[4].contains(&format!("#{}", saved[0].id)));
+}
+
+#[test]
+fn the_log_shows_a_retype_a_flag_state_and_a_resolutions_unit() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("log.sqlite");
+    let store = Store::open(&db).expect("open");
+    let mut retype = dec("toolace", "rec-°", "ana", ActionKind::Retype);
+    retype.record_type = Some("missing_tool’".into());
+    let mut off = dec("toolace", "rec-°", "ana", ActionKind::Flag);
+    off.flag_on = Some(false);
+    let mut claim = dec("toolace", "rec-°", "ana", ActionKind::Resolve);
+    claim.unit = Some(Unit::Claim(2));
+    claim.group = Some("g1".into());
+    let saved: Vec<Decision> = [retype, off, claim]
+        .iter()
+        .map(|d| store.append(d, None).expect("append"))
+        .collect();
+    drop(store);
+    let run = |json: bool| {
+        let mut cmd = bin();
+        cmd.arg("decisions");
+        if json {
+            cmd.arg("--json");
+        }
+        let out = cmd
+            .arg("--db")
+            .arg(&db)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(out).expect("utf-8")
+    };
+    assert_eq!(json_lines(run(true).as_bytes()), saved);
+    let text = run(false);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[1].contains("retype") && lines[1].contains("type → missing_tool’"),
+        "{text}"
+    );
+    assert!(
+        lines[2].contains("flag") && lines[2].contains(" off"),
+        "{text}"
+    );
+    assert!(lines[3].contains("claim 2"), "{text}");
 }
 
 #[test]

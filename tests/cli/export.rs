@@ -2237,3 +2237,43 @@ fn saved_ids_that_do_not_match_a_decided_line_stop_the_export_and_are_removed() 
     assert!(!got.contains_key(&recs[300].id));
     assert!(got.contains_key(&recs[500].id));
 }
+
+#[test]
+fn a_retype_writes_the_new_type_into_the_record() {
+    let dir = TempDir::new().expect("tmp");
+    let db = dir.path().join("review.sqlite");
+    let recs = records(&fixture());
+    let f11 = recs.iter().find(|r| r.id == "f11").expect("f11");
+    assert_eq!(f11.corruption_type.as_deref(), Some("clean"));
+    let sc = Script::new(&db, "records");
+    sc.push(f11, "ann", ActionKind::Add, |d| {
+        d.span_key = key("added:a1");
+        d.after = Some(value(&f11.output, "ça va", "contradiction"));
+    });
+    let out = dir.path().join("reviewed.jsonl");
+    let export_types = |out: &Path| {
+        let a = export(&db, &["--out", s(out)]).success();
+        let got = by_id(lines(out));
+        (
+            got["f11"]["meta"]["corruption_type"].clone(),
+            texts(&got["f11"]),
+            String::from_utf8_lossy(&a.get_output().stderr).into_owned(),
+        )
+    };
+    let (ty, spans, stderr) = export_types(&out);
+    assert_eq!(ty, "clean", "before the retype");
+    assert_eq!(spans, ["ça va"]);
+    assert!(stderr.contains("f11"), "the export warns: {stderr}");
+    sc.push(f11, "ann", ActionKind::Retype, |d| {
+        d.record_type = Some("contradiction".into());
+    });
+    let (ty, spans, stderr) = export_types(&out);
+    assert_eq!(ty, "contradiction");
+    assert_eq!(spans, ["ça va"]);
+    assert!(!stderr.contains("f11"), "nothing to warn about: {stderr}");
+    // Everything else of the line passes through.
+    assert_eq!(
+        unmanaged(&by_id(lines(&out))["f11"]),
+        unmanaged(&input()["f11"])
+    );
+}

@@ -340,6 +340,10 @@ fn flag_toggles_and_notes_are_kept() {
     assert_eq!(rows[0].reason, None);
     assert_eq!(rows[1].note.as_deref(), Some("check the unit: °C vs °F"));
     assert_eq!(rows[2].reason.as_deref(), Some("off"));
+    assert_eq!(
+        (rows[0].flag_on, rows[2].flag_on),
+        (Some(true), Some(false))
+    );
     assert!(!store.record_states(DS).expect("s")["uni_1__contradiction"].flagged);
     assert_eq!(app.cur.as_ref().expect("r").review.notes.len(), 1);
 }

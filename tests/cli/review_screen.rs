@@ -463,3 +463,60 @@ fn a_span_added_to_a_record_typed_clean_is_called_out() {
     let s = render(&mut app, 120, 30);
     assert!(!s.contains("typed clean but keeps"), "{s}");
 }
+
+#[test]
+fn a_record_typed_clean_that_keeps_a_span_can_be_retyped_from_the_screen() {
+    let store = mem();
+    let mut app = open(
+        &review_files(),
+        &store,
+        QueueKind::All,
+        ArbConfig::default(),
+    );
+    goto(&mut app, "clean_3__clean");
+    feed(
+        &mut app,
+        &[
+            Action::Add,
+            Action::CursorWordRight,
+            Action::Mark,
+            Action::CursorWordRight,
+            Action::Mark,
+            Action::Confirm,
+        ],
+    );
+    match &app.status {
+        Status::Saved(m) => assert!(m.contains("T changes its type"), "{m}"),
+        other => panic!("expected saved, got {other:?}"),
+    }
+    // The key the message names opens a picker of the types seen, without the record's own.
+    app.update(Action::Retype);
+    let ModeState::Picker { items, .. } = &app.mode else {
+        panic!("expected the type picker, got {:?}", app.mode);
+    };
+    assert!(!items.iter().any(|t| t == "clean"), "{items:?}");
+    let k = items
+        .iter()
+        .position(|t| t == "contradiction")
+        .unwrap_or_else(|| panic!("the file's types: {items:?}"));
+    for _ in 0..k {
+        app.update(Action::Down);
+    }
+    app.update(Action::Confirm);
+    let last = log(&store).pop().expect("a decision");
+    assert_eq!(last.action, ActionKind::Retype);
+    assert_eq!(last.record_type.as_deref(), Some("contradiction"));
+    let c = app.cur.as_ref().expect("a record");
+    assert_eq!(c.review.record_type.as_deref(), Some("contradiction"));
+    let s = render(&mut app, 120, 30);
+    assert!(!s.contains("typed clean but keeps"), "{s}");
+    assert!(s.contains("contradiction"), "{s}");
+    // Undone, the record is typed clean again and says so.
+    app.update(Action::Undo);
+    let s = render(&mut app, 120, 30);
+    assert!(s.contains("typed clean but keeps 1 span"), "{s}");
+    // Help lists the key.
+    app.update(Action::Help);
+    let s = render(&mut app, 160, 60);
+    assert!(s.contains("change the record's type"), "{s}");
+}

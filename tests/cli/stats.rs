@@ -11,7 +11,7 @@ use spanreview::cli::judge_args::JudgeArgs;
 use spanreview::formats::judges::{Arbitration, JudgeSpec};
 use spanreview::formats::Dataset;
 use spanreview::model::{Span, GOLD};
-use spanreview::review::decision::{replay, ActionKind, Decision, RecordOutcome, SpanValue};
+use spanreview::review::decision::{replay, ActionKind, Decision, RecordOutcome, SpanValue, Unit};
 use spanreview::review::disagreement::{resolve, Options, Resolution};
 use spanreview::review::metrics::{Agreement, RecordAgreement};
 use spanreview::store::Store;
@@ -213,6 +213,11 @@ fn flow(inp: &Inputs) {
         d.dismissed = vec!["modernbert".into()];
         d.reason = Some(format!("cluster 0-{}: take ensemble", g.end));
         d.note = Some("resolution t".into());
+        d.unit = Some(Unit::Cluster {
+            start: 0,
+            end: g.end,
+        });
+        d.group = Some("t".into());
         store.append(&d, None).expect("save");
         per_span.entry("ensemble".into()).or_default().0 += 1;
         per_span.entry("modernbert".into()).or_default().1 += 1;

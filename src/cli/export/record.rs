@@ -369,7 +369,7 @@ impl Exporter<'_> {
         };
         let type_after = type_after(&rec, &review);
         let (kept, strict_dropped) = self.strict(spans, type_after.as_deref());
-        let set_type = (review.outcome == RecordOutcome::Clean).then_some("clean");
+        let set_type = outcome::type_to_write(&rec, &review);
         let file = self.dataset.primary();
         if file.format == Format::Mushroom {
             let relabels = review
@@ -386,7 +386,7 @@ impl Exporter<'_> {
                 ));
             }
         }
-        let mut value = file.format.write(&rec.raw, &kept, set_type);
+        let mut value = file.format.write(&rec.raw, &kept, set_type.as_deref());
         if self.args.provenance || removed.is_some() {
             let mut m = Map::new();
             if self.args.provenance {

@@ -281,3 +281,38 @@ fn a_resolution_that_keeps_no_span_settles_a_record_without_spans() {
     });
     assert!(!log.review().is_reviewed());
 }
+
+#[test]
+fn a_flag_is_on_or_off_by_its_flag_state_never_by_its_reason() {
+    let mut log = Log::new();
+    log.push(ActionKind::Flag, |_| {});
+    assert!(log.review().flagged, "a flag puts the flag on by default");
+    log.push(ActionKind::Flag, |d| d.flag_on = Some(false));
+    assert!(!log.review().flagged);
+    // The word "off" in the reason is for humans: it decides nothing.
+    log.push(ActionKind::Flag, |d| d.reason = Some("off".into()));
+    assert!(log.review().flagged);
+    log.push(ActionKind::Flag, |d| {
+        d.flag_on = Some(false);
+        d.reason = Some("°".into());
+    });
+    assert!(!log.review().flagged);
+}
+
+#[test]
+fn a_retype_sets_the_records_type_after_review_and_undo_takes_it_back() {
+    let mut log = Log::new();
+    assert_eq!(log.review().record_type, None, "as read");
+    let a = log.push(ActionKind::Retype, |d| {
+        d.record_type = Some("Fabrication’".into());
+    });
+    assert_eq!(log.review().record_type.as_deref(), Some("Fabrication’"));
+    log.push(ActionKind::Retype, |d| d.record_type = Some("東京".into()));
+    assert_eq!(log.review().record_type.as_deref(), Some("東京"));
+    log.push(ActionKind::Undo, |d| d.target = Some(a + 1));
+    assert_eq!(log.review().record_type.as_deref(), Some("Fabrication’"));
+    // It changes the type only: spans and outcome stay as they were.
+    let r = log.review();
+    assert_eq!(r.outcome, RecordOutcome::Open);
+    assert!(r.spans.iter().all(|s| s.status == SpanStatus::Pending));
+}

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::model::{Source, SourceRole, GOLD};
-use crate::review::decision::{replay, Decision, SpanValue};
+use crate::review::decision::{replay, Decision, SpanValue, Unit};
 
 /// A record with three labels over non-ASCII text; label 2 is out of range.
 fn record(id: &str, ty: &str) -> Record {
@@ -405,7 +405,8 @@ fn upheld_counts_one_vote_per_source_per_cluster() {
             d.upheld = vec!["two".into()];
             d.dismissed = vec!["one".into()];
             d.reason = Some("cluster 8-17: take two".into());
-            d.note = Some("resolution t1".into());
+            d.unit = Some(Unit::Cluster { start: 8, end: 17 });
+            d.group = Some("t1".into());
         });
     }
     log.push(&rec, "arb", ActionKind::Resolve, |d| {
@@ -413,7 +414,8 @@ fn upheld_counts_one_vote_per_source_per_cluster() {
         d.upheld = vec!["one".into()];
         d.dismissed = vec!["two".into()];
         d.reason = Some("cluster 30-40: take one".into());
-        d.note = Some("resolution t2".into());
+        d.unit = Some(Unit::Cluster { start: 30, end: 40 });
+        d.group = Some("t2".into());
     });
     log.push(&rec, "arb", ActionKind::Resolve, |d| {
         d.span_key = key("gold:2");
@@ -421,12 +423,14 @@ fn upheld_counts_one_vote_per_source_per_cluster() {
         d.upheld = vec!["two".into()];
         d.dismissed = vec!["one".into()];
         d.reason = Some("cluster 30-40: take two".into());
-        d.note = Some("resolution t3".into());
+        d.unit = Some(Unit::Cluster { start: 30, end: 40 });
+        d.group = Some("t3".into());
     });
     log.push(&rec, "arb", ActionKind::Resolve, |d| {
         d.dismissed = vec!["judge".into()];
         d.reason = Some("claim 0: dismissed".into());
-        d.note = Some("resolution t4".into());
+        d.unit = Some(Unit::Claim(0));
+        d.group = Some("t4".into());
     });
     let review = replay(&rec, &log.rows);
     let mut t = Tally::default();
@@ -468,21 +472,18 @@ fn every_reason_and_note_reaches_the_verdict() {
 }
 
 #[test]
-fn a_resolutions_unit_is_its_cluster_tag_else_its_note_else_itself() {
+fn a_resolutions_unit_is_its_cluster_else_its_group_else_itself_never_its_text() {
     let rec = record("u", "contradiction");
     let mut d = Decision::new(&rec, "ds", "arb", ActionKind::Resolve);
     d.id = 7;
-    assert_eq!(votes::unit(&d), "decision 7");
-    d.note = Some("resolution 1a".into());
-    assert_eq!(votes::unit(&d), "resolution 1a");
+    // The old text prefixes mean nothing now: the columns do.
     d.reason = Some("cluster 3-9: take 東京".into());
+    d.note = Some("resolution 1a".into());
+    assert_eq!(votes::unit(&d), "decision 7");
+    d.group = Some("1a".into());
+    assert_eq!(votes::unit(&d), "resolution 1a");
+    d.unit = Some(Unit::Cluster { start: 3, end: 9 });
     assert_eq!(votes::unit(&d), "cluster 3-9");
-    d.reason = Some("claim 2: placed".into());
+    d.unit = Some(Unit::Claim(2));
     assert_eq!(votes::unit(&d), "claim 2");
-    d.reason = Some("supported".into());
-    assert_eq!(
-        votes::unit(&d),
-        "resolution 1a",
-        "a free-text reason is no tag"
-    );
 }

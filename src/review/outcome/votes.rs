@@ -4,9 +4,9 @@
 //!
 //! A resolution is saved as one `resolve` decision per span it settles, so a source whose
 //! two-span version was taken would count twice per span. Its **unit** is what it settles: the
-//! `cluster S-E` (or `claim N`) tag its reason starts with, which every row of a resolution
-//! shares (also a later resolution of the same cluster); without one, its note (the rows of one
-//! resolution share it); without either, the decision alone. In each unit of a record the
+//! cluster (or judge claim) in its [`Decision::unit`], which every row of a resolution shares
+//! (also a later resolution of the same cluster); without one, its [`Decision::group`] (the rows
+//! of one resolution share it); without either, the decision alone. In each unit of a record the
 //! latest resolution in log order stands (a change of mind, or a resolution made after a
 //! `merge-db` over a reviewer's), and each source it names gets one vote: upheld or dismissed.
 
@@ -58,18 +58,15 @@ pub struct Vote {
     pub dismissed: Vec<String>,
 }
 
-/// What a `resolve` decision settles (see the module doc): `cluster S-E`, `claim N`, the
-/// resolution's note, or `decision ID`.
+/// What a `resolve` decision settles (see the module doc), named: `cluster S-E`, `claim N`,
+/// `resolution GROUP`, or `decision ID`.
 #[must_use]
 pub fn unit(d: &Decision) -> String {
-    let tag = d
-        .reason
-        .as_deref()
-        .filter(|r| r.starts_with("cluster ") || r.starts_with("claim "))
-        .and_then(|r| r.split_once(':'))
-        .map(|(tag, _)| tag.to_owned());
-    tag.or_else(|| d.note.clone().filter(|n| !n.is_empty()))
-        .unwrap_or_else(|| format!("decision {}", d.id))
+    match (&d.unit, &d.group) {
+        (Some(u), _) => u.to_string(),
+        (None, Some(g)) => format!("resolution {g}"),
+        (None, None) => format!("decision {}", d.id),
+    }
 }
 
 /// The standing resolution of each unit among `decisions` (other actions are ignored; pass

@@ -5,9 +5,12 @@
 //! [`Outcome::assign`](crate::review::disagreement::Outcome::assign): one row per gold span it
 //! adjusts (`gold:i`, `after` set) or drops (`after` none), and per new span (`added:<uid>`).
 //! A resolution that touches no gold span (every source but one was silent, and the result is
-//! empty) is one row without a span key. Every row names the upheld and dismissed sources, has
-//! `reason` = `cluster S-E: how` (how the screen knows a cluster is resolved, across restarts)
-//! and `note` = `resolution <uid>`, shared by the rows so that `u` undoes them together.
+//! empty) is one row without a span key. Every row names the upheld and dismissed sources, the
+//! cluster it settles ([`Unit::Cluster`]: how the screen knows a cluster is resolved, across
+//! restarts) and the resolution's group id, shared by the rows so that `u` undoes them together.
+//! The reason says how, for humans (`take gold`, `drop all`; databases before migration 0004
+//! also named the cluster there), and the note `resolution <uid>`; nothing reads meaning from
+//! them.
 //! Resolving a cluster again (without undoing) also drops the spans an earlier resolution of it
 //! added, so a change of mind does not leave both results.
 
@@ -17,7 +20,7 @@ use super::decide::RESOLUTION;
 use super::{App, ModeState, Status};
 use crate::model::Span;
 use crate::review::decision::{
-    ActionKind, Decision, RecordOutcome, SpanKey, SpanStatus, SpanValue,
+    ActionKind, Decision, RecordOutcome, SpanKey, SpanStatus, SpanValue, Unit,
 };
 use crate::review::disagreement::{resolve, settle, Outcome, Resolution};
 use crate::tui::arbitrate::{letter, Arb};
@@ -66,27 +69,34 @@ impl App {
         let Some(cl) = arb.d.clusters.get(i) else {
             return false;
         };
-        let tag = format!("cluster {}-{}:", cl.start, cl.end);
-        c.review.applied.iter().any(|d| {
-            d.action == ActionKind::Resolve
-                && d.reason.as_deref().is_some_and(|r| r.starts_with(&tag))
-        })
+        let unit = Unit::Cluster {
+            start: cl.start,
+            end: cl.end,
+        };
+        c.review
+            .applied
+            .iter()
+            .any(|d| d.action == ActionKind::Resolve && d.unit == Some(unit))
     }
 
-    /// How cluster `i` was resolved (the `how` of its reason), when it was.
+    /// How cluster `i` was resolved (the reason of its latest resolution, as written for
+    /// humans), when it was.
     #[must_use]
     pub fn resolution_of(&self, i: usize) -> Option<String> {
         let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
             return None;
         };
         let cl = arb.d.clusters.get(i)?;
-        let tag = format!("cluster {}-{}: ", cl.start, cl.end);
+        let unit = Unit::Cluster {
+            start: cl.start,
+            end: cl.end,
+        };
         c.review
             .applied
             .iter()
             .rev()
-            .filter(|d| d.action == ActionKind::Resolve)
-            .find_map(|d| d.reason.as_deref()?.strip_prefix(&tag).map(str::to_owned))
+            .find(|d| d.action == ActionKind::Resolve && d.unit == Some(unit))
+            .map(|d| d.reason.clone().unwrap_or_default())
     }
 
     /// True when unplaced claim `k` was placed or dismissed.
@@ -98,11 +108,11 @@ impl App {
         let Some(u) = arb.d.unplaced.get(k) else {
             return false;
         };
-        let tag = format!("claim {}:", u.verdict);
-        c.review.applied.iter().any(|d| {
-            d.action == ActionKind::Resolve
-                && d.reason.as_deref().is_some_and(|r| r.starts_with(&tag))
-        })
+        let unit = Unit::Claim(u.verdict);
+        c.review
+            .applied
+            .iter()
+            .any(|d| d.action == ActionKind::Resolve && d.unit == Some(unit))
     }
 
     /// Source names may be shown: not blind, or every disputed cluster and claim of the record
@@ -369,7 +379,7 @@ impl App {
             .unwrap_or_default();
         let assigns = outcome.assign(c.record.gold_spans(), &in_cluster);
         let tok = token();
-        let reason = format!("cluster {}-{}: {how}", cl.start, cl.end);
+        let reason = how.to_owned();
         let mut rows = Vec::new();
         for (k, a) in assigns.iter().enumerate() {
             let key = match a.gold {
@@ -388,15 +398,15 @@ impl App {
             rows.push(d);
         }
         // Spans an earlier resolution of this cluster added, still kept: dropped now.
-        let tag = format!("cluster {}-{}:", cl.start, cl.end);
+        let unit = Unit::Cluster {
+            start: cl.start,
+            end: cl.end,
+        };
         let earlier: Vec<SpanKey> = c
             .review
             .applied
             .iter()
-            .filter(|d| {
-                d.action == ActionKind::Resolve
-                    && d.reason.as_deref().is_some_and(|r| r.starts_with(&tag))
-            })
+            .filter(|d| d.action == ActionKind::Resolve && d.unit == Some(unit))
             .filter_map(Decision::key)
             .filter(|k| matches!(k, SpanKey::Added(_)))
             .filter(|k| c.review.span(k).is_some_and(|s| s.kept()))
@@ -431,6 +441,8 @@ impl App {
             d.dismissed.clone_from(&outcome.dismissed);
             d.reason = Some(reason.clone());
             d.note = Some(format!("{RESOLUTION}{tok}"));
+            d.unit = Some(unit);
+            d.group = Some(tok.clone());
         }
         let upheld = self.names_list(&outcome.upheld);
         let dismissed = self.names_list(&outcome.dismissed);

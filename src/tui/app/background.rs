@@ -98,8 +98,9 @@ impl App {
     }
 
     /// The decision and state that accept a unanimous record nobody has decided on yet (and
-    /// not on screen: the reviewer is looking at it): one `accept_all` row with reason
-    /// "auto: unanimous" (undoable from the record). `None` for any other record.
+    /// not on screen: the reviewer is looking at it): one `accept_all` row marked
+    /// [`Decision::auto`] (reason "auto: unanimous", for humans; undoable from the record).
+    /// `None` for any other record.
     fn auto_accept_row(&self, s: &Scored) -> Option<(Decision, RecordState)> {
         let on_screen = self.cur.as_ref().is_ok_and(|c| c.index == s.index);
         if self.states.contains_key(&s.id) || on_screen {
@@ -112,6 +113,7 @@ impl App {
         };
         let d = Decision {
             reason: Some(strings::AUTO_UNANIMOUS.to_owned()),
+            auto: true,
             ..Decision::about(
                 &self.dataset.name,
                 &self.reviewer,

@@ -3,7 +3,7 @@
 use super::decide::RESOLUTION;
 use super::{App, ModeState, Status};
 use crate::formats::judges;
-use crate::review::decision::{active_ids, replay, ActionKind, Decision, SpanKey, SpanValue};
+use crate::review::decision::{active_ids, replay, ActionKind, Decision, SpanKey, SpanValue, Unit};
 use crate::tui::labels::LabelChoice;
 use crate::tui::stats::StatsView;
 use crate::tui::strings;
@@ -64,8 +64,10 @@ impl App {
             subcategory: choice.subcategory.clone(),
         });
         d.upheld = vec![u.judge.clone()];
-        d.reason = Some(format!("claim {}: placed", u.verdict));
+        d.reason = Some("placed".to_owned());
         d.note = Some(format!("{RESOLUTION}{tok}"));
+        d.unit = Some(Unit::Claim(u.verdict));
+        d.group = Some(tok);
         self.mode = ModeState::Arbitrate;
         if let Some((a, b)) = self.commit_group(&[d]) {
             let judge = self
@@ -96,8 +98,10 @@ impl App {
             ActionKind::Resolve,
         );
         d.dismissed = vec![u.judge.clone()];
-        d.reason = Some(format!("claim {}: dismissed", u.verdict));
+        d.reason = Some("dismissed".to_owned());
         d.note = Some(format!("{RESOLUTION}{tok}"));
+        d.unit = Some(Unit::Claim(u.verdict));
+        d.group = Some(tok);
         let judge = u.judge.clone();
         if let Some((a, b)) = self.commit_group(&[d]) {
             self.status = Status::Saved(strings::resolved(a, b, "none", &self.shown_name(&judge)));

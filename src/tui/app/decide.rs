@@ -13,7 +13,8 @@ use crate::tui::edit::{self, Bounds, Moved};
 use crate::tui::log::state_of;
 use crate::tui::{strings, Action};
 
-/// The `note` prefix shared by the rows of one arbitration resolution.
+/// The `note` prefix of the rows of one arbitration resolution, for humans reading the log (the
+/// group is [`Decision::group`]).
 pub(super) const RESOLUTION: &str = "resolution ";
 
 impl App {
@@ -208,6 +209,7 @@ impl App {
         let flagged = self.cur.as_ref().is_ok_and(|c| c.review.flagged);
         if let Some(mut d) = self.decision(ActionKind::Flag) {
             if flagged {
+                d.flag_on = Some(false);
                 d.reason = Some("off".to_owned());
             }
             if let Some(saved) = self.commit(d) {
@@ -269,6 +271,11 @@ impl App {
     pub(super) fn picked(&mut self, kind: &PickerKind, i: usize) {
         match kind {
             PickerKind::TakeSource => self.take(i + 1),
+            PickerKind::Retype { types } => {
+                if let Some(t) = types.get(i) {
+                    self.retype(t);
+                }
+            }
             PickerKind::RemoveReason => {
                 let reason = strings::REMOVE_REASONS.get(i).copied().unwrap_or("other");
                 if reason == strings::OTHER {
@@ -509,17 +516,14 @@ impl App {
 
     /// Undo or redo: find the target in this reviewer's log, go to its record (it may be
     /// another one), and append the undo/redo row there. The rows of one arbitration
-    /// resolution (same `note`) are undone and redone together. Auto-accepts of other records
+    /// resolution (same [`Decision::group`]) are undone and redone together. Auto-accepts of other records
     /// than the one on screen are skipped: they are made in the background and would
     /// otherwise stand between the reviewer and their own last decision.
     fn meta(&mut self, kind: ActionKind) {
         let Some(first) = self.meta_once(kind, None) else {
             return;
         };
-        let group = first
-            .note
-            .clone()
-            .filter(|n| first.action == ActionKind::Resolve && n.starts_with(RESOLUTION));
+        let group = first.group.clone();
         if let Some(g) = group {
             let mut last = Some(first);
             while last.is_some() {
@@ -541,10 +545,7 @@ impl App {
         let here_id = self.cur.as_ref().ok().map(|c| c.record.id.clone());
         let log: Vec<Decision> = log
             .into_iter()
-            .filter(|d| {
-                d.reason.as_deref() != Some(strings::AUTO_UNANIMOUS)
-                    || Some(&d.record_id) == here_id.as_ref()
-            })
+            .filter(|d| !d.auto || Some(&d.record_id) == here_id.as_ref())
             .collect();
         let target = if kind == ActionKind::Undo {
             undo_target(&log)
@@ -566,7 +567,7 @@ impl App {
         };
         let td = log.iter().find(|d| d.id == t).cloned()?;
         if let Some(g) = group {
-            if td.action != ActionKind::Resolve || td.note.as_deref() != Some(g) {
+            if td.group.as_deref() != Some(g) {
                 return None;
             }
         }

@@ -120,8 +120,12 @@ impl App {
     #[must_use]
     pub fn kept_on_typed_clean(&self) -> usize {
         let Ok(c) = &self.cur else { return 0 };
-        if c.record.corruption_type.as_deref() != Some(strings::CLEAN)
-            || c.review.outcome != RecordOutcome::Open
+        let ty = c
+            .review
+            .record_type
+            .as_ref()
+            .or(c.record.corruption_type.as_ref());
+        if ty.map(String::as_str) != Some(strings::CLEAN) || c.review.outcome != RecordOutcome::Open
         {
             return 0;
         }

@@ -42,6 +42,11 @@ pub enum PickerKind {
     RemoveReason,
     /// Which source's version of the cluster to take (arbitration, sources past 9).
     TakeSource,
+    /// The record's new type, one of `types` (the rows).
+    Retype {
+        /// The types offered, in row order.
+        types: Vec<String>,
+    },
 }
 
 /// Text being typed.

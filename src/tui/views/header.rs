@@ -47,7 +47,13 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let mut second: Vec<Span<'_>> = Vec::new();
     if let Ok(c) = &app.cur {
         second.push(Span::raw(text::escape_line(&c.record.id)));
-        if let Some(t) = &c.record.corruption_type {
+        // The type after review: a retype shows at once.
+        if let Some(t) = c
+            .review
+            .record_type
+            .as_ref()
+            .or(c.record.corruption_type.as_ref())
+        {
             second.push(Span::raw(" · "));
             second.push(Span::styled(text::escape_line(t), th.label(t)));
         }
