@@ -211,7 +211,11 @@ fn describe(c: &Current, d: &Decision, log: &[Decision]) -> String {
         ActionKind::AcceptAll => "accepted every span".to_owned(),
         ActionKind::Clean => "reclassified the record clean".to_owned(),
         ActionKind::Remove => "removed the record".to_owned(),
-        ActionKind::Flag if d.reason.as_deref() == Some("off") => "unflagged the record".to_owned(),
+        ActionKind::Retype => format!(
+            "changed the record's type to {}",
+            text::escape_line(d.record_type.as_deref().unwrap_or(""))
+        ),
+        ActionKind::Flag if d.flag_on == Some(false) => "unflagged the record".to_owned(),
         ActionKind::Flag => "flagged the record".to_owned(),
         ActionKind::Note => format!(
             "noted “{}”",
