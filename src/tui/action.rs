@@ -89,6 +89,10 @@ pub enum Action {
     CursorWordRight,
     /// Add: set the start, then the end, of the new span.
     Mark,
+    /// Arbitration edit: start again from the next source's version of the cluster.
+    NextVersion,
+    /// Arbitration edit: start again from the previous source's version.
+    PrevVersion,
     /// Lists: move down.
     Down,
     /// Lists: move up.
@@ -195,6 +199,8 @@ impl Action {
         Self::CursorWordLeft,
         Self::CursorWordRight,
         Self::Mark,
+        Self::NextVersion,
+        Self::PrevVersion,
         Self::Down,
         Self::Up,
         Self::Confirm,

@@ -9,6 +9,7 @@ mod arbitrate;
 mod background;
 mod claims;
 mod decide;
+mod edit_start;
 mod follow;
 mod input;
 mod keep;
@@ -67,6 +68,8 @@ pub struct App {
     /// Quit requested.
     pub quit: bool,
     drag: Option<usize>,
+    /// A count typed before a move in the adjust, add and arbitration-edit modes (`3l`).
+    count: Option<usize>,
     ids: HashMap<String, usize>,
     ids_scanned: usize,
     verified: usize,
@@ -180,6 +183,7 @@ impl App {
             layout: ScreenLayout::default(),
             quit: false,
             drag: None,
+            count: None,
             ids: HashMap::new(),
             ids_scanned: 0,
             verified: 0,
@@ -355,12 +359,12 @@ impl App {
         }
         match self.mode.clone() {
             ModeState::Normal => self.normal(action),
-            ModeState::Adjust { .. } => self.adjust(action),
-            ModeState::Add { .. } => self.add_mode(action),
+            ModeState::Adjust { .. } | ModeState::Add { .. } | ModeState::Settle { .. } => {
+                self.motion_keys(action);
+            }
             ModeState::Picker { .. } => self.picker(action),
             ModeState::Prompt { .. } => self.prompt(action),
             ModeState::Arbitrate => self.arbitrate_action(action),
-            ModeState::Settle { .. } => self.settle_mode(action),
             ModeState::Stats => {
                 if matches!(action, Action::Cancel | Action::Stats | Action::Quit) {
                     self.mode = ModeState::Normal;
@@ -401,7 +405,7 @@ impl App {
             Action::AcceptAll => self.accept_all(),
             Action::Relabel => self.open_relabel(),
             Action::Adjust => self.open_adjust(),
-            Action::Add => self.open_add(),
+            Action::Add => self.open_add_at_search(),
             Action::Clean => self.clean(),
             Action::Remove => self.open_remove(),
             Action::Flag => self.flag(),

@@ -11,11 +11,16 @@ fn is_word(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || is_mark(c)
 }
 
-/// Combining marks stay with their letter.
+/// Combining marks stay with their letter (the kana voicing marks too).
 fn is_mark(c: char) -> bool {
     matches!(
         u32::from(c),
-        0x300..=0x36F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F
+        0x300..=0x36F
+            | 0x1AB0..=0x1AFF
+            | 0x1DC0..=0x1DFF
+            | 0x20D0..=0x20FF
+            | 0xFE20..=0xFE2F
+            | 0x3099..=0x309A
     )
 }
 
@@ -29,15 +34,81 @@ fn is_trim(c: char) -> bool {
         )
 }
 
+/// Chinese and Japanese characters: each is a word of its own (the texts have no spaces
+/// between words, so a word move would otherwise cross a whole sentence).
+fn is_ideograph(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0x3005..=0x3007 // 々 〆 〇
+            | 0x3040..=0x309F // hiragana
+            | 0x30A0..=0x30FF // katakana
+            | 0x31F0..=0x31FF
+            | 0x3400..=0x4DBF // CJK extension A
+            | 0x4E00..=0x9FFF // CJK unified ideographs
+            | 0xF900..=0xFAFF
+            | 0xFF66..=0xFF9F // halfwidth katakana
+            | 0x20000..=0x3FFFF
+    )
+}
+
+/// The script of a word character, roughly (the blocks that matter for word moves): a change
+/// of script inside a run of word characters starts a new word (`Tōkyō東京`, `abcабв`).
+fn script(c: char) -> u8 {
+    match u32::from(c) {
+        0x370..=0x3FF | 0x1F00..=0x1FFF => 1, // Greek
+        0x400..=0x52F => 2,                   // Cyrillic
+        0x590..=0x5FF => 3,                   // Hebrew
+        0x600..=0x6FF | 0x750..=0x77F => 4,   // Arabic
+        0x900..=0x97F => 5,                   // Devanagari
+        0xE00..=0xE7F => 6,                   // Thai
+        0x1100..=0x11FF | 0x3130..=0x318F | 0xAC00..=0xD7AF => 7, // Hangul
+        _ => 0,                               // Latin, digits, `_` and the rest
+    }
+}
+
+/// What a character belongs to for word moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WordOf {
+    /// Whitespace, punctuation, symbols, emoji: between words.
+    Gap,
+    /// A run of word characters of one script.
+    Script(u8),
+    /// The ideograph (or kana) at this index, with the marks after it.
+    Ideograph(usize),
+}
+
+/// The word each character of `chars` belongs to: two neighbours are in one word when this
+/// is equal and not a gap. Combining marks belong to the character before them.
+fn words_of(chars: &[char]) -> Vec<WordOf> {
+    let mut out: Vec<WordOf> = Vec::with_capacity(chars.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let w = if is_mark(c) {
+            out.last().copied().unwrap_or(WordOf::Script(0))
+        } else if is_ideograph(c) {
+            WordOf::Ideograph(i)
+        } else if is_word(c) {
+            WordOf::Script(script(c))
+        } else {
+            WordOf::Gap
+        };
+        out.push(w);
+    }
+    out
+}
+
 /// Start of the next word after `pos` (a boundary), or the end of the text.
 #[must_use]
 pub fn next_word_start(chars: &[char], pos: usize) -> usize {
+    let w = words_of(chars);
     let n = chars.len();
     let mut i = pos.min(n);
-    while i < n && is_word(chars[i]) {
-        i += 1;
+    if i < n && w[i] != WordOf::Gap {
+        let this = w[i];
+        while i < n && w[i] == this {
+            i += 1;
+        }
     }
-    while i < n && !is_word(chars[i]) {
+    while i < n && w[i] == WordOf::Gap {
         i += 1;
     }
     i
@@ -46,12 +117,16 @@ pub fn next_word_start(chars: &[char], pos: usize) -> usize {
 /// Start of the word before `pos` (a boundary), or 0.
 #[must_use]
 pub fn prev_word_start(chars: &[char], pos: usize) -> usize {
+    let w = words_of(chars);
     let mut i = pos.min(chars.len());
-    while i > 0 && !is_word(chars[i - 1]) {
+    while i > 0 && w[i - 1] == WordOf::Gap {
         i -= 1;
     }
-    while i > 0 && is_word(chars[i - 1]) {
-        i -= 1;
+    if i > 0 {
+        let this = w[i - 1];
+        while i > 0 && w[i - 1] == this {
+            i -= 1;
+        }
     }
     i
 }
@@ -59,13 +134,17 @@ pub fn prev_word_start(chars: &[char], pos: usize) -> usize {
 /// End (one past the last character) of the next word after boundary `pos`.
 #[must_use]
 pub fn next_word_end(chars: &[char], pos: usize) -> usize {
+    let w = words_of(chars);
     let n = chars.len();
     let mut i = pos.min(n);
-    while i < n && !is_word(chars[i]) {
+    while i < n && w[i] == WordOf::Gap {
         i += 1;
     }
-    while i < n && is_word(chars[i]) {
-        i += 1;
+    if i < n {
+        let this = w[i];
+        while i < n && w[i] == this {
+            i += 1;
+        }
     }
     i
 }
@@ -73,11 +152,15 @@ pub fn next_word_end(chars: &[char], pos: usize) -> usize {
 /// End of the word before boundary `pos`.
 #[must_use]
 pub fn prev_word_end(chars: &[char], pos: usize) -> usize {
+    let w = words_of(chars);
     let mut i = pos.min(chars.len());
-    while i > 0 && is_word(chars[i - 1]) {
-        i -= 1;
+    if i > 0 && w[i - 1] != WordOf::Gap {
+        let this = w[i - 1];
+        while i > 0 && w[i - 1] == this {
+            i -= 1;
+        }
     }
-    while i > 0 && !is_word(chars[i - 1]) {
+    while i > 0 && w[i - 1] == WordOf::Gap {
         i -= 1;
     }
     i
@@ -248,7 +331,7 @@ mod tests {
     #[rstest]
     #[case("It is 25°C today", 0, 2)]
     #[case("It is 25°C today", 2, 5)]
-    #[case("東京 は", 0, 2)]
+    #[case("東京 は", 0, 1)]
     fn next_ends(#[case] s: &str, #[case] pos: usize, #[case] want: usize) {
         assert_eq!(next_word_end(&c(s), pos), want);
     }
@@ -330,6 +413,91 @@ mod tests {
         let mut r = Bounds { start: 4, end: 2 };
         r.step_end(&t, true);
         assert_eq!(r, Bounds { start: 4, end: 5 });
+    }
+
+    // Chinese and Japanese have no spaces between words: each character is a word, and a
+    // change of script (Latin, Cyrillic, Hangul, …) inside a run of letters starts one too.
+    #[rstest]
+    #[case("東京の天気", 0, 1)]
+    #[case("東京の天気", 3, 4)]
+    #[case("東京の天気", 4, 5)]
+    #[case("天気は晴れ。気温25°C", 5, 6)]
+    #[case("天気は晴れ。気温25°C", 6, 7)]
+    #[case("天気は晴れ。気温25°C", 8, 11)]
+    #[case("Tōkyō東京 x", 0, 5)]
+    #[case("Tōkyō東京 x", 5, 6)]
+    #[case("Tōkyō東京 x", 6, 8)]
+    #[case("abcабв def", 0, 3)]
+    #[case("abcабв def", 3, 7)]
+    #[case("서울은 맑음", 0, 4)]
+    #[case("cafe\u{301}の", 0, 5)]
+    #[case("か\u{3099}き", 0, 2)]
+    #[case("don’t 👋 go", 0, 4)]
+    #[case("don’t 👋 go", 4, 8)]
+    #[case("a 👩\u{200D}👩\u{200D}👧 b", 0, 8)]
+    fn word_starts_stop_at_each_cjk_character_and_script_change(
+        #[case] s: &str,
+        #[case] pos: usize,
+        #[case] want: usize,
+    ) {
+        assert_eq!(next_word_start(&c(s), pos), want, "w from {pos} in {s:?}");
+    }
+
+    #[rstest]
+    #[case("東京の天気", 5, 4)]
+    #[case("東京の天気", 1, 0)]
+    #[case("Tōkyō東京 x", 7, 6)]
+    #[case("Tōkyō東京 x", 6, 5)]
+    #[case("Tōkyō東京 x", 5, 0)]
+    #[case("か\u{3099}き", 3, 2)]
+    #[case("か\u{3099}き", 2, 0)]
+    #[case("25°C、東京", 7, 6)]
+    #[case("25°C、東京", 6, 5)]
+    #[case("25°C、東京", 5, 3)]
+    fn word_starts_back(#[case] s: &str, #[case] pos: usize, #[case] want: usize) {
+        assert_eq!(prev_word_start(&c(s), pos), want, "b from {pos} in {s:?}");
+    }
+
+    #[rstest]
+    #[case("東京の天気", 0, 1)]
+    #[case("東京の天気", 1, 2)]
+    #[case("Tōkyō東京", 0, 5)]
+    #[case("Tōkyō東京", 5, 6)]
+    #[case("か\u{3099}き", 0, 2)]
+    fn word_ends_stop_at_each_cjk_character(
+        #[case] s: &str,
+        #[case] pos: usize,
+        #[case] want: usize,
+    ) {
+        assert_eq!(next_word_end(&c(s), pos), want);
+    }
+
+    #[rstest]
+    #[case("東京の天気", 5, 4)]
+    #[case("東京の天気", 2, 1)]
+    #[case("Tōkyō東京", 6, 5)]
+    #[case("Tōkyō東京", 5, 0)]
+    #[case("か\u{3099}き", 3, 2)]
+    #[case("晴れ。 25°C", 8, 6)]
+    #[case("晴れ。 25°C", 6, 2)]
+    fn word_ends_back(#[case] s: &str, #[case] pos: usize, #[case] want: usize) {
+        assert_eq!(prev_word_end(&c(s), pos), want);
+    }
+
+    // The adjust moves over CJK text: `w` on the start and `B` on the end take one character
+    // at a time, where they used to cross the whole run.
+    #[test]
+    fn adjust_word_moves_over_cjk_take_one_character() {
+        let t = c("東京の天気は晴れ。");
+        let mut b = Bounds { start: 0, end: 8 };
+        assert_eq!(b.apply(Action::StartWordRight, &t), Moved::Yes);
+        assert_eq!(b, Bounds { start: 1, end: 8 });
+        b.apply(Action::EndWordLeft, &t);
+        assert_eq!(b, Bounds { start: 1, end: 7 });
+        b.apply(Action::EndWordLeft, &t);
+        assert_eq!(b, Bounds { start: 1, end: 6 });
+        b.apply(Action::StartWordLeft, &t);
+        assert_eq!(b, Bounds { start: 0, end: 6 });
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Evidence and search occurrences, prompts and pickers.
+//! Evidence and search occurrences, prompts and pickers, and the count typed before a move
+//! in the adjust, add and arbitration-edit modes.
 
 use super::{App, Hits, ModeState, PickerKind, PromptKind, Status};
 use crate::tui::evidence;
@@ -78,6 +79,55 @@ impl App {
             None => strings::QUERY,
         };
         self.status = Status::Info(strings::occurrence(next + 1, n, pane));
+    }
+
+    // ----- counts before moves -----
+
+    /// One action in the adjust, add or arbitration-edit mode. Digits build a count (a first
+    /// digit of 1-9; the digits are free there) that repeats the next move: `3l` moves the
+    /// start three characters right. Esc with a count typed clears only the count.
+    pub(super) fn motion_keys(&mut self, action: Action) {
+        if let Action::Input(d) = action {
+            if let Some(v) = d.to_digit(10) {
+                if v > 0 || self.count.is_some() {
+                    let n = self
+                        .count
+                        .unwrap_or(0)
+                        .saturating_mul(10)
+                        .saturating_add(v as usize)
+                        .min(MAX_COUNT);
+                    self.count = Some(n);
+                    self.status = Status::Info(strings::count_typed(n));
+                    return;
+                }
+            }
+        }
+        let count = self.count.take();
+        if count.is_some() {
+            self.status = Status::None;
+            if action == Action::Cancel {
+                return;
+            }
+        }
+        // More moves than the text has characters change nothing further.
+        let len = self.cur.as_ref().map_or(0, |c| c.chars.len());
+        let times = if is_move(action) {
+            count.unwrap_or(1).min(len + 1)
+        } else {
+            1
+        };
+        for _ in 0..times {
+            match self.mode {
+                ModeState::Adjust { .. } => self.adjust(action),
+                ModeState::Add { .. } => self.add_mode(action),
+                ModeState::Settle { .. } => match action {
+                    Action::NextVersion => self.settle_version(1),
+                    Action::PrevVersion => self.settle_version(-1),
+                    _ => self.settle_mode(action),
+                },
+                _ => return,
+            }
+        }
     }
 
     // ----- prompts and pickers -----
@@ -209,6 +259,28 @@ impl App {
             typed: String::new(),
         };
     }
+}
+
+/// The largest count: longer than any answer's text.
+const MAX_COUNT: usize = 99_999;
+
+/// The actions a count repeats: the character and word moves of adjust and add.
+fn is_move(a: Action) -> bool {
+    matches!(
+        a,
+        Action::StartLeft
+            | Action::StartRight
+            | Action::EndLeft
+            | Action::EndRight
+            | Action::StartWordLeft
+            | Action::StartWordRight
+            | Action::EndWordLeft
+            | Action::EndWordRight
+            | Action::CursorLeft
+            | Action::CursorRight
+            | Action::CursorWordLeft
+            | Action::CursorWordRight
+    )
 }
 
 /// What a digit typed in a picker of `n` rows does after the digits `typed`.
