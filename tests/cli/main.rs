@@ -9,6 +9,7 @@ mod export;
 mod formats;
 mod hostile;
 mod judges;
+mod keys;
 mod review_flow;
 mod review_screen;
 mod reviewers;
