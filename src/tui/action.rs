@@ -93,6 +93,14 @@ pub enum Action {
     NextVersion,
     /// Arbitration edit: start again from the previous source's version.
     PrevVersion,
+    /// Add: the cursor to the next character typed next (`f,`: the next comma).
+    FindForward,
+    /// Add: the cursor to the previous character typed next.
+    FindBackward,
+    /// Add: the cursor to just before the next character typed next.
+    TillForward,
+    /// Add: the cursor to just after the previous character typed next.
+    TillBackward,
     /// Lists: move down.
     Down,
     /// Lists: move up.
@@ -201,6 +209,10 @@ impl Action {
         Self::Mark,
         Self::NextVersion,
         Self::PrevVersion,
+        Self::FindForward,
+        Self::FindBackward,
+        Self::TillForward,
+        Self::TillBackward,
         Self::Down,
         Self::Up,
         Self::Confirm,

@@ -70,6 +70,8 @@ pub struct App {
     drag: Option<usize>,
     /// A count typed before a move in the adjust, add and arbitration-edit modes (`3l`).
     count: Option<usize>,
+    /// A find-character move (`f`) waiting for its character (add mode).
+    finding: Option<Action>,
     ids: HashMap<String, usize>,
     ids_scanned: usize,
     verified: usize,
@@ -184,6 +186,7 @@ impl App {
             quit: false,
             drag: None,
             count: None,
+            finding: None,
             ids: HashMap::new(),
             ids_scanned: 0,
             verified: 0,
@@ -250,6 +253,10 @@ impl App {
     /// The keymap mode in force.
     #[must_use]
     pub fn key_mode(&self) -> Mode {
+        // The character a find move waits for is text, whatever it is bound to.
+        if self.finding.is_some() {
+            return Mode::Prompt;
+        }
         self.mode.key_mode()
     }
 

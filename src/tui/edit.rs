@@ -193,6 +193,41 @@ pub fn prev_boundary(chars: &[char], pos: usize) -> usize {
     b.iter().copied().rev().find(|&x| x < pos).unwrap_or(0)
 }
 
+/// Where a find-character move from `pos` lands (add mode's `f`, `F`, `t`, `T`, repeated
+/// `times`): on the `times`-th next (`forward`) or previous character that is exactly `c` (a
+/// whole character: `e` is not the `e` of `e` + U+0301), or with `till` on the character just
+/// before it (`forward`) or just after it. `till` skips a `c` right next to `pos`, so that `t`
+/// can be repeated. `None` when there are not that many.
+#[must_use]
+pub fn find_char(
+    chars: &[char],
+    pos: usize,
+    c: char,
+    forward: bool,
+    till: bool,
+    times: usize,
+) -> Option<usize> {
+    let b = boundaries(chars);
+    let n = b.len() - 1;
+    // Grapheme cluster `k` is [b[k], b[k + 1]).
+    let is_c = |k: usize| b[k + 1] - b[k] == 1 && chars[b[k]] == c;
+    let mut at = b.iter().rposition(|&x| x <= pos).unwrap_or(0);
+    for i in 0..times.max(1) {
+        let skip = usize::from(till && i == 0);
+        at = if forward {
+            (at + 1 + skip..n).find(|&k| is_c(k))?
+        } else {
+            (0..at.checked_sub(skip)?).rev().find(|&k| is_c(k))?
+        };
+    }
+    let k = match (till, forward) {
+        (false, _) => at,
+        (true, true) => at - 1,
+        (true, false) => at + 1,
+    };
+    Some(b[k])
+}
+
 /// The span marked from the character at `a` to the character at `b` (either order): whole
 /// characters, from the start of the first to the end of the last.
 #[must_use]
@@ -498,6 +533,35 @@ mod tests {
         assert_eq!(b, Bounds { start: 1, end: 6 });
         b.apply(Action::StartWordLeft, &t);
         assert_eq!(b, Bounds { start: 0, end: 6 });
+    }
+
+    // `f`/`F`/`t`/`T` over whole characters: `e` is not the start of `e` + U+0301, the emoji
+    // and CJK characters are found, `t` skips a match right next to the cursor.
+    #[rstest]
+    #[case("cafe\u{301} e’s 東京 👋 x", 0, 'e', true, false, 1, Some(6))]
+    #[case("cafe\u{301} e’s 東京 👋 x", 0, '’', true, false, 1, Some(7))]
+    #[case("cafe\u{301} e’s 東京 👋 x", 0, '京', true, true, 1, Some(10))]
+    #[case("cafe\u{301} e’s 東京 👋 x", 0, '👋', true, false, 1, Some(13))]
+    #[case("cafe\u{301} e’s 東京 👋 x", 0, ' ', true, false, 3, Some(12))]
+    #[case("cafe\u{301} e’s 東京 👋 x", 0, 'q', true, false, 1, None)]
+    #[case("cafe\u{301} e’s 東京 👋 x", 0, ' ', true, false, 9, None)]
+    #[case("cafe\u{301} e’s 東京 👋 x", 15, 'e', false, false, 1, Some(6))]
+    #[case("cafe\u{301} e’s 東京 👋 x", 15, ' ', false, true, 1, Some(13))]
+    #[case("cafe\u{301} e’s 東京 👋 x", 15, ' ', false, true, 2, Some(10))]
+    #[case("cafe\u{301} e’s 東京 👋 x", 3, 'c', false, false, 1, Some(0))]
+    #[case("a,,b,", 0, ',', true, true, 1, Some(1))]
+    #[case("a,,b,", 1, ',', true, true, 1, Some(3))]
+    #[case("a,,b,", 4, ',', false, true, 1, Some(3))]
+    fn find_characters(
+        #[case] s: &str,
+        #[case] pos: usize,
+        #[case] ch: char,
+        #[case] forward: bool,
+        #[case] till: bool,
+        #[case] times: usize,
+        #[case] want: Option<usize>,
+    ) {
+        assert_eq!(find_char(&c(s), pos, ch, forward, till, times), want);
     }
 
     #[test]

@@ -53,6 +53,10 @@ pub fn describe(a: Action) -> &'static str {
         Action::Mark => "set the start, then the end",
         Action::NextVersion => "arbitration edit: start from the next source's version",
         Action::PrevVersion => "arbitration edit: start from the previous source's version",
+        Action::FindForward => "cursor to the next character typed next (f, is the next comma)",
+        Action::FindBackward => "cursor to the previous character typed next",
+        Action::TillForward => "cursor to just before the next character typed next",
+        Action::TillBackward => "cursor to just after the previous character typed next",
         Action::Down => "down",
         Action::Up => "up",
         Action::Confirm => "save / choose",
@@ -781,7 +785,8 @@ pub fn overrides(who: &str, action: &str, what: &str, when: &str) -> String {
 /// Help lines on counts and where moves start (adjust, add and the arbitration edit).
 pub const MOTIONS_HELP: &str =
     "Counts: in adjust, add and the arbitration edit a number before a move repeats it \
-     (3l: start three characters right, 2w: two words) · v starts at the search's first hit in \
+     (3l: start three characters right, 2w: two words) · in add, f/F and a character move the \
+     cursor to it (f, is the next comma), t/T next to it · v starts at the search's first hit in \
      the output (after /), else at the selected span · in add, a click on the output moves the \
      cursor there · arbitration t starts from lane 1's version of the cluster (Tab: the next \
      lane's) · word moves stop at each Chinese or Japanese character and at a change of script";
@@ -804,3 +809,12 @@ pub fn edit_from(lane: &str, who: &str, start: usize, end: usize) -> String {
 
 /// The arbitration edit has no source's version to start from.
 pub const NO_VERSIONS: &str = "no source covers anything here: the edit starts from the cluster";
+
+/// Status line after `f`, `F`, `t` or `T` in add mode, until the character is typed.
+pub const FIND_CHAR: &str = "type the character to move to (Esc: none)";
+
+/// No such character to move to.
+#[must_use]
+pub fn no_char(c: char) -> String {
+    format!("no “{c}” that way")
+}

@@ -1,5 +1,5 @@
 //! Keys per positional edit: the count prefix (`3l`), `v` at the search's hit, a click in add
-//! mode, the arbitration edit from a source's version (Tab walks the lanes), fed into `App`;
+//! mode, find-character moves (`f,`), the arbitration edit from a source's version (Tab walks the lanes), fed into `App`;
 //! then the key counts of the three edits pressed for real in tmux, the old way and
 //! the new, on the bundled sample (the counts go to BENCHMARKS.md: run with `--nocapture`).
 
@@ -7,13 +7,15 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::KeyCode;
 use ratatui::Terminal;
 use spanreview::formats::Dataset;
 use spanreview::review::decision::{ActionKind, Decision};
 use spanreview::store::Store;
-use spanreview::tui::app::{App, ModeState, PickerKind, PromptKind};
+use spanreview::tui::app::{App, ModeState, PickerKind, PromptKind, Status};
 use spanreview::tui::config::Config;
 use spanreview::tui::edit::Bounds;
+use spanreview::tui::keymap::{Key, Mode};
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::{terminal, Action};
 
@@ -195,6 +197,54 @@ fn v_after_a_search_starts_at_the_phrase_in_the_output() {
         ],
     );
     assert_eq!(picked(&app), (39, 43));
+}
+
+#[test]
+fn find_character_moves_in_add_mode_take_any_character_typed() {
+    let store = mem();
+    let mut app = fixture_app(&store);
+    app.update(Action::Add);
+    assert_eq!(add_cursor(&app), (None, 29));
+    // After `f` the next key is the character, even one bound in add mode (`w`, `v`).
+    app.update(Action::FindForward);
+    assert_eq!(app.key_mode(), Mode::Prompt);
+    let w = Key::plain(KeyCode::Char('w'));
+    assert_eq!(
+        app.config.keymap.resolve(app.key_mode(), w),
+        Some(Action::Input('w'))
+    );
+    app.update(Action::Input('°'));
+    assert_eq!(app.key_mode(), Mode::Add);
+    assert_eq!(add_cursor(&app), (None, 41));
+    // `F東`, then `2ta`: just before the second `a` (of "naïve"; "cafe\u{301}" has the first).
+    feed(&mut app, &[Action::FindBackward, Action::Input('東')]);
+    assert_eq!(add_cursor(&app), (None, 0));
+    feed(
+        &mut app,
+        &[Action::Input('2'), Action::TillForward, Action::Input('a')],
+    );
+    assert_eq!(add_cursor(&app), (None, 11));
+    // A character not there: the cursor stays, the status says so; Esc gives up a find.
+    feed(&mut app, &[Action::FindForward, Action::Input('Q')]);
+    assert_eq!(add_cursor(&app), (None, 11));
+    assert!(
+        matches!(&app.status, Status::Info(m) if m.contains("no “Q”")),
+        "{:?}",
+        app.status
+    );
+    feed(&mut app, &[Action::FindForward, Action::Cancel]);
+    assert_eq!(add_cursor(&app), (None, 11));
+    // Marked with `v`, `f.`: the span ends on the full stop.
+    feed(
+        &mut app,
+        &[
+            Action::Mark,
+            Action::FindForward,
+            Action::Input('.'),
+            Action::Mark,
+        ],
+    );
+    assert_eq!(picked(&app), (11, 50));
 }
 
 fn render(app: &mut App, w: u16, h: u16) {

@@ -2,8 +2,8 @@
 //! in the adjust, add and arbitration-edit modes.
 
 use super::{App, Hits, ModeState, PickerKind, PromptKind, Status};
-use crate::tui::evidence;
 use crate::tui::labels::LabelChoice;
+use crate::tui::{edit, evidence};
 use crate::tui::{strings, Action};
 
 impl App {
@@ -87,6 +87,20 @@ impl App {
     /// digit of 1-9; the digits are free there) that repeats the next move: `3l` moves the
     /// start three characters right. Esc with a count typed clears only the count.
     pub(super) fn motion_keys(&mut self, action: Action) {
+        if let Some(find) = self.finding.take() {
+            let times = self.count.take().unwrap_or(1);
+            self.status = Status::None;
+            if let Action::Input(ch) = action {
+                self.find_char(find, ch, times);
+            }
+            return;
+        }
+        if is_find(action) {
+            // The count typed before it, if any, waits with it.
+            self.finding = Some(action);
+            self.status = Status::Info(strings::FIND_CHAR.to_owned());
+            return;
+        }
         if let Action::Input(d) = action {
             if let Some(v) = d.to_digit(10) {
                 if v > 0 || self.count.is_some() {
@@ -128,6 +142,23 @@ impl App {
                 _ => return,
             }
         }
+    }
+
+    /// Add mode: move the cursor to the `times`-th `ch` that way (`find` says which way,
+    /// and whether onto it or next to it); it stays, with a message, when there is none.
+    fn find_char(&mut self, find: Action, ch: char, times: usize) {
+        let ModeState::Add { cursor, .. } = &mut self.mode else {
+            return;
+        };
+        let Ok(c) = &self.cur else { return };
+        let forward = matches!(find, Action::FindForward | Action::TillForward);
+        let till = matches!(find, Action::TillForward | Action::TillBackward);
+        let times = times.min(c.chars.len() + 1);
+        let Some(at) = edit::find_char(&c.chars, *cursor, ch, forward, till, times) else {
+            self.status = Status::Info(strings::no_char(ch));
+            return;
+        };
+        *cursor = at;
     }
 
     // ----- prompts and pickers -----
@@ -280,6 +311,14 @@ fn is_move(a: Action) -> bool {
             | Action::CursorRight
             | Action::CursorWordLeft
             | Action::CursorWordRight
+    )
+}
+
+/// The find-character moves (add mode), which wait for a character.
+fn is_find(a: Action) -> bool {
+    matches!(
+        a,
+        Action::FindForward | Action::FindBackward | Action::TillForward | Action::TillBackward
     )
 }
 

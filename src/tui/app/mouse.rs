@@ -51,8 +51,9 @@ impl App {
     }
 
     pub(super) fn mouse_down(&mut self, x: u16, y: u16) {
-        // A count typed before a move is not for the mouse.
+        // A count or a find typed before a move is not for the mouse.
         self.count = None;
+        self.finding = None;
         if matches!(self.mode, ModeState::Arbitrate) {
             if let Some(cp) = self.lanes_char_at(x, y) {
                 self.select_cluster_at(cp);
