@@ -101,6 +101,10 @@ pub enum Action {
     TillForward,
     /// Add: the cursor to just after the previous character typed next.
     TillBackward,
+    /// Adjust: the start to its line's first character; add: the cursor there.
+    LineStart,
+    /// Adjust: the end to its line's last character; add: the cursor there.
+    LineEnd,
     /// Lists: move down.
     Down,
     /// Lists: move up.
@@ -213,6 +217,8 @@ impl Action {
         Self::FindBackward,
         Self::TillForward,
         Self::TillBackward,
+        Self::LineStart,
+        Self::LineEnd,
         Self::Down,
         Self::Up,
         Self::Confirm,

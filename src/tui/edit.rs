@@ -193,6 +193,45 @@ pub fn prev_boundary(chars: &[char], pos: usize) -> usize {
     b.iter().copied().rev().find(|&x| x < pos).unwrap_or(0)
 }
 
+/// The first character of the line holding `pos` that is not whitespace (`^`), or the
+/// line's start when it is blank. Lines end at `\n`.
+#[must_use]
+pub fn line_first(chars: &[char], pos: usize) -> usize {
+    let pos = pos.min(chars.len());
+    let start = chars[..pos]
+        .iter()
+        .rposition(|&c| c == '\n')
+        .map_or(0, |i| i + 1);
+    let end = line_past(chars, pos);
+    (start..end)
+        .find(|&i| !chars[i].is_whitespace())
+        .unwrap_or(start)
+}
+
+/// One past the last character of the line holding `pos` that is not whitespace (`$`), or
+/// the line's start when it is blank.
+#[must_use]
+pub fn line_last(chars: &[char], pos: usize) -> usize {
+    let pos = pos.min(chars.len());
+    let start = chars[..pos]
+        .iter()
+        .rposition(|&c| c == '\n')
+        .map_or(0, |i| i + 1);
+    let mut end = line_past(chars, pos);
+    while end > start && chars[end - 1].is_whitespace() {
+        end -= 1;
+    }
+    end
+}
+
+/// Index of the `\n` that ends the line holding `pos`, or the length.
+fn line_past(chars: &[char], pos: usize) -> usize {
+    chars[pos..]
+        .iter()
+        .position(|&c| c == '\n')
+        .map_or(chars.len(), |i| pos + i)
+}
+
 /// Where a find-character move from `pos` lands (add mode's `f`, `F`, `t`, `T`, repeated
 /// `times`): on the `times`-th next (`forward`) or previous character that is exactly `c` (a
 /// whole character: `e` is not the `e` of `e` + U+0301), or with `till` on the character just
@@ -315,6 +354,13 @@ impl Bounds {
             Action::StartWordRight => self.set_start(next_word_start(chars, self.start)),
             Action::EndWordLeft => self.set_end(prev_word_end(chars, self.end), len),
             Action::EndWordRight => self.set_end(next_word_end(chars, self.end), len),
+            // The line of each end: the start to its line's first character, the end past
+            // the last character of the line holding the span's last character.
+            Action::LineStart => self.set_start(line_first(chars, self.start)),
+            Action::LineEnd => {
+                let last = self.end.saturating_sub(1).max(self.start);
+                self.set_end(line_last(chars, last), len);
+            }
             Action::Trim => match trim(chars, self.start, self.end) {
                 Some((s, e)) => *self = Bounds { start: s, end: e },
                 None => return Moved::WouldEmpty,
@@ -562,6 +608,36 @@ mod tests {
         #[case] want: Option<usize>,
     ) {
         assert_eq!(find_char(&c(s), pos, ch, forward, till, times), want);
+    }
+
+    // Lines end at `\n`; `^` skips the indent, `$` the trailing blanks (a blank line: its start).
+    const LINES: &str = "  • 東京: 25°C  \n\n  cafe\u{301} ☀\u{fe0f} ok’  \nend";
+
+    #[rstest]
+    #[case(0, 2, 12)]
+    #[case(9, 2, 12)]
+    #[case(14, 2, 12)]
+    #[case(15, 15, 15)]
+    #[case(22, 18, 30)]
+    #[case(31, 18, 30)]
+    #[case(34, 33, 36)]
+    #[case(36, 33, 36)]
+    fn line_moves(#[case] pos: usize, #[case] first: usize, #[case] last: usize) {
+        assert_eq!(line_first(&c(LINES), pos), first, "^ from {pos}");
+        assert_eq!(line_last(&c(LINES), pos), last, "$ from {pos}");
+    }
+
+    #[test]
+    fn adjust_line_moves_take_each_end_to_its_line() {
+        let t = c(LINES);
+        let mut b = Bounds { start: 21, end: 25 };
+        b.apply(Action::LineStart, &t);
+        b.apply(Action::LineEnd, &t);
+        assert_eq!(b, Bounds { start: 18, end: 30 });
+        // The end's line is that of the span's last character, not of the `\n` after it.
+        let mut b = Bounds { start: 4, end: 15 };
+        b.apply(Action::LineEnd, &t);
+        assert_eq!(b, Bounds { start: 4, end: 12 });
     }
 
     #[test]

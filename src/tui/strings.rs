@@ -57,6 +57,8 @@ pub fn describe(a: Action) -> &'static str {
         Action::FindBackward => "cursor to the previous character typed next",
         Action::TillForward => "cursor to just before the next character typed next",
         Action::TillBackward => "cursor to just after the previous character typed next",
+        Action::LineStart => "to the line's first character (adjust: the start; add: the cursor)",
+        Action::LineEnd => "to the line's last character (adjust: the end; add: the cursor)",
         Action::Down => "down",
         Action::Up => "up",
         Action::Confirm => "save / choose",
@@ -786,7 +788,8 @@ pub fn overrides(who: &str, action: &str, what: &str, when: &str) -> String {
 pub const MOTIONS_HELP: &str =
     "Counts: in adjust, add and the arbitration edit a number before a move repeats it \
      (3l: start three characters right, 2w: two words) · in add, f/F and a character move the \
-     cursor to it (f, is the next comma), t/T next to it · v starts at the search's first hit in \
+     cursor to it (f, is the next comma), t/T next to it · ^ and $: to the line's first and \
+     last character · v starts at the search's first hit in \
      the output (after /), else at the selected span · in add, a click on the output moves the \
      cursor there · arbitration t starts from lane 1's version of the cluster (Tab: the next \
      lane's) · word moves stop at each Chinese or Japanese character and at a change of script";

@@ -1,5 +1,5 @@
 //! Keys per positional edit: the count prefix (`3l`), `v` at the search's hit, a click in add
-//! mode, find-character moves (`f,`), the arbitration edit from a source's version (Tab walks the lanes), fed into `App`;
+//! mode, find-character (`f,`) and line (`^`, `$`) moves, the arbitration edit from a source's version (Tab walks the lanes), fed into `App`;
 //! then the key counts of the three edits pressed for real in tmux, the old way and
 //! the new, on the bundled sample (the counts go to BENCHMARKS.md: run with `--nocapture`).
 
@@ -245,6 +245,27 @@ fn find_character_moves_in_add_mode_take_any_character_typed() {
         ],
     );
     assert_eq!(picked(&app), (11, 50));
+}
+
+#[test]
+fn line_moves_in_adjust_and_add() {
+    let store = mem();
+    let mut app = fixture_app(&store);
+    let key = |c| Key::plain(KeyCode::Char(c));
+    for mode in [Mode::Adjust, Mode::Add] {
+        let km = &app.config.keymap;
+        assert_eq!(km.resolve(mode, key('^')), Some(Action::LineStart));
+        assert_eq!(km.resolve(mode, key('$')), Some(Action::LineEnd));
+    }
+    // The answer is one line (a tab, no newline): `^` and `$` reach its ends.
+    feed(&mut app, &[Action::Add, Action::LineEnd]);
+    assert_eq!(add_cursor(&app), (None, 49));
+    app.update(Action::LineStart);
+    assert_eq!(add_cursor(&app), (None, 0));
+    feed(&mut app, &[Action::Cancel, Action::Adjust, Action::LineEnd]);
+    assert_eq!(adjusting(&app), b(29, 50));
+    app.update(Action::LineStart);
+    assert_eq!(adjusting(&app), b(0, 50));
 }
 
 fn render(app: &mut App, w: u16, h: u16) {

@@ -123,6 +123,12 @@ impl App {
                 return;
             }
         }
+        if matches!(self.mode, ModeState::Add { .. })
+            && matches!(action, Action::LineStart | Action::LineEnd)
+        {
+            self.line_cursor(action == Action::LineEnd);
+            return;
+        }
         // More moves than the text has characters change nothing further.
         let len = self.cur.as_ref().map_or(0, |c| c.chars.len());
         let times = if is_move(action) {
@@ -142,6 +148,24 @@ impl App {
                 _ => return,
             }
         }
+    }
+
+    /// Add mode: the cursor to its line's first character, or (`end`) its last.
+    fn line_cursor(&mut self, end: bool) {
+        let ModeState::Add { cursor, .. } = &mut self.mode else {
+            return;
+        };
+        let Ok(c) = &self.cur else { return };
+        let last = c.chars.len().saturating_sub(1);
+        *cursor = if end {
+            edit::line_last(&c.chars, *cursor).saturating_sub(1).max(
+                // A blank line: stay on it.
+                edit::line_first(&c.chars, *cursor),
+            )
+        } else {
+            edit::line_first(&c.chars, *cursor)
+        }
+        .min(last);
     }
 
     /// Add mode: move the cursor to the `times`-th `ch` that way (`find` says which way,
