@@ -53,10 +53,12 @@ pub fn describe(a: Action) -> &'static str {
         Action::Mark => "set the start, then the end",
         Action::NextVersion => "arbitration edit: start from the next source's version",
         Action::PrevVersion => "arbitration edit: start from the previous source's version",
-        Action::FindForward => "cursor to the next character typed next (f, is the next comma)",
-        Action::FindBackward => "cursor to the previous character typed next",
-        Action::TillForward => "cursor to just before the next character typed next",
-        Action::TillBackward => "cursor to just after the previous character typed next",
+        Action::FindForward => {
+            "then a character: the cursor onto its next one (f, is the next comma)"
+        }
+        Action::FindBackward => "then a character: the cursor onto its previous one",
+        Action::TillForward => "then a character: the cursor just before its next one",
+        Action::TillBackward => "then a character: the cursor just after its previous one",
         Action::LineStart => "to the line's first character (adjust: the start; add: the cursor)",
         Action::LineEnd => "to the line's last character (adjust: the end; add: the cursor)",
         Action::Down => "down",

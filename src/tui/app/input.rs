@@ -1,5 +1,6 @@
-//! Evidence and search occurrences, prompts and pickers, and the count typed before a move
-//! in the adjust, add and arbitration-edit modes.
+//! Evidence and search occurrences, prompts and pickers, and the keys of the adjust, add and
+//! arbitration-edit modes that are more than one action: a count before a move (`3l`), a
+//! find-character move waiting for its character (`f,`), the line moves of add.
 
 use super::{App, Hits, ModeState, PickerKind, PromptKind, Status};
 use crate::tui::labels::LabelChoice;
