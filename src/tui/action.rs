@@ -91,6 +91,22 @@ pub enum Action {
     CursorWordRight,
     /// Add: set the start, then the end, of the new span.
     Mark,
+    /// Arbitration edit: start again from the next source's version of the cluster.
+    NextVersion,
+    /// Arbitration edit: start again from the previous source's version.
+    PrevVersion,
+    /// Add: the cursor to the next character typed next (`f,`: the next comma).
+    FindForward,
+    /// Add: the cursor to the previous character typed next.
+    FindBackward,
+    /// Add: the cursor to just before the next character typed next.
+    TillForward,
+    /// Add: the cursor to just after the previous character typed next.
+    TillBackward,
+    /// Adjust: the start to its line's first character; add: the cursor there.
+    LineStart,
+    /// Adjust: the end to its line's last character; add: the cursor there.
+    LineEnd,
     /// Lists: move down.
     Down,
     /// Lists: move up.
@@ -198,6 +214,14 @@ impl Action {
         Self::CursorWordLeft,
         Self::CursorWordRight,
         Self::Mark,
+        Self::NextVersion,
+        Self::PrevVersion,
+        Self::FindForward,
+        Self::FindBackward,
+        Self::TillForward,
+        Self::TillBackward,
+        Self::LineStart,
+        Self::LineEnd,
         Self::Down,
         Self::Up,
         Self::Confirm,

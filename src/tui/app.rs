@@ -9,6 +9,7 @@ mod arbitrate;
 mod background;
 mod claims;
 mod decide;
+mod edit_start;
 mod follow;
 mod input;
 mod keep;
@@ -68,6 +69,10 @@ pub struct App {
     /// Quit requested.
     pub quit: bool,
     drag: Option<usize>,
+    /// A count typed before a move in the adjust, add and arbitration-edit modes (`3l`).
+    count: Option<usize>,
+    /// A find-character move (`f`) waiting for its character (add mode).
+    finding: Option<Action>,
     ids: HashMap<String, usize>,
     ids_scanned: usize,
     verified: usize,
@@ -181,6 +186,8 @@ impl App {
             layout: ScreenLayout::default(),
             quit: false,
             drag: None,
+            count: None,
+            finding: None,
             ids: HashMap::new(),
             ids_scanned: 0,
             verified: 0,
@@ -247,6 +254,10 @@ impl App {
     /// The keymap mode in force.
     #[must_use]
     pub fn key_mode(&self) -> Mode {
+        // The character a find move waits for is text, whatever it is bound to.
+        if self.finding.is_some() {
+            return Mode::Prompt;
+        }
         self.mode.key_mode()
     }
 
@@ -356,12 +367,12 @@ impl App {
         }
         match self.mode.clone() {
             ModeState::Normal => self.normal(action),
-            ModeState::Adjust { .. } => self.adjust(action),
-            ModeState::Add { .. } => self.add_mode(action),
+            ModeState::Adjust { .. } | ModeState::Add { .. } | ModeState::Settle { .. } => {
+                self.motion_keys(action);
+            }
             ModeState::Picker { .. } => self.picker(action),
             ModeState::Prompt { .. } => self.prompt(action),
             ModeState::Arbitrate => self.arbitrate_action(action),
-            ModeState::Settle { .. } => self.settle_mode(action),
             ModeState::Stats => {
                 if matches!(action, Action::Cancel | Action::Stats | Action::Quit) {
                     self.mode = ModeState::Normal;
@@ -402,7 +413,7 @@ impl App {
             Action::AcceptAll => self.accept_all(),
             Action::Relabel => self.open_relabel(),
             Action::Adjust => self.open_adjust(),
-            Action::Add => self.open_add(),
+            Action::Add => self.open_add_at_search(),
             Action::Clean => self.clean(),
             Action::Retype => self.open_retype(),
             Action::Remove => self.open_remove(),

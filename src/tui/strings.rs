@@ -52,6 +52,16 @@ pub fn describe(a: Action) -> &'static str {
         Action::CursorWordLeft => "cursor one word left",
         Action::CursorWordRight => "cursor one word right",
         Action::Mark => "set the start, then the end",
+        Action::NextVersion => "arbitration edit: start from the next source's version",
+        Action::PrevVersion => "arbitration edit: start from the previous source's version",
+        Action::FindForward => {
+            "then a character: the cursor onto its next one (f, is the next comma)"
+        }
+        Action::FindBackward => "then a character: the cursor onto its previous one",
+        Action::TillForward => "then a character: the cursor just before its next one",
+        Action::TillBackward => "then a character: the cursor just after its previous one",
+        Action::LineStart => "to the line's first character (adjust: the start; add: the cursor)",
+        Action::LineEnd => "to the line's last character (adjust: the end; add: the cursor)",
         Action::Down => "down",
         Action::Up => "up",
         Action::Confirm => "save / choose",
@@ -779,4 +789,42 @@ pub fn overrides(who: &str, action: &str, what: &str, when: &str) -> String {
         format!(" ({when})")
     };
     format!("overrides {who}'s {action}{of}{when}")
+}
+
+/// Help lines on counts and where moves start (adjust, add and the arbitration edit).
+pub const MOTIONS_HELP: &str =
+    "Counts: in adjust, add and the arbitration edit a number before a move repeats it \
+     (3l: start three characters right, 2w: two words) · in add, f/F and a character move the \
+     cursor to it (f, is the next comma), t/T next to it · ^ and $: to the line's first and \
+     last character · v starts at the search's first hit in \
+     the output (after /), else at the selected span · in add, a click on the output moves the \
+     cursor there · arbitration t starts from lane 1's version of the cluster (Tab: the next \
+     lane's) · word moves stop at each Chinese or Japanese character and at a change of script";
+
+/// Status line while a count is typed.
+#[must_use]
+pub fn count_typed(n: usize) -> String {
+    format!("{n}: the next move is repeated {n} times")
+}
+
+/// Status line when the arbitration edit starts from a source's version.
+#[must_use]
+pub fn edit_from(lane: &str, who: &str, start: usize, end: usize) -> String {
+    if lane == who {
+        format!("edit from lane {lane}'s version [{start}, {end})")
+    } else {
+        format!("edit from lane {lane}'s version ({who}) [{start}, {end})")
+    }
+}
+
+/// The arbitration edit has no source's version to start from.
+pub const NO_VERSIONS: &str = "no source covers anything here: the edit starts from the cluster";
+
+/// Status line after `f`, `F`, `t` or `T` in add mode, until the character is typed.
+pub const FIND_CHAR: &str = "type the character to move to (Esc: none)";
+
+/// No such character to move to.
+#[must_use]
+pub fn no_char(c: char) -> String {
+    format!("no “{c}” that way")
 }

@@ -263,7 +263,10 @@ fn edit_settles_the_cluster_with_the_reviewers_own_span() {
     let (store, mut app) = disputed_fixture(ArbConfig::default());
     to_disputed(&mut app);
     app.update(Action::Adjust);
-    assert!(matches!(app.mode, ModeState::Settle { .. }));
+    // The edit starts from lane 1's version of the cluster (the motions branch).
+    let ModeState::Settle { bounds: from, .. } = app.mode.clone() else {
+        panic!("the edit is open: {:?}", app.mode);
+    };
     app.update(Action::EndLeft);
     let screen = render(&mut app, 110, 30);
     assert!(screen.contains("edit: ["), "{screen}");
@@ -274,13 +277,18 @@ fn edit_settles_the_cluster_with_the_reviewers_own_span() {
     let last = log.last().expect("a row");
     assert_eq!(last.action, ActionKind::Resolve);
     assert!(last.reason.as_deref().is_some_and(|r| r == "edit"));
-    // The reviewer's span is the cluster with its end moved one character left.
+    // The reviewer's span is lane 1's version with its end moved one character left.
     let reason = last.reason.as_deref().expect("reason");
     let Some(Unit::Cluster { start: s, end: e }) = last.unit else {
         panic!("a resolution of a cluster: {last:?}");
     };
     let after = last.after.as_ref().expect("the edited span");
-    assert_eq!((after.start, after.end), (s, e - 1), "{reason}: {after:?}");
+    assert_eq!(
+        (after.start, after.end),
+        (from.start, from.end - 1),
+        "{reason}: {after:?}"
+    );
+    assert!(s <= from.start && from.end <= e, "inside cluster {s}-{e}");
     // Every source is judged once: upheld or dismissed, never both.
     assert!(!last.upheld.is_empty() || !last.dismissed.is_empty());
     assert!(

@@ -12,6 +12,7 @@ mod export_schema;
 mod formats;
 mod hostile;
 mod judges;
+mod keys;
 mod review_flow;
 mod review_screen;
 mod reviewers;

@@ -249,7 +249,7 @@ impl App {
                 self.resolve_how(Resolution::Intersection, "intersection".to_owned());
             }
             Action::Drop => self.resolve_how(Resolution::DropAll, "drop all".to_owned()),
-            Action::Adjust => self.open_settle(),
+            Action::Adjust => self.open_settle_from_version(),
             Action::NextSpan => self.step_cluster(1),
             Action::PrevSpan => self.step_cluster(-1),
             Action::NextClaim => {
@@ -491,7 +491,7 @@ impl App {
 
     // ----- edit (settle) -----
 
-    fn open_settle(&mut self) {
+    pub(super) fn open_settle(&mut self) {
         let Some(arb) = &self.arb else { return };
         let Some(cl) = arb.d.clusters.get(arb.cluster) else {
             self.status = Status::Info(strings::NO_CLUSTERS.to_owned());

@@ -1,8 +1,10 @@
-//! Evidence and search occurrences, prompts and pickers.
+//! Evidence and search occurrences, prompts and pickers, and the keys of the adjust, add and
+//! arbitration-edit modes that are more than one action: a count before a move (`3l`), a
+//! find-character move waiting for its character (`f,`), the line moves of add.
 
 use super::{App, Hits, ModeState, PickerKind, PromptKind, Status};
-use crate::tui::evidence;
 use crate::tui::labels::LabelChoice;
+use crate::tui::{edit, evidence};
 use crate::tui::{strings, Action};
 
 impl App {
@@ -78,6 +80,110 @@ impl App {
             None => strings::QUERY,
         };
         self.status = Status::Info(strings::occurrence(next + 1, n, pane));
+    }
+
+    // ----- counts before moves -----
+
+    /// One action in the adjust, add or arbitration-edit mode. Digits build a count (a first
+    /// digit of 1-9; the digits are free there) that repeats the next move: `3l` moves the
+    /// start three characters right. Esc with a count typed clears only the count.
+    pub(super) fn motion_keys(&mut self, action: Action) {
+        if let Some(find) = self.finding.take() {
+            let times = self.count.take().unwrap_or(1);
+            self.status = Status::None;
+            if let Action::Input(ch) = action {
+                self.find_char(find, ch, times);
+            }
+            return;
+        }
+        if is_find(action) {
+            // The count typed before it, if any, waits with it.
+            self.finding = Some(action);
+            self.status = Status::Info(strings::FIND_CHAR.to_owned());
+            return;
+        }
+        if let Action::Input(d) = action {
+            if let Some(v) = d.to_digit(10) {
+                if v > 0 || self.count.is_some() {
+                    let n = self
+                        .count
+                        .unwrap_or(0)
+                        .saturating_mul(10)
+                        .saturating_add(v as usize)
+                        .min(MAX_COUNT);
+                    self.count = Some(n);
+                    self.status = Status::Info(strings::count_typed(n));
+                    return;
+                }
+            }
+        }
+        let count = self.count.take();
+        if count.is_some() {
+            self.status = Status::None;
+            if action == Action::Cancel {
+                return;
+            }
+        }
+        if matches!(self.mode, ModeState::Add { .. })
+            && matches!(action, Action::LineStart | Action::LineEnd)
+        {
+            self.line_cursor(action == Action::LineEnd);
+            return;
+        }
+        // More moves than the text has characters change nothing further.
+        let len = self.cur.as_ref().map_or(0, |c| c.chars.len());
+        let times = if is_move(action) {
+            count.unwrap_or(1).min(len + 1)
+        } else {
+            1
+        };
+        for _ in 0..times {
+            match self.mode {
+                ModeState::Adjust { .. } => self.adjust(action),
+                ModeState::Add { .. } => self.add_mode(action),
+                ModeState::Settle { .. } => match action {
+                    Action::NextVersion => self.settle_version(1),
+                    Action::PrevVersion => self.settle_version(-1),
+                    _ => self.settle_mode(action),
+                },
+                _ => return,
+            }
+        }
+    }
+
+    /// Add mode: the cursor to its line's first character, or (`end`) its last.
+    fn line_cursor(&mut self, end: bool) {
+        let ModeState::Add { cursor, .. } = &mut self.mode else {
+            return;
+        };
+        let Ok(c) = &self.cur else { return };
+        let last = c.chars.len().saturating_sub(1);
+        *cursor = if end {
+            edit::line_last(&c.chars, *cursor).saturating_sub(1).max(
+                // A blank line: stay on it.
+                edit::line_first(&c.chars, *cursor),
+            )
+        } else {
+            edit::line_first(&c.chars, *cursor)
+        }
+        .min(last);
+    }
+
+    /// Add mode: move the cursor to the `times`-th `ch` that way (`find` says which way,
+    /// and whether onto it or next to it); it stays, with a message, when there is none.
+    fn find_char(&mut self, find: Action, ch: char, times: usize) {
+        let ModeState::Add { cursor, .. } = &mut self.mode else {
+            return;
+        };
+        let Ok(c) = &self.cur else { return };
+        let forward = matches!(find, Action::FindForward | Action::TillForward);
+        let till = matches!(find, Action::TillForward | Action::TillBackward);
+        let times = times.min(c.chars.len() + 1);
+        let Some(at) = edit::find_char(&c.chars, *cursor, ch, forward, till, times) else {
+            self.status = Status::Info(strings::no_char(ch));
+            return;
+        };
+        *cursor = at;
     }
 
     // ----- prompts and pickers -----
@@ -209,6 +315,36 @@ impl App {
             typed: String::new(),
         };
     }
+}
+
+/// The largest count: longer than any answer's text.
+const MAX_COUNT: usize = 99_999;
+
+/// The actions a count repeats: the character and word moves of adjust and add.
+fn is_move(a: Action) -> bool {
+    matches!(
+        a,
+        Action::StartLeft
+            | Action::StartRight
+            | Action::EndLeft
+            | Action::EndRight
+            | Action::StartWordLeft
+            | Action::StartWordRight
+            | Action::EndWordLeft
+            | Action::EndWordRight
+            | Action::CursorLeft
+            | Action::CursorRight
+            | Action::CursorWordLeft
+            | Action::CursorWordRight
+    )
+}
+
+/// The find-character moves (add mode), which wait for a character.
+fn is_find(a: Action) -> bool {
+    matches!(
+        a,
+        Action::FindForward | Action::FindBackward | Action::TillForward | Action::TillBackward
+    )
 }
 
 /// What a digit typed in a picker of `n` rows does after the digits `typed`.

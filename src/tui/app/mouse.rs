@@ -1,5 +1,6 @@
 //! Mouse input, mapped through the last frame's geometry: click a span to select it, drag
-//! across the output to add a span, wheel scrolls the pane under the pointer. On the
+//! across the output to add a span (in add mode a click moves the cursor), wheel scrolls the
+//! pane under the pointer. On the
 //! arbitration screen a click on a cluster's text or lanes selects the cluster and the wheel
 //! over the lanes moves the selection; decisions stay on keys.
 
@@ -50,6 +51,9 @@ impl App {
     }
 
     pub(super) fn mouse_down(&mut self, x: u16, y: u16) {
+        // A count or a find typed before a move is not for the mouse.
+        self.count = None;
+        self.finding = None;
         if matches!(self.mode, ModeState::Arbitrate) {
             if let Some(cp) = self.lanes_char_at(x, y) {
                 self.select_cluster_at(cp);
@@ -61,6 +65,9 @@ impl App {
         }
         if let Some(cp) = self.output_char_at(x, y) {
             self.drag = Some(cp);
+            if let ModeState::Add { cursor, .. } = &mut self.mode {
+                *cursor = cp;
+            }
             if let Ok(c) = &mut self.cur {
                 let hit = c.order.iter().position(|&i| {
                     let v = &c.review.spans[i].current;
@@ -116,12 +123,14 @@ impl App {
                 self.open_add_label(a, b);
             }
             _ => {
+                // A drag begun on the review screen and ended where it began adds nothing;
+                // a click in add mode (its start marked elsewhere) only moved the cursor.
                 if matches!(
                     self.mode,
                     ModeState::Add {
-                        anchor: Some(_),
+                        anchor: Some(a),
                         ..
-                    }
+                    } if a == start
                 ) {
                     self.mode = ModeState::Normal;
                 }

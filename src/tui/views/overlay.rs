@@ -56,6 +56,7 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, app: &App) -> (Rect, usize) {
     }
     lines.push(Line::raw(""));
     lines.push(Line::from(Span::styled(strings::MOUSE_HELP, th.dim())));
+    lines.push(Line::from(Span::styled(strings::MOTIONS_HELP, th.dim())));
     let rows = wrapped_rows(&lines, area.width.saturating_sub(2));
     let scroll = u16::try_from(app.scroll.overlay.min(rows.saturating_sub(1))).unwrap_or(u16::MAX);
     frame.render_widget(Clear, area);
