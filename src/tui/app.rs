@@ -15,7 +15,6 @@ mod state;
 
 pub use state::{Current, Hits, ModeState, PickerKind, PromptKind, ScreenLayout, Scrolls, Status};
 
-use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -27,6 +26,7 @@ use super::keymap::Mode;
 use super::labels::LabelChoice;
 use super::log::DecisionLog;
 use super::queue::{Queue, QueueKind};
+use super::rows::Layouts;
 use super::stats::StatsView;
 use super::strings;
 use super::Action;
@@ -619,7 +619,8 @@ impl App {
             order: Vec::new(),
             selected: 0,
             hits: Hits::default(),
-            context_rows: RefCell::new(None),
+            context_rows: Layouts::default(),
+            output_rows: Layouts::default(),
         };
         c.reorder(None);
         Ok(c)

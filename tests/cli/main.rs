@@ -7,6 +7,7 @@ mod decisions;
 mod export;
 mod formats;
 mod judges;
+mod layout;
 mod review_flow;
 mod reviewers;
 mod stats;
