@@ -241,26 +241,36 @@ pub fn hang_of(line: &str, width: usize) -> usize {
 /// rows before it.
 #[must_use]
 pub fn row_end(line: &str, from: usize, indent: usize, width: usize) -> usize {
-    let mut used = indent;
-    let mut brk: Option<usize> = None;
-    let mut any = false;
-    let rest = &line[from..];
     if let Some(end) = ascii_row_end(line, from, indent, width) {
         return end;
     }
-    for (off, g) in rest.grapheme_indices(true) {
-        let c = cell(g, from + off);
-        let is_space = g == " ";
-        if used + c.width > width && any && !is_space {
+    let b = line.as_bytes();
+    let plain = |x: u8| (0x20..0x7f).contains(&x);
+    let mut used = indent;
+    let mut brk: Option<usize> = None;
+    let mut any = false;
+    let mut at = from;
+    while at < b.len() {
+        // A printable ASCII byte before another ASCII byte is a cluster of its own (only
+        // non-ASCII marks and joiners extend one): segment only around other text.
+        let (len, w) = if plain(b[at]) && b.get(at + 1).is_none_or(u8::is_ascii) {
+            (1, 1)
+        } else {
+            let g = line[at..].graphemes(true).next().unwrap_or("");
+            (g.len().max(1), cell(g, at).width)
+        };
+        let is_space = len == 1 && b[at] == b' ';
+        if used + w > width && any && !is_space {
             return match brk {
-                Some(b) if b < c.byte => b,
-                _ => c.byte,
+                Some(k) if k < at => k,
+                _ => at,
             };
         }
-        used += c.width;
+        used += w;
         any = true;
+        at += len;
         if is_space {
-            brk = Some(c.byte + 1);
+            brk = Some(at);
         }
     }
     line.len()
@@ -461,6 +471,46 @@ mod tests {
                 }
                 let used: usize = r.indent + cells.iter().map(|c| c.width).sum::<usize>();
                 assert!(used <= w.max(1) || cells.len() == 1, "w {w}: {used} {r:?}");
+            }
+        }
+    }
+
+    /// `row_end` as first written: every cluster through `grapheme_indices`.
+    fn row_end_reference(line: &str, from: usize, indent: usize, width: usize) -> usize {
+        let (mut used, mut brk, mut any) = (indent, None, false);
+        for (off, g) in line[from..].grapheme_indices(true) {
+            let c = cell(g, from + off);
+            let is_space = g == " ";
+            if used + c.width > width && any && !is_space {
+                return match brk {
+                    Some(b) if b < c.byte => b,
+                    _ => c.byte,
+                };
+            }
+            used += c.width;
+            any = true;
+            if is_space {
+                brk = Some(c.byte + 1);
+            }
+        }
+        line.len()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn row_end_equals_the_cluster_by_cluster_walk(
+            line in "[a b.\u{301}\u{93e}\u{915}\u{94d}東😀\u{200d}\u{1f3fd}\t\u{7}]{0,40}",
+            indent in 0usize..4,
+            width in 1usize..12,
+        ) {
+            let mut from = 0;
+            while from < line.len() {
+                let want = row_end_reference(&line, from, indent, width);
+                proptest::prop_assert_eq!(row_end(&line, from, indent, width), want);
+                if want <= from {
+                    break;
+                }
+                from = want;
             }
         }
     }
