@@ -611,7 +611,7 @@ impl App {
             map: CharMap::new(&record.output),
             context_folded: evidence::Folded::new(&context),
             query_folded: evidence::Folded::new(&record.query),
-            output_folded: evidence::Folded::new(&record.output),
+            output_folded: std::cell::OnceCell::new(),
             context,
             record,
             decisions,

@@ -201,7 +201,8 @@ pub struct Current {
     /// The context, query and output folded for case-insensitive search.
     pub(super) context_folded: Folded,
     pub(super) query_folded: Folded,
-    pub(super) output_folded: Folded,
+    /// The output folded, made on the first search (a 10 M-character answer's is ~250 MB).
+    pub(super) output_folded: std::cell::OnceCell<Folded>,
     /// Where the context's rows start at the widths it was drawn at (found once, as far as the
     /// screen needed: wrapping 100 KB on every key would cost more than the rest of the frame).
     pub context_rows: Layouts,
