@@ -5,6 +5,11 @@
 //! `examples/review_open.rs` (run by `bench/run.sh`), not here.
 //!
 //! `cargo bench --bench tui` (a few seconds). Results in `BENCHMARKS.md`, "Issue 3".
+//!
+//! Hardening: the same key loop on a record whose answer is 10 M characters (one paragraph,
+//! spans at its start, middle and end) against a record of the same kind with a 2,000-character
+//! answer, in the same run (`cargo bench --bench tui -- answer`); results in `BENCHMARKS.md`,
+//! "Text layout".
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -78,5 +83,90 @@ fn key_and_redraw(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, key_and_redraw);
+/// A records file holding one record whose answer is `chars` characters of one paragraph
+/// (mixed scripts, no line breaks), with a span at its start, its middle and its end.
+fn answer_record(chars: usize) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().expect("tmp");
+    let unit = "The product ITEM-42 costs 126.5 € and ships from 東京 in 3 days; café naïve. ";
+    let n = unit.chars().count();
+    let mut output = unit.repeat(chars / n);
+    output.extend(unit.chars().take(chars % n));
+    let total = output.chars().count();
+    let span = |at: usize| {
+        let start = at / n * n + 12;
+        serde_json::json!({"start": start, "end": start + 7, "text": "ITEM-42",
+            "label": "contradiction"})
+    };
+    let labels = [span(0), span(total / 2), span(total.saturating_sub(2 * n))];
+    let rec = serde_json::json!({
+        "id": "long", "query": "where is ITEM-42 from?",
+        "context": "{\"content\": {\"id\": \"ITEM-42\", \"price\": 126.5, \"origin\": \"東京\"}, \
+                    \"name\": \"search\", \"role\": \"tool\"}",
+        "output": output, "hallucination_labels": labels,
+        "meta": {"corruption_type": "contradiction"}
+    });
+    let path = dir.path().join("long.jsonl");
+    std::fs::write(&path, format!("{rec}\n")).expect("write");
+    (dir, path)
+}
+
+fn open_app(path: std::path::PathBuf) -> App {
+    let ds = Dataset::open(&[path], None).expect("open");
+    let store = Store::open_in_memory().expect("memory db");
+    App::new(
+        ds,
+        Box::new(store),
+        "bench",
+        QueueKind::All,
+        Config::defaults(false),
+        None,
+    )
+    .expect("app")
+}
+
+/// One key and a redraw on a 2,000-character answer and on a 10 M-character one: the selection
+/// walks start → middle → end → middle → start, so the output pane jumps across the answer.
+fn key_on_long_answer(c: &mut Criterion) {
+    let mut g = c.benchmark_group("answer");
+    g.sample_size(30)
+        .measurement_time(Duration::from_secs(5))
+        .warm_up_time(Duration::from_secs(1));
+    for chars in [2_000usize, 10_000_000] {
+        let (_dir, path) = answer_record(chars);
+        let mut app = open_app(path);
+        let mut t = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+        terminal::frame(&mut t, &mut app).expect("draw");
+        let keys = [
+            Action::NextSpan,
+            Action::NextSpan,
+            Action::PrevSpan,
+            Action::PrevSpan,
+        ];
+        let mut i = 0usize;
+        g.bench_function(format!("key_redraw_{chars}_chars"), |b| {
+            b.iter(|| {
+                app.update(keys[i % keys.len()]);
+                i += 1;
+                terminal::frame(black_box(&mut t), &mut app).expect("draw");
+            });
+        });
+        // Add mode at the last span: the cursor moves a character right and back.
+        app.update(Action::Add);
+        terminal::frame(&mut t, &mut app).expect("draw");
+        g.bench_function(format!("add_cursor_{chars}_chars"), |b| {
+            b.iter(|| {
+                app.update(if i.is_multiple_of(2) {
+                    Action::CursorRight
+                } else {
+                    Action::CursorLeft
+                });
+                i += 1;
+                terminal::frame(black_box(&mut t), &mut app).expect("draw");
+            });
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, key_and_redraw, key_on_long_answer);
 criterion_main!(benches);

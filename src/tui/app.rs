@@ -19,7 +19,6 @@ mod state;
 
 pub use state::{Current, Hits, ModeState, PickerKind, PromptKind, ScreenLayout, Scrolls, Status};
 
-use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -31,6 +30,7 @@ use super::keymap::Mode;
 use super::labels::LabelChoice;
 use super::log::DecisionLog;
 use super::queue::{Queue, QueueKind};
+use super::rows::Layouts;
 use super::stats::StatsView;
 use super::strings;
 use super::Action;
@@ -601,7 +601,7 @@ impl App {
             map: CharMap::new(&record.output),
             context_folded: evidence::Folded::new(&context),
             query_folded: evidence::Folded::new(&record.query),
-            output_folded: evidence::Folded::new(&record.output),
+            output_folded: std::cell::OnceCell::new(),
             context,
             record,
             decisions,
@@ -609,7 +609,8 @@ impl App {
             order: Vec::new(),
             selected: 0,
             hits: Hits::default(),
-            context_rows: RefCell::new(None),
+            context_rows: Layouts::default(),
+            output_rows: Layouts::default(),
         };
         c.reorder(None);
         Ok(c)

@@ -166,11 +166,19 @@ pub fn prev_word_end(chars: &[char], pos: usize) -> usize {
     i
 }
 
-/// Grapheme cluster boundaries of `chars`, in code points, 0 and the length included.
-fn boundaries(chars: &[char]) -> Vec<usize> {
-    let text: String = chars.iter().collect();
-    let mut at = 0;
-    let mut out = vec![0];
+/// Code points on each side of a position whose clusters are looked at: a cluster never
+/// reaches that far, and a 10 M-character answer is not segmented whole on every key.
+const NEAR: usize = 256;
+
+/// Grapheme cluster boundaries of `chars` within [`NEAR`] code points of `at`, in code points
+/// (0 and the length included when that close). The window's own ends count as boundaries.
+fn boundaries(chars: &[char], at: usize) -> Vec<usize> {
+    let at = at.min(chars.len());
+    let lo = at.saturating_sub(NEAR);
+    let hi = at.saturating_add(NEAR).min(chars.len());
+    let text: String = chars[lo..hi].iter().collect();
+    let mut at = lo;
+    let mut out = vec![lo];
     for g in text.graphemes(true) {
         at += g.chars().count();
         out.push(at);
@@ -182,14 +190,14 @@ fn boundaries(chars: &[char]) -> Vec<usize> {
 /// between a letter and its combining mark.
 #[must_use]
 pub fn next_boundary(chars: &[char], pos: usize) -> usize {
-    let b = boundaries(chars);
+    let b = boundaries(chars, pos);
     b.iter().copied().find(|&x| x > pos).unwrap_or(chars.len())
 }
 
 /// The last character boundary before `pos`, or 0: one character left.
 #[must_use]
 pub fn prev_boundary(chars: &[char], pos: usize) -> usize {
-    let b = boundaries(chars);
+    let b = boundaries(chars, pos);
     b.iter().copied().rev().find(|&x| x < pos).unwrap_or(0)
 }
 
@@ -246,25 +254,50 @@ pub fn find_char(
     till: bool,
     times: usize,
 ) -> Option<usize> {
-    let b = boundaries(chars);
-    let n = b.len() - 1;
-    // Grapheme cluster `k` is [b[k], b[k + 1]).
-    let is_c = |k: usize| b[k + 1] - b[k] == 1 && chars[b[k]] == c;
-    let mut at = b.iter().rposition(|&x| x <= pos).unwrap_or(0);
+    // Only the clusters near each candidate are segmented: a 10 M-character answer is not
+    // segmented whole on every key.
+    let whole = |i: usize| {
+        chars[i] == c && {
+            let b = boundaries(chars, i);
+            b.contains(&i) && b.contains(&(i + 1))
+        }
+    };
+    // The cluster holding `pos` starts at or before it.
+    let here = boundaries(chars, pos)
+        .into_iter()
+        .rev()
+        .find(|&x| x <= pos)
+        .unwrap_or(0);
+    let mut at = here;
     for i in 0..times.max(1) {
-        let skip = usize::from(till && i == 0);
+        let skip = till && i == 0;
         at = if forward {
-            (at + 1 + skip..n).find(|&k| is_c(k))?
+            let from = next_boundary(chars, at);
+            let from = if skip && from < chars.len() && whole(from) {
+                from + 1
+            } else {
+                from
+            };
+            (from..chars.len()).find(|&k| whole(k))?
         } else {
-            (0..at.checked_sub(skip)?).rev().find(|&k| is_c(k))?
+            let to = if skip {
+                let p = prev_boundary(chars, at);
+                if at > 0 && whole(p) {
+                    p
+                } else {
+                    at
+                }
+            } else {
+                at
+            };
+            (0..to).rev().find(|&k| whole(k))?
         };
     }
-    let k = match (till, forward) {
+    Some(match (till, forward) {
         (false, _) => at,
-        (true, true) => at - 1,
-        (true, false) => at + 1,
-    };
-    Some(b[k])
+        (true, true) => prev_boundary(chars, at),
+        (true, false) => next_boundary(chars, at),
+    })
 }
 
 /// The span marked from the character at `a` to the character at `b` (either order): whole
@@ -272,9 +305,15 @@ pub fn find_char(
 #[must_use]
 pub fn marked(chars: &[char], a: usize, b: usize) -> (usize, usize) {
     let (lo, hi) = (a.min(b), a.max(b));
-    let b = boundaries(chars);
-    let start = b.iter().copied().rev().find(|&x| x <= lo).unwrap_or(0);
-    let end = b.iter().copied().find(|&x| x > hi).unwrap_or(chars.len());
+    let start = boundaries(chars, lo)
+        .into_iter()
+        .rev()
+        .find(|&x| x <= lo)
+        .unwrap_or(0);
+    let end = boundaries(chars, hi)
+        .into_iter()
+        .find(|&x| x > hi)
+        .unwrap_or(chars.len());
     (start, end.max(start + 1))
 }
 
@@ -385,6 +424,45 @@ pub enum Moved {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn boundaries_far_into_a_long_text_are_those_of_the_whole_text() {
+        let text = format!(
+            "{}👨\u{200D}👩\u{200D}👧 e\u{301}nd",
+            "ab e\u{301}क्ष ".repeat(50_000)
+        );
+        let chars: Vec<char> = text.chars().collect();
+        let mut all = vec![0];
+        for g in text.graphemes(true) {
+            all.push(all[all.len() - 1] + g.chars().count());
+        }
+        let n = chars.len();
+        for pos in [
+            0,
+            1,
+            2,
+            3,
+            5,
+            300,
+            123_457,
+            n - 9,
+            n - 8,
+            n - 3,
+            n - 2,
+            n - 1,
+            n,
+        ] {
+            let next = all.iter().copied().find(|&x| x > pos).unwrap_or(n);
+            let prev = all.iter().copied().rev().find(|&x| x < pos).unwrap_or(0);
+            assert_eq!(next_boundary(&chars, pos), next, "next of {pos}");
+            assert_eq!(prev_boundary(&chars, pos), prev, "prev of {pos}");
+        }
+        let (a, b) = (123_457, n - 3);
+        let start = all.iter().copied().rev().find(|&x| x <= a).unwrap_or(0);
+        let end = all.iter().copied().find(|&x| x > b).unwrap_or(n);
+        assert_eq!(marked(&chars, b, a), (start, end));
+        assert_eq!(next_boundary(&chars, n + 5), n);
+    }
     use rstest::rstest;
 
     fn c(s: &str) -> Vec<char> {

@@ -117,19 +117,40 @@ const STOP: &[&str] = &[
     "following",
 ];
 
+/// Bytes of a span's text that terms are taken from: a span of a whole 10 M-character answer
+/// would otherwise be folded and split into words on every key. Evidence for a longer span is
+/// looked for by its first words.
+pub const TERM_SOURCE_BYTES: usize = 4096;
+
+/// Terms looked for at most (the strongest first: the whole text, then in text order).
+pub const MAX_TERMS: usize = 64;
+
 /// Terms of a span's text: the whole (trimmed) text, numbers (also without thousands commas),
 /// identifiers mixing letters and digits, capitalised names and content words of 4+ letters.
+/// Only the first [`TERM_SOURCE_BYTES`] of a longer text are read (the whole text is then no
+/// term), and at most [`MAX_TERMS`] terms are kept.
 #[must_use]
 pub fn terms(span_text: &str) -> Vec<Term> {
     let mut out: Vec<Term> = Vec::new();
     let mut push = |text: String, weight: Weight| {
         let text = fold(&text);
-        if text.chars().count() >= 2 && !out.iter().any(|t| t.text == text) {
+        if out.len() < MAX_TERMS && text.chars().count() >= 2 && !out.iter().any(|t| t.text == text)
+        {
             out.push(Term { text, weight });
         }
     };
     let whole = span_text.trim_matches(|c: char| c.is_whitespace() || is_punct(c));
-    push(whole.to_owned(), Weight::Whole);
+    let mut cut = span_text.len().min(TERM_SOURCE_BYTES);
+    while !span_text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    if whole.len() <= TERM_SOURCE_BYTES {
+        push(whole.to_owned(), Weight::Whole);
+    } else {
+        // The last word may be cut in two: leave it out.
+        cut = span_text[..cut].rfind(char::is_whitespace).unwrap_or(cut);
+    }
+    let span_text = &span_text[..cut];
     for tok in tokens(span_text) {
         let has_digit = tok.chars().any(|c| c.is_ascii_digit());
         let has_alpha = tok.chars().any(char::is_alphabetic);
@@ -483,6 +504,20 @@ mod tests {
         assert!(texts.contains(&"event"));
         assert!(!texts.contains(&"the"));
         assert_eq!(t[0].weight, Weight::Whole);
+    }
+
+    #[test]
+    fn a_huge_span_gives_few_terms_from_its_start() {
+        let text = "Zurich 2024 report ".repeat(1_000_000);
+        let t = terms(&text);
+        assert!(t.len() <= MAX_TERMS);
+        assert!(t.iter().all(|t| t.weight != Weight::Whole));
+        let words: Vec<&str> = t.iter().map(|t| t.text.as_str()).collect();
+        assert_eq!(words, ["zurich", "2024", "report"]);
+        let many: String = (0..10_000).map(|i| format!("Word{i}x ")).collect();
+        assert_eq!(terms(&many).len(), MAX_TERMS);
+        // A short span keeps its whole text first.
+        assert_eq!(terms("ITEM-42 costs")[0].weight, Weight::Whole);
     }
 
     #[test]

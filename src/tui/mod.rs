@@ -13,6 +13,7 @@ pub mod keymap;
 pub mod labels;
 pub mod log;
 pub mod queue;
+pub mod rows;
 pub mod stats;
 pub mod strings;
 pub mod terminal;

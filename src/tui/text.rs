@@ -1,13 +1,103 @@
-//! Laying text out in terminal cells: grapheme clusters measured with `unicode-width`, control
-//! characters escaped, word wrap with hanging indent. Pure: byte ranges in, rows of cells out;
-//! views style the cells, the app maps clicks back to text positions.
+//! Laying text out in terminal cells: grapheme clusters measured the way terminals advance the
+//! cursor over them, control characters escaped, word wrap with hanging indent. Pure: byte
+//! ranges in, rows of cells out; views put the cells on screen, the app maps clicks back to text
+//! positions.
 
 use std::borrow::Cow;
 
 use unicode_segmentation::UnicodeSegmentation;
 
 use crate::model::escape;
-use unicode_width::UnicodeWidthStr;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+/// Spacing vowel signs and marks that `unicode-width` counts as no column (they extend a
+/// grapheme cluster) but that terminals (`wcwidth`: glibc, tmux, xterm) draw in a column of their
+/// own: the Bengali and Tamil vowel sign AA among them. Found by comparing unicode-width 0.2 with
+/// glibc 2.36's `wcwidth` over every code point (general category Mc, and a few letters).
+const SPACING_MARKS: &[(char, char)] = &[
+    ('\u{0D4E}', '\u{0D4E}'),
+    ('\u{09BE}', '\u{09BE}'),
+    ('\u{09D7}', '\u{09D7}'),
+    ('\u{0B3E}', '\u{0B3E}'),
+    ('\u{0B57}', '\u{0B57}'),
+    ('\u{0BBE}', '\u{0BBE}'),
+    ('\u{0BD7}', '\u{0BD7}'),
+    ('\u{0CC0}', '\u{0CC0}'),
+    ('\u{0CC2}', '\u{0CC2}'),
+    ('\u{0CC7}', '\u{0CC8}'),
+    ('\u{0CCA}', '\u{0CCB}'),
+    ('\u{0CD5}', '\u{0CD6}'),
+    ('\u{0D3E}', '\u{0D3E}'),
+    ('\u{0D57}', '\u{0D57}'),
+    ('\u{0DCF}', '\u{0DCF}'),
+    ('\u{0DDF}', '\u{0DDF}'),
+    ('\u{1715}', '\u{1715}'),
+    ('\u{1734}', '\u{1734}'),
+    ('\u{1B35}', '\u{1B35}'),
+    ('\u{1B3B}', '\u{1B3B}'),
+    ('\u{1B3D}', '\u{1B3D}'),
+    ('\u{1B43}', '\u{1B44}'),
+    ('\u{1BAA}', '\u{1BAA}'),
+    ('\u{1BF2}', '\u{1BF3}'),
+    ('\u{A953}', '\u{A953}'),
+    ('\u{A9C0}', '\u{A9C0}'),
+    ('\u{111C0}', '\u{111C0}'),
+    ('\u{11235}', '\u{11235}'),
+    ('\u{1133E}', '\u{1133E}'),
+    ('\u{1134D}', '\u{1134D}'),
+    ('\u{11357}', '\u{11357}'),
+    ('\u{114B0}', '\u{114B0}'),
+    ('\u{114BD}', '\u{114BD}'),
+    ('\u{115AF}', '\u{115AF}'),
+    ('\u{116B6}', '\u{116B6}'),
+    ('\u{11930}', '\u{11930}'),
+    ('\u{1193D}', '\u{1193D}'),
+    ('\u{1D165}', '\u{1D166}'),
+    ('\u{1D16D}', '\u{1D172}'),
+];
+
+/// Columns a terminal gives one code point on its own.
+fn char_cols(c: char) -> usize {
+    let w = c.width().unwrap_or(0);
+    if w == 0 && SPACING_MARKS.iter().any(|&(a, b)| a <= c && c <= b) {
+        1
+    } else {
+        w
+    }
+}
+
+/// Columns a grapheme cluster takes on screen. Terminals place a cluster code point by code
+/// point (a spacing vowel sign gets a column of its own, a code point after a zero width joiner
+/// none, as tmux does), while `unicode-width` measures some clusters as a whole (an emoji with
+/// a variation selector or a skin tone is two columns). Where the two disagree the wider is
+/// taken: text after the cluster is then never overwritten, whichever way the terminal counts.
+#[must_use]
+pub fn cluster_width(g: &str) -> usize {
+    if g.len() == 1 {
+        return 1;
+    }
+    let mut cols = 0;
+    let mut joined = false;
+    for c in g.chars() {
+        if std::mem::take(&mut joined) {
+            continue;
+        }
+        if c == '\u{200D}' {
+            joined = true;
+            continue;
+        }
+        cols += char_cols(c);
+    }
+    cols.max(g.width())
+}
+
+/// Columns of an already escaped string, cluster by cluster.
+fn cols(s: &str) -> usize {
+    if s.is_ascii() {
+        return s.len();
+    }
+    s.graphemes(true).map(cluster_width).sum()
+}
 
 /// One grapheme cluster (or escaped control character) placed on screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,7 +162,7 @@ pub fn escape_line(s: &str) -> String {
 /// Display width of a one-line string after escaping.
 #[must_use]
 pub fn width(s: &str) -> usize {
-    s.graphemes(true).map(|g| display(g).width()).sum()
+    s.graphemes(true).map(|g| cols(&display(g))).sum()
 }
 
 /// Cut a one-line string to at most `max` columns (escaping control characters), adding `…`
@@ -80,13 +170,13 @@ pub fn width(s: &str) -> usize {
 #[must_use]
 pub fn truncate(s: &str, max: usize) -> String {
     let full = escape_line(s);
-    if full.width() <= max {
+    if cols(&full) <= max {
         return full;
     }
     let mut out = String::new();
     let mut w = 0;
     for g in full.graphemes(true) {
-        let gw = g.width();
+        let gw = cluster_width(g);
         if w + gw + 1 > max {
             break;
         }
@@ -97,6 +187,143 @@ pub fn truncate(s: &str, max: usize) -> String {
         out.push('…');
     }
     out
+}
+
+/// The cell for grapheme `g` at byte `byte`.
+fn cell(g: &str, byte: usize) -> Cell {
+    if g.len() == 1 && !g.as_bytes()[0].is_ascii_control() {
+        return Cell {
+            byte,
+            len: 1,
+            width: 1,
+            escaped: false,
+        };
+    }
+    let d = display(g);
+    Cell {
+        byte,
+        len: g.len(),
+        width: cols(&d),
+        escaped: matches!(d, Cow::Owned(_)),
+    }
+}
+
+/// Leading blank columns of the rows a line wraps onto after its first: its own leading
+/// whitespace, at most half the width.
+#[must_use]
+pub fn hang_of(line: &str, width: usize) -> usize {
+    let lead = line.len() - line.trim_start_matches([' ', '\t']).len();
+    lead.min(width.max(1) / 2)
+}
+
+/// Where the row of `line` (no `\n` in it) starting at its byte `from` ends, `width` columns
+/// wide with its first `indent` columns blank: as many clusters as fit, broken after the last
+/// space when a word does not fit (a row holds at least one cluster; spaces may hang past the
+/// edge). A row depends only on where it starts, so any row can be laid out again without the
+/// rows before it.
+#[must_use]
+pub fn row_end(line: &str, from: usize, indent: usize, width: usize) -> usize {
+    if let Some(end) = ascii_row_end(line, from, indent, width) {
+        return end;
+    }
+    let b = line.as_bytes();
+    let plain = |x: u8| (0x20..0x7f).contains(&x);
+    let mut used = indent;
+    let mut brk: Option<usize> = None;
+    let mut any = false;
+    let mut at = from;
+    while at < b.len() {
+        // A printable ASCII byte before another ASCII byte is a cluster of its own (only
+        // non-ASCII marks and joiners extend one): segment only around other text.
+        let (len, w) = if plain(b[at]) && b.get(at + 1).is_none_or(u8::is_ascii) {
+            (1, 1)
+        } else {
+            let g = line[at..].graphemes(true).next().unwrap_or("");
+            (g.len().max(1), cell(g, at).width)
+        };
+        let is_space = len == 1 && b[at] == b' ';
+        if used + w > width && any && !is_space {
+            return match brk {
+                Some(k) if k < at => k,
+                _ => at,
+            };
+        }
+        used += w;
+        any = true;
+        at += len;
+        if is_space {
+            brk = Some(at);
+        }
+    }
+    line.len()
+}
+
+/// `row_end` for a row of plain ASCII (one column a byte, only the break to find), looking at
+/// no more of the line than the row can hold; `None` when the row is not plain ASCII.
+fn ascii_row_end(line: &str, from: usize, indent: usize, width: usize) -> Option<usize> {
+    let b = line.as_bytes();
+    let room = width.saturating_sub(indent).max(1);
+    let lim = line.len().min(from + room + 1);
+    let plain = |x: &u8| x.is_ascii() && !x.is_ascii_control();
+    if !b[from..lim].iter().all(plain) {
+        return None;
+    }
+    if line.len() - from <= room {
+        return Some(line.len());
+    }
+    let cut = from + room;
+    if b[cut] == b' ' {
+        // Spaces hang past the edge; the row ends after them (unless a mark joins the last).
+        let end = cut + b[cut..].iter().take_while(|&&x| x == b' ').count();
+        return (end == b.len() || plain(&b[end])).then_some(end);
+    }
+    Some(match line[from..cut].rfind(' ') {
+        Some(i) => from + i + 1,
+        None => cut,
+    })
+}
+
+/// The cells of `line[from..end]`, byte offsets shifted by `base`.
+#[must_use]
+pub fn row_cells(line: &str, from: usize, end: usize, base: usize) -> Vec<Cell> {
+    line[from..end]
+        .grapheme_indices(true)
+        .map(|(off, g)| cell(g, base + from + off))
+        .collect()
+}
+
+/// Indent of a row that continues a wrapped line at `from`: the hang, unless the first cluster
+/// does not fit beside it.
+#[must_use]
+pub fn continuation_indent(line: &str, from: usize, hang: usize, width: usize) -> usize {
+    let first = line[from..]
+        .graphemes(true)
+        .next()
+        .map_or(0, |g| cell(g, 0).width);
+    if hang + first > width {
+        0
+    } else {
+        hang
+    }
+}
+
+/// Rows of one line (`\r` already cut), byte offsets shifted by `base`.
+fn wrap_line(line: &str, base: usize, width: usize, rows: &mut Vec<Row>) {
+    let hang = hang_of(line, width);
+    let (mut from, mut indent) = (0, 0);
+    loop {
+        let end = row_end(line, from, indent, width);
+        rows.push(Row {
+            indent,
+            cells: row_cells(line, from, end, base),
+            byte: base + from,
+        });
+        if end >= line.len() {
+            return;
+        }
+        from = end;
+        indent = continuation_indent(line, from, hang, width);
+    }
 }
 
 /// Wrap `text` into rows at most `width` columns wide. `\n` (and `\r\n`) end lines; other
@@ -113,68 +340,6 @@ pub fn wrap(text: &str, width: usize) -> Vec<Row> {
         line_start += line.len() + 1;
     }
     rows
-}
-
-fn wrap_line(line: &str, base: usize, width: usize, rows: &mut Vec<Row>) {
-    let lead = line.len() - line.trim_start_matches([' ', '\t']).len();
-    let hang = lead.min(width / 2);
-    let mut row = Row {
-        indent: 0,
-        cells: Vec::new(),
-        byte: base,
-    };
-    let mut used = 0usize;
-    // Index in row.cells just after the last whitespace: where the row may break.
-    let mut brk: Option<usize> = None;
-    for (off, g) in line.grapheme_indices(true) {
-        let d = display(g);
-        let w = d.width();
-        let cell = Cell {
-            byte: base + off,
-            len: g.len(),
-            width: w,
-            escaped: matches!(d, Cow::Owned(_)),
-        };
-        let is_space = g == " ";
-        if used + w > width && !row.cells.is_empty() && !is_space {
-            let carry: Vec<Cell> = match brk {
-                Some(b) if b < row.cells.len() && b > 0 => row.cells.split_off(b),
-                _ => Vec::new(),
-            };
-            let next_byte = carry.first().map_or(cell.byte, |c| c.byte);
-            rows.push(std::mem::replace(
-                &mut row,
-                Row {
-                    indent: hang,
-                    cells: carry,
-                    byte: next_byte,
-                },
-            ));
-            used = hang + row.cells.iter().map(|c| c.width).sum::<usize>();
-            if used + w > width && !row.cells.is_empty() {
-                // The carried word and this cell do not fit together: break again.
-                let next = Row {
-                    indent: hang,
-                    cells: Vec::new(),
-                    byte: cell.byte,
-                };
-                rows.push(std::mem::replace(&mut row, next));
-                used = hang;
-            }
-            if used + w > width && row.cells.is_empty() {
-                // The hanging indent leaves no room: drop it for this row.
-                used -= row.indent;
-                row.indent = 0;
-            }
-            brk = None;
-        }
-        row.cells.push(cell);
-        used += w;
-        if is_space {
-            brk = Some(row.cells.len());
-        }
-    }
-    rows.push(row);
 }
 
 /// Index of the row holding byte offset `byte` (the last row starting at or before it).
@@ -205,6 +370,29 @@ mod tests {
     #[case("東京 é", "東京 é")]
     fn bidi_overrides_and_controls_are_escaped(#[case] s: &str, #[case] want: &str) {
         assert_eq!(escape_line(s), want);
+    }
+
+    #[rstest]
+    #[case("a", 1)]
+    #[case("東", 2)]
+    #[case("e\u{301}", 1)]
+    // Devanagari: a spacing vowel sign is a column of its own, a virama and a nasal sign none.
+    #[case("को", 2)]
+    #[case("स्ति", 3)]
+    #[case("में", 1)]
+    // Bengali and Tamil AA: unicode-width says no column, terminals one.
+    #[case("বা", 2)]
+    #[case("பா", 2)]
+    #[case("น้ำ", 2)]
+    #[case("ل", 1)]
+    // Emoji: a ZWJ sequence is one wide glyph; where terminals disagree, the wider count.
+    #[case("👨\u{200D}👩\u{200D}👧", 2)]
+    #[case("❤\u{FE0F}", 2)]
+    #[case("👍🏽", 4)]
+    #[case("🇫🇷", 2)]
+    fn clusters_take_the_columns_terminals_give_them(#[case] g: &str, #[case] want: usize) {
+        assert_eq!(g.graphemes(true).count(), 1, "{g:?} is one cluster");
+        assert_eq!(cluster_width(g), want, "{g:?}");
     }
 
     fn texts(text: &str, rows: &[Row]) -> Vec<String> {
@@ -265,6 +453,46 @@ mod tests {
                 }
                 let used: usize = r.indent + cells.iter().map(|c| c.width).sum::<usize>();
                 assert!(used <= w.max(1) || cells.len() == 1, "w {w}: {used} {r:?}");
+            }
+        }
+    }
+
+    /// `row_end` as first written: every cluster through `grapheme_indices`.
+    fn row_end_reference(line: &str, from: usize, indent: usize, width: usize) -> usize {
+        let (mut used, mut brk, mut any) = (indent, None, false);
+        for (off, g) in line[from..].grapheme_indices(true) {
+            let c = cell(g, from + off);
+            let is_space = g == " ";
+            if used + c.width > width && any && !is_space {
+                return match brk {
+                    Some(b) if b < c.byte => b,
+                    _ => c.byte,
+                };
+            }
+            used += c.width;
+            any = true;
+            if is_space {
+                brk = Some(c.byte + 1);
+            }
+        }
+        line.len()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn row_end_equals_the_cluster_by_cluster_walk(
+            line in "[a b.\u{301}\u{93e}\u{915}\u{94d}東😀\u{200d}\u{1f3fd}\t\u{7}]{0,40}",
+            indent in 0usize..4,
+            width in 1usize..12,
+        ) {
+            let mut from = 0;
+            while from < line.len() {
+                let want = row_end_reference(&line, from, indent, width);
+                proptest::prop_assert_eq!(row_end(&line, from, indent, width), want);
+                if want <= from {
+                    break;
+                }
+                from = want;
             }
         }
     }

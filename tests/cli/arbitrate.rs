@@ -527,7 +527,7 @@ fn arbitration_keys_are_in_help_and_hints() {
     assert!(s.contains("1 take 1"), "{s}");
     assert!(s.contains("U union"), "{s}");
     app.update(Action::Help);
-    let h = render(&mut app, 100, 120);
+    let h = render(&mut app, 100, 160);
     for want in [
         "Arbitration (d)",
         "take source 1's version",

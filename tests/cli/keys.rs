@@ -277,11 +277,11 @@ fn cell_of(app: &App, cp: usize) -> (u16, u16) {
     let l = &app.layout;
     let c = app.cur.as_ref().expect("r");
     let byte = c.map.byte_of(cp).expect("in range");
-    for (r, row) in l.output_rows.iter().enumerate().skip(l.output_scroll) {
+    for (r, row) in l.output_rows.rows.iter().enumerate() {
         let mut x = row.indent;
         for cell in &row.cells {
             if cell.byte == byte {
-                let y = u16::try_from(r - l.output_scroll).expect("small");
+                let y = u16::try_from(r).expect("small");
                 return (
                     l.output.x + u16::try_from(x).expect("small"),
                     l.output.y + y,

@@ -13,6 +13,7 @@ mod formats;
 mod hostile;
 mod judges;
 mod keys;
+mod layout;
 mod review_flow;
 mod review_screen;
 mod reviewers;

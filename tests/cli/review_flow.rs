@@ -801,11 +801,11 @@ fn cell_of(app: &App, cp: usize) -> (u16, u16) {
     let l = &app.layout;
     let c = app.cur.as_ref().expect("r");
     let byte = c.map.byte_of(cp).expect("in range");
-    for (r, row) in l.output_rows.iter().enumerate().skip(l.output_scroll) {
+    for (r, row) in l.output_rows.rows.iter().enumerate() {
         let mut x = row.indent;
         for cell in &row.cells {
             if cell.byte == byte {
-                let y = u16::try_from(r - l.output_scroll).expect("small");
+                let y = u16::try_from(r).expect("small");
                 return (
                     l.output.x + u16::try_from(x).expect("small"),
                     l.output.y + y,
@@ -1269,11 +1269,11 @@ fn lanes_cell_of(app: &App, cp: usize, lane: usize) -> (u16, u16) {
     let l = &app.layout;
     let c = app.cur.as_ref().expect("r");
     let byte = c.map.byte_of(cp).expect("in range");
-    for (r, row) in l.lanes_rows.iter().enumerate().skip(l.lanes_scroll) {
+    for (r, row) in l.lanes_rows.rows.iter().enumerate() {
         let mut x = l.lanes_gutter + row.indent;
         for cell in &row.cells {
             if cell.byte == byte {
-                let y = (r - l.lanes_scroll) * l.lanes_per + lane;
+                let y = r * l.lanes_per + lane;
                 return (
                     l.lanes.x + u16::try_from(x).expect("small"),
                     l.lanes.y + u16::try_from(y).expect("small"),

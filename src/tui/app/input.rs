@@ -49,7 +49,10 @@ impl App {
         c.hits = Hits {
             context: c.context_folded.find(&term),
             query: c.query_folded.find(&term),
-            output: c.output_folded.find(&term),
+            output: c
+                .output_folded
+                .get_or_init(|| evidence::Folded::new(&c.record.output))
+                .find(&term),
             current: None,
             search: Some(text.to_owned()),
         };

@@ -1,8 +1,5 @@
 //! The app's state types: modes, the record on screen, scrolls, the last frame's geometry.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
 use ratatui::layout::Rect;
 
 use crate::model::offsets::CharMap;
@@ -11,7 +8,7 @@ use crate::review::decision::{Decision, RecordReview, SpanKey};
 use crate::tui::edit::Bounds;
 use crate::tui::evidence::{Folded, Hit};
 use crate::tui::keymap::Mode;
-use crate::tui::text::Row;
+use crate::tui::rows::{Layouts, Shown};
 
 /// What the status line says.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -212,27 +209,16 @@ pub struct Current {
     /// The context, query and output folded for case-insensitive search.
     pub(super) context_folded: Folded,
     pub(super) query_folded: Folded,
-    pub(super) output_folded: Folded,
-    /// The context wrapped at the last drawn width (a cache: wrapping 100 KB on every key
-    /// would cost more than the rest of the frame).
-    pub(super) context_rows: RefCell<Option<(usize, Rc<Vec<Row>>)>>,
+    /// The output folded, made on the first search (a 10 M-character answer's is ~250 MB).
+    pub(super) output_folded: std::cell::OnceCell<Folded>,
+    /// Where the context's rows start at the widths it was drawn at (found once, as far as the
+    /// screen needed: wrapping 100 KB on every key would cost more than the rest of the frame).
+    pub context_rows: Layouts,
+    /// The same for the output (the review and arbitration screens wrap it at two widths).
+    pub output_rows: Layouts,
 }
 
 impl Current {
-    /// The context wrapped at `width` columns (cached per width).
-    #[must_use]
-    pub fn context_rows(&self, width: usize) -> Rc<Vec<Row>> {
-        let mut cache = self.context_rows.borrow_mut();
-        if let Some((w, rows)) = cache.as_ref() {
-            if *w == width {
-                return Rc::clone(rows);
-            }
-        }
-        let rows = Rc::new(crate::tui::text::wrap(&self.context, width));
-        *cache = Some((width, Rc::clone(&rows)));
-        rows
-    }
-
     /// The selected span's index in `review.spans`.
     #[must_use]
     pub fn selected_span(&self) -> Option<usize> {
@@ -264,7 +250,7 @@ pub struct ScreenLayout {
     /// Output text area (inside its border).
     pub output: Rect,
     /// Output rows as drawn.
-    pub output_rows: Vec<Row>,
+    pub output_rows: Shown,
     /// First output row drawn.
     pub output_scroll: usize,
     /// Context text area.
@@ -282,7 +268,7 @@ pub struct ScreenLayout {
     /// Arbitration lanes area (inside its border); empty when the lanes are not drawn.
     pub lanes: Rect,
     /// The output's rows as the lanes screen wrapped them.
-    pub lanes_rows: Vec<Row>,
+    pub lanes_rows: Shown,
     /// First output row drawn on the lanes screen.
     pub lanes_scroll: usize,
     /// Screen rows per output row on the lanes screen (the text, then one per lane).

@@ -6,16 +6,17 @@
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Wrap};
+use ratatui::widgets::Block;
 use ratatui::Frame;
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::panes;
+use super::{cells, panes};
 use crate::review::disagreement::JudgeSays;
 use crate::tui::app::{App, Current, ModeState, ScreenLayout};
 use crate::tui::arbitrate::Arb;
+use crate::tui::rows::Shown;
 use crate::tui::strings;
-use crate::tui::text::{self, Row};
+use crate::tui::text;
 
 /// Width of the lane labels at the left of every row.
 const GUTTER: usize = 4;
@@ -143,7 +144,6 @@ fn lanes(
     if inner.width as usize <= GUTTER + 1 || inner.height == 0 {
         return;
     }
-    let rows = text::wrap(&c.record.output, usize::from(inner.width) - GUTTER);
     let lanes = lane_list(app, c, arb);
     let per = lanes.len() + 1;
     let h = usize::from(inner.height);
@@ -154,12 +154,18 @@ fn lanes(
         .clusters
         .get(arb.cluster)
         .map(|cl| (b(cl.start), b(cl.end)));
-    let focus = sel.map_or(0, |(a, _)| text::row_of(&rows, a));
-    let scroll = if focus < visible {
-        0
-    } else {
-        focus - visible / 3
-    };
+    let src = &c.record.output;
+    let width = usize::from(inner.width) - GUTTER;
+    let (scroll, rows, total) = c.output_rows.with(src, width, |ix| {
+        let focus = sel.map_or(0, |(a, _)| ix.row_of(src, a));
+        let scroll = if focus < visible {
+            0
+        } else {
+            focus - visible / 3
+        };
+        ix.ensure_rows(src, scroll.saturating_add(panes::lookahead(visible)));
+        (scroll, ix.rows(src, scroll, visible), ix.known())
+    });
     let disputed: Vec<(usize, usize)> = arb
         .d
         .clusters
@@ -167,20 +173,27 @@ fn lanes(
         .filter(|cl| cl.is_disputed())
         .map(|cl| (b(cl.start), b(cl.end)))
         .collect();
-    let mut lines: Vec<Line<'_>> = Vec::new();
-    for r in rows.iter().skip(scroll).take(visible) {
-        lines.push(text_line(app, c, r, sel, &disputed));
-        for lane in &lanes {
-            let mut spans = vec![Span::styled(
-                format!(
-                    "{:>w$} ",
-                    text::truncate(&lane.label, GUTTER - 1),
-                    w = GUTTER - 1
-                ),
-                lane.style,
-            )];
-            spans.push(Span::raw(" ".repeat(r.indent)));
-            let mut s = String::new();
+    let th = &app.config.theme;
+    let text_style = |byte: usize| {
+        if sel.is_some_and(|(a, b)| a <= byte && byte < b) {
+            th.list_selected()
+        } else if covered(&disputed, byte) {
+            Style::default().add_modifier(Modifier::UNDERLINED)
+        } else {
+            Style::default()
+        }
+    };
+    let buf = frame.buffer_mut();
+    for (k, r) in rows.iter().enumerate() {
+        let at = k * per;
+        cells::put_row(buf, inner, at, GUTTER, src, r, &text_style);
+        for (j, lane) in lanes.iter().enumerate() {
+            let label = format!(
+                "{:>w$} ",
+                text::truncate(&lane.label, GUTTER - 1),
+                w = GUTTER - 1
+            );
+            let mut s = " ".repeat(r.indent);
             for cell in &r.cells {
                 let mark = lane
                     .marks
@@ -189,63 +202,29 @@ fn lanes(
                     .map_or(" ", |m| m.2);
                 s.push_str(&mark.repeat(cell.width));
             }
-            spans.push(Span::styled(s, lane.style));
-            lines.push(Line::from(spans));
+            let line = Line::from(vec![
+                Span::styled(label, lane.style),
+                Span::styled(s, lane.style),
+            ]);
+            let row = Rect {
+                y: inner
+                    .y
+                    .saturating_add(u16::try_from(at + 1 + j).unwrap_or(u16::MAX)),
+                height: 1,
+                ..inner
+            };
+            cells::put_lines(buf, row.intersection(inner), &[line]);
         }
     }
-    frame.render_widget(Paragraph::new(lines), inner);
     out.lanes = inner;
-    out.lanes_rows = rows;
+    out.lanes_rows = Shown {
+        first: scroll,
+        rows,
+        total,
+    };
     out.lanes_scroll = scroll;
     out.lanes_per = per;
     out.lanes_gutter = GUTTER;
-}
-
-/// One text row: the selected cluster stands out, other disputed clusters are underlined.
-fn text_line<'a>(
-    app: &App,
-    c: &'a Current,
-    r: &Row,
-    sel: Option<(usize, usize)>,
-    disputed: &[(usize, usize)],
-) -> Line<'a> {
-    let th = &app.config.theme;
-    let src = &c.record.output;
-    let mut spans: Vec<Span<'a>> = vec![Span::raw(" ".repeat(GUTTER + r.indent))];
-    let style = |byte: usize| {
-        if sel.is_some_and(|(a, b)| a <= byte && byte < b) {
-            th.list_selected()
-        } else if covered(disputed, byte) {
-            Style::default().add_modifier(Modifier::UNDERLINED)
-        } else {
-            Style::default()
-        }
-    };
-    let mut run: Option<(usize, usize, Style)> = None;
-    for cell in &r.cells {
-        let st = style(cell.byte);
-        if cell.escaped {
-            if let Some((a, b, s)) = run.take() {
-                spans.push(Span::styled(&src[a..b], s));
-            }
-            let g = &src[cell.byte..cell.byte + cell.len];
-            spans.push(Span::styled(text::display(g).into_owned(), st));
-            continue;
-        }
-        match &mut run {
-            Some((_, b, s)) if *s == st && *b == cell.byte => *b = cell.byte + cell.len,
-            _ => {
-                if let Some((a, b, s)) = run.take() {
-                    spans.push(Span::styled(&src[a..b], s));
-                }
-                run = Some((cell.byte, cell.byte + cell.len, st));
-            }
-        }
-    }
-    if let Some((a, b, s)) = run {
-        spans.push(Span::styled(&src[a..b], s));
-    }
-    Line::from(spans)
 }
 
 /// Each source's version of the selected cluster, the judges on it, unplaced claims.
@@ -395,12 +374,9 @@ fn cluster_panel(frame: &mut Frame<'_>, area: Rect, app: &App, c: &Current, arb:
         lines.push(Line::from(Span::styled(strings::BLIND, th.dim())));
     }
     let block = Block::bordered().title(strings::CLUSTER);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .block(block)
-            .wrap(Wrap { trim: false }),
-        area,
-    );
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    cells::put_wrapped(frame.buffer_mut(), inner, &lines);
 }
 
 /// `«text»` of at most about 45 columns, keeping both ends of a longer text (`«head…tail»`).

@@ -1,6 +1,7 @@
 //! Drawing the review screen from the app's state. Views read the app and return the frame's
 //! geometry (for mouse hits and scrolling); they never change domain state.
 
+mod cells;
 mod header;
 mod lanes;
 mod overlay;

@@ -4,64 +4,39 @@
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Wrap};
+use ratatui::widgets::Block;
 use ratatui::Frame;
 use similar::{ChangeTag, TextDiff};
 use unicode_segmentation::UnicodeSegmentation;
 
+use super::cells;
 use crate::model::SourceRole;
 use crate::review::decision::SpanStatus;
 use crate::tui::app::{App, Current, ModeState, ScreenLayout};
 use crate::tui::edit;
 use crate::tui::evidence::Hit;
+use crate::tui::rows::Shown;
 use crate::tui::strings;
 use crate::tui::text::{self, Row};
 
-/// Turn rows `[scroll, scroll + height)` of `src` into styled lines; `style` gives each cell's
-/// style from its byte offset.
-fn lines<'a>(
-    src: &'a str,
+/// Rows of a pane known past the last one on screen, so that scrolling down a page finds them.
+pub(super) fn lookahead(h: usize) -> usize {
+    h + h.max(16)
+}
+
+/// Put `rows` (the visible ones) of `src` into `area`, one screen row each; `style` gives each
+/// cell's style from its byte offset.
+pub(super) fn put_rows(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    src: &str,
     rows: &[Row],
-    scroll: usize,
-    height: usize,
     style: &dyn Fn(usize) -> Style,
-) -> Vec<Line<'a>> {
-    rows.iter()
-        .skip(scroll)
-        .take(height)
-        .map(|r| {
-            let mut spans: Vec<Span<'a>> = Vec::new();
-            if r.indent > 0 {
-                spans.push(Span::raw(" ".repeat(r.indent)));
-            }
-            // Group consecutive unescaped cells of one style into one span.
-            let mut run: Option<(usize, usize, Style)> = None;
-            for c in &r.cells {
-                let st = style(c.byte);
-                if c.escaped {
-                    if let Some((a, b, s)) = run.take() {
-                        spans.push(Span::styled(&src[a..b], s));
-                    }
-                    let g = &src[c.byte..c.byte + c.len];
-                    spans.push(Span::styled(text::display(g).into_owned(), st));
-                    continue;
-                }
-                match &mut run {
-                    Some((_, b, s)) if *s == st && *b == c.byte => *b = c.byte + c.len,
-                    _ => {
-                        if let Some((a, b, s)) = run.take() {
-                            spans.push(Span::styled(&src[a..b], s));
-                        }
-                        run = Some((c.byte, c.byte + c.len, st));
-                    }
-                }
-            }
-            if let Some((a, b, s)) = run {
-                spans.push(Span::styled(&src[a..b], s));
-            }
-            Line::from(spans)
-        })
-        .collect()
+) {
+    let buf = frame.buffer_mut();
+    for (i, r) in rows.iter().enumerate() {
+        cells::put_row(buf, area, i, 0, src, r, style);
+    }
 }
 
 /// Style of byte `b` from hits: the current one stands out.
@@ -106,6 +81,7 @@ pub fn query(frame: &mut Frame<'_>, area: Rect, app: &App) -> Rect {
     };
     let block = Block::bordered().title(title);
     let inner = block.inner(area);
+    frame.render_widget(block, area);
     let rows = text::wrap(&c.record.query, usize::from(inner.width));
     let h = usize::from(inner.height);
     // Follow the current hit when it is in the query (the pane shows a few rows).
@@ -114,8 +90,8 @@ pub fn query(frame: &mut Frame<'_>, area: Rect, app: &App) -> Rect {
         (row + 1).saturating_sub(h)
     });
     let style = |b: usize| hit_style(hits, cur, b, app).unwrap_or_default();
-    let ls = lines(&c.record.query, &rows, scroll, h, &style);
-    frame.render_widget(Paragraph::new(ls).block(block), area);
+    let shown: Vec<Row> = rows.into_iter().skip(scroll).take(h).collect();
+    put_rows(frame, inner, &c.record.query, &shown, &style);
     inner
 }
 
@@ -198,7 +174,6 @@ pub fn output(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayo
     let block = Block::bordered().title(title);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let rows = text::wrap(&c.record.output, usize::from(inner.width));
     let h = usize::from(inner.height);
     let focus = match &app.mode {
         ModeState::Add { cursor, .. } => Some(*cursor),
@@ -211,20 +186,25 @@ pub fn output(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayo
         ModeState::Adjust { bounds, .. } => Some(bounds.start),
         _ => c.selected_span().map(|i| c.review.spans[i].current.start),
     };
-    let scroll = match app.scroll.output {
-        Some(s) => s,
-        None => focus
-            .and_then(|cp| c.map.byte_of(cp.min(c.chars.len())))
-            .map_or(0, |byte| {
-                let row = text::row_of(&rows, byte);
-                if row < h {
-                    0
-                } else {
-                    row - h / 3
-                }
-            }),
-    }
-    .min(rows.len().saturating_sub(1));
+    let src = &c.record.output;
+    let (scroll, rows, total) = c.output_rows.with(src, usize::from(inner.width), |ix| {
+        let scroll = match app.scroll.output {
+            Some(s) => s,
+            None => focus
+                .and_then(|cp| c.map.byte_of(cp.min(c.chars.len())))
+                .map_or(0, |byte| {
+                    let row = ix.row_of(src, byte);
+                    if row < h {
+                        0
+                    } else {
+                        row - h / 3
+                    }
+                }),
+        };
+        ix.ensure_rows(src, scroll.saturating_add(lookahead(h)));
+        let scroll = scroll.min(ix.known().saturating_sub(1));
+        (scroll, ix.rows(src, scroll, h), ix.known())
+    });
     let styles = output_styles(app, c);
     let style = |byte: usize| {
         styles
@@ -232,10 +212,13 @@ pub fn output(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayo
             .filter(|(a, b, _)| *a <= byte && byte < *b)
             .fold(Style::default(), |acc, (_, _, s)| acc.patch(*s))
     };
-    let ls = lines(&c.record.output, &rows, scroll, h, &style);
-    frame.render_widget(Paragraph::new(ls), inner);
+    put_rows(frame, inner, src, &rows, &style);
     out.output = inner;
-    out.output_rows = rows;
+    out.output_rows = Shown {
+        first: scroll,
+        rows,
+        total,
+    };
     out.output_scroll = scroll;
 }
 
@@ -256,26 +239,27 @@ pub fn context(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLay
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if c.context.is_empty() {
-        frame.render_widget(
-            Paragraph::new(Span::styled(strings::NO_CONTEXT, app.config.theme.dim())),
-            inner,
-        );
+        let line = Line::from(Span::styled(strings::NO_CONTEXT, app.config.theme.dim()));
+        cells::put_lines(frame.buffer_mut(), inner, &[line]);
         return;
     }
-    let rows = c.context_rows(usize::from(inner.width));
     let h = usize::from(inner.height);
-    let scroll = match app.scroll.context_anchor {
-        Some(b) => text::row_of(&rows, b).saturating_sub(2),
-        None => app.scroll.context,
-    }
-    .min(rows.len().saturating_sub(1));
+    let src = &c.context;
+    let (scroll, rows, total) = c.context_rows.with(src, usize::from(inner.width), |ix| {
+        let scroll = match app.scroll.context_anchor {
+            Some(b) => ix.row_of(src, b).saturating_sub(2),
+            None => app.scroll.context,
+        };
+        ix.ensure_rows(src, scroll.saturating_add(lookahead(h)));
+        let scroll = scroll.min(ix.known().saturating_sub(1));
+        (scroll, ix.rows(src, scroll, h), ix.known())
+    });
     let hits = &c.hits.context;
     let cur = c.hits.current_context();
     let style = |b: usize| hit_style(hits, cur, b, app).unwrap_or_default();
-    let ls = lines(&c.context, &rows, scroll, h, &style);
-    frame.render_widget(Paragraph::new(ls), inner);
+    put_rows(frame, inner, src, &rows, &style);
     out.context = inner;
-    out.context_rows = rows.len();
+    out.context_rows = total;
     out.context_scroll = scroll;
 }
 
@@ -351,10 +335,8 @@ pub fn adjust(frame: &mut Frame<'_>, area: Rect, app: &App) {
         // Room for one line: the text that Enter saves.
         lines.remove(0);
     }
-    let p = Paragraph::new(lines)
-        .wrap(Wrap { trim: false })
-        .block(block);
-    frame.render_widget(p, area);
+    frame.render_widget(block, area);
+    cells::put_wrapped(frame.buffer_mut(), inner, &lines);
 }
 
 /// The adjust panel's two lines from the diff's runs, each run cut to its `keep` characters
@@ -414,19 +396,20 @@ pub fn add(frame: &mut Frame<'_>, area: Rect, app: &App) {
             Span::raw(text::escape_line(sel)),
         ]),
     ];
-    let p = Paragraph::new(lines)
-        .wrap(Wrap { trim: false })
-        .block(Block::bordered().title(strings::ADD));
-    frame.render_widget(p, area);
+    let block = Block::bordered().title(strings::ADD);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    cells::put_wrapped(frame.buffer_mut(), inner, &lines);
 }
 
 /// A message instead of a record (unreadable record, empty queue).
 pub fn message(frame: &mut Frame<'_>, area: Rect, app: &App, msg: &str) {
-    let p = Paragraph::new(Span::styled(
+    let block = Block::bordered();
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let line = Line::from(Span::styled(
         text::escape_line(msg),
         app.config.theme.error(),
-    ))
-    .wrap(Wrap { trim: false })
-    .block(Block::bordered());
-    frame.render_widget(p, area);
+    ));
+    cells::put_wrapped(frame.buffer_mut(), inner, &[line]);
 }

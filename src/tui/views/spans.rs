@@ -3,9 +3,10 @@
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph};
+use ratatui::widgets::Block;
 use ratatui::Frame;
 
+use super::cells;
 use crate::review::decision::{RecordOutcome, ReviewSpan, SpanStatus};
 use crate::tui::app::{App, Current, ScreenLayout};
 use crate::tui::{strings, text};
@@ -147,7 +148,7 @@ pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
             th.stale(),
         )));
     }
-    frame.render_widget(Paragraph::new(lines), inner);
+    cells::put_lines(frame.buffer_mut(), inner, &lines);
     out.list = inner;
     out.list_scroll = scroll;
 }
