@@ -3,6 +3,7 @@
 mod arbitrate;
 mod common;
 mod compare;
+mod conventions;
 mod dbsafe;
 mod decisions;
 mod export;
