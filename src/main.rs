@@ -2,7 +2,6 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
 use spanreview::model::escape;
 
 /// mimalloc: export and the record readers allocate and free many large strings (records'
@@ -11,7 +10,7 @@ use spanreview::model::escape;
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    let cli = match spanreview::cli::Cli::try_parse() {
+    let cli = match spanreview::cli::Cli::try_parse_args(std::env::args_os()) {
         Ok(cli) => cli,
         Err(e) => return usage_error(&e),
     };

@@ -1,18 +1,26 @@
 //! The command line: one module per subcommand, each an `Args` struct and a `run`.
 
 pub mod compare;
+pub mod completions;
 pub mod decisions;
 pub mod export;
+mod help;
 pub mod judge_args;
 pub mod log;
+pub mod man;
 pub mod merge_db;
 pub mod review;
+pub mod sample;
 pub mod stats;
 pub mod validate;
 
+use std::ffi::OsString;
+use std::io::Write;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+use crate::tui::theme::ColorChoice;
 
 /// `eprintln!` with the message escaped for the terminal ([`crate::model::escape::line`]): the
 /// subcommands import it as `eprintln`, so a warning quoting a path, an id or a value read from
@@ -27,8 +35,12 @@ pub(crate) use eprintln_escaped as eprintln;
 /// Review span-level hallucination annotations: accept, tighten, relabel, drop and add spans,
 /// arbitrate between judges, and export the reviewed data in its own schema.
 #[derive(Debug, Parser)]
-#[command(name = "spanreview", version, about, long_about = None)]
+#[command(name = "spanreview", version, about, long_about = None, after_help = help::TOP)]
 pub struct Cli {
+    /// Colour in the review screen and in help: auto (unless NO_COLOR is set), always, never.
+    /// 24-bit colour where COLORTERM is truecolor or 24bit, else the nearest of 256.
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t)]
+    pub color: ColorChoice,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -37,20 +49,106 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Open records in the review screen (no FILE: the bundled sample in data/).
+    /// Open records in the review screen (no FILE: the bundled sample).
+    #[command(after_help = help::REVIEW, after_long_help = help::REVIEW_LONG)]
     Review(review::Args),
     /// Check files for every problem the dataset validator knows, and more.
+    #[command(after_help = help::VALIDATE)]
     Validate(validate::Args),
     /// Agreement of two annotation sources over the same records.
+    #[command(after_help = help::COMPARE)]
     Compare(compare::Args),
     /// Print the decision log.
+    #[command(after_help = help::DECISIONS)]
     Decisions(decisions::Args),
     /// Write the reviewed records in the input's own schema.
+    #[command(after_help = help::EXPORT)]
     Export(export::Args),
     /// Agreement of every source with the reviewed result, and judges' upheld rates.
+    #[command(after_help = help::STATS)]
     Stats(stats::Args),
     /// Combine reviewers' databases into one.
+    #[command(after_help = help::MERGE_DB)]
     MergeDb(merge_db::Args),
+    /// Print the shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(after_help = help::COMPLETIONS)]
+    Completions(completions::Args),
+    /// Print the manual page, or write one per subcommand into a folder.
+    #[command(after_help = help::MAN)]
+    Man(man::Args),
+}
+
+/// The command line's definition: the derived one, with every `--db` reading `SPANREVIEW_DB`
+/// (shown in `--help` as `[env: SPANREVIEW_DB=]`). Completions and man pages are made from it.
+/// Set to the empty string the variable counts as unset (as `Store::default_path` reads it):
+/// clap would take it for an empty `--db`.
+#[must_use]
+pub fn command() -> clap::Command {
+    let mut cmd = Cli::command();
+    if std::env::var_os(crate::store::DB_ENV).is_some_and(|v| v.is_empty()) {
+        return cmd;
+    }
+    let with_db: Vec<String> = cmd
+        .get_subcommands()
+        .filter(|s| s.get_arguments().any(|a| a.get_id() == "db"))
+        .map(|s| s.get_name().to_owned())
+        .collect();
+    for name in with_db {
+        cmd = cmd.mut_subcommand(name, |s| s.mut_arg("db", |a| a.env(crate::store::DB_ENV)));
+    }
+    cmd
+}
+
+impl Cli {
+    /// Parse `args` (the program's name first) with [`command`]; clap's own help and errors are
+    /// coloured as `--color` says.
+    ///
+    /// # Errors
+    /// Help, version, or a usage error, for the caller to print.
+    pub fn try_parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Self, clap::Error> {
+        let args: Vec<OsString> = args.into_iter().collect();
+        let mut cmd = command().color(clap_color(color_arg(&args)));
+        let mut matches = cmd.try_get_matches_from_mut(&args)?;
+        Self::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut cmd))
+    }
+}
+
+/// The last `--color WHEN` (or `--color=WHEN`) before `--`, read ahead of parsing so that clap's
+/// help and usage errors follow it too; a bad value is left to the parser to report.
+fn color_arg(args: &[OsString]) -> ColorChoice {
+    let mut choice = ColorChoice::Auto;
+    let mut it = args.iter().skip(1).map(|a| a.to_string_lossy());
+    while let Some(a) = it.next() {
+        let value = match a.as_ref() {
+            "--" => break,
+            "--color" => it.next().map(|v| v.into_owned()),
+            other => other.strip_prefix("--color=").map(str::to_owned),
+        };
+        if let Some(c) = value.and_then(|v| clap::ValueEnum::from_str(&v, true).ok()) {
+            choice = c;
+        }
+    }
+    choice
+}
+
+fn clap_color(c: ColorChoice) -> clap::ColorChoice {
+    match c {
+        ColorChoice::Auto => clap::ColorChoice::Auto,
+        ColorChoice::Always => clap::ColorChoice::Always,
+        ColorChoice::Never => clap::ColorChoice::Never,
+    }
+}
+
+/// Write `bytes` to standard output; a reader that closed the pipe (`| head`) is no error.
+///
+/// # Errors
+/// Standard output cannot be written.
+pub(crate) fn write_stdout(bytes: &[u8]) -> anyhow::Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(ExitCode::SUCCESS),
+    }
 }
 
 /// Run a parsed command line; the exit code is the command's.
@@ -59,13 +157,15 @@ pub enum Command {
 /// Usage and I/O errors (the binary exits 2 on them).
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Review(a) => review::run(a),
+        Command::Review(a) => review::run(a, cli.color),
         Command::Validate(a) => validate::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Decisions(a) => decisions::run(a),
         Command::Export(a) => export::run(a),
         Command::Stats(a) => stats::run(a),
         Command::MergeDb(a) => merge_db::run(a),
+        Command::Completions(a) => completions::run(&a),
+        Command::Man(a) => man::run(&a),
     }
 }
 

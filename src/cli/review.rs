@@ -15,13 +15,14 @@ use crate::tui::app::App;
 use crate::tui::arbitrate::ArbConfig;
 use crate::tui::config::Config;
 use crate::tui::queue::QueueKind;
+use crate::tui::theme::{ColorChoice, Depth, Theme};
 use crate::tui::{labels, terminal};
 
 /// Arguments of `spanreview review`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Input files: a records file, optionally with prediction files joined by id (none: the
-    /// bundled sample in data/).
+    /// Input files: a records file, optionally with prediction files joined by id (`-`:
+    /// standard input; none: the bundled sample, written into the user data folder).
     pub files: Vec<PathBuf>,
     /// Decision database (default: spanreview.sqlite in the user data dir; SPANREVIEW_DB
     /// overrides).
@@ -75,23 +76,15 @@ impl Args {
     }
 }
 
-/// The bundled sample: the toolace records with two detectors' predictions.
+/// The bundled sample as it is in the source tree's `data/` (tests read it there; the binary
+/// reads the copy embedded in it, [`super::sample::files`]).
 #[must_use]
 pub fn sample_files() -> Vec<PathBuf> {
-    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    let root = if built.is_dir() {
-        built
-    } else {
-        PathBuf::from("data")
-    };
-    [
-        "toolace/test_records_reconstructed.jsonl",
-        "toolace/ensemble/predictions_combined.jsonl",
-        "toolace/modernbert_ft/predictions_combined.jsonl",
-    ]
-    .iter()
-    .map(|p| root.join(p))
-    .collect()
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    super::sample::FILES
+        .iter()
+        .map(|(rel, _)| root.join(rel))
+        .collect()
 }
 
 /// The reviewer name: `--reviewer`, else `$USER`, else "reviewer".
@@ -106,15 +99,20 @@ pub fn reviewer(given: Option<String>) -> String {
 /// The environment variable naming the log file.
 pub const LOG_ENV: &str = "SPANREVIEW_LOG";
 
-/// Log to `$SPANREVIEW_LOG`, else `review.log` in the user data folder (never to the terminal,
-/// which the screen owns). Logging is best effort: a file that cannot be opened means no log.
+/// Log to `$SPANREVIEW_LOG`, else `review.log` in the user state folder
+/// (`$XDG_STATE_HOME/spanreview`, `~/.local/state/spanreview`; the data folder where the
+/// platform has no state folder), never to the terminal, which the screen owns. Logging is best
+/// effort: a file that cannot be opened means no log.
 fn init_logging() -> Option<PathBuf> {
     let path = std::env::var_os(LOG_ENV)
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
         .or_else(|| {
-            directories::ProjectDirs::from("", "", "spanreview")
-                .map(|d| d.data_dir().join("review.log"))
+            directories::ProjectDirs::from("", "", "spanreview").map(|d| {
+                d.state_dir()
+                    .unwrap_or_else(|| d.data_dir())
+                    .join("review.log")
+            })
         })?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).ok()?;
@@ -137,15 +135,22 @@ fn init_logging() -> Option<PathBuf> {
 /// # Errors
 /// Unreadable files, a bad queue, config or label file, a database that cannot be opened, or
 /// no terminal.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
     let queue: QueueKind = args.queue.parse().map_err(anyhow::Error::msg)?;
     let arb = args.arb_config();
     let files = if args.files.is_empty() {
-        sample_files()
+        super::sample::files()?
     } else {
         args.files
     };
-    let config = Config::load().map_err(anyhow::Error::msg)?;
+    let mut config = Config::load().map_err(anyhow::Error::msg)?;
+    config
+        .theme
+        .set_color(color, Theme::no_color_env(), Depth::from_env());
+    // crossterm drops every colour escape under NO_COLOR by itself: `always` overrides it.
+    if color == ColorChoice::Always {
+        ratatui::crossterm::style::Colored::set_ansi_color_disabled(false);
+    }
     let labels = args
         .labels
         .as_deref()

@@ -194,7 +194,7 @@ pub struct Report {
 /// Files or database that cannot be opened (exit 2).
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let files = if args.files.is_empty() {
-        super::review::sample_files()
+        super::sample::files()?
     } else {
         args.files.clone()
     };

@@ -17,8 +17,8 @@ pub mod cache;
 mod open;
 
 pub use cache::Cache;
-pub use open::NEEDS_REGULAR;
 pub(crate) use open::{changed, open_input, read_exact_at};
+pub use open::{NEEDS_REGULAR, STDIN};
 
 /// Where one record's bytes are in the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

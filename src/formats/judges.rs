@@ -79,6 +79,10 @@ impl FromStr for JudgeSpec {
             ));
         }
         let path = PathBuf::from(file);
+        if file == super::index::STDIN {
+            let why = super::index::NEEDS_REGULAR;
+            return Err(format!("{s:?}: standard input (-) {why}"));
+        }
         if path.exists() && !path.is_file() {
             let why = super::index::NEEDS_REGULAR;
             return Err(format!("{s:?}: {} {why}", path.display()));

@@ -4,6 +4,7 @@ mod agreement;
 mod arbitrate;
 mod common;
 mod compare;
+mod conventions;
 mod dbsafe;
 mod decisions;
 mod export;

@@ -150,6 +150,8 @@ pub(super) fn env(dir: &Path) -> Vec<(&'static str, String)> {
         ),
         ("SPANREVIEW_CONFIG", String::new()),
         ("TERM", "xterm-256color".to_owned()),
+        // The screen draws 24-bit colour only where the terminal says it shows it.
+        ("COLORTERM", "truecolor".to_owned()),
         ("RUST_BACKTRACE", "0".to_owned()),
         (
             "SPANREVIEW_LOG",

@@ -30,7 +30,10 @@ pub(crate) fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io
     })
 }
 
-/// Open `path` for reading at offsets. A regular file is used as it is; a stream (a FIFO, a
+/// The path that names standard input (`validate -`): read as a stream, whatever it is.
+pub const STDIN: &str = "-";
+
+/// Open `path` for reading at offsets. `-` is standard input. A regular file is used as it is; a stream (a FIFO, a
 /// pipe such as `/dev/stdin` or `<(cmd)`, a character device) can be read only once and not at
 /// offsets, so it is copied first into an unnamed temporary file, which is returned with
 /// `true`. A NUL byte ends the copy with an error: JSON text never holds one, and a device
@@ -43,6 +46,13 @@ pub(crate) fn open_input(path: &Path) -> Result<(File, bool), FormatError> {
         path: path.to_path_buf(),
         source: e,
     };
+    if path == Path::new(STDIN) {
+        // Always copied, even when it is a file redirected with `<`: the copy starts where
+        // standard input stands, and no index sidecar is keyed on a name that is not a file's.
+        use std::os::fd::AsFd;
+        let fd = std::io::stdin().as_fd().try_clone_to_owned().map_err(io)?;
+        return spool(File::from(fd)).map(|f| (f, true)).map_err(io);
+    }
     let file = File::open(path).map_err(io)?;
     if file.metadata().map_err(io)?.is_file() {
         return Ok((file, false));
