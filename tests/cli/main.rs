@@ -1,6 +1,7 @@
 //! Integration tests: the `spanreview` binary and the library's flows, one module per area.
 
 mod arbitrate;
+mod cold_open;
 mod common;
 mod compare;
 mod dbsafe;
