@@ -170,7 +170,7 @@ fn a_filtered_queue_past_the_first_block_waits_for_the_index() {
         app.cur.as_ref().err(),
         Some(&strings::not_indexed_yet(head))
     );
-    assert!(header(&mut app).contains(&format!("– / 0+")));
+    assert!(header(&mut app).contains("– / 0+"));
     drop(permits);
     tick_until(&mut app, |a| a.cur.is_ok());
     assert_eq!(id(&app), "r77-東京");
