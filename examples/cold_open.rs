@@ -32,8 +32,8 @@ fn main() -> anyhow::Result<()> {
             .nth(1)
             .context("usage: cold_open RECORDS.jsonl")?,
     );
-    let ds = Dataset::open_lazy(std::slice::from_ref(&path), None, Lazy::default())
-        .context("open")?;
+    let ds =
+        Dataset::open_lazy(std::slice::from_ref(&path), None, Lazy::default()).context("open")?;
     let open_ms = t0.elapsed().as_secs_f64() * 1e3;
     let at_open = ds.len();
     let lazy = !ds.indexed();
