@@ -349,7 +349,13 @@ impl Dataset {
         let then = Box::new(|ix: &FileIndex| {
             save_ids(ix);
         });
-        let index = FileIndex::open_lazy(path, cache.as_ref(), lazy, then)?;
+        let mut index = FileIndex::open_lazy(path, cache.as_ref(), lazy, then)?;
+        // The format is detected from the first 20 records (a broken first line does not hide
+        // it): when those indexed so far do not tell, the others are waited for.
+        let format = format.or_else(|| detect(&index).ok());
+        while format.is_none() && index.len() < 20 && !index.complete() {
+            index.poll(std::time::Duration::from_secs(1))?;
+        }
         Self::from_files(vec![DataFile::with_index(index, format, None)?])
     }
 

@@ -207,3 +207,26 @@ fn the_disputed_queue_waits_for_the_index_then_clusters() {
         a.clustering.as_ref().is_some_and(|c| c.finished)
     });
 }
+
+#[test]
+fn a_format_the_first_block_does_not_show_is_detected_from_the_records_after_it() {
+    let dir = tempfile::tempdir().expect("dir");
+    let good = std::fs::read_to_string(records(dir.path())).expect("read");
+    // Three broken lines first (the file's first block holds only them), then the records.
+    let path = dir.path().join("broken_first.jsonl");
+    let broken = "{\"id\": \"°broken\", \"output\": \n".repeat(3);
+    std::fs::write(&path, broken + good.trim_start_matches('\u{feff}')).expect("write");
+    let (gate, permits) = Gate::new();
+    drop(permits);
+    let lazy = Lazy {
+        min_size: 0,
+        head: 60,
+        batch: 1_024,
+        gate: Some(gate),
+    };
+    let ds = Dataset::open_lazy(&[path], None, lazy).expect("detected past the first block");
+    assert_eq!(ds.primary().format, spanreview::formats::Format::Ragtruth);
+    let e = ds.record(0).expect_err("the broken first line").to_string();
+    assert!(e.contains("broken_first.jsonl:1"), "{e}");
+    assert_eq!(ds.record(3).expect("record").id, "r0-東京");
+}
