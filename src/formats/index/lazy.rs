@@ -4,11 +4,15 @@
 //! sidecar cache. The review screen shows its first record while this runs.
 
 use std::fs::File;
-use std::path::PathBuf;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
 
 use super::cache::{self, Cache, Key};
-use super::{next_line_start, scan_lines_each, Entry, FileIndex, Layout, CHUNK};
+use super::{
+    next_line_start, open_input, scan_lines, scan_lines_each, Entry, FileIndex, FormatError,
+    Layout, CHUNK,
+};
 
 /// How a file is opened lazily ([`FileIndex::open_lazy`](super::FileIndex::open_lazy)).
 #[derive(Debug)]
@@ -65,6 +69,163 @@ impl Permits {
         for _ in 0..n {
             let _ = self.0.send(());
         }
+    }
+}
+
+impl FileIndex {
+    /// Open `path` for the review screen: a JSONL file of `lazy.min_size` bytes or more that
+    /// has no valid sidecar in `cache` returns once the records of its first `lazy.head` bytes
+    /// are indexed (at least the first record); the rest is indexed on background threads and
+    /// taken in by [`FileIndex::poll`], then saved to the cache as [`FileIndex::open_with`]
+    /// does, and `then` runs on the complete index on the indexer's thread. Any other file is
+    /// indexed in full at once (`then` does not run).
+    ///
+    /// # Errors
+    /// I/O errors opening or reading the file's first block.
+    pub fn open_lazy(
+        path: &Path,
+        cache: Option<&Cache>,
+        lazy: Lazy,
+        then: Then,
+    ) -> Result<Self, FormatError> {
+        let (file, streamed) = open_input(path)?;
+        let io = |e: std::io::Error| FormatError::Io {
+            path: path.to_path_buf(),
+            source: e,
+        };
+        let cache = cache.filter(|_| !streamed);
+        let size = file.metadata().map_err(io)?.len();
+        let mut head = vec![0u8; usize::try_from(lazy.head.clamp(8, size.max(8))).unwrap_or(8)];
+        let n = file.read_at(&mut head, 0).map_err(io)?;
+        let head = &head[..n];
+        let bom = u64::from(head.starts_with(b"\xEF\xBB\xBF")) * 3;
+        let first = head[usize::try_from(bom).unwrap_or(0)..]
+            .iter()
+            .find(|b| !b.is_ascii_whitespace())
+            .copied();
+        // An array, or a head of blanks only (an array may follow), is indexed as before.
+        if size < lazy.min_size || first.is_none_or(|b| b == b'[') {
+            return Self::index(path, file, cache);
+        }
+        let cache = cache.filter(|c| c.wants(size));
+        let key = cache.and_then(|_| cache::Key::of(&file, path).ok());
+        if let Some(entries) = cache
+            .zip(key.as_ref())
+            .and_then(|(c, k)| cache::load(c, k, &file))
+        {
+            return Ok(Self {
+                path: path.to_path_buf(),
+                file,
+                layout: Layout::Lines,
+                entries,
+                problems: Vec::new(),
+                from_cache: true,
+                cached: cache.cloned().zip(key).map(Box::new),
+                rest: None,
+            });
+        }
+        // The head ends after its last whole line (or after the first line, however long).
+        let end = match memchr::memrchr(b'\n', head) {
+            Some(i) if (i as u64) >= bom => i as u64 + 1,
+            _ => next_line_start(&file, n as u64, size).map_err(io)?,
+        };
+        let (entries, lines) = scan_lines(&file, bom, end).map_err(io)?;
+        let cached = cache.cloned().zip(key);
+        let rest = if end < size {
+            let job = Job {
+                path: path.to_path_buf(),
+                file: file.try_clone().map_err(io)?,
+                from: end,
+                size,
+                base_line: lines,
+                head: entries.clone(),
+                cached: cached.clone(),
+                lazy,
+                then: Some(then),
+            };
+            Some(std::sync::Mutex::new(start(job)))
+        } else {
+            if let Some((c, k)) = &cached {
+                cache::store(c, k, &file, &entries);
+            }
+            None
+        };
+        Ok(Self {
+            path: path.to_path_buf(),
+            file,
+            layout: Layout::Lines,
+            entries,
+            problems: Vec::new(),
+            from_cache: false,
+            cached: cached.map(Box::new),
+            rest,
+        })
+    }
+
+    /// True when every record of the file is indexed (always, but after a lazy open whose
+    /// background indexing has not been taken in in full yet).
+    #[must_use]
+    pub fn complete(&self) -> bool {
+        self.rest.is_none()
+    }
+
+    /// Take in what the background indexer of a lazy open has found, waiting up to `wait` when
+    /// it has nothing new yet; the number of records added. Nothing to do once complete.
+    ///
+    /// # Errors
+    /// The scan failed (the file changed or could not be read): the index stays as it is, with
+    /// the records found so far, and counts as complete.
+    pub fn poll(&mut self, wait: std::time::Duration) -> Result<usize, FormatError> {
+        use std::sync::mpsc::{RecvTimeoutError, TryRecvError};
+        let Some(rest) = self.rest.as_mut() else {
+            return Ok(0);
+        };
+        let rx = &rest
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .rx;
+        let mut added = 0;
+        loop {
+            let msg = if added == 0 && !wait.is_zero() {
+                rx.recv_timeout(wait).map_err(|e| match e {
+                    RecvTimeoutError::Timeout => TryRecvError::Empty,
+                    RecvTimeoutError::Disconnected => TryRecvError::Disconnected,
+                })
+            } else {
+                rx.try_recv()
+            };
+            let done = match msg {
+                Ok(Msg::Batch(b)) => {
+                    added += b.len();
+                    self.entries.extend(b);
+                    continue;
+                }
+                Err(TryRecvError::Empty) => return Ok(added),
+                Ok(Msg::Done(done)) => done,
+                Err(TryRecvError::Disconnected) => {
+                    Err(std::io::Error::other("the background indexer stopped"))
+                }
+            };
+            self.rest = None;
+            let tail = done.map_err(|source| FormatError::Io {
+                path: self.path.clone(),
+                source,
+            })?;
+            added += tail.len();
+            self.entries.extend(tail);
+            return Ok(added);
+        }
+    }
+
+    /// Wait until the index is complete ([`FileIndex::poll`] until it is).
+    ///
+    /// # Errors
+    /// As [`FileIndex::poll`].
+    pub fn finish(&mut self) -> Result<(), FormatError> {
+        while !self.complete() {
+            self.poll(std::time::Duration::from_secs(1))?;
+        }
+        Ok(())
     }
 }
 
