@@ -4,7 +4,9 @@
 //! JSONL files are indexed by scanning for newlines (two threads, a bounded read buffer, so the
 //! resident memory is the index only: 16 bytes a record). Files that hold one JSON array are
 //! indexed by a small scanner that tracks strings and nesting depth. A UTF-8 byte-order mark, CRLF
-//! line ends and blank lines are handled here, so the readers above never see them.
+//! line ends and blank lines are handled here, so the readers above never see them. The review
+//! screen opens a large file lazily ([`FileIndex::open_lazy`], in `lazy.rs`): its first records
+//! at once, the rest indexed in the background.
 
 use std::fs::File;
 use std::io::Read;

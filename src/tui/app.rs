@@ -539,7 +539,9 @@ impl App {
             let more = self.clustering.as_ref().is_some_and(|c| !c.finished)
                 && self.queue.kind == QueueKind::Disputed;
             self.status = Status::Info(
-                if more {
+                if self.clustering_deferred && self.queue.kind == QueueKind::Disputed {
+                    strings::DISPUTED_WAITS_FOR_INDEX
+                } else if more {
                     strings::DISPUTED_END_FOR_NOW
                 } else {
                     strings::QUEUE_END
