@@ -228,7 +228,7 @@ impl App {
             }
             app.finish_clustering_if_done();
         }
-        let start = app.resume_position(app.index_wait);
+        let start = app.resume_position(0, app.index_wait);
         if app.pending.is_some() {
             app.cur = Err(strings::not_indexed_yet(app.dataset.len()));
         } else {
@@ -245,10 +245,11 @@ impl App {
         Ok(app)
     }
 
-    /// First queue position whose record is not reviewed (0 when all are). Past the records
-    /// indexed so far (after waiting up to `wait`), the move is left pending.
-    fn resume_position(&mut self, wait: Duration) -> usize {
-        let mut pos = 0;
+    /// First queue position from `from` whose record is not reviewed (0 when all are). Past
+    /// the records indexed so far (after waiting up to `wait`), the move is left pending, to go
+    /// on from there.
+    fn resume_position(&mut self, from: usize, wait: Duration) -> usize {
+        let mut pos = from;
         self.pending = None;
         while let Some(idx) = self.queue_get(pos, wait) {
             let reviewed = self
@@ -264,7 +265,7 @@ impl App {
             pos += 1;
         }
         if !self.dataset.indexed() && self.queue.kind != QueueKind::Disputed {
-            self.pending = Some(indexing::Pending::Resume);
+            self.pending = Some(indexing::Pending::Resume(pos));
         }
         0
     }

@@ -19,8 +19,8 @@ pub const INDEX_WAIT: Duration = Duration::from_millis(250);
 /// A move waiting for the index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Pending {
-    /// The first record of the queue not reviewed (opening).
-    Resume,
+    /// The first record of the queue not reviewed (opening), looked for from this position.
+    Resume(usize),
     /// A queue position.
     Pos(usize),
 }
@@ -116,8 +116,8 @@ impl App {
             return;
         }
         match self.pending {
-            Some(Pending::Resume) => {
-                let start = self.resume_position(Duration::ZERO);
+            Some(Pending::Resume(from)) => {
+                let start = self.resume_position(from, Duration::ZERO);
                 if self.pending.is_none() {
                     self.go(start);
                 }
