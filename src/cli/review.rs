@@ -8,6 +8,7 @@ use anyhow::Context;
 
 use super::eprintln;
 use super::judge_args::{self, JudgeArgs};
+use crate::formats::index::Lazy;
 use crate::formats::{Dataset, Format};
 use crate::model::escape;
 use crate::store::Store;
@@ -130,6 +131,12 @@ fn init_logging() -> Option<PathBuf> {
     Some(path)
 }
 
+/// True when `store` holds decisions on `dataset` by more than one reviewer.
+fn several_reviewers(store: &Store, dataset: &str) -> anyhow::Result<bool> {
+    let log = store.decisions(Some(dataset))?;
+    Ok(log.iter().any(|d| d.reviewer != log[0].reviewer))
+}
+
 /// Run the subcommand.
 ///
 /// # Errors
@@ -157,7 +164,8 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
         .map(labels::read_file)
         .transpose()
         .map_err(anyhow::Error::msg)?;
-    let mut dataset = Dataset::open(&files, args.format)?;
+    // A single large file shows its first record at once and is indexed in the background.
+    let mut dataset = Dataset::open_lazy(&files, args.format, Lazy::default())?;
     if let Some(name) = &args.dataset {
         dataset.name.clone_from(name);
     }
@@ -175,6 +183,12 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
     };
     let store = std::rc::Rc::new(store.with_context(|| format!("opening {}", db.display()))?);
     let mut arb = arb;
+    // `--judge` sources and several reviewers' decisions are matched to every record by id.
+    if !dataset.indexed()
+        && (!args.judges.judges.is_empty() || several_reviewers(&store, &dataset.name)?)
+    {
+        dataset.finish_index()?;
+    }
     // `--judge` sources, and the database's reviewers when it holds several.
     let (judges, notes) =
         args.judges
@@ -193,9 +207,12 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
     );
     // The ids of every record, saved beside the index for `export` (which then reads only the
     // records with decisions); a background thread, done in about a second per 1.5 GB.
-    drop(crate::formats::dataset::save_ids_in_background(
-        dataset.primary().path(),
-    ));
+    // (A file still being indexed gets them saved by its indexer once it is complete.)
+    if dataset.indexed() {
+        drop(crate::formats::dataset::save_ids_in_background(
+            dataset.primary().path(),
+        ));
+    }
     let mut app = App::open(
         dataset,
         Box::new(std::rc::Rc::clone(&store)),

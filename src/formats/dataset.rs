@@ -330,6 +330,58 @@ impl Dataset {
         Self::from_files(files)
     }
 
+    /// Open `paths` for the review screen: a single JSONL file is opened lazily
+    /// ([`FileIndex::open_lazy`]: its first records at once, the rest indexed in the background,
+    /// taken in by [`Dataset::poll_index`], its ids saved once complete); several files are
+    /// joined by id, which needs every id, so they are indexed in full first ([`Dataset::open`]).
+    ///
+    /// # Errors
+    /// As [`Dataset::open`].
+    pub fn open_lazy(
+        paths: &[PathBuf],
+        format: Option<Format>,
+        lazy: super::index::Lazy,
+    ) -> Result<Self, FormatError> {
+        let [path] = paths else {
+            return Self::open(paths, format);
+        };
+        let cache = super::index::Cache::from_env();
+        let then = Box::new(|ix: &FileIndex| {
+            save_ids(ix);
+        });
+        let mut index = FileIndex::open_lazy(path, cache.as_ref(), lazy, then)?;
+        // The format is detected from the first 20 records (a broken first line does not hide
+        // it): when those indexed so far do not tell, the others are waited for.
+        let format = format.or_else(|| detect(&index).ok());
+        while format.is_none() && index.len() < 20 && !index.complete() {
+            index.poll(std::time::Duration::from_secs(1))?;
+        }
+        Self::from_files(vec![DataFile::with_index(index, format, None)?])
+    }
+
+    /// True when every record is indexed (see [`Dataset::open_lazy`]).
+    #[must_use]
+    pub fn indexed(&self) -> bool {
+        self.primary.index.complete()
+    }
+
+    /// Take in the records indexed in the background since the last call, waiting up to `wait`
+    /// when there are none yet; how many ([`FileIndex::poll`]).
+    ///
+    /// # Errors
+    /// As [`FileIndex::poll`].
+    pub fn poll_index(&mut self, wait: std::time::Duration) -> Result<usize, FormatError> {
+        self.primary.index.poll(wait)
+    }
+
+    /// Wait until every record is indexed ([`FileIndex::finish`]).
+    ///
+    /// # Errors
+    /// As [`FileIndex::poll`].
+    pub fn finish_index(&mut self) -> Result<(), FormatError> {
+        self.primary.index.finish()
+    }
+
     /// Join already opened files.
     ///
     /// # Errors

@@ -4,7 +4,9 @@
 //! JSONL files are indexed by scanning for newlines (two threads, a bounded read buffer, so the
 //! resident memory is the index only: 16 bytes a record). Files that hold one JSON array are
 //! indexed by a small scanner that tracks strings and nesting depth. A UTF-8 byte-order mark, CRLF
-//! line ends and blank lines are handled here, so the readers above never see them.
+//! line ends and blank lines are handled here, so the readers above never see them. The review
+//! screen opens a large file lazily ([`FileIndex::open_lazy`], in `lazy.rs`): its first records
+//! at once, the rest indexed in the background.
 
 use std::fs::File;
 use std::io::Read;
@@ -14,9 +16,11 @@ use std::path::{Path, PathBuf};
 use super::FormatError;
 
 pub mod cache;
+mod lazy;
 mod open;
 
 pub use cache::Cache;
+pub use lazy::{Gate, Lazy, Permits, Then};
 pub(crate) use open::{changed, open_input, read_exact_at};
 pub use open::{NEEDS_REGULAR, STDIN};
 
@@ -53,6 +57,10 @@ pub struct FileIndex {
     from_cache: bool,
     /// The cache and the file's key, when the file goes through the cache.
     cached: Option<Box<(Cache, cache::Key)>>,
+    /// The rest of the file, being indexed in the background after a lazy open
+    /// ([`FileIndex::open_lazy`]); `None` once the index is complete. (A lock only to keep the
+    /// index `Sync`: [`FileIndex::poll`] takes `&mut self`.)
+    rest: Option<std::sync::Mutex<lazy::Rest>>,
 }
 
 const CHUNK: usize = 4 << 20;
@@ -139,6 +147,7 @@ impl FileIndex {
             problems,
             from_cache,
             cached,
+            rest: None,
         })
     }
 
@@ -335,8 +344,21 @@ pub(crate) fn next_line_start(file: &File, from: u64, size: u64) -> std::io::Res
 /// Scan `[from, to)` (which starts at a line start) for lines. Returns the entries with line
 /// numbers relative to the start of the range, and the number of lines in the range.
 fn scan_lines(file: &File, from: u64, to: u64) -> std::io::Result<(Vec<Entry>, u32)> {
+    scan_lines_each(file, from, to, CHUNK, |_| true)
+}
+
+/// [`scan_lines`] reading `chunk` bytes at a time and calling `emit` with the entries found so
+/// far after each read and at the end (it may take them); it stops early when `emit` says so.
+/// Returns the entries left and the number of lines scanned.
+fn scan_lines_each(
+    file: &File,
+    from: u64,
+    to: u64,
+    chunk: usize,
+    mut emit: impl FnMut(&mut Vec<Entry>) -> bool,
+) -> std::io::Result<(Vec<Entry>, u32)> {
     let mut entries = Vec::new();
-    let mut buf = vec![0u8; CHUNK];
+    let mut buf = vec![0u8; chunk.max(1)];
     let mut line_no: u32 = 0;
     let mut line_start = from;
     // Whether the current line has a non-whitespace byte so far, and where it ends
@@ -346,7 +368,7 @@ fn scan_lines(file: &File, from: u64, to: u64) -> std::io::Result<(Vec<Entry>, u
     let mut last_content = from;
     let mut pos = from;
     while pos < to {
-        let want = usize::try_from((to - pos).min(CHUNK as u64)).unwrap_or(CHUNK);
+        let want = usize::try_from((to - pos).min(buf.len() as u64)).unwrap_or(buf.len());
         let n = file.read_at(&mut buf[..want], pos)?;
         if n == 0 {
             return Err(changed());
@@ -390,6 +412,9 @@ fn scan_lines(file: &File, from: u64, to: u64) -> std::io::Result<(Vec<Entry>, u
             }
         }
         pos += n as u64;
+        if pos < to && !emit(&mut entries) {
+            return Ok((entries, line_no));
+        }
     }
     if line_start < pos {
         line_no += 1;
@@ -401,6 +426,7 @@ fn scan_lines(file: &File, from: u64, to: u64) -> std::io::Result<(Vec<Entry>, u
             });
         }
     }
+    emit(&mut entries);
     Ok((entries, line_no))
 }
 

@@ -11,12 +11,14 @@ mod claims;
 mod decide;
 mod edit_start;
 mod follow;
+mod indexing;
 mod input;
 mod keep;
 mod mouse;
 mod retype;
 mod state;
 
+pub use indexing::INDEX_WAIT;
 pub use state::{Current, Hits, ModeState, PickerKind, PromptKind, ScreenLayout, Scrolls, Status};
 
 use std::collections::{HashMap, HashSet};
@@ -110,6 +112,13 @@ pub struct App {
     /// When the record on screen was last compared with the log (another process, a second
     /// reviewer on the same database, may have saved decisions on it), and what was said.
     follow: follow::Follow,
+    /// How long a move past the records indexed so far waits for the background indexer
+    /// ([`INDEX_WAIT`]; tests that pause the indexer set zero).
+    pub index_wait: Duration,
+    /// A move waiting for the background indexer.
+    pending: Option<indexing::Pending>,
+    /// Clustering asked for, waiting for the dataset to be indexed.
+    clustering_deferred: bool,
 }
 
 /// How long opening waits for the background clustering before the first frame: a small
@@ -204,11 +213,14 @@ impl App {
             visited_set: HashSet::new(),
             follow: follow::Follow::default(),
             arb_config,
+            index_wait: INDEX_WAIT,
+            pending: None,
+            clustering_deferred: false,
         };
         let disputed = app.queue.kind == QueueKind::Disputed;
         app.arbitrating = disputed;
         if disputed || app.arb_config.auto_accept || app.arb_config.background {
-            app.clustering = Some(Clustering::start(Arc::clone(&app.dataset), &app.arb_config));
+            app.start_clustering();
         }
         if disputed {
             let t0 = Instant::now();
@@ -224,18 +236,30 @@ impl App {
             }
             app.finish_clustering_if_done();
         }
-        let start = app.resume_position();
-        app.go(start);
+        let start = app.resume_position(0, app.index_wait);
+        if app.pending.is_some() {
+            app.cur = Err(strings::not_indexed_yet(app.dataset.len()));
+        } else {
+            app.go(start);
+        }
         if disputed && app.cur.is_err() && !app.queue.complete(&app.dataset) {
-            app.cur = Err(strings::NO_DISPUTED_YET.to_owned());
+            app.cur = Err(if app.clustering_deferred {
+                strings::DISPUTED_WAITS_FOR_INDEX
+            } else {
+                strings::NO_DISPUTED_YET
+            }
+            .to_owned());
         }
         Ok(app)
     }
 
-    /// First queue position whose record is not reviewed (0 when all are).
-    fn resume_position(&mut self) -> usize {
-        let mut pos = 0;
-        while let Some(idx) = self.queue.get(pos, &self.dataset, &self.states) {
+    /// First queue position from `from` whose record is not reviewed (0 when all are). Past
+    /// the records indexed so far (after waiting up to `wait`), the move is left pending, to go
+    /// on from there.
+    fn resume_position(&mut self, from: usize, wait: Duration) -> usize {
+        let mut pos = from;
+        self.pending = None;
+        while let Some(idx) = self.queue_get(pos, wait) {
             let reviewed = self
                 .dataset
                 .primary()
@@ -247,6 +271,9 @@ impl App {
                 return pos;
             }
             pos += 1;
+        }
+        if !self.dataset.indexed() && self.queue.kind != QueueKind::Disputed {
+            self.pending = Some(indexing::Pending::Resume(pos));
         }
         0
     }
@@ -290,6 +317,7 @@ impl App {
     /// queue (exact sizes for filtered queues), then check the records stored as reviewed
     /// against their current content. Returns true while there is work left.
     pub fn idle(&mut self) -> bool {
+        self.index_tick();
         self.follow_if_due();
         if self.clustering.as_ref().is_some_and(|c| !c.finished) {
             self.drain_clustering(2_000);
@@ -307,7 +335,8 @@ impl App {
     /// True while [`App::idle`] has work left.
     #[must_use]
     pub fn busy(&self) -> bool {
-        (self.queue.kind != QueueKind::Disputed && !self.queue.complete(&self.dataset))
+        !self.dataset.indexed()
+            || (self.queue.kind != QueueKind::Disputed && !self.queue.complete(&self.dataset))
             || self.verified < self.dataset.len()
             || self.clustering.as_ref().is_some_and(|c| !c.finished)
             || !self.pending_accepts.is_empty()
@@ -517,11 +546,16 @@ impl App {
             return;
         }
         let to = self.pos.saturating_add_signed(delta);
-        if self.queue.get(to, &self.dataset, &self.states).is_none() {
+        if self.queue_get(to, self.index_wait).is_none() {
+            if !self.dataset.indexed() && self.queue.kind != QueueKind::Disputed {
+                return self.wait_to_go(indexing::Pending::Pos(to));
+            }
             let more = self.clustering.as_ref().is_some_and(|c| !c.finished)
                 && self.queue.kind == QueueKind::Disputed;
             self.status = Status::Info(
-                if more {
+                if self.clustering_deferred && self.queue.kind == QueueKind::Disputed {
+                    strings::DISPUTED_WAITS_FOR_INDEX
+                } else if more {
                     strings::DISPUTED_END_FOR_NOW
                 } else {
                     strings::QUEUE_END
@@ -534,9 +568,13 @@ impl App {
     }
 
     fn go_last(&mut self) {
+        let indexed = self.wait_for_index();
         while self.queue.scan(10_000, &self.dataset, &self.states) {}
         let n = self.queue.known(&self.dataset);
         self.go(n.saturating_sub(1));
+        if !indexed {
+            self.status = Status::Info(strings::not_indexed_yet(self.dataset.len()));
+        }
     }
 
     /// Show queue position `pos` (clamped to the queue).
@@ -573,6 +611,7 @@ impl App {
         }
         self.scroll = Scrolls::default();
         self.mode = ModeState::Normal;
+        self.pending = None;
         self.cur = self.read(idx);
         if let Ok(c) = &self.cur {
             self.ids.insert(c.record.id.clone(), idx);
@@ -630,6 +669,20 @@ impl App {
         if let Some(&i) = self.ids.get(id) {
             return Some(i);
         }
+        let t0 = Instant::now();
+        loop {
+            if let Some(i) = self.find_id_indexed(id) {
+                return Some(i);
+            }
+            let left = self.index_wait.saturating_sub(t0.elapsed());
+            if self.dataset.indexed() || !self.poll_index(left) {
+                return None;
+            }
+        }
+    }
+
+    /// [`App::find_id`] among the records indexed so far.
+    fn find_id_indexed(&mut self, id: &str) -> Option<usize> {
         while self.ids_scanned < self.dataset.len() {
             let i = self.ids_scanned;
             self.ids_scanned += 1;

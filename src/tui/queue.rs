@@ -1,6 +1,9 @@
 //! The review queue: which records, in file order, the reviewer walks through. Membership is
 //! decided lazily, record by record, as the reviewer (or idle time) moves forward, so a huge
 //! file shows its first record at once. Once a record is in the queue it stays for the session.
+//! While the file is still being indexed ([`Dataset::indexed`]), every queue but `disputed`
+//! walks the records indexed so far (the app takes in more as the index grows) and its size is a
+//! lower bound.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -65,8 +68,9 @@ pub struct Queue {
     member_set: HashSet<usize>,
     /// Next dataset index to consider.
     scanned: usize,
-    /// Expected size when known without scanning (from the stored states).
-    expected: Option<usize>,
+    /// Records stored as reviewed, and as flagged, at start: with the dataset's size (once
+    /// indexed), the expected size of the `unreviewed` and `flagged` queues without scanning.
+    stored: (usize, usize),
     /// Members reviewed (filtered queues).
     reviewed: HashSet<usize>,
     /// Records of the dataset reviewed, whatever the queue (the stored states, then every
@@ -77,22 +81,17 @@ pub struct Queue {
 impl Queue {
     /// A queue over `ds`; `states` are the stored record states at start.
     #[must_use]
-    pub fn new(kind: QueueKind, ds: &Dataset, states: &HashMap<String, RecordState>) -> Self {
-        let expected = match &kind {
-            QueueKind::All => Some(ds.len()),
-            QueueKind::Unreviewed => Some(
-                ds.len()
-                    .saturating_sub(states.values().filter(|s| s.reviewed).count()),
-            ),
-            QueueKind::Flagged => Some(states.values().filter(|s| s.flagged).count()),
-            QueueKind::Type(_) | QueueKind::Disputed => None,
-        };
+    pub fn new(kind: QueueKind, _ds: &Dataset, states: &HashMap<String, RecordState>) -> Self {
+        let stored = (
+            states.values().filter(|s| s.reviewed).count(),
+            states.values().filter(|s| s.flagged).count(),
+        );
         Self {
             kind,
             members: Vec::new(),
             member_set: HashSet::new(),
             scanned: 0,
-            expected,
+            stored,
             reviewed: HashSet::new(),
             reviewed_count: states.values().filter(|s| s.reviewed).count(),
         }
@@ -133,10 +132,25 @@ impl Queue {
         }
     }
 
-    /// True when every record of the dataset has been considered.
+    /// True when every record of the dataset has been considered (never while the dataset is
+    /// still being indexed).
     #[must_use]
     pub fn complete(&self, ds: &Dataset) -> bool {
-        self.kind == QueueKind::All || self.scanned >= ds.len()
+        ds.indexed() && (self.kind == QueueKind::All || self.scanned >= ds.len())
+    }
+
+    /// Expected size when known without scanning (from the stored states and the dataset's
+    /// size, once it is indexed).
+    fn expected(&self, ds: &Dataset) -> Option<usize> {
+        if !ds.indexed() {
+            return None;
+        }
+        match &self.kind {
+            QueueKind::All => Some(ds.len()),
+            QueueKind::Unreviewed => Some(ds.len().saturating_sub(self.stored.0)),
+            QueueKind::Flagged => Some(self.stored.1),
+            QueueKind::Type(_) | QueueKind::Disputed => None,
+        }
     }
 
     /// Number of records known to be in the queue so far.
@@ -156,7 +170,7 @@ impl Queue {
         if self.complete(ds) {
             (self.known(ds), true)
         } else {
-            match self.expected {
+            match self.expected(ds) {
                 Some(n) => (n.max(self.known(ds)), true),
                 None => (self.known(ds), false),
             }
@@ -182,9 +196,13 @@ impl Queue {
         self.members.get(pos).copied()
     }
 
-    /// Consider up to `n` more records (idle-time scanning); true when something was done.
+    /// Consider up to `n` more records (idle-time scanning); true when something was done
+    /// (false too while the records indexed so far are all considered).
     pub fn scan(&mut self, n: usize, ds: &Dataset, states: &HashMap<String, RecordState>) -> bool {
-        if self.complete(ds) || self.kind == QueueKind::Disputed {
+        if self.complete(ds)
+            || matches!(self.kind, QueueKind::All | QueueKind::Disputed)
+            || self.scanned >= ds.len()
+        {
             return false;
         }
         for _ in 0..n {

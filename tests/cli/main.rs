@@ -2,6 +2,7 @@
 
 mod agreement;
 mod arbitrate;
+mod cold_open;
 mod common;
 mod compare;
 mod conventions;

@@ -225,13 +225,16 @@ impl App {
             return;
         }
         if let Ok(n) = t.parse::<usize>() {
-            if n >= 1 && self.queue.get(n - 1, &self.dataset, &self.states).is_some() {
+            if n >= 1 && self.queue_get(n - 1, self.index_wait).is_some() {
                 self.go(n - 1);
                 return;
             }
         }
         match self.find_id(t) {
             Some(idx) => self.go_index(idx),
+            None if !self.dataset.indexed() => {
+                self.status = Status::Error(strings::not_found_so_far(t, self.dataset.len()));
+            }
             None => self.status = Status::Error(strings::no_record(t)),
         }
     }

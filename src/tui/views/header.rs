@@ -1,4 +1,6 @@
-//! The header: dataset, position in the queue, id, type, review state, progress.
+//! The header: dataset, position in the queue, id, type, review state, progress. While the
+//! file is still being indexed in the background the queue's size is a lower bound (`12 /
+//! 4096+`) and "indexing… N records so far" stands in for the dataset's progress.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -92,13 +94,19 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     // Progress is the dataset's, not the queue's (after a restart the unreviewed queue holds
     // only what is left, and "0/156" hid the 19 done).
     let (done, total) = app.dataset_progress();
-    let count = strings::progress(done, total);
+    // The dataset's size is not known before it is indexed: no bar, no "done/N".
+    let indexing = !app.dataset.indexed();
+    let count = if indexing {
+        strings::indexing(total)
+    } else {
+        strings::progress(done, total)
+    };
     if area.height >= 2 {
         // The progress goes at the end of the first row, the bar as wide as the room left.
         let used: usize = first.iter().map(|s| text::width(&s.content)).sum();
         let room = usize::from(area.width).saturating_sub(used + 2 + text::width(&count) + 1);
         let mut tail = count;
-        if room >= 7 {
+        if room >= 7 && !indexing {
             tail = format!("{} {tail}", progress_bar(done, total, (room - 2).min(30)));
         }
         first.push(Span::raw("  "));
