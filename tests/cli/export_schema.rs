@@ -331,6 +331,15 @@ fn verdict_files_of_two_exports_load_together_with_the_verdicts_features() {
         .filter_map(|r| cast_error(r, &first, "verdict"))
         .collect();
     assert!(fails.iter().any(|e| e.contains("notes[]")), "{fails:?}");
+    // nor, in the other order, those of the rich file (no label kept) the plain one's labels
+    let first = inferred(&rich);
+    assert!(
+        plain
+            .iter()
+            .filter_map(|r| cast_error(r, &first, "verdict"))
+            .any(|e| e.contains("labels_after[]")),
+        "{plain:?}"
+    );
 
     // The features, the same for both exports, take every line of both, in either order.
     assert_eq!(plain_f, rich_f);
