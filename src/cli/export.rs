@@ -122,6 +122,11 @@ pub struct Args {
     /// `load_dataset("json", data_files=..., features=Features.from_dict(json.load(...)))`.
     #[arg(long, value_name = "PATH.json")]
     pub features: Option<PathBuf>,
+    /// Write the types of every field of the --verdicts line as a `datasets` Features
+    /// dictionary (JSON), so that verdict files of several exports load together whatever
+    /// their order (a file whose notes are all `[]` first, say).
+    #[arg(long, value_name = "PATH.json", requires = "verdicts")]
+    pub verdicts_features: Option<PathBuf>,
     /// Drop labels whose type is not the record's corruption_type (the published rule); they
     /// are counted in the report.
     #[arg(long)]
@@ -316,6 +321,9 @@ fn protect(args: &Args, judges: &[(String, PathBuf)], db: &Path) -> anyhow::Resu
                 args.out.display()
             );
         }
+    }
+    if let Some(p) = &args.verdicts_features {
+        dests.push((p, "--verdicts-features"));
     }
     if args.split_by.is_some() {
         if dest::target(&args.out)? == dest::Target::Stream {
@@ -722,6 +730,10 @@ impl Sink<'_> {
             Some(p) => Some(features::write(p, &files, self.primary.index.layout())?),
             None => None,
         };
+        let verdicts_features = match &self.args.verdicts_features {
+            Some(p) => Some(features::write_verdicts(p)?),
+            None => None,
+        };
         let names: Vec<String> = files
             .iter()
             .map(|f| format!("{} ({} records)", f.dest().display(), f.count()))
@@ -731,6 +743,7 @@ impl Sink<'_> {
         all.extend(self.verdicts.take().map(|f| (f, "--verdicts")));
         all.extend(report_file.map(|f| (f, "--report")));
         all.extend(features_file.map(|f| (f, "--features")));
+        all.extend(verdicts_features.map(|f| (f, "--verdicts-features")));
         output::persist_all(all, manifest)?;
         let t = &self.tally;
         eprintln!(

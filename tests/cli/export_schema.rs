@@ -219,3 +219,154 @@ fn the_cast_check_refuses_what_datasets_refuses() {
         assert!(cast_error(&bad, &f, "r").is_some(), "{bad}");
     }
 }
+
+/// Dotted paths of every key in `v` (`.a`, `.a[].b`).
+fn key_paths(v: &Value, at: &str, out: &mut std::collections::BTreeSet<String>) {
+    match v {
+        Value::Object(o) => {
+            for (k, x) in o {
+                out.insert(format!("{at}.{k}"));
+                key_paths(x, &format!("{at}.{k}"), out);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| key_paths(x, &format!("{at}[]"), out)),
+        _ => {}
+    }
+}
+
+/// Dotted paths of every key a `datasets` features dictionary types.
+fn feature_paths(f: &Value, at: &str, out: &mut std::collections::BTreeSet<String>) {
+    match f.get("_type").and_then(Value::as_str) {
+        Some("List") => feature_paths(&f["feature"], &format!("{at}[]"), out),
+        Some(_) => {}
+        None => {
+            for (k, x) in f.as_object().into_iter().flatten() {
+                out.insert(format!("{at}.{k}"));
+                feature_paths(x, &format!("{at}.{k}"), out);
+            }
+        }
+    }
+}
+
+#[test]
+fn verdict_files_of_two_exports_load_together_with_the_verdicts_features() {
+    let dir = TempDir::new().expect("tmp");
+    let input = common::fixture("export/records.jsonl");
+    let recs = records(&input);
+    let export = |name: &str, decisions: Vec<Decision>| {
+        let db = dir.path().join(format!("{name}.sqlite"));
+        let store = Store::open(&db).expect("db");
+        for d in &decisions {
+            store.append(d, None).expect("append");
+        }
+        let verdicts = dir.path().join(format!("{name}.verdicts.jsonl"));
+        let features = dir.path().join(format!("{name}.verdicts.features.json"));
+        common::bin()
+            .arg("export")
+            .arg(&input)
+            .arg("--db")
+            .arg(&db)
+            .args([
+                "--out",
+                dir.path()
+                    .join(format!("{name}.jsonl"))
+                    .to_str()
+                    .expect("utf-8"),
+            ])
+            .args(["--verdicts", verdicts.to_str().expect("utf-8")])
+            .args(["--verdicts-features", features.to_str().expect("utf-8")])
+            .assert()
+            .success();
+        let f: Value =
+            serde_json::from_slice(&fs::read(&features).expect("features")).expect("json");
+        (
+            lines(&verdicts),
+            f,
+            dir.path().join(format!(".{name}.jsonl.manifest.json")),
+        )
+    };
+    let d = |i: usize, kind: ActionKind, edit: &dyn Fn(&mut Decision)| {
+        let mut d = Decision::new(&recs[i], "records", "ann", kind);
+        edit(&mut d);
+        d
+    };
+    // One review with nothing but accepts (every `notes`, `reasons`, `disputes` is `[]`), one
+    // with notes, a reason, a resolution and a removal.
+    let (plain, plain_f, _) = export(
+        "plain",
+        vec![d(0, ActionKind::Accept, &|d| {
+            d.span_key = Some("gold:0".into())
+        })],
+    );
+    let (rich, rich_f, manifest) = export(
+        "rich",
+        vec![
+            d(0, ActionKind::Note, &|d| {
+                d.note = Some("checked 25°C, 東京 👍".into())
+            }),
+            d(0, ActionKind::Drop, &|d| {
+                d.span_key = Some("gold:0".into());
+                d.reason = Some("supported by the tool’s answer".into());
+            }),
+            d(1, ActionKind::Remove, &|d| {
+                d.reason = Some("mismatch".into())
+            }),
+            d(2, ActionKind::Resolve, &|d| {
+                d.span_key = Some("gold:0".into());
+                d.upheld = vec!["judge_a".into()];
+                d.dismissed = vec!["judge_b".into()];
+                d.note = Some("é".into());
+            }),
+        ],
+    );
+    assert!(
+        plain.iter().all(|v| v["notes"] == serde_json::json!([])),
+        "{plain:?}"
+    );
+
+    // The problem: the types of the file without notes do not take the other's notes.
+    let first = inferred(&plain);
+    let fails: Vec<String> = rich
+        .iter()
+        .filter_map(|r| cast_error(r, &first, "verdict"))
+        .collect();
+    assert!(fails.iter().any(|e| e.contains("notes[]")), "{fails:?}");
+    // nor, in the other order, those of the rich file (no label kept) the plain one's labels
+    let first = inferred(&rich);
+    assert!(
+        plain
+            .iter()
+            .filter_map(|r| cast_error(r, &first, "verdict"))
+            .any(|e| e.contains("labels_after[]")),
+        "{plain:?}"
+    );
+
+    // The features, the same for both exports, take every line of both, in either order.
+    assert_eq!(plain_f, rich_f);
+    for v in plain.iter().chain(&rich) {
+        assert_eq!(cast_error(v, &plain_f, "verdict"), None, "{}", v["id"]);
+    }
+    // and type every key the verdicts carry, nested ones included
+    let (mut written, mut typed) = (
+        std::collections::BTreeSet::new(),
+        std::collections::BTreeSet::new(),
+    );
+    for v in plain.iter().chain(&rich) {
+        key_paths(v, "", &mut written);
+    }
+    feature_paths(&plain_f, "", &mut typed);
+    let untyped: Vec<&String> = written.difference(&typed).collect();
+    assert!(untyped.is_empty(), "{untyped:?}");
+    assert!(written.contains(".reasons[].note") && written.contains(".disputes[].upheld"));
+    assert_eq!(plain_f["notes"]["feature"]["dtype"], "string");
+    assert_eq!(plain_f["reasons"]["feature"]["note"]["dtype"], "string");
+
+    // The features file is one of the set.
+    let manifest: Value =
+        serde_json::from_slice(&fs::read(manifest).expect("manifest")).expect("json");
+    assert!(manifest["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .any(|e| e["what"] == "--verdicts-features"));
+}

@@ -7,6 +7,10 @@
 //! gives a type the other files cannot be cast to. JSON cannot type an empty list; this
 //! schema, merged over every record of every file, can: `load_dataset("json", data_files=...,
 //! features=Features.from_dict(json.load(open(PATH))))`.
+//!
+//! `--verdicts-features`: the same for the verdicts file, whose one shape is known statically:
+//! the types come from the serialised form of a verdict with every field filled (every list one
+//! element, every option given), so they follow the verdict struct and cannot drift from it.
 
 use std::io::{BufRead, Write};
 use std::path::Path;
@@ -18,6 +22,7 @@ use super::atomic::AtomicFile;
 use super::output::RecordFile;
 use crate::cli::eprintln;
 use crate::formats::index::Layout;
+use crate::review::outcome::{Dispute, LabelView, Reason, Verdict};
 
 /// The type of a field, merged over records.
 #[derive(Debug, Clone, PartialEq)]
@@ -183,10 +188,81 @@ pub fn write(p: &Path, files: &[RecordFile], layout: Layout) -> anyhow::Result<A
             mixed.join(", ")
         );
     }
+    write_json(p, &ty.feature())
+}
+
+/// A verdict with every field filled: every list holds one element, every option is given, so
+/// that its serialised form types every field (a new field must be given here to compile, and
+/// a test refuses one left `null` or empty).
+fn full_verdict() -> Verdict {
+    let label = LabelView {
+        start: 0,
+        end: 1,
+        text: "°".into(),
+        label: "label".into(),
+        category: Some("category".into()),
+        subcategory: Some("subcategory".into()),
+    };
+    let s = |v: &str| vec![v.to_owned()];
+    Verdict {
+        id: "id".into(),
+        reviewed: true,
+        outcomes: s("kept"),
+        corruption_type_before: Some("before".into()),
+        corruption_type_after: Some("after".into()),
+        labels_before: vec![label.clone()],
+        labels_after: vec![label.clone()],
+        strict_dropped: vec![label],
+        disputes: vec![Dispute {
+            decision: 1,
+            span_key: Some("gold:0".into()),
+            unit: "cluster 0-1".into(),
+            upheld_span: true,
+            upheld: s("judge_a"),
+            dismissed: s("judge_b"),
+            reviewer: "ann".into(),
+        }],
+        upheld: s("judge_a"),
+        dismissed: s("judge_b"),
+        reviewers: s("ann"),
+        time: Some("time".into()),
+        notes: s("note"),
+        reasons: vec![Reason {
+            decision: 1,
+            action: "drop".into(),
+            span_key: Some("gold:0".into()),
+            reason: Some("reason".into()),
+            note: Some("note".into()),
+        }],
+        flagged: true,
+        decisions: vec![1],
+        stale: vec![2],
+        undone: vec![3],
+        undo_redo: vec![4],
+    }
+}
+
+/// The type of the verdicts file's line.
+///
+/// # Errors
+/// A verdict does not serialise (it always does: plain strings, numbers and lists).
+pub fn verdict_type() -> anyhow::Result<Ty> {
+    let v = serde_json::to_value(full_verdict()).context("serialising a verdict")?;
+    Ok(Ty::of(&v))
+}
+
+/// The `--verdicts-features` file at `p`: the types of the verdicts file's line.
+///
+/// # Errors
+/// `p` cannot be written.
+pub fn write_verdicts(p: &Path) -> anyhow::Result<AtomicFile> {
+    write_json(p, &verdict_type()?.feature())
+}
+
+fn write_json(p: &Path, v: &Value) -> anyhow::Result<AtomicFile> {
     let mut out = AtomicFile::create(p)?;
     let w = out.writer()?;
-    serde_json::to_writer_pretty(&mut *w, &ty.feature())
-        .with_context(|| format!("writing {}", p.display()))?;
+    serde_json::to_writer_pretty(&mut *w, v).with_context(|| format!("writing {}", p.display()))?;
     w.write_all(b"\n")?;
     Ok(out)
 }
@@ -194,6 +270,34 @@ pub fn write(p: &Path, files: &[RecordFile], layout: Layout) -> anyhow::Result<A
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Paths of the fields `ty` leaves untyped (`null`, or lists of `null`).
+    fn untyped(ty: &Ty, at: &str, out: &mut Vec<String>) {
+        match ty {
+            Ty::Null => out.push(at.to_owned()),
+            Ty::List(t) => untyped(t, &format!("{at}[]"), out),
+            Ty::Struct(fields) => {
+                for (k, t) in fields {
+                    untyped(t, &format!("{at}.{k}"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn the_verdict_features_type_every_field_the_verdict_serialiser_writes() {
+        let ty = verdict_type().expect("type");
+        let mut bare = Vec::new();
+        untyped(&ty, "", &mut bare);
+        assert!(bare.is_empty(), "untyped: {bare:?}");
+        assert!(ty.mixed().is_empty(), "{:?}", ty.mixed());
+        let f = ty.feature();
+        assert_eq!(f["notes"]["feature"]["dtype"], "string");
+        assert_eq!(f["decisions"]["feature"]["dtype"], "int64");
+        assert_eq!(f["labels_after"]["feature"]["category"]["dtype"], "string");
+        assert_eq!(f["flagged"]["dtype"], "bool");
+    }
 
     #[test]
     fn empty_lists_nulls_and_missing_keys_take_the_type_seen_elsewhere() {

@@ -34,7 +34,8 @@ pub struct Manifest {
 /// One file of the set.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entry {
-    /// `--out`, `--split-by file`, `--verdicts`, `--report`.
+    /// `--out`, `--split-by file`, `--verdicts`, `--report`, `--features`,
+    /// `--verdicts-features`.
     pub what: String,
     /// Its absolute path.
     pub path: PathBuf,
@@ -173,7 +174,8 @@ pub fn sync_dir(path: &Path) {
 }
 
 /// Where the manifest of this export's set goes: beside the first output that is a file
-/// (`--out`, else `--verdicts`, `--report`, `--features`); none when every output is a stream.
+/// (`--out`, else `--verdicts`, `--report`, `--features`, `--verdicts-features`); none when
+/// every output is a stream.
 ///
 /// # Errors
 /// An output is that path, or a symlink output points nowhere.
@@ -183,6 +185,7 @@ pub fn path_of(args: &Args) -> anyhow::Result<Option<PathBuf>> {
         args.verdicts.as_ref(),
         args.report.as_ref(),
         args.features.as_ref(),
+        args.verdicts_features.as_ref(),
     ];
     for (i, p) in outs.into_iter().enumerate() {
         let Some(p) = p else { continue };
