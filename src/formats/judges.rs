@@ -289,28 +289,27 @@ pub fn read_file(
 
 /// The role of the source a file of `format` contributes under its own name.
 fn role_of(format: Format) -> SourceRole {
-    match format {
-        Format::Predictions => SourceRole::Detector,
-        Format::Decisions => SourceRole::Judge,
-        Format::Ragtruth | Format::Lettuce | Format::Mushroom => SourceRole::Annotator,
-    }
+    format.spec().judge_role
 }
 
-/// The sources one record of a judge file contributes: `(name, role, spans)`.
+/// The sources one record of a judge file contributes: `(name, role, spans)`. A file whose own
+/// role is `Annotator` gives its gold as its opinion and its other sources as `NAME/<source>`;
+/// a detector's or judge's file gives its other sources under its own name and drops its gold.
 fn contributed(
     name: &str,
     format: Format,
     sources: Vec<Source>,
 ) -> Vec<(String, SourceRole, Vec<Span>)> {
+    let gold_is_opinion = role_of(format) == SourceRole::Annotator;
     let mut out = Vec::new();
     for s in sources {
-        match (format, s.role) {
-            (Format::Predictions | Format::Decisions, SourceRole::Gold) => {}
-            (Format::Predictions | Format::Decisions, role) => {
-                out.push((name.to_owned(), role, s.spans));
+        match (gold_is_opinion, s.role) {
+            (false, SourceRole::Gold) => {}
+            (false, role) => out.push((name.to_owned(), role, s.spans)),
+            (true, SourceRole::Gold) => {
+                out.push((name.to_owned(), SourceRole::Annotator, s.spans));
             }
-            (_, SourceRole::Gold) => out.push((name.to_owned(), SourceRole::Annotator, s.spans)),
-            (_, role) => out.push((format!("{name}/{}", s.name), role, s.spans)),
+            (true, role) => out.push((format!("{name}/{}", s.name), role, s.spans)),
         }
     }
     out
@@ -569,26 +568,11 @@ impl Arbitration {
     }
 }
 
-/// Fields a [`SpanReader`] skips without building them: the evidence, the request, metadata and
-/// raw judge output — everything clustering does not read.
-pub const SKIPPED_FIELDS: [&str; 7] = [
-    "context",
-    "query",
-    "meta",
-    "prompt",
-    "model_input",
-    "judge_raw",
-    "generation",
-];
-
-/// Fields a [`SpanReader`] also skips in joined files: their gold labels, which a join drops
-/// (the leading file's gold is the one under review).
-pub const JOINED_SKIPPED_FIELDS: [&str; 3] = ["gold_spans", "hallucination_labels", "hard_labels"];
-
-/// Parses a JSON object leaving out the fields named in `skip` (the parser steps over them
-/// without allocating or unescaping).
+/// Parses a JSON object leaving out the fields named in `skip` and the one named `skip_too`
+/// (the parser steps over them without allocating or unescaping).
 struct Skim<'s> {
-    skip: &'s [&'s [&'s str]],
+    skip: &'s [&'s str],
+    skip_too: Option<&'s str>,
 }
 
 impl<'de> serde::de::DeserializeSeed<'de> for Skim<'_> {
@@ -609,7 +593,7 @@ impl<'de> serde::de::Visitor<'de> for Skim<'_> {
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Value, A::Error> {
         let mut obj = serde_json::Map::new();
         while let Some(k) = m.next_key::<std::borrow::Cow<'de, str>>()? {
-            if self.skip.iter().any(|list| list.contains(&k.as_ref())) {
+            if self.skip.contains(&k.as_ref()) || self.skip_too == Some(k.as_ref()) {
                 m.next_value::<serde::de::IgnoredAny>()?;
             } else {
                 obj.insert(k.into_owned(), m.next_value::<Value>()?);
@@ -620,23 +604,17 @@ impl<'de> serde::de::Visitor<'de> for Skim<'_> {
 }
 
 /// True when [`SpanReader`] gives `dataset`'s records the same sources as
-/// [`Dataset::record`](super::Dataset::record): every file has explicit ids and one line per id
-/// by design (records, prediction and Mu-SHROOM files). LettuceDetect files may derive the id
-/// from the skipped `prompt`, and a decisions file holds several lines per id, which
-/// `SpanReader`'s same-position match would not all join.
+/// [`Dataset::record`](super::Dataset::record): every file's format has explicit ids and one
+/// line per id by design ([`FormatSpec::skimmable`](super::FormatSpec::skimmable)).
 #[must_use]
 pub fn skimmable(dataset: &super::Dataset) -> bool {
-    dataset.files().all(|f| {
-        matches!(
-            f.format,
-            Format::Ragtruth | Format::Predictions | Format::Mushroom
-        )
-    })
+    dataset.files().all(|f| f.format.spec().skimmable)
 }
 
 /// A dataset's records read with only what clustering needs: id, answer, type and every
-/// source's spans; [`SKIPPED_FIELDS`] (the context above all) and, in joined files,
-/// [`JOINED_SKIPPED_FIELDS`] are stepped over, never built.
+/// source's spans; each format's [`skim_skips`](super::FormatSpec::skim_skips) (the context
+/// above all) and, in joined files, its [`gold_list`](super::FormatSpec::gold_list) (whose
+/// gold a join drops) are stepped over, never built.
 /// Joined files are matched by id: the line at the same position when its id matches (files
 /// written in the same order, as halu-toolace's and the generator's are), else through an id
 /// map built on first need. A joined line whose answer text is not the record's attaches no
@@ -725,13 +703,13 @@ impl<'d> SpanReader<'d> {
     fn skim(file: &DataFile, i: usize, joined: bool) -> Result<Record, FormatError> {
         use serde::de::DeserializeSeed;
         let bytes = file.index.bytes(i)?;
-        let skip: &[&[&str]] = if joined {
-            &[&SKIPPED_FIELDS, &JOINED_SKIPPED_FIELDS]
-        } else {
-            &[&SKIPPED_FIELDS]
+        let spec = file.format.spec();
+        let skim = Skim {
+            skip: spec.skim_skips,
+            skip_too: spec.gold_list.filter(|_| joined),
         };
         let mut de = serde_json::Deserializer::from_slice(&bytes);
-        let v = Skim { skip }
+        let v = skim
             .deserialize(&mut de)
             .and_then(|v| de.end().map(|()| v))
             .map_err(|e| file.error(i, format!("invalid JSON: {e}")))?;

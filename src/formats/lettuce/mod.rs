@@ -6,10 +6,13 @@
 //! have no id: the record id is `id` when present, else `lettuce-` and a hash of prompt and
 //! answer (stable when the file is reordered).
 
+pub(crate) mod check;
+
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::{quote, spans, write};
+use super::spec::{FormatSpec, stem_source};
 use crate::model::{Record, Source, SourceRole, Span, GOLD};
 
 /// Parse one sample.
@@ -76,6 +79,31 @@ pub fn write(raw: &Value, gold: &[Span], _corruption_type: Option<&str>) -> Valu
     }
     out
 }
+
+/// The format's entry in the registry (`formats::Format`).
+pub const SPEC: FormatSpec = FormatSpec {
+    name: "lettuce",
+    detect: |r| r.contains_key("answer") && r.contains_key("labels"),
+    detect_keys: "answer+labels",
+    has_output: true,
+    default_source: stem_source,
+    parse: |v, _| parse(v),
+    write,
+    gold_list: Some("labels"),
+    labels_required: true,
+    labels_not_written: None,
+    builtin_labels: Some("lettucedetect"),
+    check: check::check,
+    judge_role: SourceRole::Annotator,
+    // The id may be derived from the skipped `prompt`.
+    skimmable: false,
+    skim_skips: &["context", "prompt"],
+};
+
+/// A record of the format for the registry's tests: one readable gold span over non-ASCII text
+/// and one unreadable (a string offset).
+#[cfg(test)]
+pub(crate) const SAMPLE: &str = r#"{"answer": "25°C 東京", "labels": [{"start": 0, "end": 4, "label": "contradiction"}, {"start": "x", "end": 2}]}"#;
 
 #[cfg(test)]
 mod tests {

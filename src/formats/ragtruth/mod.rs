@@ -1,9 +1,13 @@
 //! RAGTruth-compatible records (toolace-hallucination-spans): `hallucination_labels` over
 //! `output`, the type in `meta.corruption_type`.
 
+pub(crate) mod check;
+
+
 use serde_json::Value;
 
 use super::{spans, write};
+use super::spec::{FormatSpec, stem_source};
 use crate::model::{Record, Source, SourceRole, Span, GOLD};
 
 /// Parse one record line.
@@ -58,3 +62,27 @@ pub fn write(raw: &Value, gold: &[Span], corruption_type: Option<&str>) -> Value
     }
     out
 }
+
+/// The format's entry in the registry (`formats::Format`).
+pub const SPEC: FormatSpec = FormatSpec {
+    name: "ragtruth",
+    detect: |r| r.contains_key("hallucination_labels"),
+    detect_keys: "hallucination_labels",
+    has_output: true,
+    default_source: stem_source,
+    parse: |v, _| parse(v),
+    write,
+    gold_list: Some("hallucination_labels"),
+    labels_required: true,
+    labels_not_written: None,
+    builtin_labels: None,
+    check: check::check,
+    judge_role: SourceRole::Annotator,
+    skimmable: true,
+    skim_skips: &["context", "query", "meta"],
+};
+
+/// A record of the format for the registry's tests: one readable gold span over non-ASCII text
+/// and one unreadable (a string offset).
+#[cfg(test)]
+pub(crate) const SAMPLE: &str = r#"{"id": "a", "output": "25°C 東京", "hallucination_labels": [{"start": 0, "end": 4, "text": "25°C", "label": "contradiction"}, {"start": "x", "end": 2}], "meta": {"corruption_type": "contradiction"}}"#;

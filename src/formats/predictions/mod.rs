@@ -1,11 +1,14 @@
 //! Detector prediction files (halu-toolace results): `gold_spans` and one detector's
 //! `pred_spans` over `output`. No query or context: join with a records file by `id`.
 
+pub(crate) mod check;
+
 use std::path::Path;
 
 use serde_json::Value;
 
 use super::{spans, write};
+use super::spec::{FormatSpec};
 use crate::model::{Record, Source, SourceRole, Span, GOLD};
 
 /// Parse one prediction line; the predictions become a `Detector` source named `detector`.
@@ -88,6 +91,31 @@ pub fn detector_name(path: &Path) -> String {
         name.to_owned()
     }
 }
+
+/// The format's entry in the registry (`formats::Format`).
+pub const SPEC: FormatSpec = FormatSpec {
+    name: "predictions",
+    detect: |r| r.contains_key("pred_spans") || r.contains_key("gold_spans"),
+    detect_keys: "pred_spans",
+    has_output: true,
+    default_source: detector_name,
+    parse,
+    write,
+    gold_list: Some("gold_spans"),
+    labels_required: true,
+    labels_not_written: None,
+    builtin_labels: None,
+    check: check::check,
+    judge_role: SourceRole::Detector,
+    skimmable: true,
+    // A generating detector's raw reply (`generation`).
+    skim_skips: &["generation"],
+};
+
+/// A record of the format for the registry's tests: one readable gold span over non-ASCII text
+/// and one unreadable (a string offset).
+#[cfg(test)]
+pub(crate) const SAMPLE: &str = r#"{"id": "a", "output": "25°C 東京", "gold_spans": [{"start": 0, "end": 4, "text": "25°C", "label": "contradiction"}, {"start": "x", "end": 2}], "pred_spans": [{"start": "x", "end": 2}]}"#;
 
 #[cfg(test)]
 mod tests {

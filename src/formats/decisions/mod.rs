@@ -8,9 +8,13 @@
 //! `lettuce`, `labeled_span`, ...), so the verdict survives a join into the records file.
 //! [`Judgement::of`] reads the verdict back from such a span.
 
+pub(crate) mod check;
+
+
 use serde_json::{Map, Value};
 
 use super::{quote, spans, write};
+use super::spec::{FormatSpec, stem_source};
 use crate::model::{Record, Source, SourceRole, Span, GOLD};
 
 /// What the judge said about `labeled_span` (`judge.label_correct`).
@@ -143,6 +147,31 @@ pub fn write(raw: &Value, gold: &[Span], corruption_type: Option<&str>) -> Value
     }
     out
 }
+
+/// The format's entry in the registry (`formats::Format`).
+pub const SPEC: FormatSpec = FormatSpec {
+    name: "decisions",
+    detect: |r| r.contains_key("labeled_span") || r.contains_key("judge"),
+    detect_keys: "labeled_span",
+    has_output: false,
+    default_source: stem_source,
+    parse,
+    write,
+    gold_list: None,
+    labels_required: false,
+    labels_not_written: None,
+    builtin_labels: None,
+    check: check::check,
+    judge_role: SourceRole::Judge,
+    // Several lines per id, which the span reader's same-position match would not all join.
+    skimmable: false,
+    skim_skips: &["judge_raw"],
+};
+
+/// A record of the format for the registry's tests: one readable gold span over non-ASCII text
+/// and one unreadable (a string offset).
+#[cfg(test)]
+pub(crate) const SAMPLE: &str = r#"{"id": "a", "labeled_span": {"start": "x", "end": 2}, "judge": {"label_correct": "true", "extra_hallucination": false}}"#;
 
 #[cfg(test)]
 mod tests {

@@ -6,9 +6,12 @@
 //! empty spans `[s, s]`, a boundary that splits a grapheme cluster. `validate` reports them.
 //! Only pairs whose offsets are not non-negative integers are skipped (with a warning).
 
+pub(crate) mod check;
+
 use serde_json::Value;
 
 use super::{quote, spans, write};
+use super::spec::{FormatSpec, stem_source};
 use crate::model::{Record, Source, SourceRole, Span, GOLD};
 
 /// The label given to Mu-SHROOM spans (the format carries none).
@@ -110,6 +113,30 @@ pub fn write(raw: &Value, gold: &[Span], _corruption_type: Option<&str>) -> Valu
     }
     out
 }
+
+/// The format's entry in the registry (`formats::Format`).
+pub const SPEC: FormatSpec = FormatSpec {
+    name: "mushroom",
+    detect: |r| r.contains_key("model_output_text"),
+    detect_keys: "model_output_text",
+    has_output: true,
+    default_source: stem_source,
+    parse: |v, _| parse(v),
+    write,
+    gold_list: Some("hard_labels"),
+    labels_required: false,
+    labels_not_written: Some("Mu-SHROOM's hard_labels are [start, end] pairs with no label"),
+    builtin_labels: None,
+    check: check::check,
+    judge_role: SourceRole::Annotator,
+    skimmable: true,
+    skim_skips: &["model_input"],
+};
+
+/// A record of the format for the registry's tests: one readable gold span over non-ASCII text
+/// and one unreadable (a string offset).
+#[cfg(test)]
+pub(crate) const SAMPLE: &str = r#"{"id": "a", "model_output_text": "25°C 東京", "hard_labels": [[0, 4], ["x", 2]]}"#;
 
 #[cfg(test)]
 mod tests {
