@@ -44,8 +44,9 @@ pub struct FormatSpec {
     /// A built-in label set (`LabelSet::builtin`) that `validate` accepts beside the given one.
     pub builtin_labels: Option<&'static str>,
     /// `validate`'s checks of one record line, on borrowed views of the line (the hot path:
-    /// only the checked fields are parsed).
-    pub(crate) check: fn(&mut Checker<'_>, &[u8]) -> Facts,
+    /// only the checked fields are parsed); `None` when the line could not be read (the
+    /// problem is already told).
+    pub(crate) check: fn(&mut Checker<'_>, &[u8]) -> Option<Facts>,
     /// The role of the source a `--judge` file of this format contributes under its own name:
     /// `Annotator` means the file's gold is its opinion (other sources become `NAME/<source>`);
     /// `Detector` and `Judge` files give their non-gold sources and drop their gold.

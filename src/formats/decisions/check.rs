@@ -1,13 +1,12 @@
 //! `validate`'s checks of a judge decision line, on borrowed views of the checked fields.
 
 use crate::formats::validate::check::{parse, Checker, Facts, ListSpec};
-use crate::formats::validate::shape::{Blob, Obj, OneSpan, Scalar, SpanItem};
+use crate::formats::validate::shape::{view, Blob, Obj, OneSpan, Scalar, SpanItem};
 use crate::formats::validate::Kind;
 
-pub(crate) fn check(c: &mut Checker<'_>, bytes: &[u8]) -> Facts {
-    let Some(rec) = parse::<Decision<'_>>(&mut c.sink, bytes) else {
-        return Facts::default();
-    };
+/// Check one record line (the format's [`crate::formats::FormatSpec::check`]).
+pub(crate) fn check(c: &mut Checker<'_>, bytes: &[u8]) -> Option<Facts> {
+    let rec = parse::<Decision<'_>>(&mut c.sink, bytes)?;
     let s = &mut c.sink;
     let id = s.req_str(&rec.id, "id", "/id");
     c.corruption_type = s
@@ -53,14 +52,7 @@ pub(crate) fn check(c: &mut Checker<'_>, bytes: &[u8]) -> Facts {
             );
         }
     }
-    let spec = ListSpec {
-        key: "labeled_span",
-        ptr: "/labeled_span",
-        pairs: false,
-        need_text: true,
-        need_label: true,
-        gold: true,
-    };
+    let spec = ListSpec::gold("labeled_span", "/labeled_span", true, true);
     let mut span_key = String::new();
     let n = match &rec.labeled_span {
         OneSpan::Missing => {
@@ -84,39 +76,20 @@ pub(crate) fn check(c: &mut Checker<'_>, bytes: &[u8]) -> Facts {
         }
     };
     c.check_type("corruption_type", n);
-    Facts {
-        key: id.map(|i| format!("{i}{span_key}").into_boxed_str()),
-        base_id: None,
-        corruption_type: c.corruption_type.as_deref().map(Box::from),
+    let key = id.map(|i| format!("{i}{span_key}"));
+    Some(c.facts(key.as_deref(), None))
+}
+
+view! {
+    /// `judge` of a decision line.
+    Judge<'a> {
+        label_correct: Scalar<'a>, extra_hallucination: Scalar<'a>, extra_text: Scalar<'a>,
+        reasoning: Scalar<'a>, parse_error: Scalar<'a>,
     }
-}
 
-/// `judge` of a decision line.
-#[derive(Debug, Default, serde::Deserialize)]
-pub(crate) struct Judge<'a> {
-    #[serde(default, borrow)]
-    pub label_correct: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub extra_hallucination: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub extra_text: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub reasoning: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub parse_error: Scalar<'a>,
-}
-
-/// A judge decision line.
-#[derive(Debug, Default, serde::Deserialize)]
-pub(crate) struct Decision<'a> {
-    #[serde(default, borrow)]
-    pub id: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub corruption_type: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub labeled_span: OneSpan<'a>,
-    #[serde(default, borrow)]
-    pub judge: Obj<Judge<'a>>,
-    #[serde(default, borrow)]
-    pub judge_raw: Blob<'a>,
+    /// A judge decision line.
+    Decision<'a> {
+        id: Scalar<'a>, corruption_type: Scalar<'a>, labeled_span: OneSpan<'a>,
+        judge: Obj<Judge<'a>>, judge_raw: Blob<'a>,
+    }
 }

@@ -77,10 +77,7 @@ impl Judgement {
 }
 
 /// Parse one decision line. The judge source is named `source`.
-///
-/// # Errors
-/// A message quoting the missing or mistyped field.
-pub fn parse(value: Value, source: &str) -> Result<Record, String> {
+pub(crate) fn parse(value: Value, source: &str) -> Result<Record, String> {
     let obj = spans::as_object(&value)?;
     let mut warnings = Vec::new();
     let id = spans::required_str(obj, "id")?;
@@ -125,7 +122,7 @@ pub fn parse(value: Value, source: &str) -> Result<Record, String> {
 /// field passes through unchanged, key order included. There is no output in a decision line, so
 /// a span's `text` is written as the span holds it.
 #[must_use]
-pub fn write(raw: &Value, gold: &[Span], corruption_type: Option<&str>) -> Value {
+pub(crate) fn write(raw: &Value, gold: &[Span], corruption_type: Option<&str>) -> Value {
     let mut out = raw.clone();
     let Some(obj) = out.as_object_mut() else {
         return out;

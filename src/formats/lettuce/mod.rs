@@ -16,10 +16,7 @@ use super::spec::{FormatSpec, stem_source};
 use crate::model::{Record, Source, SourceRole, Span, GOLD};
 
 /// Parse one sample.
-///
-/// # Errors
-/// A message quoting the missing or mistyped field.
-pub fn parse(value: Value) -> Result<Record, String> {
+pub(crate) fn parse(value: Value) -> Result<Record, String> {
     let obj = spans::as_object(&value)?;
     let mut warnings = Vec::new();
     let output = spans::required_str(obj, "answer")?;
@@ -70,14 +67,8 @@ fn content_id(prompt: &str, answer: &str) -> String {
 /// subcategory]`, no `text` unless the original label objects had one). LettuceDetect has no type
 /// field, so `corruption_type` is ignored.
 #[must_use]
-pub fn write(raw: &Value, gold: &[Span], _corruption_type: Option<&str>) -> Value {
-    let mut out = raw.clone();
-    let output = write::output_of(raw, "answer");
-    let list = write::span_list(raw.get("labels"), gold, output.as_ref(), false, false);
-    if let Some(obj) = out.as_object_mut() {
-        write::set(obj, "labels", list);
-    }
-    out
+pub(crate) fn write(raw: &Value, gold: &[Span], _corruption_type: Option<&str>) -> Value {
+    write::with_list(raw, "answer", "labels", gold, false, false)
 }
 
 /// The format's entry in the registry (`formats::Format`).

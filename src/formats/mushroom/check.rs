@@ -5,14 +5,13 @@ use std::fmt;
 
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 
-use crate::formats::validate::check::{boxed, parse, Checker, Facts, ListSpec, Out};
-use crate::formats::validate::shape::{Blob, List, Obj, Scalar, SpanItem};
+use crate::formats::validate::check::{parse, Checker, Facts, ListSpec, Out};
+use crate::formats::validate::shape::{view, Blob, List, Obj, Scalar, SpanItem};
 use crate::formats::validate::Kind;
 
-pub(crate) fn check(c: &mut Checker<'_>, bytes: &[u8]) -> Facts {
-    let Some(rec) = parse::<Mushroom<'_>>(&mut c.sink, bytes) else {
-        return Facts::default();
-    };
+/// Check one record line (the format's [`crate::formats::FormatSpec::check`]).
+pub(crate) fn check(c: &mut Checker<'_>, bytes: &[u8]) -> Option<Facts> {
+    let rec = parse::<Mushroom<'_>>(&mut c.sink, bytes)?;
     let s = &mut c.sink;
     let id = s.req_str(&rec.id, "id", "/id");
     s.blob(rec.model_input, "model_input", false);
@@ -22,22 +21,9 @@ pub(crate) fn check(c: &mut Checker<'_>, bytes: &[u8]) -> Facts {
         "/model_output_text",
     );
     let out = output.map(|o| Out::new(o, "model_output_text"));
-    let hard = ListSpec {
-        key: "hard_labels",
-        ptr: "/hard_labels",
-        pairs: true,
-        need_text: false,
-        need_label: false,
-        gold: true,
-    };
+    let hard = ListSpec::gold("hard_labels", "/hard_labels", false, false).pairs();
     c.list(&rec.hard_labels, hard, out.as_ref(), true);
-    let soft = ListSpec {
-        key: "soft_labels",
-        ptr: "/soft_labels",
-        pairs: false,
-        gold: false,
-        ..hard
-    };
+    let soft = ListSpec::source("soft_labels", "/soft_labels");
     c.list(&rec.soft_labels, soft, out.as_ref(), false);
     match &rec.annotations {
         Obj::Ok(anns) => {
@@ -47,13 +33,7 @@ pub(crate) fn check(c: &mut Checker<'_>, bytes: &[u8]) -> Facts {
                     "/annotations/{}",
                     name.replace('~', "~0").replace('/', "~1")
                 );
-                let spec = ListSpec {
-                    key: &key,
-                    ptr: &ptr,
-                    pairs: true,
-                    gold: false,
-                    ..hard
-                };
+                let spec = ListSpec::source(&key, &ptr).pairs();
                 c.list(list, spec, out.as_ref(), true);
             }
         }
@@ -66,11 +46,7 @@ pub(crate) fn check(c: &mut Checker<'_>, bytes: &[u8]) -> Facts {
             );
         }
     }
-    Facts {
-        key: boxed(id),
-        base_id: None,
-        corruption_type: None,
-    }
+    Some(c.facts(id, None))
 }
 
 /// Mu-SHROOM's per-annotator spans, in file order.
@@ -104,19 +80,11 @@ impl<'de: 'a, 'a> Deserialize<'de> for Annotations<'a> {
     }
 }
 
-/// A Mu-SHROOM line.
-#[derive(Debug, Default, serde::Deserialize)]
-pub(crate) struct Mushroom<'a> {
-    #[serde(default, borrow)]
-    pub id: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub model_input: Blob<'a>,
-    #[serde(default, borrow)]
-    pub model_output_text: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub hard_labels: List<SpanItem<'a>>,
-    #[serde(default, borrow)]
-    pub soft_labels: List<SpanItem<'a>>,
-    #[serde(default, borrow)]
-    pub annotations: Obj<Annotations<'a>>,
+view! {
+    /// A Mu-SHROOM line.
+    Mushroom<'a> {
+        id: Scalar<'a>, model_input: Blob<'a>, model_output_text: Scalar<'a>,
+        hard_labels: List<SpanItem<'a>>, soft_labels: List<SpanItem<'a>>,
+        annotations: Obj<Annotations<'a>>,
+    }
 }

@@ -18,10 +18,7 @@ use crate::model::{Record, Source, SourceRole, Span, GOLD};
 pub const LABEL: &str = "hallucination";
 
 /// Parse one Mu-SHROOM line.
-///
-/// # Errors
-/// A message quoting the missing or mistyped field.
-pub fn parse(value: Value) -> Result<Record, String> {
+pub(crate) fn parse(value: Value) -> Result<Record, String> {
     let obj = spans::as_object(&value)?;
     let mut warnings = Vec::new();
     let id = spans::required_str(obj, "id")?;
@@ -102,7 +99,7 @@ fn pairs(
 /// no type field, so `corruption_type` is ignored. `soft_labels` and `annotations` pass through
 /// unchanged (they record the annotators' opinions, not the reviewed result).
 #[must_use]
-pub fn write(raw: &Value, gold: &[Span], _corruption_type: Option<&str>) -> Value {
+pub(crate) fn write(raw: &Value, gold: &[Span], _corruption_type: Option<&str>) -> Value {
     let mut out = raw.clone();
     if let Some(obj) = out.as_object_mut() {
         let pairs = gold

@@ -1,12 +1,11 @@
 //! `validate`'s checks of a prediction line, on borrowed views of the checked fields.
 
-use crate::formats::validate::check::{boxed, parse, Checker, Facts, ListSpec, Out};
-use crate::formats::validate::shape::{List, Scalar, SpanItem};
+use crate::formats::validate::check::{parse, Checker, Facts, ListSpec, Out};
+use crate::formats::validate::shape::{view, List, Scalar, SpanItem};
 
-pub(crate) fn check(c: &mut Checker<'_>, bytes: &[u8]) -> Facts {
-    let Some(rec) = parse::<Predictions<'_>>(&mut c.sink, bytes) else {
-        return Facts::default();
-    };
+/// Check one record line (the format's [`crate::formats::FormatSpec::check`]).
+pub(crate) fn check(c: &mut Checker<'_>, bytes: &[u8]) -> Option<Facts> {
+    let rec = parse::<Predictions<'_>>(&mut c.sink, bytes)?;
     let s = &mut c.sink;
     let id = s.req_str(&rec.id, "id", "/id");
     let output = s.req_text(&rec.output, "output", "/output");
@@ -14,43 +13,18 @@ pub(crate) fn check(c: &mut Checker<'_>, bytes: &[u8]) -> Facts {
         .req_str(&rec.corruption_type, "corruption_type", "/corruption_type")
         .map(str::to_owned);
     let out = output.map(|o| Out::new(o, "output"));
-    let gold = ListSpec {
-        key: "gold_spans",
-        ptr: "/gold_spans",
-        pairs: false,
-        need_text: true,
-        need_label: true,
-        gold: true,
-    };
+    let gold = ListSpec::gold("gold_spans", "/gold_spans", true, true);
     let n = c.list(&rec.gold_spans, gold, out.as_ref(), true);
-    let pred = ListSpec {
-        key: "pred_spans",
-        ptr: "/pred_spans",
-        need_text: false,
-        need_label: false,
-        gold: false,
-        ..gold
-    };
+    let pred = ListSpec::source("pred_spans", "/pred_spans");
     c.list(&rec.pred_spans, pred, out.as_ref(), true);
     c.check_type("corruption_type", n);
-    Facts {
-        key: boxed(id),
-        base_id: None,
-        corruption_type: c.corruption_type.as_deref().map(Box::from),
-    }
+    Some(c.facts(id, None))
 }
 
-/// A prediction line.
-#[derive(Debug, Default, serde::Deserialize)]
-pub(crate) struct Predictions<'a> {
-    #[serde(default, borrow)]
-    pub id: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub output: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub corruption_type: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub gold_spans: List<SpanItem<'a>>,
-    #[serde(default, borrow)]
-    pub pred_spans: List<SpanItem<'a>>,
+view! {
+    /// A prediction line.
+    Predictions<'a> {
+        id: Scalar<'a>, output: Scalar<'a>, corruption_type: Scalar<'a>,
+        gold_spans: List<SpanItem<'a>>, pred_spans: List<SpanItem<'a>>,
+    }
 }

@@ -8,14 +8,11 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::{spans, write};
-use super::spec::{FormatSpec};
+use super::spec::FormatSpec;
 use crate::model::{Record, Source, SourceRole, Span, GOLD};
 
 /// Parse one prediction line; the predictions become a `Detector` source named `detector`.
-///
-/// # Errors
-/// A message quoting the missing or mistyped field.
-pub fn parse(value: Value, detector: &str) -> Result<Record, String> {
+pub(crate) fn parse(value: Value, detector: &str) -> Result<Record, String> {
     let obj = spans::as_object(&value)?;
     let mut warnings = Vec::new();
     let id = spans::required_str(obj, "id")?;
@@ -44,15 +41,10 @@ pub fn parse(value: Value, detector: &str) -> Result<Record, String> {
 /// The line `raw` with `gold_spans` replaced by `gold` and, when given, `corruption_type` set;
 /// `pred_spans` and every other field pass through unchanged (see the `formats::write` module).
 #[must_use]
-pub fn write(raw: &Value, gold: &[Span], corruption_type: Option<&str>) -> Value {
-    let mut out = raw.clone();
-    let output = write::output_of(raw, "output");
-    let list = write::span_list(raw.get("gold_spans"), gold, output.as_ref(), true, true);
-    if let Some(obj) = out.as_object_mut() {
-        write::set(obj, "gold_spans", list);
-        if let Some(t) = corruption_type {
-            write::set(obj, "corruption_type", Value::String(t.to_owned()));
-        }
+pub(crate) fn write(raw: &Value, gold: &[Span], corruption_type: Option<&str>) -> Value {
+    let mut out = write::with_list(raw, "output", "gold_spans", gold, true, true);
+    if let (Some(obj), Some(t)) = (out.as_object_mut(), corruption_type) {
+        write::set(obj, "corruption_type", Value::String(t.to_owned()));
     }
     out
 }

@@ -1,16 +1,15 @@
 //! `validate`'s checks of a RAGTruth-compatible record: the line is skimmed once and only the
 //! checked members are parsed, into borrowed views (`context`, `query`, `meta.tools` never are).
 
-use crate::formats::validate::check::{boxed, Checker, Facts, ListSpec, Out};
-use crate::formats::validate::shape::{self, Blob, List, Obj, Scalar, SpanItem};
+use crate::formats::validate::check::{Checker, Facts, ListSpec, Out};
+use crate::formats::validate::shape::{view, self, Blob, List, Obj, Scalar, SpanItem};
 use crate::formats::validate::Kind;
 use crate::formats::validate::check::{parse_text, scalar, utf8, Sink};
 use crate::formats::validate::skim;
 
-pub(crate) fn check(c: &mut Checker<'_>, bytes: &[u8]) -> Facts {
-    let Some(rec) = parse_ragtruth(&mut c.sink, bytes) else {
-        return Facts::default();
-    };
+/// Check one record line (the format's [`crate::formats::FormatSpec::check`]).
+pub(crate) fn check(c: &mut Checker<'_>, bytes: &[u8]) -> Option<Facts> {
+    let rec = parse_ragtruth(&mut c.sink, bytes)?;
     let s = &mut c.sink;
     let id = s.req_str(&rec.id, "id", "/id");
     s.blob(rec.query, "query", true);
@@ -66,58 +65,24 @@ pub(crate) fn check(c: &mut Checker<'_>, bytes: &[u8]) -> Facts {
         }
     }
     let out = output.map(|o| Out::new(o, "output"));
-    let spec = ListSpec {
-        key: "hallucination_labels",
-        ptr: "/hallucination_labels",
-        pairs: false,
-        need_text: true,
-        need_label: true,
-        gold: true,
-    };
+    let spec = ListSpec::gold("hallucination_labels", "/hallucination_labels", true, true);
     let n = c.list(&rec.hallucination_labels, spec, out.as_ref(), true);
     c.check_type("meta.corruption_type", n);
-    Facts {
-        key: boxed(id),
-        base_id: boxed(base_id),
-        corruption_type: c.corruption_type.as_deref().map(Box::from),
+    Some(c.facts(id, base_id))
+}
+
+view! {
+    /// `meta` of a RAGTruth-compatible record.
+    Meta<'a> {
+        source: Scalar<'a>, base_id: Scalar<'a>, corruption_type: Scalar<'a>, tools: Scalar<'a>,
+        tool_call: Scalar<'a>,
     }
-}
 
-/// `meta` of a RAGTruth-compatible record.
-#[derive(Debug, Default, serde::Deserialize)]
-pub(crate) struct Meta<'a> {
-    /// `meta.source`.
-    #[serde(default, borrow)]
-    pub source: Scalar<'a>,
-    /// `meta.base_id`.
-    #[serde(default, borrow)]
-    pub base_id: Scalar<'a>,
-    /// `meta.corruption_type`.
-    #[serde(default, borrow)]
-    pub corruption_type: Scalar<'a>,
-    /// `meta.tools`.
-    #[serde(default, borrow)]
-    pub tools: Scalar<'a>,
-    /// `meta.tool_call`.
-    #[serde(default, borrow)]
-    pub tool_call: Scalar<'a>,
-}
-
-/// A RAGTruth-compatible record.
-#[derive(Debug, Default, serde::Deserialize)]
-pub(crate) struct Ragtruth<'a> {
-    #[serde(default, borrow)]
-    pub id: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub query: Blob<'a>,
-    #[serde(default, borrow)]
-    pub context: Blob<'a>,
-    #[serde(default, borrow)]
-    pub output: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub hallucination_labels: List<SpanItem<'a>>,
-    #[serde(default, borrow)]
-    pub meta: Obj<Meta<'a>>,
+    /// A RAGTruth-compatible record.
+    Ragtruth<'a> {
+        id: Scalar<'a>, query: Blob<'a>, context: Blob<'a>, output: Scalar<'a>,
+        hallucination_labels: List<SpanItem<'a>>, meta: Obj<Meta<'a>>,
+    }
 }
 
 /// A RAGTruth-compatible record read with the skimmer: the whole line is checked once, long

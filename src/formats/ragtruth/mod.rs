@@ -11,10 +11,7 @@ use super::spec::{FormatSpec, stem_source};
 use crate::model::{Record, Source, SourceRole, Span, GOLD};
 
 /// Parse one record line.
-///
-/// # Errors
-/// A message quoting the missing or mistyped field.
-pub fn parse(value: Value) -> Result<Record, String> {
+pub(crate) fn parse(value: Value) -> Result<Record, String> {
     let obj = spans::as_object(&value)?;
     let mut warnings = Vec::new();
     let id = spans::required_str(obj, "id")?;
@@ -44,21 +41,10 @@ pub fn parse(value: Value) -> Result<Record, String> {
 /// New span objects follow the key order of the record's other labels, else sorted
 /// (`end, label, start, text`, as the published files are written).
 #[must_use]
-pub fn write(raw: &Value, gold: &[Span], corruption_type: Option<&str>) -> Value {
-    let mut out = raw.clone();
-    let output = write::output_of(raw, "output");
-    let list = write::span_list(
-        raw.get("hallucination_labels"),
-        gold,
-        output.as_ref(),
-        true,
-        true,
-    );
-    if let Some(obj) = out.as_object_mut() {
-        write::set(obj, "hallucination_labels", list);
-        if let Some(t) = corruption_type {
-            write::set_meta_type(obj, t);
-        }
+pub(crate) fn write(raw: &Value, gold: &[Span], corruption_type: Option<&str>) -> Value {
+    let mut out = write::with_list(raw, "output", "hallucination_labels", gold, true, true);
+    if let (Some(obj), Some(t)) = (out.as_object_mut(), corruption_type) {
+        write::set_meta_type(obj, t);
     }
     out
 }

@@ -47,12 +47,12 @@ pub(crate) struct Sink<'b> {
 }
 
 impl Sink<'_> {
-    pub(crate) fn push(&mut self, kind: Kind, message: String) {
+    pub fn push(&mut self, kind: Kind, message: String) {
         self.problems.push((kind, message));
     }
 
     /// The value at JSON pointer `ptr`, quoted (lists and objects are read again from the line).
-    pub(crate) fn quote(&self, ptr: &str, s: &Scalar<'_>) -> String {
+    pub fn quote(&self, ptr: &str, s: &Scalar<'_>) -> String {
         if let Some(q) = s.quote() {
             return q;
         }
@@ -65,12 +65,7 @@ impl Sink<'_> {
     }
 
     /// A required string field.
-    pub(crate) fn req_str<'s>(
-        &mut self,
-        s: &'s Scalar<'_>,
-        name: &str,
-        ptr: &str,
-    ) -> Option<&'s str> {
+    pub fn req_str<'s>(&mut self, s: &'s Scalar<'_>, name: &str, ptr: &str) -> Option<&'s str> {
         match s {
             Scalar::Str(v) => Some(v),
             Scalar::Missing => {
@@ -89,12 +84,7 @@ impl Sink<'_> {
     }
 
     /// A required, non-blank string field.
-    pub(crate) fn req_text<'s>(
-        &mut self,
-        s: &'s Scalar<'_>,
-        name: &str,
-        ptr: &str,
-    ) -> Option<&'s str> {
+    pub fn req_text<'s>(&mut self, s: &'s Scalar<'_>, name: &str, ptr: &str) -> Option<&'s str> {
         let v = self.req_str(s, name, ptr)?;
         if v.trim().is_empty() {
             self.push(
@@ -106,12 +96,7 @@ impl Sink<'_> {
     }
 
     /// An optional string field (absent or null is fine).
-    pub(crate) fn opt_str<'s>(
-        &mut self,
-        s: &'s Scalar<'_>,
-        name: &str,
-        ptr: &str,
-    ) -> Option<&'s str> {
+    pub fn opt_str<'s>(&mut self, s: &'s Scalar<'_>, name: &str, ptr: &str) -> Option<&'s str> {
         match s {
             Scalar::Missing | Scalar::Null => None,
             _ => self.req_str(s, name, ptr),
@@ -119,7 +104,7 @@ impl Sink<'_> {
     }
 
     /// A string field kept raw: present, a string and (when `required`) not blank.
-    pub(crate) fn blob(&mut self, b: shape::Blob<'_>, name: &str, required: bool) {
+    pub fn blob(&mut self, b: shape::Blob<'_>, name: &str, required: bool) {
         let Some(raw) = b.0 else {
             if required {
                 self.push(Kind::MissingField, format!("missing field \"{name}\""));
@@ -155,7 +140,7 @@ impl Sink<'_> {
     }
 
     /// A required field of any type.
-    pub(crate) fn present(&mut self, s: &Scalar<'_>, name: &str) {
+    pub fn present(&mut self, s: &Scalar<'_>, name: &str) {
         if s.is_missing() {
             self.push(Kind::MissingField, format!("missing field \"{name}\""));
         }
@@ -185,16 +170,25 @@ pub fn check(bytes: &[u8], set: &Settings<'_>) -> (Vec<(Kind, String)>, Facts) {
         set,
         corruption_type: None,
     };
-    let facts = (set.format.spec().check)(&mut r, bytes);
+    let facts = (set.format.spec().check)(&mut r, bytes).unwrap_or_default();
     (r.sink.problems, facts)
 }
 
-/// An owned copy of a borrowed field, for [`Facts`].
-pub(crate) fn boxed(s: Option<&str>) -> Option<Box<str>> {
+fn boxed(s: Option<&str>) -> Option<Box<str>> {
     s.map(Box::from)
 }
 
 impl Checker<'_> {
+    /// What the record contributes to the checks across records: `key` (duplicates are found
+    /// on it), `base_id` (split leakage) and the type read.
+    pub(crate) fn facts(&self, key: Option<&str>, base_id: Option<&str>) -> Facts {
+        Facts {
+            key: boxed(key),
+            base_id: boxed(base_id),
+            corruption_type: boxed(self.corruption_type.as_deref()),
+        }
+    }
+
     /// The type's own checks, once the number of gold spans is known (`None`: the list could
     /// not be read, so the label count checks are skipped).
     pub(crate) fn check_type(&mut self, name: &str, n_gold: Option<usize>) {

@@ -275,27 +275,27 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for List<T> {
     }
 }
 
-/// The fields of a span object that are checked.
-#[derive(Debug, Default, serde::Deserialize)]
-pub struct SpanObj<'a> {
-    /// `start`.
-    #[serde(default, borrow)]
-    pub start: Scalar<'a>,
-    /// `end`.
-    #[serde(default, borrow)]
-    pub end: Scalar<'a>,
-    /// `text`.
-    #[serde(default, borrow)]
-    pub text: Scalar<'a>,
-    /// `label`.
-    #[serde(default, borrow)]
-    pub label: Scalar<'a>,
-    /// `category`.
-    #[serde(default, borrow)]
-    pub category: Scalar<'a>,
-    /// `subcategory`.
-    #[serde(default, borrow)]
-    pub subcategory: Scalar<'a>,
+/// Borrowed views of a record line (or of its objects), one struct each: the fields that are
+/// checked, each absent-tolerant (`default`) and borrowed from the line.
+macro_rules! view {
+    ($($(#[$doc:meta])* $name:ident<$lt:lifetime> { $($field:ident: $ty:ty),* $(,)? })*) => {
+        $(
+            $(#[$doc])*
+            #[derive(Debug, Default, serde::Deserialize)]
+            pub(crate) struct $name<$lt> {
+                $(#[serde(default, borrow)] pub $field: $ty,)*
+            }
+        )*
+    };
+}
+pub(crate) use view;
+
+view! {
+    /// The fields of a span object that are checked.
+    SpanObj<'a> {
+        start: Scalar<'a>, end: Scalar<'a>, text: Scalar<'a>, label: Scalar<'a>,
+        category: Scalar<'a>, subcategory: Scalar<'a>,
+    }
 }
 
 /// One element of a span list: an object, a `[start, end]` pair (Mu-SHROOM), or neither.

@@ -104,6 +104,45 @@ pub(crate) struct ListSpec<'k> {
     pub(crate) gold: bool,
 }
 
+impl<'k> ListSpec<'k> {
+    /// Gold span objects under `key` (`ptr`: its JSON pointer) that must carry `text`
+    /// (`need_text`) and a label (`need_label`).
+    #[must_use]
+    pub(crate) const fn gold(
+        key: &'k str,
+        ptr: &'k str,
+        need_text: bool,
+        need_label: bool,
+    ) -> Self {
+        Self {
+            key,
+            ptr,
+            pairs: false,
+            need_text,
+            need_label,
+            gold: true,
+        }
+    }
+
+    /// Another source's span objects under `key`: offsets and text checked, labels not.
+    #[must_use]
+    pub(crate) const fn source(key: &'k str, ptr: &'k str) -> Self {
+        Self {
+            gold: false,
+            ..Self::gold(key, ptr, false, false)
+        }
+    }
+
+    /// The same list made of `[start, end]` pairs.
+    #[must_use]
+    pub(crate) const fn pairs(self) -> Self {
+        Self {
+            pairs: true,
+            ..self
+        }
+    }
+}
+
 impl Checker<'_> {
     /// Check a span list; returns the number of items (`None` when it is not a list).
     pub(crate) fn list(
