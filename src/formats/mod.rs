@@ -1,5 +1,9 @@
 //! Input formats: one module per schema, auto-detected per file, read lazily.
 //!
+//! Each format's module holds all it knows (reader, writer, `validate`'s checks, its roles) in a
+//! [`FormatSpec`]; the `registry!` list below names the formats, and the rest of the code reaches
+//! a format only through [`Format::spec`] (CONTRIBUTING.md, "Adding a format").
+//!
 //! A file is indexed without parsing ([`index`]); a record is parsed when asked for, by the
 //! module of its format. Several files are joined by `id` into one [`Dataset`]: a records file
 //! plus prediction files for the same records give one record with many sources.

@@ -14,8 +14,9 @@
 //! cache-sized blocks, each of two threads splitting its half into lines as it checks them
 //! (`input`; a JSON array goes through `FileIndex`); a line is checked as UTF-8 once
 //! (`simdutf8`); RAGTruth-compatible records are skimmed once (`skim`) and only the members
-//! checked are parsed, into borrowed views (`shape`) that skip the rest; each output is measured
-//! once and sliced by one walk per span. Problems come out in line order.
+//! checked are parsed, into borrowed views (`shape`; each format's own in its `check` module)
+//! that skip the rest; each output is measured once and sliced by one walk per span. Problems
+//! come out in line order.
 
 pub(crate) mod check;
 mod input;

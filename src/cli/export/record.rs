@@ -416,8 +416,8 @@ impl Exporter<'_> {
     }
 
     /// Warn about each of `spans` (written into `rec`) that has no label, in formats whose
-    /// spans carry labels ([`crate::formats::Format::unlabeled`]); the writer writes them as they are. Returns
-    /// how many there are.
+    /// spans carry labels ([`crate::formats::Format::unlabeled`]); the writer writes them as
+    /// they are. Returns how many there are.
     fn unlabeled_spans(&mut self, rec: &Record, spans: &[Span]) -> usize {
         let mut n = 0;
         for s in self.dataset.primary().format.unlabeled(spans) {
