@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::index::{FileIndex, Layout};
-use super::{predictions, Format, FormatError};
+use super::{Format, FormatError};
 use crate::model::{Record, SourceRole};
 
 /// One input file: its index, its format and the name of the source it contributes.
@@ -50,14 +50,7 @@ impl DataFile {
             Some(f) => f,
             None => detect(&index)?,
         };
-        let source = source.unwrap_or_else(|| match format {
-            Format::Predictions => predictions::detector_name(path),
-            _ => path
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or("source")
-                .to_owned(),
-        });
+        let source = source.unwrap_or_else(|| format.default_source(path));
         Ok(Self {
             index,
             format,
@@ -159,11 +152,7 @@ fn detect(index: &FileIndex) -> Result<Format, FormatError> {
         match serde_json::from_slice::<Value>(&bytes) {
             Ok(v) => match Format::detect(&v) {
                 Some(f) => return Ok(f),
-                None => {
-                    last = "no known field (hallucination_labels, pred_spans, labeled_span, \
-                            model_output_text, answer+labels)"
-                        .to_owned();
-                }
+                None => last = Format::undetected(),
             },
             Err(e) => last = format!("line {}: invalid JSON: {e}", index.entries()[i].line),
         }

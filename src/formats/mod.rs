@@ -1,82 +1,112 @@
 //! Input formats: one module per schema, auto-detected per file, read lazily.
 //!
+//! Each format's module holds all it knows (reader, writer, `validate`'s checks, its roles) in a
+//! [`FormatSpec`]; the `registry!` list below names the formats, and the rest of the code reaches
+//! a format only through [`Format::spec`] (CONTRIBUTING.md, "Adding a format").
+//!
 //! A file is indexed without parsing ([`index`]); a record is parsed when asked for, by the
 //! module of its format. Several files are joined by `id` into one [`Dataset`]: a records file
 //! plus prediction files for the same records give one record with many sources.
 
 pub mod dataset;
-pub mod decisions;
 pub mod index;
 pub mod judges;
-pub mod lettuce;
-pub mod mushroom;
-pub mod predictions;
-pub mod ragtruth;
 pub mod spans;
+pub mod spec;
 pub mod validate;
 pub mod write;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
 use crate::model::{Record, Span};
 
 pub use dataset::{DataFile, Dataset};
+pub use spec::FormatSpec;
 
-/// The schemas spanreview reads (see `FORMATS.md`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Format {
+/// Declares the formats: for each, its module (which holds its `SPEC`) and its [`Format`]
+/// variant. The one list a new format is added to.
+macro_rules! registry {
+    ($($(#[$doc:meta])* $variant:ident => $module:ident,)*) => {
+        $(pub mod $module;)*
+
+        /// The schemas spanreview reads (see `FORMATS.md`), in the order detection tries them.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum Format {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Format {
+            /// Every format, in registry (detection) order.
+            pub const ALL: &'static [Self] = &[$(Self::$variant),*];
+
+            /// What the format is and does (its module's `SPEC`).
+            #[must_use]
+            pub fn spec(self) -> &'static FormatSpec {
+                match self {
+                    $(Self::$variant => &$module::SPEC,)*
+                }
+            }
+
+            /// The module's test record (`SAMPLE`).
+            #[cfg(test)]
+            pub(crate) fn sample(self) -> &'static str {
+                match self {
+                    $(Self::$variant => $module::SAMPLE,)*
+                }
+            }
+        }
+    };
+}
+
+registry! {
     /// RAGTruth-compatible records (toolace-hallucination-spans): `hallucination_labels`.
-    Ragtruth,
+    Ragtruth => ragtruth,
     /// Detector prediction files: `gold_spans` + `pred_spans`.
-    Predictions,
+    Predictions => predictions,
     /// halu-toolace LLM-judge `decisions.jsonl`.
-    Decisions,
-    /// LettuceDetect `HallucinationSample`.
-    Lettuce,
+    Decisions => decisions,
     /// Mu-SHROOM: `hard_labels` and per-annotator spans.
-    Mushroom,
+    Mushroom => mushroom,
+    /// LettuceDetect `HallucinationSample`.
+    Lettuce => lettuce,
 }
 
 impl Format {
     /// Name as used on the command line.
     #[must_use]
     pub fn name(self) -> &'static str {
-        match self {
-            Self::Ragtruth => "ragtruth",
-            Self::Predictions => "predictions",
-            Self::Decisions => "decisions",
-            Self::Lettuce => "lettuce",
-            Self::Mushroom => "mushroom",
-        }
+        self.spec().name
     }
 
-    /// Recognise the format of a record by its keys; `None` when no format fits.
+    /// Recognise the format of a record by its keys (the first format of the registry that
+    /// fits); `None` when no format fits.
     #[must_use]
     pub fn detect(value: &Value) -> Option<Self> {
         let obj = value.as_object()?;
-        let has = |k: &str| obj.contains_key(k);
-        if has("hallucination_labels") {
-            Some(Self::Ragtruth)
-        } else if has("pred_spans") || has("gold_spans") {
-            Some(Self::Predictions)
-        } else if has("labeled_span") || has("judge") {
-            Some(Self::Decisions)
-        } else if has("model_output_text") {
-            Some(Self::Mushroom)
-        } else if has("answer") && has("labels") {
-            Some(Self::Lettuce)
-        } else {
-            None
-        }
+        Self::ALL.iter().copied().find(|f| (f.spec().detect)(obj))
+    }
+
+    /// Why no format fits a record: the keys each format looks for.
+    #[must_use]
+    pub fn undetected() -> String {
+        let keys: Vec<&str> = Self::ALL.iter().map(|f| f.spec().detect_keys).collect();
+        format!("no known field ({})", keys.join(", "))
     }
 
     /// True when records of this format carry their own answer text (so they can lead a join).
     #[must_use]
     pub fn has_output(self) -> bool {
-        !matches!(self, Self::Decisions)
+        self.spec().has_output
+    }
+
+    /// The name of the non-gold source a file at `path` contributes, when none is given (a
+    /// detector's name for prediction files, else the file's stem).
+    #[must_use]
+    pub fn default_source(self, path: &Path) -> String {
+        (self.spec().default_source)(path)
     }
 
     /// Parse one record. `source` names the non-gold source the file contributes (a detector's
@@ -85,13 +115,7 @@ impl Format {
     /// # Errors
     /// A message quoting the missing or mistyped field.
     pub fn parse(self, value: Value, source: &str) -> Result<Record, String> {
-        match self {
-            Self::Ragtruth => ragtruth::parse(value),
-            Self::Predictions => predictions::parse(value, source),
-            Self::Decisions => decisions::parse(value, source),
-            Self::Lettuce => lettuce::parse(value),
-            Self::Mushroom => mushroom::parse(value),
-        }
+        (self.spec().parse)(value, source)
     }
 
     /// Write one record back in this format: `raw` (the record as read) with its gold spans
@@ -99,13 +123,29 @@ impl Format {
     /// `corruption_type`. Every other field passes through unchanged, key order included.
     #[must_use]
     pub fn write(self, raw: &Value, gold: &[Span], corruption_type: Option<&str>) -> Value {
-        match self {
-            Self::Ragtruth => ragtruth::write(raw, gold, corruption_type),
-            Self::Predictions => predictions::write(raw, gold, corruption_type),
-            Self::Decisions => decisions::write(raw, gold, corruption_type),
-            Self::Lettuce => lettuce::write(raw, gold, corruption_type),
-            Self::Mushroom => mushroom::write(raw, gold, corruption_type),
-        }
+        (self.spec().write)(raw, gold, corruption_type)
+    }
+
+    /// How many of `rec`'s gold labels could not be read: the reader skipped them with a
+    /// warning (`<key>[<i>]: ...; the span was skipped`), so the record's exported line leaves
+    /// them out. Skipped spans of other lists (a prediction file's `pred_spans`) pass through
+    /// and are not counted.
+    #[must_use]
+    pub fn unreadable_labels(self, rec: &Record) -> usize {
+        let Some(list) = self.spec().gold_list else {
+            return 0;
+        };
+        rec.warnings
+            .iter()
+            .filter(|w| w.strip_prefix(list).is_some_and(|r| r.starts_with('[')))
+            .count()
+    }
+
+    /// The spans of `spans` that have no label, in formats whose spans carry labels (the
+    /// validator requires one there; the writer writes them as they are).
+    pub fn unlabeled(self, spans: &[Span]) -> impl Iterator<Item = &Span> {
+        let required = self.spec().labels_required;
+        spans.iter().filter(move |s| required && s.label.is_empty())
     }
 }
 

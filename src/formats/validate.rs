@@ -14,14 +14,15 @@
 //! cache-sized blocks, each of two threads splitting its half into lines as it checks them
 //! (`input`; a JSON array goes through `FileIndex`); a line is checked as UTF-8 once
 //! (`simdutf8`); RAGTruth-compatible records are skimmed once (`skim`) and only the members
-//! checked are parsed, into borrowed views (`shape`) that skip the rest; each output is measured
-//! once and sliced by one walk per span. Problems come out in line order.
+//! checked are parsed, into borrowed views (`shape`; each format's own in its `check` module)
+//! that skip the rest; each output is measured once and sliced by one walk per span. Problems
+//! come out in line order.
 
-mod check;
+pub(crate) mod check;
 mod input;
 pub mod labels;
-mod shape;
-mod skim;
+pub(crate) mod shape;
+pub(crate) mod skim;
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -290,11 +291,10 @@ pub fn validate(files: &[Input], opts: &Options) -> Result<Report, FormatError> 
     let mut report = Report::default();
     // base_id -> (file, line) where it was first seen.
     let mut bases: FastMap<Box<str>, (usize, u32)> = FastMap::default();
-    let lettuce = LabelSet::builtin("lettucedetect").unwrap_or_default();
     for (fi, file) in files.iter().enumerate() {
         let mut labels = opts.labels.clone();
-        if file.format() == Format::Lettuce {
-            labels.extend(&lettuce);
+        if let Some(builtin) = file.format().spec().builtin_labels {
+            labels.extend(&LabelSet::builtin(builtin).unwrap_or_default());
         }
         let settings = check::Settings {
             format: file.format(),

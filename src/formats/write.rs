@@ -167,6 +167,26 @@ pub fn span_list(
     )
 }
 
+/// `raw` with its span list `list` replaced by `gold` ([`span_list`] over the answer under
+/// `answer`); every other field unchanged.
+#[must_use]
+pub fn with_list(
+    raw: &Value,
+    answer: &str,
+    list: &str,
+    gold: &[Span],
+    text: bool,
+    sorted: bool,
+) -> Value {
+    let output = output_of(raw, answer);
+    let spans = span_list(raw.get(list), gold, output.as_ref(), text, sorted);
+    let mut out = raw.clone();
+    if let Some(obj) = out.as_object_mut() {
+        set(obj, list, spans);
+    }
+    out
+}
+
 /// Set `key` of `obj` (in place when present, appended otherwise).
 pub fn set(obj: &mut Map<String, Value>, key: &str, value: Value) {
     obj.insert(key.to_owned(), value);

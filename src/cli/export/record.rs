@@ -10,7 +10,6 @@ use super::style::{self, Style};
 use super::Args;
 use crate::formats::dataset::id_member;
 use crate::formats::index::Layout;
-use crate::formats::Format;
 use crate::formats::{Dataset, FormatError};
 use crate::model::{Record, Span};
 use crate::review::decision::{
@@ -371,7 +370,7 @@ impl Exporter<'_> {
         let (kept, strict_dropped) = self.strict(spans, type_after.as_deref());
         let set_type = outcome::type_to_write(&rec, &review);
         let file = self.dataset.primary();
-        if file.format == Format::Mushroom {
+        if let Some(why) = file.format.spec().labels_not_written {
             let relabels = review
                 .applied
                 .iter()
@@ -379,9 +378,8 @@ impl Exporter<'_> {
                 .count();
             if relabels > 0 {
                 self.warnings.push(format!(
-                    "record {:?}: {relabels} relabel(s) not written: Mu-SHROOM's hard_labels \
-                     are [start, end] pairs with no label (the report still counts them as \
-                     categories corrected)",
+                    "record {:?}: {relabels} relabel(s) not written: {why} (the report still \
+                     counts them as categories corrected)",
                     rec.id
                 ));
             }
@@ -415,7 +413,7 @@ impl Exporter<'_> {
         };
         let unlabeled_spans = self.unlabeled_spans(&rec, &kept);
         let exported = if removed.is_some() { Vec::new() } else { kept };
-        let unreadable_labels = unreadable_labels(file.format, &rec);
+        let unreadable_labels = file.format.unreadable_labels(&rec);
         Ok(Item {
             line: Some(line),
             strict_dropped,
@@ -428,18 +426,11 @@ impl Exporter<'_> {
     }
 
     /// Warn about each of `spans` (written into `rec`) that has no label, in formats whose
-    /// spans carry labels (the validator requires one there); the writer writes them as they
-    /// are. Returns how many there are.
+    /// spans carry labels ([`crate::formats::Format::unlabeled`]); the writer writes them as
+    /// they are. Returns how many there are.
     fn unlabeled_spans(&mut self, rec: &Record, spans: &[Span]) -> usize {
-        let format = self.dataset.primary().format;
-        if !matches!(
-            format,
-            Format::Ragtruth | Format::Predictions | Format::Lettuce
-        ) {
-            return 0;
-        }
         let mut n = 0;
-        for s in spans.iter().filter(|s| s.label.is_empty()) {
+        for s in self.dataset.primary().format.unlabeled(spans) {
             n += 1;
             self.warnings.push(format!(
                 "record {}: span [{},{}) has no label",
@@ -506,21 +497,6 @@ impl Exporter<'_> {
         }
         (spans, bad)
     }
-}
-
-/// How many of `rec`'s labels (the spans its format's writer replaces) could not be read: the
-/// reader skipped them with a warning (`<key>[<i>]: ...; the span was skipped`), so a reviewed
-/// record's exported line leaves them out. Skipped spans of other lists (a prediction file's
-/// `pred_spans`) pass through and are not counted.
-fn unreadable_labels(format: Format, rec: &Record) -> usize {
-    let key = match format {
-        Format::Ragtruth => "hallucination_labels[",
-        Format::Predictions => "gold_spans[",
-        Format::Lettuce => "labels[",
-        Format::Mushroom => "hard_labels[",
-        Format::Decisions => return 0,
-    };
-    rec.warnings.iter().filter(|w| w.starts_with(key)).count()
 }
 
 /// The `id` of a line that cannot be read (invalid JSON: cut short, say), read leniently from

@@ -174,11 +174,7 @@ fn detect_lines(mut file: File, start: u64) -> Result<Format, Detect> {
         match serde_json::from_slice::<Value>(text) {
             Ok(v) => match Format::detect(&v) {
                 Some(f) => return Ok(f),
-                None => {
-                    last = "no known field (hallucination_labels, pred_spans, labeled_span, \
-                            model_output_text, answer+labels)"
-                        .to_owned();
-                }
+                None => last = Format::undetected(),
             },
             Err(e) => last = format!("line {line_no}: invalid JSON: {e}"),
         }

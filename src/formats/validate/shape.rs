@@ -275,27 +275,27 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for List<T> {
     }
 }
 
-/// The fields of a span object that are checked.
-#[derive(Debug, Default, serde::Deserialize)]
-pub struct SpanObj<'a> {
-    /// `start`.
-    #[serde(default, borrow)]
-    pub start: Scalar<'a>,
-    /// `end`.
-    #[serde(default, borrow)]
-    pub end: Scalar<'a>,
-    /// `text`.
-    #[serde(default, borrow)]
-    pub text: Scalar<'a>,
-    /// `label`.
-    #[serde(default, borrow)]
-    pub label: Scalar<'a>,
-    /// `category`.
-    #[serde(default, borrow)]
-    pub category: Scalar<'a>,
-    /// `subcategory`.
-    #[serde(default, borrow)]
-    pub subcategory: Scalar<'a>,
+/// Borrowed views of a record line (or of its objects), one struct each: the fields that are
+/// checked, each absent-tolerant (`default`) and borrowed from the line.
+macro_rules! view {
+    ($($(#[$doc:meta])* $name:ident<$lt:lifetime> { $($field:ident: $ty:ty),* $(,)? })*) => {
+        $(
+            $(#[$doc])*
+            #[derive(Debug, Default, serde::Deserialize)]
+            pub(crate) struct $name<$lt> {
+                $(#[serde(default, borrow)] pub $field: $ty,)*
+            }
+        )*
+    };
+}
+pub(crate) use view;
+
+view! {
+    /// The fields of a span object that are checked.
+    SpanObj<'a> {
+        start: Scalar<'a>, end: Scalar<'a>, text: Scalar<'a>, label: Scalar<'a>,
+        category: Scalar<'a>, subcategory: Scalar<'a>,
+    }
 }
 
 /// One element of a span list: an object, a `[start, end]` pair (Mu-SHROOM), or neither.
@@ -353,149 +353,6 @@ impl<'de: 'a, 'a> Deserialize<'de> for OneSpan<'a> {
     }
 }
 
-/// `meta` of a RAGTruth-compatible record.
-#[derive(Debug, Default, serde::Deserialize)]
-pub struct Meta<'a> {
-    /// `meta.source`.
-    #[serde(default, borrow)]
-    pub source: Scalar<'a>,
-    /// `meta.base_id`.
-    #[serde(default, borrow)]
-    pub base_id: Scalar<'a>,
-    /// `meta.corruption_type`.
-    #[serde(default, borrow)]
-    pub corruption_type: Scalar<'a>,
-    /// `meta.tools`.
-    #[serde(default, borrow)]
-    pub tools: Scalar<'a>,
-    /// `meta.tool_call`.
-    #[serde(default, borrow)]
-    pub tool_call: Scalar<'a>,
-}
-
-/// A RAGTruth-compatible record.
-#[derive(Debug, Default, serde::Deserialize)]
-pub struct Ragtruth<'a> {
-    #[serde(default, borrow)]
-    pub id: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub query: Blob<'a>,
-    #[serde(default, borrow)]
-    pub context: Blob<'a>,
-    #[serde(default, borrow)]
-    pub output: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub hallucination_labels: List<SpanItem<'a>>,
-    #[serde(default, borrow)]
-    pub meta: Obj<Meta<'a>>,
-}
-
-/// A prediction line.
-#[derive(Debug, Default, serde::Deserialize)]
-pub struct Predictions<'a> {
-    #[serde(default, borrow)]
-    pub id: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub output: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub corruption_type: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub gold_spans: List<SpanItem<'a>>,
-    #[serde(default, borrow)]
-    pub pred_spans: List<SpanItem<'a>>,
-}
-
-/// `judge` of a decision line.
-#[derive(Debug, Default, serde::Deserialize)]
-pub struct Judge<'a> {
-    #[serde(default, borrow)]
-    pub label_correct: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub extra_hallucination: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub extra_text: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub reasoning: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub parse_error: Scalar<'a>,
-}
-
-/// A judge decision line.
-#[derive(Debug, Default, serde::Deserialize)]
-pub struct Decision<'a> {
-    #[serde(default, borrow)]
-    pub id: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub corruption_type: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub labeled_span: OneSpan<'a>,
-    #[serde(default, borrow)]
-    pub judge: Obj<Judge<'a>>,
-    #[serde(default, borrow)]
-    pub judge_raw: Blob<'a>,
-}
-
-/// A LettuceDetect sample.
-#[derive(Debug, Default, serde::Deserialize)]
-pub struct Lettuce<'a> {
-    #[serde(default, borrow)]
-    pub id: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub prompt: Blob<'a>,
-    #[serde(default, borrow)]
-    pub answer: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub labels: List<SpanItem<'a>>,
-}
-
-/// Mu-SHROOM's per-annotator spans, in file order.
-#[derive(Debug, Default)]
-pub struct Annotations<'a>(pub Vec<(Cow<'a, str>, List<SpanItem<'a>>)>);
-
-struct AnnotationsVisitor<'a>(std::marker::PhantomData<&'a ()>);
-
-impl<'de: 'a, 'a> Visitor<'de> for AnnotationsVisitor<'a> {
-    type Value = Annotations<'a>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object of span lists")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut out = Vec::new();
-        while let Some(k) = map.next_key::<Scalar<'a>>()? {
-            let k = match k {
-                Scalar::Str(k) => k,
-                _ => Cow::Borrowed(""),
-            };
-            out.push((k, map.next_value::<List<SpanItem<'a>>>()?));
-        }
-        Ok(Annotations(out))
-    }
-}
-
-impl<'de: 'a, 'a> Deserialize<'de> for Annotations<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_map(AnnotationsVisitor(std::marker::PhantomData))
-    }
-}
-
-/// A Mu-SHROOM line.
-#[derive(Debug, Default, serde::Deserialize)]
-pub struct Mushroom<'a> {
-    #[serde(default, borrow)]
-    pub id: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub model_input: Blob<'a>,
-    #[serde(default, borrow)]
-    pub model_output_text: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub hard_labels: List<SpanItem<'a>>,
-    #[serde(default, borrow)]
-    pub soft_labels: List<SpanItem<'a>>,
-    #[serde(default, borrow)]
-    pub annotations: Obj<Annotations<'a>>,
-}
-
 /// Read a record line as `T`, or the kind of value the line holds instead of an object.
 ///
 /// # Errors
@@ -507,6 +364,7 @@ pub fn read<'a, T: Deserialize<'a>>(text: &'a str) -> Result<Obj<T>, serde_json:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::ragtruth::check::Ragtruth;
 
     #[test]
     fn reads_checked_fields_and_kinds() {

@@ -6,12 +6,12 @@ use unicode_segmentation::GraphemeCursor;
 
 use super::super::shape::{self, List, Scalar, SpanItem, SpanObj};
 use super::super::Kind;
-use super::Record;
+use super::Checker;
 use crate::model::offsets::{self, CharMap};
 
 /// The answer spans index into, measured once. Non-ASCII text is sliced by walking it for the
 /// first few spans; a code-point table is built only when a record has many spans.
-pub(super) struct Out<'a> {
+pub(crate) struct Out<'a> {
     text: &'a str,
     name: &'static str,
     ascii: bool,
@@ -21,7 +21,7 @@ pub(super) struct Out<'a> {
 }
 
 impl<'a> Out<'a> {
-    pub(super) fn new(text: &'a str, name: &'static str) -> Self {
+    pub(crate) fn new(text: &'a str, name: &'static str) -> Self {
         let ascii = text.is_ascii();
         Self {
             text,
@@ -89,24 +89,63 @@ impl<'a> Out<'a> {
 
 /// What a span list is and which checks apply.
 #[derive(Clone, Copy)]
-pub(super) struct ListSpec<'k> {
+pub(crate) struct ListSpec<'k> {
     /// Name in messages (`hallucination_labels`, `annotations.annotator_x`).
-    pub(super) key: &'k str,
+    pub(crate) key: &'k str,
     /// JSON pointer of the list, to quote values.
-    pub(super) ptr: &'k str,
+    pub(crate) ptr: &'k str,
     /// `[start, end]` pairs instead of objects.
-    pub(super) pairs: bool,
+    pub(crate) pairs: bool,
     /// Objects must carry `text`.
-    pub(super) need_text: bool,
+    pub(crate) need_text: bool,
     /// Objects must carry `label`.
-    pub(super) need_label: bool,
+    pub(crate) need_label: bool,
     /// The labels under review: label, category and type checks apply.
-    pub(super) gold: bool,
+    pub(crate) gold: bool,
 }
 
-impl Record<'_> {
+impl<'k> ListSpec<'k> {
+    /// Gold span objects under `key` (`ptr`: its JSON pointer) that must carry `text`
+    /// (`need_text`) and a label (`need_label`).
+    #[must_use]
+    pub(crate) const fn gold(
+        key: &'k str,
+        ptr: &'k str,
+        need_text: bool,
+        need_label: bool,
+    ) -> Self {
+        Self {
+            key,
+            ptr,
+            pairs: false,
+            need_text,
+            need_label,
+            gold: true,
+        }
+    }
+
+    /// Another source's span objects under `key`: offsets and text checked, labels not.
+    #[must_use]
+    pub(crate) const fn source(key: &'k str, ptr: &'k str) -> Self {
+        Self {
+            gold: false,
+            ..Self::gold(key, ptr, false, false)
+        }
+    }
+
+    /// The same list made of `[start, end]` pairs.
+    #[must_use]
+    pub(crate) const fn pairs(self) -> Self {
+        Self {
+            pairs: true,
+            ..self
+        }
+    }
+}
+
+impl Checker<'_> {
     /// Check a span list; returns the number of items (`None` when it is not a list).
-    pub(super) fn list(
+    pub(crate) fn list(
         &mut self,
         list: &List<SpanItem<'_>>,
         spec: ListSpec<'_>,
@@ -140,7 +179,7 @@ impl Record<'_> {
     }
 
     /// Check one span: `index` is its place in the list (`None` for a single span field).
-    pub(super) fn item(
+    pub(crate) fn item(
         &mut self,
         item: &SpanItem<'_>,
         index: Option<usize>,
@@ -176,7 +215,7 @@ impl Record<'_> {
         }
     }
 
-    pub(super) fn object(
+    pub(crate) fn object(
         &mut self,
         o: &SpanObj<'_>,
         at: &str,
@@ -214,7 +253,7 @@ impl Record<'_> {
     }
 
     /// An offset: a non-negative integer.
-    pub(super) fn offset(
+    pub(crate) fn offset(
         &mut self,
         v: &Scalar<'_>,
         at: &str,
@@ -248,7 +287,7 @@ impl Record<'_> {
 
     /// Order, emptiness and bounds of `[s, e)`, and that its ends do not split a character;
     /// `None` when the range cannot be sliced, else the slice (when there is an output).
-    pub(super) fn range<'o>(
+    pub(crate) fn range<'o>(
         &mut self,
         s: usize,
         e: usize,
@@ -310,7 +349,7 @@ impl Record<'_> {
     }
 
     /// `output[s:e] == text` (`got` is that slice), or, with no output, that the lengths agree.
-    pub(super) fn text(
+    pub(crate) fn text(
         &mut self,
         s: usize,
         e: usize,
@@ -352,7 +391,7 @@ impl Record<'_> {
     }
 
     /// Label, category and subcategory of a gold span.
-    pub(super) fn label(&mut self, o: &SpanObj<'_>, at: &str, ptr: &str, spec: ListSpec<'_>) {
+    pub(crate) fn label(&mut self, o: &SpanObj<'_>, at: &str, ptr: &str, spec: ListSpec<'_>) {
         let labels = self.set.labels;
         match &o.label {
             Scalar::Str(l) => {

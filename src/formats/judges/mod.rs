@@ -36,13 +36,14 @@
 //! every label of the record's gold spans (so Mu-SHROOM's `hallucination` counts). A detector
 //! that names a real type different from the gold's does create a label dispute.
 
+mod span_reader;
+
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::decisions::{Judgement, LabelCorrect};
@@ -51,6 +52,8 @@ use super::{DataFile, Format, FormatError};
 use crate::model::{answer_hash, AnswerMark, Record, Source, SourceRole, Span};
 use crate::review::decision::RecordReview;
 use crate::review::disagreement::{self, Claim, Disagreement, JudgeVerdict, Options};
+
+pub use span_reader::{skimmable, SpanReader};
 
 /// One `--judge NAME=FILE`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -293,28 +296,27 @@ pub fn read_file(
 
 /// The role of the source a file of `format` contributes under its own name.
 fn role_of(format: Format) -> SourceRole {
-    match format {
-        Format::Predictions => SourceRole::Detector,
-        Format::Decisions => SourceRole::Judge,
-        Format::Ragtruth | Format::Lettuce | Format::Mushroom => SourceRole::Annotator,
-    }
+    format.spec().judge_role
 }
 
-/// The sources one record of a judge file contributes: `(name, role, spans)`.
+/// The sources one record of a judge file contributes: `(name, role, spans)`. A file whose own
+/// role is `Annotator` gives its gold as its opinion and its other sources as `NAME/<source>`;
+/// a detector's or judge's file gives its other sources under its own name and drops its gold.
 fn contributed(
     name: &str,
     format: Format,
     sources: Vec<Source>,
 ) -> Vec<(String, SourceRole, Vec<Span>)> {
+    let gold_is_opinion = role_of(format) == SourceRole::Annotator;
     let mut out = Vec::new();
     for s in sources {
-        match (format, s.role) {
-            (Format::Predictions | Format::Decisions, SourceRole::Gold) => {}
-            (Format::Predictions | Format::Decisions, role) => {
-                out.push((name.to_owned(), role, s.spans));
+        match (gold_is_opinion, s.role) {
+            (false, SourceRole::Gold) => {}
+            (false, role) => out.push((name.to_owned(), role, s.spans)),
+            (true, SourceRole::Gold) => {
+                out.push((name.to_owned(), SourceRole::Annotator, s.spans));
             }
-            (_, SourceRole::Gold) => out.push((name.to_owned(), SourceRole::Annotator, s.spans)),
-            (_, role) => out.push((format!("{name}/{}", s.name), role, s.spans)),
+            (true, role) => out.push((format!("{name}/{}", s.name), role, s.spans)),
         }
     }
     out
@@ -573,229 +575,6 @@ impl Arbitration {
     }
 }
 
-/// Fields a [`SpanReader`] skips without building them: the evidence, the request, metadata and
-/// raw judge output — everything clustering does not read.
-pub const SKIPPED_FIELDS: [&str; 7] = [
-    "context",
-    "query",
-    "meta",
-    "prompt",
-    "model_input",
-    "judge_raw",
-    "generation",
-];
-
-/// Fields a [`SpanReader`] also skips in joined files: their gold labels, which a join drops
-/// (the leading file's gold is the one under review).
-pub const JOINED_SKIPPED_FIELDS: [&str; 3] = ["gold_spans", "hallucination_labels", "hard_labels"];
-
-/// Parses a JSON object leaving out the fields named in `skip` (the parser steps over them
-/// without allocating or unescaping).
-struct Skim<'s> {
-    skip: &'s [&'s [&'s str]],
-}
-
-impl<'de> serde::de::DeserializeSeed<'de> for Skim<'_> {
-    type Value = Value;
-
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for Skim<'_> {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON object")
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Value, A::Error> {
-        let mut obj = serde_json::Map::new();
-        while let Some(k) = m.next_key::<std::borrow::Cow<'de, str>>()? {
-            if self.skip.iter().any(|list| list.contains(&k.as_ref())) {
-                m.next_value::<serde::de::IgnoredAny>()?;
-            } else {
-                obj.insert(k.into_owned(), m.next_value::<Value>()?);
-            }
-        }
-        Ok(Value::Object(obj))
-    }
-}
-
-/// True when [`SpanReader`] gives `dataset`'s records the same sources as
-/// [`Dataset::record`](super::Dataset::record): every file has explicit ids and one line per id
-/// by design (records, prediction and Mu-SHROOM files). LettuceDetect files may derive the id
-/// from the skipped `prompt`, and a decisions file holds several lines per id, which
-/// `SpanReader`'s same-position match would not all join.
-#[must_use]
-pub fn skimmable(dataset: &super::Dataset) -> bool {
-    dataset.files().all(|f| {
-        matches!(
-            f.format,
-            Format::Ragtruth | Format::Predictions | Format::Mushroom
-        )
-    })
-}
-
-/// A dataset's records read with only what clustering needs: id, answer, type and every
-/// source's spans; [`SKIPPED_FIELDS`] (the context above all) and, in joined files,
-/// [`JOINED_SKIPPED_FIELDS`] are stepped over, never built.
-/// Joined files are matched by id: the line at the same position when its id matches (files
-/// written in the same order, as halu-toolace's and the generator's are), else through an id
-/// map built on first need. A joined line whose answer text is not the record's attaches no
-/// span and leaves a warning, as in [`Dataset::record`](super::Dataset::record); unlike it, the
-/// same-position match does not look for other lines with the id (a prediction file that repeats
-/// an id is read whole by the dataset only).
-///
-/// For clustering and the disputed queue only: such a record has no context, query or meta,
-/// so its [`Record::content_hash`] is not the real one (never replay decisions onto it).
-#[derive(Debug)]
-pub struct SpanReader<'d> {
-    files: Files<'d>,
-    maps: Vec<std::sync::OnceLock<HashMap<String, Vec<usize>>>>,
-}
-
-/// The files a [`SpanReader`] reads: a dataset's, or its own.
-#[derive(Debug)]
-enum Files<'d> {
-    Borrowed(Vec<&'d DataFile>),
-    Owned(Vec<DataFile>),
-}
-
-impl Files<'_> {
-    fn all(&self) -> Vec<&DataFile> {
-        match self {
-            Self::Borrowed(v) => v.clone(),
-            Self::Owned(v) => v.iter().collect(),
-        }
-    }
-}
-
-impl<'d> SpanReader<'d> {
-    /// A reader over `dataset`'s files.
-    #[must_use]
-    pub fn new(dataset: &'d super::Dataset) -> Self {
-        let files: Vec<&DataFile> = dataset.files().collect();
-        let maps = files.iter().map(|_| std::sync::OnceLock::new()).collect();
-        Self {
-            files: Files::Borrowed(files),
-            maps,
-        }
-    }
-
-    /// Open `paths` itself (the first file with answer text leads, as in a
-    /// [`Dataset`](super::Dataset)); unlike a dataset it builds no id map up front (only when a
-    /// joined file is not in the leading file's order).
-    ///
-    /// # Errors
-    /// A file cannot be opened or recognised, or none has answer text.
-    pub fn open(
-        paths: &[PathBuf],
-        format: Option<Format>,
-    ) -> Result<SpanReader<'static>, FormatError> {
-        let mut files = paths
-            .iter()
-            .map(|p| DataFile::open(p, format, None))
-            .collect::<Result<Vec<_>, _>>()?;
-        let lead = files
-            .iter()
-            .position(|f| f.format.has_output())
-            .ok_or_else(|| FormatError::Unknown {
-                path: paths.first().cloned().unwrap_or_default(),
-                reason: "no file has answer text".to_owned(),
-            })?;
-        let primary = files.remove(lead);
-        files.insert(0, primary);
-        let maps = files.iter().map(|_| std::sync::OnceLock::new()).collect();
-        Ok(SpanReader {
-            files: Files::Owned(files),
-            maps,
-        })
-    }
-
-    /// Number of records (of the leading file).
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.files.all().first().map_or(0, |f| f.len())
-    }
-
-    /// True when there is no record.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    fn skim(file: &DataFile, i: usize, joined: bool) -> Result<Record, FormatError> {
-        use serde::de::DeserializeSeed;
-        let bytes = file.index.bytes(i)?;
-        let skip: &[&[&str]] = if joined {
-            &[&SKIPPED_FIELDS, &JOINED_SKIPPED_FIELDS]
-        } else {
-            &[&SKIPPED_FIELDS]
-        };
-        let mut de = serde_json::Deserializer::from_slice(&bytes);
-        let v = Skim { skip }
-            .deserialize(&mut de)
-            .and_then(|v| de.end().map(|()| v))
-            .map_err(|e| file.error(i, format!("invalid JSON: {e}")))?;
-        file.format
-            .parse(v, &file.source)
-            .map_err(|m| file.error(i, m))
-    }
-
-    /// Record `i`, skimmed, with the sources of every joined file that has its id (a joined
-    /// file's unreadable line becomes a warning on the record).
-    ///
-    /// # Errors
-    /// The leading file's record cannot be read.
-    pub fn record(&self, i: usize) -> Result<Record, FormatError> {
-        let files = self.files.all();
-        let Some(primary) = files.first() else {
-            return Err(FormatError::NoRecord {
-                path: PathBuf::new(),
-                index: i,
-                len: 0,
-            });
-        };
-        let mut rec = Self::skim(primary, i, false)?;
-        for (k, f) in files.iter().enumerate().skip(1) {
-            // Same position first: one parse when the files share the order.
-            let here = (i < f.len())
-                .then(|| Self::skim(f, i, true).ok())
-                .flatten()
-                .filter(|o| o.id == rec.id);
-            let found: Vec<(usize, Result<Record, FormatError>)> = match here {
-                Some(o) => vec![(i, Ok(o))],
-                None => {
-                    let map = self.maps[k].get_or_init(|| {
-                        let mut m: HashMap<String, Vec<usize>> = HashMap::new();
-                        for j in 0..f.len() {
-                            if let Ok(id) = f.id(j) {
-                                m.entry(id).or_default().push(j);
-                            }
-                        }
-                        m
-                    });
-                    map.get(&rec.id)
-                        .map_or(&[][..], Vec::as_slice)
-                        .iter()
-                        .map(|&j| (j, Self::skim(f, j, true)))
-                        .collect()
-                }
-            };
-            for (j, other) in found {
-                match other {
-                    // The same rule as `Dataset::record`: another answer text, no spans.
-                    Ok(other) => super::dataset::join_record(&mut rec, other, f, j),
-                    Err(e) => rec.warnings.push(e.to_string()),
-                }
-            }
-        }
-        Ok(rec)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -964,45 +743,5 @@ mod tests {
         assert!(Arbitration::of(&r, &Options::default())
             .disagreement
             .is_disputed());
-    }
-
-    #[test]
-    fn skimmed_records_keep_spans_and_drop_the_context() {
-        let dir = tempfile::tempdir().expect("tmp");
-        let recs = dir.path().join("r.jsonl");
-        let preds = dir.path().join("predictions_det_combined.jsonl");
-        std::fs::write(
-            &recs,
-            concat!(
-                r#"{"id":"a","query":"q","context":"{\"x\": \"é\"}","output":"It is 25°C","hallucination_labels":[{"start":6,"end":10,"text":"25°C","label":"contradiction"}],"meta":{"corruption_type":"contradiction"}}"#,
-                "\n",
-                r#"{"id":"b","query":"q","context":"c","output":"ok","hallucination_labels":[],"meta":{"corruption_type":"clean"}}"#,
-                "\n"
-            ),
-        )
-        .expect("write");
-        std::fs::write(
-            &preds,
-            concat!(
-                r#"{"id":"b","output":"ok","gold_spans":[],"pred_spans":[]}"#,
-                "\n",
-                r#"{"id":"a","output":"It is 25°C","gold_spans":[],"pred_spans":[{"start":5,"end":10,"text":" 25°C","label":"x"}]}"#,
-                "\n"
-            ),
-        )
-        .expect("write");
-        let ds = super::super::Dataset::open(&[recs, preds], None).expect("open");
-        let paths: Vec<PathBuf> = ds.files().map(|f| f.path().to_path_buf()).collect();
-        let own = SpanReader::open(&paths, None).expect("open");
-        for reader in [SpanReader::new(&ds), own] {
-            assert_eq!(reader.len(), 2);
-            for i in 0..2 {
-                let full = ds.record(i).expect("full");
-                let skim = reader.record(i).expect("skim");
-                assert_eq!(skim.sources, full.sources);
-                assert_eq!(skim.output, full.output);
-                assert!(skim.context.is_empty() && skim.query.is_empty());
-            }
-        }
     }
 }

@@ -8,9 +8,13 @@
 //! `lettuce`, `labeled_span`, ...), so the verdict survives a join into the records file.
 //! [`Judgement::of`] reads the verdict back from such a span.
 
+pub(crate) mod check;
+
+
 use serde_json::{Map, Value};
 
 use super::{quote, spans, write};
+use super::spec::{FormatSpec, stem_source};
 use crate::model::{Record, Source, SourceRole, Span, GOLD};
 
 /// What the judge said about `labeled_span` (`judge.label_correct`).
@@ -73,10 +77,7 @@ impl Judgement {
 }
 
 /// Parse one decision line. The judge source is named `source`.
-///
-/// # Errors
-/// A message quoting the missing or mistyped field.
-pub fn parse(value: Value, source: &str) -> Result<Record, String> {
+pub(crate) fn parse(value: Value, source: &str) -> Result<Record, String> {
     let obj = spans::as_object(&value)?;
     let mut warnings = Vec::new();
     let id = spans::required_str(obj, "id")?;
@@ -121,7 +122,7 @@ pub fn parse(value: Value, source: &str) -> Result<Record, String> {
 /// field passes through unchanged, key order included. There is no output in a decision line, so
 /// a span's `text` is written as the span holds it.
 #[must_use]
-pub fn write(raw: &Value, gold: &[Span], corruption_type: Option<&str>) -> Value {
+pub(crate) fn write(raw: &Value, gold: &[Span], corruption_type: Option<&str>) -> Value {
     let mut out = raw.clone();
     let Some(obj) = out.as_object_mut() else {
         return out;
@@ -143,6 +144,31 @@ pub fn write(raw: &Value, gold: &[Span], corruption_type: Option<&str>) -> Value
     }
     out
 }
+
+/// The format's entry in the registry (`formats::Format`).
+pub const SPEC: FormatSpec = FormatSpec {
+    name: "decisions",
+    detect: |r| r.contains_key("labeled_span") || r.contains_key("judge"),
+    detect_keys: "labeled_span",
+    has_output: false,
+    default_source: stem_source,
+    parse,
+    write,
+    gold_list: None,
+    labels_required: false,
+    labels_not_written: None,
+    builtin_labels: None,
+    check: check::check,
+    judge_role: SourceRole::Judge,
+    // Several lines per id, which the span reader's same-position match would not all join.
+    skimmable: false,
+    skim_skips: &["judge_raw"],
+};
+
+/// A record of the format for the registry's tests: one readable gold span over non-ASCII text
+/// and one unreadable (a string offset).
+#[cfg(test)]
+pub(crate) const SAMPLE: &str = r#"{"id": "a", "labeled_span": {"start": "x", "end": 2}, "judge": {"label_correct": "true", "extra_hallucination": false}}"#;
 
 #[cfg(test)]
 mod tests {

@@ -1,18 +1,18 @@
 //! Detector prediction files (halu-toolace results): `gold_spans` and one detector's
 //! `pred_spans` over `output`. No query or context: join with a records file by `id`.
 
+pub(crate) mod check;
+
 use std::path::Path;
 
 use serde_json::Value;
 
 use super::{spans, write};
+use super::spec::FormatSpec;
 use crate::model::{Record, Source, SourceRole, Span, GOLD};
 
 /// Parse one prediction line; the predictions become a `Detector` source named `detector`.
-///
-/// # Errors
-/// A message quoting the missing or mistyped field.
-pub fn parse(value: Value, detector: &str) -> Result<Record, String> {
+pub(crate) fn parse(value: Value, detector: &str) -> Result<Record, String> {
     let obj = spans::as_object(&value)?;
     let mut warnings = Vec::new();
     let id = spans::required_str(obj, "id")?;
@@ -41,15 +41,10 @@ pub fn parse(value: Value, detector: &str) -> Result<Record, String> {
 /// The line `raw` with `gold_spans` replaced by `gold` and, when given, `corruption_type` set;
 /// `pred_spans` and every other field pass through unchanged (see the `formats::write` module).
 #[must_use]
-pub fn write(raw: &Value, gold: &[Span], corruption_type: Option<&str>) -> Value {
-    let mut out = raw.clone();
-    let output = write::output_of(raw, "output");
-    let list = write::span_list(raw.get("gold_spans"), gold, output.as_ref(), true, true);
-    if let Some(obj) = out.as_object_mut() {
-        write::set(obj, "gold_spans", list);
-        if let Some(t) = corruption_type {
-            write::set(obj, "corruption_type", Value::String(t.to_owned()));
-        }
+pub(crate) fn write(raw: &Value, gold: &[Span], corruption_type: Option<&str>) -> Value {
+    let mut out = write::with_list(raw, "output", "gold_spans", gold, true, true);
+    if let (Some(obj), Some(t)) = (out.as_object_mut(), corruption_type) {
+        write::set(obj, "corruption_type", Value::String(t.to_owned()));
     }
     out
 }
@@ -88,6 +83,31 @@ pub fn detector_name(path: &Path) -> String {
         name.to_owned()
     }
 }
+
+/// The format's entry in the registry (`formats::Format`).
+pub const SPEC: FormatSpec = FormatSpec {
+    name: "predictions",
+    detect: |r| r.contains_key("pred_spans") || r.contains_key("gold_spans"),
+    detect_keys: "pred_spans",
+    has_output: true,
+    default_source: detector_name,
+    parse,
+    write,
+    gold_list: Some("gold_spans"),
+    labels_required: true,
+    labels_not_written: None,
+    builtin_labels: None,
+    check: check::check,
+    judge_role: SourceRole::Detector,
+    skimmable: true,
+    // A generating detector's raw reply (`generation`).
+    skim_skips: &["generation"],
+};
+
+/// A record of the format for the registry's tests: one readable gold span over non-ASCII text
+/// and one unreadable (a string offset).
+#[cfg(test)]
+pub(crate) const SAMPLE: &str = r#"{"id": "a", "output": "25°C 東京", "gold_spans": [{"start": 0, "end": 4, "text": "25°C", "label": "contradiction"}, {"start": "x", "end": 2}], "pred_spans": [{"start": "x", "end": 2}]}"#;
 
 #[cfg(test)]
 mod tests {

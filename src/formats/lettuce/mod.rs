@@ -6,17 +6,17 @@
 //! have no id: the record id is `id` when present, else `lettuce-` and a hash of prompt and
 //! answer (stable when the file is reordered).
 
+pub(crate) mod check;
+
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::{quote, spans, write};
+use super::spec::{FormatSpec, stem_source};
 use crate::model::{Record, Source, SourceRole, Span, GOLD};
 
 /// Parse one sample.
-///
-/// # Errors
-/// A message quoting the missing or mistyped field.
-pub fn parse(value: Value) -> Result<Record, String> {
+pub(crate) fn parse(value: Value) -> Result<Record, String> {
     let obj = spans::as_object(&value)?;
     let mut warnings = Vec::new();
     let output = spans::required_str(obj, "answer")?;
@@ -67,15 +67,34 @@ fn content_id(prompt: &str, answer: &str) -> String {
 /// subcategory]`, no `text` unless the original label objects had one). LettuceDetect has no type
 /// field, so `corruption_type` is ignored.
 #[must_use]
-pub fn write(raw: &Value, gold: &[Span], _corruption_type: Option<&str>) -> Value {
-    let mut out = raw.clone();
-    let output = write::output_of(raw, "answer");
-    let list = write::span_list(raw.get("labels"), gold, output.as_ref(), false, false);
-    if let Some(obj) = out.as_object_mut() {
-        write::set(obj, "labels", list);
-    }
-    out
+pub(crate) fn write(raw: &Value, gold: &[Span], _corruption_type: Option<&str>) -> Value {
+    write::with_list(raw, "answer", "labels", gold, false, false)
 }
+
+/// The format's entry in the registry (`formats::Format`).
+pub const SPEC: FormatSpec = FormatSpec {
+    name: "lettuce",
+    detect: |r| r.contains_key("answer") && r.contains_key("labels"),
+    detect_keys: "answer+labels",
+    has_output: true,
+    default_source: stem_source,
+    parse: |v, _| parse(v),
+    write,
+    gold_list: Some("labels"),
+    labels_required: true,
+    labels_not_written: None,
+    builtin_labels: Some("lettucedetect"),
+    check: check::check,
+    judge_role: SourceRole::Annotator,
+    // The id may be derived from the skipped `prompt`.
+    skimmable: false,
+    skim_skips: &["context", "prompt"],
+};
+
+/// A record of the format for the registry's tests: one readable gold span over non-ASCII text
+/// and one unreadable (a string offset).
+#[cfg(test)]
+pub(crate) const SAMPLE: &str = r#"{"answer": "25°C 東京", "labels": [{"start": 0, "end": 4, "label": "contradiction"}, {"start": "x", "end": 2}]}"#;
 
 #[cfg(test)]
 mod tests {

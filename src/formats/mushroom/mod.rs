@@ -6,19 +6,19 @@
 //! empty spans `[s, s]`, a boundary that splits a grapheme cluster. `validate` reports them.
 //! Only pairs whose offsets are not non-negative integers are skipped (with a warning).
 
+pub(crate) mod check;
+
 use serde_json::Value;
 
 use super::{quote, spans, write};
+use super::spec::{FormatSpec, stem_source};
 use crate::model::{Record, Source, SourceRole, Span, GOLD};
 
 /// The label given to Mu-SHROOM spans (the format carries none).
 pub const LABEL: &str = "hallucination";
 
 /// Parse one Mu-SHROOM line.
-///
-/// # Errors
-/// A message quoting the missing or mistyped field.
-pub fn parse(value: Value) -> Result<Record, String> {
+pub(crate) fn parse(value: Value) -> Result<Record, String> {
     let obj = spans::as_object(&value)?;
     let mut warnings = Vec::new();
     let id = spans::required_str(obj, "id")?;
@@ -99,7 +99,7 @@ fn pairs(
 /// no type field, so `corruption_type` is ignored. `soft_labels` and `annotations` pass through
 /// unchanged (they record the annotators' opinions, not the reviewed result).
 #[must_use]
-pub fn write(raw: &Value, gold: &[Span], _corruption_type: Option<&str>) -> Value {
+pub(crate) fn write(raw: &Value, gold: &[Span], _corruption_type: Option<&str>) -> Value {
     let mut out = raw.clone();
     if let Some(obj) = out.as_object_mut() {
         let pairs = gold
@@ -110,6 +110,30 @@ pub fn write(raw: &Value, gold: &[Span], _corruption_type: Option<&str>) -> Valu
     }
     out
 }
+
+/// The format's entry in the registry (`formats::Format`).
+pub const SPEC: FormatSpec = FormatSpec {
+    name: "mushroom",
+    detect: |r| r.contains_key("model_output_text"),
+    detect_keys: "model_output_text",
+    has_output: true,
+    default_source: stem_source,
+    parse: |v, _| parse(v),
+    write,
+    gold_list: Some("hard_labels"),
+    labels_required: false,
+    labels_not_written: Some("Mu-SHROOM's hard_labels are [start, end] pairs with no label"),
+    builtin_labels: None,
+    check: check::check,
+    judge_role: SourceRole::Annotator,
+    skimmable: true,
+    skim_skips: &["model_input"],
+};
+
+/// A record of the format for the registry's tests: one readable gold span over non-ASCII text
+/// and one unreadable (a string offset).
+#[cfg(test)]
+pub(crate) const SAMPLE: &str = r#"{"id": "a", "model_output_text": "25°C 東京", "hard_labels": [[0, 4], ["x", 2]]}"#;
 
 #[cfg(test)]
 mod tests {
