@@ -77,6 +77,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for p in &dataset.problems {
         eprintln!("{p}");
     }
+    if dataset.is_empty() {
+        let names: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
+        anyhow::bail!(
+            "{}: no record to compare: the file holds none",
+            names.join(", ")
+        );
+    }
     let (judges, notes) = args.judges.load(&dataset, &dataset.name, None)?;
     judge_args::tell(&notes);
     let mut pairs: Vec<Pair> = args

@@ -171,6 +171,24 @@ fn an_empty_file_with_a_format_is_a_problem() {
 }
 
 #[test]
+fn compare_on_an_empty_file_names_it() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let empty = dir.path().join("empty.jsonl");
+    std::fs::write(&empty, "").expect("write");
+    let out = bin()
+        .args(["compare", "--format", "ragtruth"])
+        .arg(&empty)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("{}: no record to compare", empty.display())),
+        "{err}"
+    );
+}
+
+#[test]
 fn dev_zero_with_a_format_is_refused_naming_it() {
     if !Path::new("/dev/zero").exists() {
         eprintln!("SKIP: no /dev/zero");
