@@ -17,7 +17,9 @@ mod mouse;
 mod retype;
 mod state;
 
-pub use state::{Current, Hits, ModeState, PickerKind, PromptKind, ScreenLayout, Scrolls, Status};
+pub use state::{
+    Current, Hits, ModeState, PickerKind, PromptKind, ScreenLayout, Scrolls, Status, CONTEXT_BOTTOM,
+};
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -433,6 +435,15 @@ impl App {
             }
             Action::ContextDown => self.scroll_context(10),
             Action::ContextUp => self.scroll_context(-10),
+            Action::ContextTop => {
+                self.scroll.context_anchor = None;
+                self.scroll.context = 0;
+            }
+            // The view puts the last rows on screen (only it knows the pane's height).
+            Action::ContextBottom => {
+                self.scroll.context_anchor = None;
+                self.scroll.context = CONTEXT_BOTTOM;
+            }
             Action::Cancel => {
                 if let Ok(c) = &mut self.cur {
                     if c.hits.search.is_some() {
@@ -485,8 +496,8 @@ impl App {
     }
 
     pub(super) fn scroll_context(&mut self, delta: isize) {
-        // Scroll from what is on screen (an evidence jump may have moved it).
-        if self.scroll.context_anchor.take().is_some() {
+        // Scroll from what is on screen (an evidence jump or End may have moved it).
+        if self.scroll.context_anchor.take().is_some() || self.scroll.context == CONTEXT_BOTTOM {
             self.scroll.context = self.layout.context_scroll;
         }
         self.scroll.context = self

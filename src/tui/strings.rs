@@ -36,6 +36,8 @@ pub fn describe(a: Action) -> &'static str {
         Action::Tools => "tools available and the call made",
         Action::ContextDown => "scroll the context down",
         Action::ContextUp => "scroll the context up",
+        Action::ContextTop => "context: to the top",
+        Action::ContextBottom => "context: to the bottom",
         Action::Help => "help",
         Action::Quit => "quit (everything is already saved)",
         Action::StartLeft => "start one character left",
@@ -827,4 +829,26 @@ pub const FIND_CHAR: &str = "type the character to move to (Esc: none)";
 #[must_use]
 pub fn no_char(c: char) -> String {
     format!("no “{c}” that way")
+}
+
+// ----- review polish (uipolish): context position, legend, original → reviewed -----
+
+/// The context pane's position: rows shown of the rows (`+` while not all are wrapped yet),
+/// the share of the text above the pane's bottom, and the keys to its top and bottom.
+#[must_use]
+pub fn context_position(
+    first: usize,
+    rows: (usize, usize, bool),
+    pct: usize,
+    keys: &str,
+) -> String {
+    let (shown, total, complete) = rows;
+    let more = if complete { "" } else { "+" };
+    let last = first + shown;
+    let keys = if keys.is_empty() {
+        String::new()
+    } else {
+        format!(" · {keys}")
+    };
+    format!(" rows {}–{last}/{total}{more} · {pct}%{keys} ", first + 1)
 }

@@ -281,6 +281,9 @@ pub struct ScreenLayout {
     pub overlay_rows: usize,
 }
 
+/// `Scrolls::context` meaning "the last rows", set by End and resolved by the context pane.
+pub const CONTEXT_BOTTOM: usize = usize::MAX;
+
 /// Scroll positions the reviewer controls.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Scrolls {

@@ -1,0 +1,89 @@
+//! The "Reviewer speed" issue's screen polish: original → reviewed in the span list, the
+//! legend and hints, the context pane's position and top/bottom keys, compact arbitration
+//! lanes, Mu-SHROOM's evidence. Actions are fed into `App`; views rendered into `TestBackend`.
+
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use serde_json::json;
+use spanreview::formats::Dataset;
+use spanreview::store::Store;
+use spanreview::tui::app::App;
+use spanreview::tui::arbitrate::ArbConfig;
+use spanreview::tui::config::Config;
+use spanreview::tui::queue::QueueKind;
+use spanreview::tui::{terminal, Action};
+
+fn open(files: &[PathBuf]) -> App {
+    let ds = Dataset::open(files, None).expect("files open");
+    let store = Rc::new(Store::open_in_memory().expect("memory db"));
+    App::open(
+        ds,
+        Box::new(store),
+        "tester",
+        QueueKind::All,
+        Config::defaults(true),
+        None,
+        ArbConfig::default(),
+    )
+    .expect("app")
+}
+
+fn feed(app: &mut App, actions: &[Action]) {
+    for a in actions {
+        app.update(*a);
+    }
+}
+
+fn render(app: &mut App, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    terminal::frame(&mut t, app).expect("draw");
+    format!("{}", t.backend())
+}
+
+fn write_jsonl(path: &Path, lines: &[serde_json::Value]) {
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(path, text).expect("write fixture");
+}
+
+/// A record whose context is 3,000 numbered lines (`° ’ 東京` in each).
+fn long_context(dir: &Path) -> PathBuf {
+    let context: String = (1..=3000)
+        .map(|k| format!("line {k:04} · 25° ’東京’\n"))
+        .collect();
+    let path = dir.join("records.jsonl");
+    write_jsonl(
+        &path,
+        &[json!({
+            "id": "long_1", "query": "Weather?", "context": context,
+            "output": "It is 25°C in 東京 today.",
+            "hallucination_labels": [{"start": 6, "end": 10, "label": "contradiction", "text": "25°C"}],
+        })],
+    );
+    path
+}
+
+#[test]
+fn context_shows_where_it_is_and_goes_to_its_top_and_bottom() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let mut app = open(&[long_context(dir.path())]);
+    let s = render(&mut app, 120, 30);
+    assert!(s.contains("line 0001"), "{s}");
+    assert!(s.contains("rows 1–"), "{s}");
+    assert!(s.contains("Home/End"), "the keys are named: {s}");
+    app.update(Action::ContextBottom);
+    let s = render(&mut app, 120, 30);
+    assert!(s.contains("line 3000"), "{s}");
+    assert!(!s.contains("line 0001"), "{s}");
+    assert!(s.contains("/3000 · 100%"), "{s}");
+    // Up from the bottom scrolls from what is on screen.
+    let bottom = app.layout.context_scroll;
+    app.update(Action::ContextUp);
+    assert_eq!(app.scroll.context, bottom - 10);
+    feed(&mut app, &[Action::ContextDown, Action::ContextTop]);
+    let s = render(&mut app, 120, 30);
+    assert!(s.contains("line 0001"), "{s}");
+    assert!(s.contains("rows 1–"), "{s}");
+}
