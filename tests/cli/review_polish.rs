@@ -87,3 +87,47 @@ fn context_shows_where_it_is_and_goes_to_its_top_and_bottom() {
     assert!(s.contains("line 0001"), "{s}");
     assert!(s.contains("rows 1–"), "{s}");
 }
+
+/// A Mu-SHROOM record with the gold and eleven annotators: three mark the same words as the
+/// gold, eight mark nothing; the output has a blank line.
+fn mushroom_twelve(dir: &Path) -> PathBuf {
+    let output = "Pétra van Stövèren won silver.\n\nIn 2008, in Beijing, 中国.";
+    let annotations: serde_json::Map<String, serde_json::Value> = (1..=11)
+        .map(|k| {
+            let spans = match k {
+                1..=2 => json!([[23, 29]]),
+                3 => json!([[19, 29]]),
+                _ => json!([]),
+            };
+            (format!("ann{k:02}"), spans)
+        })
+        .collect();
+    let path = dir.join("mushroom.en-val.jsonl");
+    write_jsonl(
+        &path,
+        &[json!({
+            "id": "val-en-1", "lang": "EN", "model_input": "What did Pétra van Stövèren win?",
+            "model_output_text": output, "hard_labels": [[23, 29]], "soft_labels": [],
+            "wikipedia_url": "https://en.wikipedia.org/wiki/Petra_van_Stäveren",
+            "annotations": annotations,
+        })],
+    );
+    path
+}
+
+#[test]
+fn mushroom_shows_the_wikipedia_page_and_the_question_as_evidence() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let mut app = open(&[mushroom_twelve(dir.path())]);
+    let s = render(&mut app, 140, 30);
+    assert!(!s.contains("(no context)"), "{s}");
+    assert!(s.contains("wikipedia_url:"), "{s}");
+    assert!(
+        s.contains("https://en.wikipedia.org/wiki/Petra_van_Stäveren"),
+        "{s}"
+    );
+    assert!(
+        s.contains("model_input: What did Pétra van Stövèren win?"),
+        "{s}"
+    );
+}
