@@ -852,3 +852,9 @@ pub fn context_position(
     };
     format!(" rows {}–{last}/{total}{more} · {pct}%{keys} ", first + 1)
 }
+
+/// The span as read, before its reviewed label and range in the span list.
+#[must_use]
+pub fn span_was(label: &str, start: usize, end: usize) -> String {
+    format!("{label} [{start}, {end}) → ")
+}

@@ -131,3 +131,28 @@ fn mushroom_shows_the_wikipedia_page_and_the_question_as_evidence() {
         "{s}"
     );
 }
+
+#[test]
+fn the_span_list_shows_the_span_as_read_beside_the_reviewed_one() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let mut app = open(&[long_context(dir.path())]);
+    feed(
+        &mut app,
+        &[
+            Action::Adjust,
+            Action::EndRight,
+            Action::EndRight,
+            Action::Confirm,
+        ],
+    );
+    let s = render(&mut app, 160, 30);
+    assert!(
+        s.contains("contradiction [6, 10) → contradiction [6, 12) “25°C i”"),
+        "{s}"
+    );
+    // Outside adjust mode, after the change was saved.
+    assert!(!matches!(
+        app.mode,
+        spanreview::tui::app::ModeState::Adjust { .. }
+    ));
+}
