@@ -858,3 +858,9 @@ pub fn context_position(
 pub fn span_was(label: &str, start: usize, end: usize) -> String {
     format!("{label} [{start}, {end}) → ")
 }
+
+/// The lanes screen's title when source lanes are left out (the cluster panel lists them).
+#[must_use]
+pub fn more_lanes(k: usize) -> String {
+    format!("+{k} more")
+}

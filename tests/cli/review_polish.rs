@@ -156,3 +156,21 @@ fn the_span_list_shows_the_span_as_read_beside_the_reviewed_one() {
         spanreview::tui::app::ModeState::Adjust { .. }
     ));
 }
+
+#[test]
+fn arbitration_lanes_skip_blank_rows_and_show_the_disputing_sources_of_many() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let mut app = open(&[mushroom_twelve(dir.path())]);
+    app.update(Action::Arbitrate);
+    assert!(app.arb.is_some(), "{:?}", app.status);
+    let s = render(&mut app, 140, 40);
+    // Twelve sources: gold, ann01, ann02 (one version), ann03 (a longer one), and the eight
+    // that mark nothing, shown by one lane.
+    assert!(s.contains("+7 more"), "{s}");
+    assert!(s.contains("\"│  5 "), "{s}");
+    assert!(!s.contains("\"│  6 "), "{s}");
+    // The blank line between the sentences has no lanes under it.
+    let st = &app.layout.lanes_starts;
+    assert!(st.len() >= 3, "{st:?}");
+    assert_eq!(st[2] - st[1], 1, "{st:?}\n{s}");
+}
