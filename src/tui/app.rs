@@ -385,7 +385,9 @@ impl App {
                     self.mode = ModeState::Normal;
                 }
                 Action::Down => {
-                    let max = self.layout.overlay_rows.saturating_sub(1).max(1);
+                    // The last page stays full (a shorter one would hide help's legend).
+                    let page = usize::from(self.layout.overlay.height.saturating_sub(2));
+                    let max = self.layout.overlay_rows.saturating_sub(page).max(1);
                     self.scroll.overlay = (self.scroll.overlay + 1).min(max);
                 }
                 Action::Up => self.scroll.overlay = self.scroll.overlay.saturating_sub(1),

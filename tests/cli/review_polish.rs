@@ -174,3 +174,55 @@ fn arbitration_lanes_skip_blank_rows_and_show_the_disputing_sources_of_many() {
     assert!(st.len() >= 3, "{st:?}");
     assert_eq!(st[2] - st[1], 1, "{st:?}\n{s}");
 }
+
+/// The screen's last line, trimmed.
+fn hint_line(s: &str) -> String {
+    let last = s.lines().last().unwrap_or("");
+    last.trim_matches('"').trim_end().to_owned()
+}
+
+#[test]
+fn the_hint_bar_fits_and_keeps_flag_note_search_goto_and_quit() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let mut app = open(&[long_context(dir.path())]);
+    for w in [80u16, 100, 160] {
+        let s = render(&mut app, w, 30);
+        let h = hint_line(&s);
+        for want in [
+            "? help", "f flag", "m note", "/ search", ": go to", "q quit",
+        ] {
+            assert!(h.contains(want), "{w}: {want} in {h:?}");
+        }
+        assert!(h.ends_with("q quit"), "{w}: nothing cut off: {h:?}");
+    }
+    // On the arbitration screen too (`:` goes to a record there).
+    let dir = tempfile::tempdir().expect("tmp");
+    let mut app = open(&[mushroom_twelve(dir.path())]);
+    app.update(Action::Arbitrate);
+    let h = hint_line(&render(&mut app, 100, 30));
+    assert!(h.contains(": go to"), "{h:?}");
+    assert!(h.ends_with("q quit"), "{h:?}");
+}
+
+#[test]
+fn help_has_a_legend_and_says_when_there_is_more_below() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let mut app = open(&[long_context(dir.path())]);
+    app.update(Action::Help);
+    let s = render(&mut app, 100, 30);
+    assert!(s.contains("↓ more below (j/↓)"), "{s}");
+    for _ in 0..400 {
+        app.update(Action::Down);
+    }
+    let s = render(&mut app, 100, 30);
+    assert!(!s.contains("more below"), "{s}");
+    assert!(s.contains("Labels of this record: contradiction"), "{s}");
+    assert!(s.contains("━ lane 1"), "{s}");
+    assert!(s.contains("x label wrong"), "{s}");
+    // The arbitration screen explains its marks.
+    let dir = tempfile::tempdir().expect("tmp");
+    let mut app = open(&[mushroom_twelve(dir.path())]);
+    app.update(Action::Arbitrate);
+    let s = render(&mut app, 140, 40);
+    assert!(s.contains("▒ ✓ reviewed result"), "{s}");
+}

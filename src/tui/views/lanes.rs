@@ -442,6 +442,7 @@ fn cluster_panel(frame: &mut Frame<'_>, area: Rect, app: &App, c: &Current, arb:
     if app.arb_config.blind && !app.names_visible() {
         lines.push(Line::from(Span::styled(strings::BLIND, th.dim())));
     }
+    lines.push(Line::from(Span::styled(strings::LEGEND_MARKS, th.dim())));
     let block = Block::bordered().title(strings::CLUSTER);
     let inner = block.inner(area);
     frame.render_widget(block, area);
