@@ -59,6 +59,10 @@ pub enum Action {
     ContextDown,
     /// Scroll the context up.
     ContextUp,
+    /// Scroll the context to its first row.
+    ContextTop,
+    /// Scroll the context to its last rows.
+    ContextBottom,
     /// Open the help screen.
     Help,
     /// Quit (every decision is already saved).
@@ -198,6 +202,8 @@ impl Action {
         Self::Tools,
         Self::ContextDown,
         Self::ContextUp,
+        Self::ContextTop,
+        Self::ContextBottom,
         Self::Help,
         Self::Quit,
         Self::StartLeft,

@@ -19,7 +19,9 @@ mod retype;
 mod state;
 
 pub use indexing::INDEX_WAIT;
-pub use state::{Current, Hits, ModeState, PickerKind, PromptKind, ScreenLayout, Scrolls, Status};
+pub use state::{
+    Current, Hits, ModeState, PickerKind, PromptKind, ScreenLayout, Scrolls, Status, CONTEXT_BOTTOM,
+};
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -412,7 +414,9 @@ impl App {
                     self.mode = ModeState::Normal;
                 }
                 Action::Down => {
-                    let max = self.layout.overlay_rows.saturating_sub(1).max(1);
+                    // The last page stays full (a shorter one would hide help's legend).
+                    let page = usize::from(self.layout.overlay.height.saturating_sub(2));
+                    let max = self.layout.overlay_rows.saturating_sub(page).max(1);
                     self.scroll.overlay = (self.scroll.overlay + 1).min(max);
                 }
                 Action::Up => self.scroll.overlay = self.scroll.overlay.saturating_sub(1),
@@ -462,6 +466,15 @@ impl App {
             }
             Action::ContextDown => self.scroll_context(10),
             Action::ContextUp => self.scroll_context(-10),
+            Action::ContextTop => {
+                self.scroll.context_anchor = None;
+                self.scroll.context = 0;
+            }
+            // The view puts the last rows on screen (only it knows the pane's height).
+            Action::ContextBottom => {
+                self.scroll.context_anchor = None;
+                self.scroll.context = CONTEXT_BOTTOM;
+            }
             Action::Cancel => {
                 if let Ok(c) = &mut self.cur {
                     if c.hits.search.is_some() {
@@ -514,8 +527,8 @@ impl App {
     }
 
     pub(super) fn scroll_context(&mut self, delta: isize) {
-        // Scroll from what is on screen (an evidence jump may have moved it).
-        if self.scroll.context_anchor.take().is_some() {
+        // Scroll from what is on screen (an evidence jump or End may have moved it).
+        if self.scroll.context_anchor.take().is_some() || self.scroll.context == CONTEXT_BOTTOM {
             self.scroll.context = self.layout.context_scroll;
         }
         self.scroll.context = self

@@ -36,6 +36,8 @@ pub fn describe(a: Action) -> &'static str {
         Action::Tools => "tools available and the call made",
         Action::ContextDown => "scroll the context down",
         Action::ContextUp => "scroll the context up",
+        Action::ContextTop => "context: to the top",
+        Action::ContextBottom => "context: to the bottom",
         Action::Help => "help",
         Action::Quit => "quit (everything is already saved)",
         Action::StartLeft => "start one character left",
@@ -134,6 +136,10 @@ pub fn hint(a: Action) -> &'static str {
         Action::Tools => "tools",
         Action::Help => "help",
         Action::Quit => "quit",
+        Action::Flag => "flag",
+        Action::Note => "note",
+        Action::Search => "search",
+        Action::Goto => "go to",
         Action::StartLeft => "start←",
         Action::StartRight => "start→",
         Action::EndLeft => "end←",
@@ -180,6 +186,10 @@ pub fn hint_actions(mode: Mode) -> &'static [Action] {
     match mode {
         Mode::Normal => &[
             Action::Help,
+            Action::Flag,
+            Action::Note,
+            Action::Search,
+            Action::Goto,
             Action::Accept,
             Action::Drop,
             Action::AcceptAll,
@@ -219,6 +229,7 @@ pub fn hint_actions(mode: Mode) -> &'static [Action] {
         Mode::Prompt => &[Action::Confirm, Action::Cancel],
         Mode::Arbitrate => &[
             Action::Help,
+            Action::Goto,
             Action::Take1,
             Action::Take2,
             Action::Union,
@@ -860,3 +871,75 @@ pub fn not_found_so_far(what: &str, n: usize) -> String {
 pub fn index_failed(e: &dyn std::fmt::Display) -> String {
     format!("indexing stopped: {e}; only the records indexed before are shown")
 }
+
+// ----- review polish (uipolish): context position, legend, original → reviewed -----
+
+/// The context pane's position: rows shown of the rows (`+` while not all are wrapped yet),
+/// the share of the text above the pane's bottom, and the keys to its top and bottom.
+#[must_use]
+pub fn context_position(
+    first: usize,
+    rows: (usize, usize, bool),
+    pct: usize,
+    keys: &str,
+) -> String {
+    let (shown, total, complete) = rows;
+    let more = if complete { "" } else { "+" };
+    let last = first + shown;
+    let keys = if keys.is_empty() {
+        String::new()
+    } else {
+        format!(" · {keys}")
+    };
+    format!(" rows {}–{last}/{total}{more} · {pct}%{keys} ", first + 1)
+}
+
+/// The span as read, before its reviewed label and range in the span list.
+#[must_use]
+pub fn span_was(label: &str, start: usize, end: usize) -> String {
+    format!("{label} [{start}, {end}) → ")
+}
+
+/// The lanes screen's title when source lanes are left out (the cluster panel lists them).
+#[must_use]
+pub fn more_lanes(k: usize) -> String {
+    format!("+{k} more")
+}
+
+/// Help's legend heading.
+pub const LEGEND: &str = "Legend";
+
+/// Before the labels of the record in their colours (help's legend).
+pub const LEGEND_LABELS: &str = "Labels of this record: ";
+
+/// Before the source lanes' glyphs (help's legend).
+pub const LEGEND_LANES: &str = "Arbitration lanes: ";
+
+/// One source lane in the legend.
+#[must_use]
+pub fn legend_lane(glyph: &str, lane: usize) -> String {
+    format!("{glyph} lane {lane}  ")
+}
+
+/// The reviewed-result lane and the judges' marks (help and the arbitration screen).
+pub const LEGEND_MARKS: &str = "▒ ✓ reviewed result · judge lanes J1…: x label wrong, \
+                                 = label right, ^ claim, ? unknown · underlined: disputed";
+
+/// Help's bottom border while more of it is below.
+#[must_use]
+pub fn more_below(keys: &str) -> String {
+    format!(" ↓ more below ({keys}) ")
+}
+
+/// Hints kept in the status line before the others, first ones first on a narrow screen (the
+/// others fill the room left).
+pub const HINTS_KEPT: &[Action] = &[
+    Action::Help,
+    Action::Quit,
+    Action::Confirm,
+    Action::Cancel,
+    Action::Flag,
+    Action::Note,
+    Action::Search,
+    Action::Goto,
+];

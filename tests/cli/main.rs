@@ -17,6 +17,7 @@ mod judges;
 mod keys;
 mod layout;
 mod review_flow;
+mod review_polish;
 mod review_screen;
 mod reviewers;
 mod stats;

@@ -47,13 +47,25 @@ pub(crate) fn parse(value: Value) -> Result<Record, String> {
     Ok(Record {
         id,
         query,
-        context: String::new(),
+        context: evidence(obj),
         output,
         corruption_type: None,
         sources,
         raw: value,
         warnings,
     })
+}
+
+/// The evidence a reviewer has: the Wikipedia page the question was written from and the
+/// question itself (the format carries no retrieved text), one `field: value` line each.
+fn evidence(obj: &serde_json::Map<String, Value>) -> String {
+    ["wikipedia_url", "model_input"]
+        .iter()
+        .filter_map(|k| Some((k, obj.get(*k)?.as_str()?)))
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| format!("{k}: {v}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Read a list of `[start, end]` pairs; `text` is taken from the output when in range.

@@ -36,7 +36,12 @@ impl App {
         if !inside(l.lanes, x, y) || l.lanes_per == 0 {
             return None;
         }
-        let row = l.lanes_scroll + usize::from(y - l.lanes.y) / l.lanes_per;
+        let dy = usize::from(y - l.lanes.y);
+        let k = l
+            .lanes_starts
+            .partition_point(|&s| s <= dy)
+            .checked_sub(1)?;
+        let row = l.lanes_scroll + k;
         let col = usize::from(x - l.lanes.x).checked_sub(l.lanes_gutter)?;
         let r = l.lanes_rows.get(row)?;
         // Only a column a character is drawn in: not the indent, not past the row's end.

@@ -273,6 +273,9 @@ pub struct ScreenLayout {
     pub lanes_scroll: usize,
     /// Screen rows per output row on the lanes screen (the text, then one per lane).
     pub lanes_per: usize,
+    /// Screen row (from the lanes area's top) of each output row drawn on the lanes screen:
+    /// a blank output row has no lanes under it.
+    pub lanes_starts: Vec<usize>,
     /// Columns left of the text on the lanes screen (the lane labels).
     pub lanes_gutter: usize,
     /// Overlay (help, tools) area.
@@ -280,6 +283,9 @@ pub struct ScreenLayout {
     /// Rows the overlay's text takes once wrapped (estimate for scrolling).
     pub overlay_rows: usize,
 }
+
+/// `Scrolls::context` meaning "the last rows", set by End and resolved by the context pane.
+pub const CONTEXT_BOTTOM: usize = usize::MAX;
 
 /// Scroll positions the reviewer controls.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

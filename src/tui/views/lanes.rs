@@ -57,14 +57,13 @@ struct Lane {
 /// The lanes: one per source (in the arbitration order), one per judge (`x` a gold span it
 /// calls wrong, `=` one it calls right, `^` a claim, `?` unknown), and the reviewed result
 /// (or, while editing, the span being edited).
-fn lane_list(app: &App, c: &Current, arb: &Arb) -> Vec<Lane> {
+fn lane_list(app: &App, c: &Current, arb: &Arb, shown: &[usize]) -> Vec<Lane> {
     let th = &app.config.theme;
     let b = |cp: usize| c.map.byte_of(cp.min(c.chars.len())).unwrap_or(0);
-    let mut v: Vec<Lane> = arb
-        .lanes
+    let mut v: Vec<Lane> = shown
         .iter()
-        .enumerate()
-        .map(|(k, &s)| {
+        .map(|&k| (k, arb.lanes[k]))
+        .map(|(k, s)| {
             let (style, glyph) = th.lane(k);
             Lane {
                 label: app.lane_label(k),
@@ -118,6 +117,55 @@ fn lane_list(app: &App, c: &Current, arb: &Arb) -> Vec<Lane> {
     v
 }
 
+/// Source lanes past which only the disputing ones are drawn.
+const MANY_LANES: usize = 6;
+
+/// Source lanes drawn at most.
+const MAX_LANES: usize = 8;
+
+/// The source lanes to draw (indices into `arb.lanes`) and how many are left out. With many
+/// sources (Mu-SHROOM has twelve) only those whose version of the selected cluster differs
+/// from the most common one are drawn, with the first lane holding the most common one; the
+/// cluster panel still lists every source.
+fn shown_lanes(c: &Current, arb: &Arb) -> (Vec<usize>, usize) {
+    let all: Vec<usize> = (0..arb.lanes.len()).collect();
+    let Some(cl) = arb.d.clusters.get(arb.cluster) else {
+        return (all, 0);
+    };
+    if all.len() <= MANY_LANES {
+        return (all, 0);
+    }
+    let version = |k: usize| -> Vec<(usize, usize)> {
+        let s = arb.lanes[k];
+        cl.source(s).map_or_else(Vec::new, |p| {
+            p.spans
+                .iter()
+                .filter_map(|&i| c.record.sources[s].spans.get(i))
+                .map(|sp| (sp.start, sp.end))
+                .collect()
+        })
+    };
+    let versions: Vec<Vec<(usize, usize)>> = all.iter().map(|&k| version(k)).collect();
+    let common = versions
+        .iter()
+        .max_by_key(|v| versions.iter().filter(|w| w == v).count())
+        .cloned()
+        .unwrap_or_default();
+    let mut first_common = true;
+    let mut shown: Vec<usize> = all
+        .iter()
+        .filter(|&&k| {
+            let keep = versions[k] != common || first_common;
+            first_common &= versions[k] != common;
+            keep
+        })
+        .copied()
+        .collect();
+    shown.truncate(MAX_LANES);
+    let more = all.len() - shown.len();
+    (shown, more)
+}
+
 fn covered(ranges: &[(usize, usize)], byte: usize) -> bool {
     ranges.iter().any(|&(a, b)| a <= byte && byte < b)
 }
@@ -130,6 +178,7 @@ fn lanes(
     arb: &Arb,
     out: &mut ScreenLayout,
 ) {
+    let (shown, more) = shown_lanes(c, arb);
     let n = arb.d.clusters.len();
     let mut title = strings::LANES.to_owned();
     if let Some(cl) = arb.d.clusters.get(arb.cluster) {
@@ -138,13 +187,16 @@ fn lanes(
             strings::cluster_title(arb.cluster, n, cl.start, cl.end, cl.is_disputed())
         );
     }
+    if more > 0 {
+        title = format!("{title} · {}", strings::more_lanes(more));
+    }
     let block = Block::bordered().title(text::escape_line(&title));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if inner.width as usize <= GUTTER + 1 || inner.height == 0 {
         return;
     }
-    let lanes = lane_list(app, c, arb);
+    let lanes = lane_list(app, c, arb, &shown);
     let per = lanes.len() + 1;
     let h = usize::from(inner.height);
     let visible = (h / per).max(1);
@@ -163,8 +215,9 @@ fn lanes(
         } else {
             focus - visible / 3
         };
-        ix.ensure_rows(src, scroll.saturating_add(panes::lookahead(visible)));
-        (scroll, ix.rows(src, scroll, visible), ix.known())
+        // A blank row takes one screen row: fetch as many as could fit.
+        ix.ensure_rows(src, scroll.saturating_add(panes::lookahead(h)));
+        (scroll, ix.rows(src, scroll, h), ix.known())
     });
     let disputed: Vec<(usize, usize)> = arb
         .d
@@ -184,9 +237,24 @@ fn lanes(
         }
     };
     let buf = frame.buffer_mut();
-    for (k, r) in rows.iter().enumerate() {
-        let at = k * per;
+    // Screen row of each text row drawn: a blank output row has no lanes under it.
+    let mut starts: Vec<usize> = Vec::new();
+    let mut at = 0;
+    for r in &rows {
+        let under = if r.cells.is_empty() { 0 } else { lanes.len() };
+        if at >= h {
+            break;
+        }
+        starts.push(at);
+        at += 1 + under;
+    }
+    let mut rows = rows;
+    rows.truncate(starts.len());
+    for (r, &at) in rows.iter().zip(&starts) {
         cells::put_row(buf, inner, at, GUTTER, src, r, &text_style);
+        if r.cells.is_empty() {
+            continue;
+        }
         for (j, lane) in lanes.iter().enumerate() {
             let label = format!(
                 "{:>w$} ",
@@ -224,6 +292,7 @@ fn lanes(
     };
     out.lanes_scroll = scroll;
     out.lanes_per = per;
+    out.lanes_starts = starts;
     out.lanes_gutter = GUTTER;
 }
 
@@ -373,6 +442,7 @@ fn cluster_panel(frame: &mut Frame<'_>, area: Rect, app: &App, c: &Current, arb:
     if app.arb_config.blind && !app.names_visible() {
         lines.push(Line::from(Span::styled(strings::BLIND, th.dim())));
     }
+    lines.push(Line::from(Span::styled(strings::LEGEND_MARKS, th.dim())));
     let block = Block::bordered().title(strings::CLUSTER);
     let inner = block.inner(area);
     frame.render_widget(block, area);

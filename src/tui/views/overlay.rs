@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::tui::app::{App, ModeState, PickerKind};
 use crate::tui::keymap::Mode;
-use crate::tui::{strings, text};
+use crate::tui::{strings, text, Action};
 
 fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let [v] = Layout::vertical([Constraint::Length(h.min(area.height))])
@@ -24,6 +24,11 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
 fn wrapped_rows(lines: &[Line<'_>], width: u16) -> usize {
     let w = usize::from(width.max(1));
     lines.iter().map(|l| l.width().div_ceil(w).max(1)).sum()
+}
+
+/// The first row of the last page: the text scrolls no further, so its end stays on screen.
+fn last_page(rows: usize, area: Rect) -> usize {
+    rows.saturating_sub(usize::from(area.height.saturating_sub(2)))
 }
 
 /// The help screen: every bound key of every mode, from the active keymap.
@@ -57,15 +62,62 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, app: &App) -> (Rect, usize) {
     lines.push(Line::raw(""));
     lines.push(Line::from(Span::styled(strings::MOUSE_HELP, th.dim())));
     lines.push(Line::from(Span::styled(strings::MOTIONS_HELP, th.dim())));
+    lines.push(Line::raw(""));
+    lines.push(Line::from(Span::styled(strings::LEGEND, th.accent())));
+    lines.extend(legend(app));
     let rows = wrapped_rows(&lines, area.width.saturating_sub(2));
-    let scroll = u16::try_from(app.scroll.overlay.min(rows.saturating_sub(1))).unwrap_or(u16::MAX);
+    let scroll = u16::try_from(app.scroll.overlay.min(last_page(rows, area))).unwrap_or(u16::MAX);
     frame.render_widget(Clear, area);
+    let mut block = Block::bordered().title(strings::HELP);
+    if usize::from(scroll) + usize::from(area.height.saturating_sub(2)) < rows {
+        let keys: Vec<String> = km
+            .keys_for(Mode::Help, Action::Down)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        block =
+            block.title_bottom(Line::from(strings::more_below(&keys.join("/"))).right_aligned());
+    }
     let p = Paragraph::new(lines)
         .wrap(Wrap { trim: false })
         .scroll((scroll, 0))
-        .block(Block::bordered().title(strings::HELP));
+        .block(block);
     frame.render_widget(p, area);
     (area, rows)
+}
+
+/// The legend: the labels of the record in their colours, the lanes' glyphs and marks.
+fn legend(app: &App) -> Vec<Line<'static>> {
+    let th = &app.config.theme;
+    let mut labels: Vec<String> = Vec::new();
+    if let Ok(c) = &app.cur {
+        let read = c
+            .record
+            .sources
+            .iter()
+            .flat_map(|s| &s.spans)
+            .map(|s| &s.label);
+        for l in c.review.spans.iter().map(|s| &s.current.label).chain(read) {
+            if !labels.contains(l) {
+                labels.push(l.clone());
+            }
+        }
+    }
+    let mut first = vec![Span::raw(strings::LEGEND_LABELS)];
+    for l in &labels {
+        first.push(Span::styled(text::escape_line(l), th.label(l)));
+        first.push(Span::raw("  "));
+    }
+    let mut lanes = vec![Span::raw(strings::LEGEND_LANES)];
+    for k in 0..8 {
+        let (style, glyph) = th.lane(k);
+        lanes.push(Span::styled(strings::legend_lane(glyph, k + 1), style));
+    }
+    vec![
+        Line::from(first),
+        Line::from(lanes),
+        Line::from(Span::styled(strings::LEGEND_MARKS, th.dim())),
+    ]
 }
 
 /// The tools available (`meta.tools`: name and description) and the call made
@@ -122,7 +174,7 @@ pub fn tools(frame: &mut Frame<'_>, area: Rect, app: &App) -> (Rect, usize) {
         _ => lines.push(Line::from(Span::styled(strings::NO_TOOL_CALL, th.dim()))),
     }
     let rows = wrapped_rows(&lines, area.width.saturating_sub(2));
-    let scroll = u16::try_from(app.scroll.overlay.min(rows.saturating_sub(1))).unwrap_or(u16::MAX);
+    let scroll = u16::try_from(app.scroll.overlay.min(last_page(rows, area))).unwrap_or(u16::MAX);
     frame.render_widget(Clear, area);
     let p = Paragraph::new(lines)
         .wrap(Wrap { trim: false })

@@ -12,12 +12,13 @@ use unicode_segmentation::UnicodeSegmentation;
 use super::cells;
 use crate::model::SourceRole;
 use crate::review::decision::SpanStatus;
-use crate::tui::app::{App, Current, ModeState, ScreenLayout};
+use crate::tui::app::{App, Current, ModeState, ScreenLayout, CONTEXT_BOTTOM};
 use crate::tui::edit;
 use crate::tui::evidence::Hit;
 use crate::tui::rows::Shown;
 use crate::tui::strings;
 use crate::tui::text::{self, Row};
+use crate::tui::Action;
 
 /// Rows of a pane known past the last one on screen, so that scrolling down a page finds them.
 pub(super) fn lookahead(h: usize) -> usize {
@@ -237,23 +238,52 @@ pub fn context(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLay
     };
     let block = Block::bordered().title(text::escape_line(&title));
     let inner = block.inner(area);
-    frame.render_widget(block, area);
     if c.context.is_empty() {
+        frame.render_widget(block, area);
         let line = Line::from(Span::styled(strings::NO_CONTEXT, app.config.theme.dim()));
         cells::put_lines(frame.buffer_mut(), inner, &[line]);
         return;
     }
     let h = usize::from(inner.height);
     let src = &c.context;
-    let (scroll, rows, total) = c.context_rows.with(src, usize::from(inner.width), |ix| {
-        let scroll = match app.scroll.context_anchor {
-            Some(b) => ix.row_of(src, b).saturating_sub(2),
-            None => app.scroll.context,
-        };
-        ix.ensure_rows(src, scroll.saturating_add(lookahead(h)));
-        let scroll = scroll.min(ix.known().saturating_sub(1));
-        (scroll, ix.rows(src, scroll, h), ix.known())
-    });
+    let (scroll, rows, total, complete) =
+        c.context_rows.with(src, usize::from(inner.width), |ix| {
+            let scroll = match app.scroll.context_anchor {
+                Some(b) => ix.row_of(src, b).saturating_sub(2),
+                None => app.scroll.context,
+            };
+            ix.ensure_rows(src, scroll.saturating_add(lookahead(h)));
+            let scroll = if scroll == CONTEXT_BOTTOM {
+                ix.known().saturating_sub(h)
+            } else {
+                scroll.min(ix.known().saturating_sub(1))
+            };
+            (scroll, ix.rows(src, scroll, h), ix.known(), ix.complete())
+        });
+    // Where the pane is in a context too long to see whole (nothing when it fits): rows shown, and how much of the
+    // text lies above the pane's last row (the row count is known only once wrapped to the end).
+    let end = rows.last().map_or(src.len(), Row::end);
+    let km = &app.config.keymap;
+    let mode = app.key_mode();
+    let keys: Vec<String> = [Action::ContextTop, Action::ContextBottom]
+        .iter()
+        .filter_map(|a| km.keys_for(mode, *a).first().map(ToString::to_string))
+        .collect();
+    let fits = scroll == 0 && complete && rows.len() >= total;
+    let block = if fits {
+        block
+    } else {
+        block.title_bottom(
+            Line::from(strings::context_position(
+                scroll,
+                (rows.len(), total, complete),
+                end * 100 / src.len().max(1),
+                &keys.join("/"),
+            ))
+            .right_aligned(),
+        )
+    };
+    frame.render_widget(block, area);
     let hits = &c.hits.context;
     let cur = c.hits.current_context();
     let style = |b: usize| hit_style(hits, cur, b, app).unwrap_or_default();

@@ -1,5 +1,6 @@
-//! The span list: label, `[start, end)` in code points, text, review state; stale decisions,
-//! the record's notes, labels that could not be read and notes about the joined files under it.
+//! The span list: label, `[start, end)` in code points (after the span as read, when changed),
+//! text, review state; stale decisions, the record's notes, labels that could not be read and
+//! notes about the joined files under it.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -90,6 +91,17 @@ pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
             None => v.label.clone(),
         };
         let range = format!(" [{}, {}) ", v.start, v.end);
+        // Original → reviewed: the span as read beside its new range or label.
+        let was = match &s.original {
+            Some(o) if s.adjusted() || s.relabeled() => {
+                let l = match &o.subcategory {
+                    Some(sub) => format!("{}/{sub}", o.label),
+                    None => o.label.clone(),
+                };
+                strings::span_was(&text::escape_line(&l), o.start, o.end)
+            }
+            _ => String::new(),
+        };
         // A record reclassified clean or removed exports none of its spans, whatever their
         // own state.
         let st = match &c.review.outcome {
@@ -98,11 +110,15 @@ pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
             RecordOutcome::Open => format!("  {}", state(s)),
         };
         let span_text = c.map.slice(&c.record.output, v.start, v.end).unwrap_or("");
-        let fixed =
-            text::width(mark) + text::width(&label) + text::width(&range) + text::width(&st);
+        let fixed = text::width(mark)
+            + text::width(&was)
+            + text::width(&label)
+            + text::width(&range)
+            + text::width(&st);
         let room = w.saturating_sub(fixed).max(4);
         let mut spans = vec![
             Span::raw(mark),
+            Span::styled(was, th.dim()),
             Span::styled(text::escape_line(&label), th.label(&v.label)),
             Span::styled(range, th.dim()),
             Span::raw(format!(

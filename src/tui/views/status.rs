@@ -7,7 +7,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use crate::tui::app::{App, ModeState, PromptKind, Status};
-use crate::tui::{strings, text};
+use crate::tui::{strings, text, Action};
 
 /// Draw the status line.
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
@@ -35,14 +35,51 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     }
     let mode = app.key_mode();
     let km = &app.config.keymap;
-    for a in strings::hint_actions(mode) {
-        let keys = km.keys_for(mode, *a);
-        let Some(k) = keys.first() else { continue };
-        if !spans.is_empty() {
-            spans.push(Span::styled(" · ", th.dim()));
+    // Each bound hint as (action, key, word). The kept ones take their room first (in
+    // `HINTS_KEPT`'s order: `?` and `q` before the others on a tiny screen), then the others in
+    // order while they fit: the line fits its width.
+    let hints: Vec<(Action, String, String)> = strings::hint_actions(mode)
+        .iter()
+        .filter_map(|a| {
+            let k = km.keys_for(mode, *a).first()?.to_string();
+            let word = format!(" {}", strings::hint_in(mode, *a));
+            Some((*a, k, word))
+        })
+        .collect();
+    let sep = " · ";
+    let cost =
+        |(_, k, w): &(Action, String, String)| text::width(sep) + text::width(k) + text::width(w);
+    let used: usize = spans.iter().map(|s| text::width(&s.content)).sum();
+    // The first hint of an empty line has no separator before it.
+    let mut room = (usize::from(area.width) + if used == 0 { text::width(sep) } else { 0 })
+        .saturating_sub(used);
+    let mut show = vec![false; hints.len()];
+    let by_priority = strings::HINTS_KEPT
+        .iter()
+        .filter_map(|a| hints.iter().position(|h| h.0 == *a));
+    for i in by_priority {
+        if cost(&hints[i]) <= room {
+            room -= cost(&hints[i]);
+            show[i] = true;
         }
-        spans.push(Span::styled(k.to_string(), th.accent()));
-        spans.push(Span::raw(format!(" {}", strings::hint_in(mode, *a))));
+    }
+    let optional = hints
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| !strings::HINTS_KEPT.contains(&h.0));
+    for (i, h) in optional {
+        if cost(h) > room {
+            break;
+        }
+        room -= cost(h);
+        show[i] = true;
+    }
+    for (h, _) in hints.iter().zip(show).filter(|(_, s)| *s) {
+        if !spans.is_empty() {
+            spans.push(Span::styled(sep, th.dim()));
+        }
+        spans.push(Span::styled(h.1.clone(), th.accent()));
+        spans.push(Span::raw(h.2.clone()));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
