@@ -325,9 +325,15 @@ fn val_hi_7_in_tmux_shows_its_text_and_straight_borders() {
         return;
     };
     t.wait("val-hi-7");
-    let review = t.wait("को पहली");
-    let lanes = t.press(&["d"], "Cluster");
-    let back = t.press(&["Escape"], "Spans");
+    let review = t.wait_settled("the review screen", |s| {
+        s.contains("को पहली") && s.contains("Spans")
+    });
+    t.keys(&["d"]);
+    let lanes = t.wait_settled("the lanes", |s| s.contains("Cluster"));
+    t.keys(&["Escape"]);
+    let back = t.wait_settled("the review screen again", |s| {
+        s.contains("Spans") && !s.contains("Cluster")
+    });
     for (name, s) in [("review", review), ("lanes", lanes), ("back", back)] {
         assert!(s.contains("को पहली"), "{name}:\n{s}");
         assert!(!s.contains("कोी"), "{name}:\n{s}");

@@ -101,6 +101,25 @@ impl Tmux {
         }
     }
 
+    /// Wait until `done` holds of the screen and two captures in a row agree (the frame has
+    /// reached tmux whole); the screen is returned.
+    pub(super) fn wait_settled(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        let mut last = String::new();
+        loop {
+            let s = self.screen();
+            if done(&s) && s == last {
+                return s;
+            }
+            assert!(
+                start.elapsed() < DEADLINE,
+                "timed out waiting for {what}; the screen:\n{s}"
+            );
+            last = s;
+            std::thread::sleep(Duration::from_millis(40));
+        }
+    }
+
     /// Press keys, then wait for `want`.
     pub(super) fn press(&self, keys: &[&str], want: &str) -> String {
         self.keys(keys);
@@ -465,7 +484,23 @@ fn colours_by_default_none_with_no_color() {
             return;
         };
         t.wait("uni_1__contradiction");
-        let styled = t.tmux(&["capture-pane", "-p", "-e", "-t", "t"]);
+        // The header can be on screen before the rest of the frame has reached tmux: capture
+        // until the spans are drawn (their colour, or reverse video without colours), bounded.
+        let drawn = |s: &str| {
+            if no_color {
+                s.contains("\u{1b}[7m") || s.contains(";7m")
+            } else {
+                s.contains("48;2;213;94;0")
+            }
+        };
+        let mut styled = t.tmux(&["capture-pane", "-p", "-e", "-t", "t"]);
+        for _ in 0..100 {
+            if drawn(&styled) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+            styled = t.tmux(&["capture-pane", "-p", "-e", "-t", "t"]);
+        }
         // The contradiction span's vermillion background (Okabe-Ito #D55E00).
         let vermillion = styled.contains("48;2;213;94;0");
         let any_rgb = styled.contains("38;2;") || styled.contains("48;2;");
