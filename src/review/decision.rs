@@ -11,8 +11,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{Record, Span};
 
+mod resolved;
 mod values;
 
+pub use resolved::resolution_decisions;
 pub use values::{SpanKey, SpanValue, Unit};
 
 /// What a decision does. The snake-case names are the log's vocabulary.

@@ -19,6 +19,7 @@
 //!   [`Store::open`] (the review screen) migrates; commands that read ([`Store::open_existing`])
 //!   read an older database through an up-to-date copy in memory and leave the file as it is.
 
+mod append;
 mod clock;
 mod error;
 mod guard;
@@ -37,7 +38,7 @@ pub use clock::{new_origin, now, parse_rfc3339, rfc3339};
 pub use error::StoreError;
 pub use guard::Clock;
 pub use merge::MergeReport;
-pub use sources::{resolution_decisions, span_json, span_of_json, SourceId, SourceRow};
+pub use sources::{span_json, span_of_json, SourceId, SourceRow};
 
 use crate::review::decision::Decision;
 
