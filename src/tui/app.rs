@@ -23,7 +23,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::arbitrate::{Arb, ArbConfig, Clustering};
+use super::clustering::{Arb, ArbConfig, Clustering};
 use super::config::Config;
 use super::evidence;
 use super::keymap::Mode;
@@ -31,7 +31,7 @@ use super::labels::LabelChoice;
 use super::log::DecisionLog;
 use super::queue::{Queue, QueueKind};
 use super::rows::Layouts;
-use super::stats::StatsView;
+use super::stats_model::StatsView;
 use super::strings;
 use super::Action;
 use crate::formats::Dataset;
@@ -90,7 +90,7 @@ pub struct App {
     pub auto_accepted: usize,
     /// Unanimous records waiting to be auto-accepted (saved a few per idle tick: each is a
     /// committed transaction).
-    pending_accepts: std::collections::VecDeque<super::arbitrate::Scored>,
+    pending_accepts: std::collections::VecDeque<super::clustering::Scored>,
     /// Auto-accepted records this session: id and each source's agreement with the result
     /// (the gold spans), so the stats screen covers them without reading them again.
     auto_agreements: HashMap<

@@ -1188,7 +1188,7 @@ fn a_judge_file_made_on_another_answer_is_a_note_about_that_file() {
         QueueKind::All,
         Config::defaults(true),
         None,
-        spanreview::tui::arbitrate::ArbConfig {
+        spanreview::tui::clustering::ArbConfig {
             judges: Some(std::sync::Arc::new(judges)),
             ..Default::default()
         },

@@ -23,7 +23,7 @@ use crate::review::decision::{
     ActionKind, Decision, RecordOutcome, SpanKey, SpanStatus, SpanValue, Unit,
 };
 use crate::review::disagreement::{resolve, settle, Outcome, Resolution};
-use crate::tui::arbitrate::{letter, Arb};
+use crate::tui::clustering::{letter, Arb};
 use crate::tui::edit::{Bounds, Moved};
 use crate::tui::{strings, Action};
 
