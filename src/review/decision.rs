@@ -278,6 +278,52 @@ pub enum RecordOutcome {
     },
 }
 
+impl RecordOutcome {
+    /// Which outcome this is, without its details (what a record's stored summary keeps).
+    #[must_use]
+    pub fn kind(&self) -> OutcomeKind {
+        match self {
+            Self::Open => OutcomeKind::Open,
+            Self::Clean => OutcomeKind::Clean,
+            Self::Removed { .. } => OutcomeKind::Removed,
+        }
+    }
+}
+
+/// A [`RecordOutcome`] without its details: the `outcome` column of a record's summary.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutcomeKind {
+    /// Still open, or reviewed span by span.
+    #[default]
+    Open,
+    /// Reclassified clean.
+    Clean,
+    /// Removed from the dataset.
+    Removed,
+}
+
+impl OutcomeKind {
+    /// Every kind, in the order the schema lists them.
+    pub const ALL: [Self; 3] = [Self::Open, Self::Clean, Self::Removed];
+
+    /// The name stored in the database and shown to users.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Open => "open",
+            Self::Clean => "clean",
+            Self::Removed => "removed",
+        }
+    }
+
+    /// The kind named `name`, if any.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
 /// The drop reason of the spans a resolution leaves out when it reopens a record reclassified
 /// clean or removed.
 pub const REOPENED_BY_ARBITRATION: &str = "reopened by arbitration";

@@ -16,7 +16,7 @@ impl Store {
         state: Option<&RecordState>,
     ) -> Result<Vec<Decision>, StoreError> {
         for d in decisions {
-            self.check(d, state)?;
+            self.check(d)?;
         }
         let tx = self.begin()?;
         let saved = self.insert_rows(&tx, decisions)?;
@@ -54,14 +54,13 @@ impl Store {
             ));
         }
         for d in decisions {
-            self.check(d, None)?;
+            self.check(d)?;
         }
         let tx = self.begin()?;
         let saved = self.insert_rows(&tx, decisions)?;
         let log = self.record_decisions(&first.dataset, &first.record_id)?;
         let state = state_of(&log);
         if let Some(last) = saved.last() {
-            self.check(last, Some(&state))?;
             self.upsert_state(&tx, last, &state)?;
         }
         tx.commit()
@@ -79,8 +78,8 @@ impl Store {
         &self,
         rows: &[(Decision, RecordState)],
     ) -> Result<Vec<Decision>, StoreError> {
-        for (d, st) in rows {
-            self.check(d, Some(st))?;
+        for (d, _) in rows {
+            self.check(d)?;
         }
         let tx = self.begin()?;
         let mut saved = Vec::with_capacity(rows.len());

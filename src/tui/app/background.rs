@@ -125,7 +125,7 @@ impl App {
         let state = RecordState {
             reviewed: true,
             flagged: false,
-            outcome: "open".to_owned(),
+            outcome: crate::review::decision::OutcomeKind::Open,
             stale: false,
         };
         Some((d, state))
