@@ -7,6 +7,7 @@
 
 mod arbitrate;
 mod background;
+mod boundary;
 mod claims;
 mod decide;
 mod edit_start;
