@@ -62,7 +62,8 @@ impl RecordScore {
     }
 }
 
-/// Score one record's disagreement (judges included when it was made by [`cluster_judged`]).
+/// Score one record's disagreement (judges included when it was made by
+/// [`cluster_judged`](super::cluster_judged)).
 #[must_use]
 pub fn score(d: &Disagreement) -> RecordScore {
     let n = d.output_chars;
