@@ -1152,3 +1152,52 @@ fn sources_past_nine_are_taken_from_a_list() {
     assert_eq!(last.upheld, want.upheld, "{:?}", last.reason);
     assert!(last.upheld.contains(&name), "{:?}", last.upheld);
 }
+
+#[test]
+fn adjust_and_the_arbitration_edit_share_one_boundary_editor() {
+    let (store, mut app) = disputed_fixture(ArbConfig::default());
+    to_disputed(&mut app);
+    app.update(Action::Adjust);
+    let ModeState::Settle { bounds: from, .. } = app.mode.clone() else {
+        panic!("the edit is open: {:?}", app.mode);
+    };
+    let keys = [
+        Action::StartWordRight,
+        Action::EndLeft,
+        Action::EndWordLeft,
+        Action::StartLeft,
+        Action::EndRight,
+    ];
+    let saved = store.decisions(None).expect("log").len();
+    let moved = |app: &mut App| {
+        for k in keys {
+            app.update(k);
+        }
+        match &app.mode {
+            ModeState::Adjust { bounds, before, .. } | ModeState::Settle { bounds, before, .. } => {
+                (*bounds, *before)
+            }
+            other => panic!("not editing: {other:?}"),
+        }
+    };
+    let settled = moved(&mut app);
+    assert_ne!(settled.0, from, "the keys move something");
+    app.update(Action::Cancel);
+    assert_eq!(app.mode, ModeState::Arbitrate, "Esc returns to arbitration");
+    // The same keys from the same boundaries in adjust mode land on the same boundaries, and
+    // Esc leaves the edit (back to review, which shows arbitration while it is open); neither
+    // saves anything.
+    app.mode = ModeState::Adjust {
+        key: "gold:0".parse().expect("key"),
+        bounds: from,
+        before: from,
+    };
+    assert_eq!(moved(&mut app), settled);
+    app.update(Action::Cancel);
+    assert!(
+        !matches!(app.mode, ModeState::Adjust { .. }),
+        "Esc leaves adjust: {:?}",
+        app.mode
+    );
+    assert_eq!(store.decisions(None).expect("log").len(), saved);
+}
