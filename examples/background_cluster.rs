@@ -1,4 +1,4 @@
-//! Benchmark (issue 4): the review screen's background clustering (`tui::arbitrate`) timed
+//! Benchmark (issue 4): the review screen's background clustering (`tui::clustering`) timed
 //! without a terminal: `cluster_all` over a records file and its prediction files, reading
 //! every record in full (`--full`: the path before the fast one) or skimmed with `SpanReader`
 //! on N threads (the default, what `review --queue disputed` runs).
@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use spanreview::formats::Dataset;
-use spanreview::tui::arbitrate::{cluster_all, ArbConfig, Clustering, Reading, Scored};
+use spanreview::tui::clustering::{cluster_all, ArbConfig, Clustering, Reading, Scored};
 
 fn main() -> anyhow::Result<()> {
     let mut files: Vec<PathBuf> = Vec::new();

@@ -20,7 +20,7 @@ fn main() -> anyhow::Result<()> {
     )?;
     let state = RecordState {
         reviewed: true,
-        outcome: "open".into(),
+        outcome: spanreview::review::decision::OutcomeKind::Open,
         ..RecordState::default()
     };
     let rows = |ds: &str| -> Vec<(Decision, RecordState)> {

@@ -13,7 +13,7 @@ use crate::formats::{Dataset, Format};
 use crate::model::escape;
 use crate::store::Store;
 use crate::tui::app::App;
-use crate::tui::arbitrate::ArbConfig;
+use crate::tui::clustering::ArbConfig;
 use crate::tui::config::Config;
 use crate::tui::queue::QueueKind;
 use crate::tui::theme::{ColorChoice, Depth, Theme};

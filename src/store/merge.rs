@@ -120,7 +120,7 @@ impl Store {
                     state: RecordState {
                         reviewed: r.get(2)?,
                         flagged: r.get(3)?,
-                        outcome: r.get(4)?,
+                        outcome: row::outcome(r, 4)?,
                         stale: r.get(5)?,
                     },
                     origin: r.get(6)?,
@@ -170,7 +170,7 @@ mod tests {
         RecordState {
             reviewed,
             flagged,
-            outcome: "open".into(),
+            outcome: crate::review::decision::OutcomeKind::Open,
             stale: false,
         }
     }

@@ -19,6 +19,7 @@
 //!   [`Store::open`] (the review screen) migrates; commands that read ([`Store::open_existing`])
 //!   read an older database through an up-to-date copy in memory and leave the file as it is.
 
+mod append;
 mod clock;
 mod error;
 mod guard;
@@ -37,9 +38,9 @@ pub use clock::{new_origin, now, parse_rfc3339, rfc3339};
 pub use error::StoreError;
 pub use guard::Clock;
 pub use merge::MergeReport;
-pub use sources::{resolution_decisions, span_json, span_of_json, SourceId, SourceRow};
+pub use sources::{span_json, span_of_json, SourceId, SourceRow};
 
-use crate::review::decision::Decision;
+use crate::review::decision::{Decision, OutcomeKind};
 
 /// The migrations, in order; migration `i` (0-based) brings the schema to version `i + 1`.
 const MIGRATIONS: &[&str] = &[
@@ -58,9 +59,6 @@ pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// The environment variable that overrides the default database path.
 pub const DB_ENV: &str = "SPANREVIEW_DB";
 
-/// The outcomes a [`RecordState`] may hold.
-pub const OUTCOMES: [&str; 3] = ["open", "clean", "removed"];
-
 /// A record's review summary, derived from its decisions and stored beside the log so that
 /// queues and progress bars need not replay every record.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -69,8 +67,8 @@ pub struct RecordState {
     pub reviewed: bool,
     /// Flagged for a second look.
     pub flagged: bool,
-    /// `open`, `clean` or `removed` (empty is stored as `open`).
-    pub outcome: String,
+    /// Open, clean or removed.
+    pub outcome: OutcomeKind,
     /// Some of its decisions were made on other content.
     pub stale: bool,
 }
@@ -362,7 +360,7 @@ impl Store {
         state: Option<&RecordState>,
         origin: &str,
     ) -> Result<Decision, StoreError> {
-        self.check(d, state)?;
+        self.check(d)?;
         let mut saved = d.clone();
         if saved.time.is_empty() {
             saved.time = self.now_rfc3339();
@@ -386,7 +384,7 @@ impl Store {
         Ok(saved)
     }
 
-    fn check(&self, d: &Decision, state: Option<&RecordState>) -> Result<(), StoreError> {
+    fn check(&self, d: &Decision) -> Result<(), StoreError> {
         match (d.action.is_meta(), d.target) {
             (true, None) => {
                 return Err(self.invalid(format!(
@@ -412,14 +410,6 @@ impl Store {
                 )));
             }
         }
-        if let Some(s) = state {
-            if !s.outcome.is_empty() && !OUTCOMES.contains(&s.outcome.as_str()) {
-                return Err(self.invalid(format!(
-                    "cannot save record state with outcome {:?}: expected one of open, clean, removed",
-                    s.outcome
-                )));
-            }
-        }
         Ok(())
     }
 
@@ -440,11 +430,6 @@ impl Store {
         decision_id: Option<i64>,
         s: &RecordState,
     ) -> Result<(), StoreError> {
-        let outcome = if s.outcome.is_empty() {
-            "open"
-        } else {
-            s.outcome.as_str()
-        };
         tx.prepare_cached(
             "INSERT INTO record_state (dataset, record_id, reviewed, flagged, outcome, stale, decision_id) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
@@ -458,7 +443,7 @@ impl Store {
                 record_id,
                 s.reviewed,
                 s.flagged,
-                outcome,
+                s.outcome.name(),
                 s.stale,
                 decision_id
             ])

@@ -113,7 +113,7 @@ impl Store {
                     RecordState {
                         reviewed: r.get(1)?,
                         flagged: r.get(2)?,
-                        outcome: r.get(3)?,
+                        outcome: row::outcome(r, 3)?,
                         stale: r.get(4)?,
                     },
                 ))
@@ -141,7 +141,7 @@ impl Store {
                     Ok(RecordState {
                         reviewed: r.get(0)?,
                         flagged: r.get(1)?,
-                        outcome: r.get(2)?,
+                        outcome: row::outcome(r, 2)?,
                         stale: r.get(3)?,
                     })
                 },

@@ -3,7 +3,7 @@
 use rusqlite::types::Type;
 use rusqlite::{params, Connection, Row};
 
-use crate::review::decision::{ActionKind, Decision, SpanValue, Unit};
+use crate::review::decision::{ActionKind, Decision, OutcomeKind, SpanValue, Unit};
 
 /// The columns [`read`] expects, in order.
 pub const COLUMNS: &str = "id, reviewer, time, dataset, record_id, record_hash, action, span_key, \
@@ -133,6 +133,18 @@ fn unit(row: &Row<'_>, at: usize) -> rusqlite::Result<Option<Unit>> {
         (Some(start), Some(end), _) => Some(Unit::Cluster { start, end }),
         (_, _, Some(k)) => Some(Unit::Claim(k)),
         _ => None,
+    })
+}
+
+/// Read column `at` as a record outcome (`open`, `clean`, `removed`).
+pub fn outcome(row: &Row<'_>, at: usize) -> rusqlite::Result<OutcomeKind> {
+    let name: String = row.get(at)?;
+    OutcomeKind::from_name(&name).ok_or_else(|| {
+        rusqlite::Error::FromSqlConversionFailure(
+            at,
+            Type::Text,
+            format!("unknown record outcome {name:?} (written by a newer spanreview?)").into(),
+        )
     })
 }
 

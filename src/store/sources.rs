@@ -1,14 +1,10 @@
-//! Annotation sources imported once (`--judge NAME=FILE`, migration 0002), and arbitration
-//! resolutions written as `resolve` decisions.
+//! Annotation sources imported once (`--judge NAME=FILE`, migration 0002).
 //!
 //! A source is imported under the SHA-256 of its file's bytes: [`Store::source_by_hash`] finds
 //! an earlier import of the same bytes, so reopening with the same files reads the spans from
 //! here and never re-parses the file; a changed file has another hash and is imported anew. Spans
 //! are stored per record as a JSON array of span objects (see `migrations/0002_sources.sql`),
 //! `raw` included, so a judge's verdict and a detector's extra keys come back as they were read.
-//!
-//! [`Store::resolve`] writes one resolution of a disputed cluster: one `resolve` decision per
-//! span the result settles ([`resolution_decisions`]), all in one transaction.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -16,10 +12,8 @@ use std::path::{Path, PathBuf};
 use rusqlite::{params, OptionalExtension};
 use serde_json::{json, Map, Value};
 
-use super::{new_origin, now, row, RecordState, Store, StoreError};
-use crate::model::{AnswerMark, Record, SourceRole, Span};
-use crate::review::decision::{ActionKind, Decision, RecordReview, SpanKey, SpanValue, Unit};
-use crate::review::disagreement::{Disagreement, Outcome};
+use super::{now, Store, StoreError};
+use crate::model::{AnswerMark, SourceRole, Span};
 
 /// Row id of an imported source.
 pub type SourceId = i64;
@@ -361,234 +355,11 @@ impl Store {
             .map_err(|e| self.err(&*what, e))?;
         Ok(rows)
     }
-
-    /// Append several decisions (and, when given, the record's new state) in one IMMEDIATE
-    /// transaction, committed before returning; all or none are saved. Returns them as saved.
-    ///
-    /// # Errors
-    /// As [`Store::append`], for any of them.
-    pub fn append_all(
-        &self,
-        decisions: &[Decision],
-        state: Option<&RecordState>,
-    ) -> Result<Vec<Decision>, StoreError> {
-        for d in decisions {
-            self.check(d, state)?;
-        }
-        let tx = self.begin()?;
-        let saved = self.insert_rows(&tx, decisions)?;
-        if let (Some(st), Some(last)) = (state, saved.last()) {
-            self.upsert_state(&tx, last, st)?;
-        }
-        tx.commit()
-            .map_err(|e| self.err("committing the decisions", e))?;
-        Ok(saved)
-    }
-
-    /// Append decisions on one record, all or none, with the record's state computed inside
-    /// the same IMMEDIATE transaction by `state_of` from the record's whole log as it is then
-    /// (every reviewer's decisions, the new ones included with their ids): a decision another
-    /// process saved since the caller last read the record is counted, never overwritten by a
-    /// state computed without it. Returns the decisions as saved.
-    ///
-    /// # Errors
-    /// As [`Store::append_all`]; also when the decisions are not all on one record. Nothing is
-    /// saved on error.
-    pub fn append_all_then(
-        &self,
-        decisions: &[Decision],
-        state_of: &dyn Fn(&[Decision]) -> RecordState,
-    ) -> Result<Vec<Decision>, StoreError> {
-        let Some(first) = decisions.first() else {
-            return Ok(Vec::new());
-        };
-        if decisions
-            .iter()
-            .any(|d| d.dataset != first.dataset || d.record_id != first.record_id)
-        {
-            return Err(self.invalid(
-                "internal: decisions on several records saved with one record state".to_owned(),
-            ));
-        }
-        for d in decisions {
-            self.check(d, None)?;
-        }
-        let tx = self.begin()?;
-        let saved = self.insert_rows(&tx, decisions)?;
-        let log = self.record_decisions(&first.dataset, &first.record_id)?;
-        let state = state_of(&log);
-        if let Some(last) = saved.last() {
-            self.check(last, Some(&state))?;
-            self.upsert_state(&tx, last, &state)?;
-        }
-        tx.commit()
-            .map_err(|e| self.err("committing the decisions", e))?;
-        Ok(saved)
-    }
-
-    /// Append decisions on different records, each with its record's new state, in one
-    /// IMMEDIATE transaction: all or none (one fsync for many, as the review screen's
-    /// auto-accepts need). Returns the decisions as saved.
-    ///
-    /// # Errors
-    /// As [`Store::append_all`], for any of them. Nothing is saved on error.
-    pub fn append_each(
-        &self,
-        rows: &[(Decision, RecordState)],
-    ) -> Result<Vec<Decision>, StoreError> {
-        for (d, st) in rows {
-            self.check(d, Some(st))?;
-        }
-        let tx = self.begin()?;
-        let mut saved = Vec::with_capacity(rows.len());
-        for (d, st) in rows {
-            let s = self
-                .insert_rows(&tx, std::slice::from_ref(d))?
-                .pop()
-                .ok_or_else(|| self.invalid("internal: a decision was not saved".to_owned()))?;
-            self.upsert_state(&tx, &s, st)?;
-            saved.push(s);
-        }
-        tx.commit()
-            .map_err(|e| self.err("committing the decisions", e))?;
-        Ok(saved)
-    }
-
-    /// Insert `decisions` in `tx` (time set to now when empty; undo and redo targets must be
-    /// in the log); returns them with their ids.
-    fn insert_rows(
-        &self,
-        tx: &rusqlite::Transaction<'_>,
-        decisions: &[Decision],
-    ) -> Result<Vec<Decision>, StoreError> {
-        let mut saved = Vec::with_capacity(decisions.len());
-        for d in decisions {
-            let mut s = d.clone();
-            if s.time.is_empty() {
-                s.time = self.now_rfc3339();
-            }
-            if let Some(t) = s.target {
-                if self.decision(t)?.is_none() {
-                    return Err(self.invalid(format!(
-                        "cannot save the {} of decision #{t}: there is no decision #{t} in the log",
-                        s.action.name()
-                    )));
-                }
-            }
-            s.id = row::insert(tx, &s, &new_origin())
-                .map_err(|e| self.err(format!("saving a {} decision", s.action.name()), e))?;
-            saved.push(s);
-        }
-        Ok(saved)
-    }
-
-    /// Save the resolution of cluster `cluster` (see [`resolution_decisions`]) in one
-    /// transaction, with the record's new state when given. Returns the decisions as saved.
-    ///
-    /// # Errors
-    /// As [`Store::append_all`]; nothing is saved on error.
-    #[allow(clippy::too_many_arguments)]
-    pub fn resolve(
-        &self,
-        record: &Record,
-        review: &RecordReview,
-        d: &Disagreement,
-        cluster: usize,
-        outcome: &Outcome,
-        dataset: &str,
-        reviewer: &str,
-        state: Option<&RecordState>,
-    ) -> Result<Vec<Decision>, StoreError> {
-        let ds = resolution_decisions(record, review, d, cluster, outcome, dataset, reviewer);
-        self.append_all(&ds, state)
-    }
-}
-
-/// The `resolve` decisions that record `outcome` on cluster `cluster` of `d`.
-///
-/// `d` must have been computed with the record's **reviewed** gold spans as its gold source
-/// (`review.kept_spans(output)`, in that order: what
-/// [`Arbitration::reviewed`](crate::formats::judges::Arbitration::reviewed) does), so that
-/// gold span `k` of the cluster is the `k`-th kept span of `review`. The result spans are paired
-/// with those gold spans by [`Outcome::assign`]: a gold span is adjusted (`span_key` its key,
-/// `before` its current value, `after` the result) or dropped (`after` none), and a result with
-/// no gold span is added under a fresh `added:<uid>` key. Every decision carries the outcome's
-/// upheld and dismissed sources. A resolution that settles no span (everything dropped where
-/// the gold had nothing) is still one decision, without a span key and with `before` set to the
-/// cluster's range (empty label), so the verdict on the sources is logged; it changes no span.
-/// Every row names the cluster it settles ([`Unit::Cluster`]) and shares one group id, as the
-/// arbitration screen writes them, so the rows count as one vote per source on the cluster
-/// ([`crate::review::outcome::votes`]); the reason `resolved` and note `resolution <uid>` are
-/// for humans.
-#[must_use]
-pub fn resolution_decisions(
-    record: &Record,
-    review: &RecordReview,
-    d: &Disagreement,
-    cluster: usize,
-    outcome: &Outcome,
-    dataset: &str,
-    reviewer: &str,
-) -> Vec<Decision> {
-    let kept: Vec<_> = review.spans.iter().filter(|s| s.kept()).collect();
-    let gold_spans = review.kept_spans(&record.output);
-    let in_cluster: Vec<usize> = d
-        .clusters
-        .get(cluster)
-        .and_then(|c| d.gold.and_then(|g| c.source(g)))
-        .map(|p| p.spans.clone())
-        .unwrap_or_default();
-    let unit = d.clusters.get(cluster).map(|c| Unit::Cluster {
-        start: c.start,
-        end: c.end,
-    });
-    let tag = unit.map(|_| "resolved".to_owned());
-    let group: String = new_origin().chars().take(12).collect();
-    let base = |key: Option<String>| {
-        let mut x = Decision::new(record, dataset, reviewer, ActionKind::Resolve);
-        x.span_key = key;
-        x.reason.clone_from(&tag);
-        x.note = Some(format!("resolution {group}"));
-        x.unit = unit;
-        x.group = Some(group.clone());
-        x.upheld.clone_from(&outcome.upheld);
-        x.dismissed.clone_from(&outcome.dismissed);
-        x
-    };
-    let mut out = Vec::new();
-    for a in outcome.assign(&gold_spans, &in_cluster) {
-        let (key, before) = match a.gold.and_then(|k| kept.get(k)) {
-            Some(s) => (s.key.to_string(), Some(s.current.clone())),
-            None => {
-                let uid: String = new_origin().chars().take(12).collect();
-                (SpanKey::Added(uid).to_string(), None)
-            }
-        };
-        let mut x = base(Some(key));
-        x.before = before;
-        x.after = a.after.as_ref().map(SpanValue::of);
-        out.push(x);
-    }
-    if out.is_empty() {
-        let mut x = base(None);
-        if let Some(c) = d.clusters.get(cluster) {
-            x.before = Some(SpanValue::new(c.start, c.end, String::new()));
-        }
-        out.push(x);
-    }
-    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Source, GOLD};
-    use crate::review::decision::replay;
-    use crate::review::disagreement::{cluster, resolve, Options, Resolution};
-
-    fn spans(out: &str, v: &[(usize, usize, &str)]) -> Vec<Span> {
-        v.iter().map(|&(a, b, l)| Span::new(out, a, b, l)).collect()
-    }
 
     #[test]
     fn import_once_per_hash_and_read_back() {
@@ -649,59 +420,5 @@ mod tests {
         assert_eq!(store.source_answers(id).expect("answers"), answers);
         let third = import(&"c".repeat(64), &answers);
         assert_eq!(store.source_answers(third).expect("answers"), answers);
-    }
-
-    #[test]
-    fn resolutions_become_decisions_that_replay() {
-        let out = "The hotel has a rooftop pool and a spa.";
-        let rec = Record {
-            id: "r".into(),
-            query: String::new(),
-            context: String::new(),
-            output: out.into(),
-            corruption_type: Some("contradiction".into()),
-            sources: vec![
-                Source::new(
-                    GOLD,
-                    SourceRole::Gold,
-                    spans(out, &[(4, 9, "contradiction")]),
-                ),
-                Source::new(
-                    "det",
-                    SourceRole::Detector,
-                    spans(out, &[(3, 9, ""), (35, 38, "")]),
-                ),
-            ],
-            raw: Value::Null,
-            warnings: Vec::new(),
-        };
-        let store = Store::open_in_memory().expect("store");
-        let review = replay(&rec, &[]);
-        let d = cluster(&rec.output, &rec.sources, &Options::default());
-        assert_eq!(d.clusters.len(), 2);
-        let o = resolve(&rec.output, &rec.sources, &d, 0, Resolution::Take(1)).expect("o");
-        let saved = store
-            .resolve(&rec, &review, &d, 0, &o, "ds", "me", None)
-            .expect("saved");
-        assert_eq!(saved.len(), 1);
-        assert_eq!(saved[0].span_key.as_deref(), Some("gold:0"));
-        assert_eq!(saved[0].upheld, ["det"]);
-        let o = resolve(&rec.output, &rec.sources, &d, 1, Resolution::DropAll).expect("o");
-        let saved2 = store
-            .resolve(&rec, &review, &d, 1, &o, "ds", "me", None)
-            .expect("saved");
-        assert_eq!(saved2[0].span_key, None);
-        assert_eq!(saved2[0].dismissed, ["det"]);
-        // Tagged as the arbitration screen tags them: one vote per source on each cluster.
-        let unit = crate::review::outcome::votes::unit;
-        assert_eq!(
-            (unit(&saved[0]), unit(&saved2[0])),
-            ("cluster 3-9".into(), "cluster 35-38".into())
-        );
-        let log = store.decisions(Some("ds")).expect("log");
-        let r = replay(&rec, &log);
-        let kept = r.kept_spans(out);
-        assert_eq!(kept.len(), 1);
-        assert_eq!((kept[0].start, kept[0].end), (3, 9));
     }
 }

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::time::SystemTime;
 
-use crate::review::decision::{Decision, RecordOutcome, RecordReview};
+use crate::review::decision::{Decision, RecordReview};
 use crate::store::{RecordState, Store};
 
 /// The decision log as the app sees it. Errors are messages for the status line.
@@ -169,12 +169,7 @@ pub fn state_of(review: &RecordReview) -> RecordState {
     RecordState {
         reviewed: review.is_reviewed(),
         flagged: review.flagged,
-        outcome: match review.outcome {
-            RecordOutcome::Open => "open",
-            RecordOutcome::Clean => "clean",
-            RecordOutcome::Removed { .. } => "removed",
-        }
-        .to_owned(),
+        outcome: review.outcome.kind(),
         stale: !review.stale.is_empty(),
     }
 }

@@ -5,7 +5,7 @@
 
 pub mod action;
 pub mod app;
-pub mod arbitrate;
+pub mod clustering;
 pub mod config;
 pub mod edit;
 pub mod evidence;
@@ -14,7 +14,7 @@ pub mod labels;
 pub mod log;
 pub mod queue;
 pub mod rows;
-pub mod stats;
+pub mod stats_model;
 pub mod strings;
 pub mod terminal;
 pub mod text;

@@ -346,7 +346,7 @@ mod tests {
         RecordState {
             reviewed,
             flagged,
-            outcome: "open".into(),
+            outcome: crate::review::decision::OutcomeKind::Open,
             stale: false,
         }
     }

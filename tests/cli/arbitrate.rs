@@ -16,7 +16,7 @@ use spanreview::review::decision::{ActionKind, Decision, Unit};
 use spanreview::review::disagreement::{resolve, Outcome, Resolution};
 use spanreview::store::Store;
 use spanreview::tui::app::{App, ModeState, Status};
-use spanreview::tui::arbitrate::ArbConfig;
+use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::{terminal, Action};
@@ -875,11 +875,11 @@ fn taking_an_unlabeled_detectors_span_gives_it_the_records_type() {
 fn cluster_with(
     files: &[PathBuf],
     config: &ArbConfig,
-    reading: spanreview::tui::arbitrate::Reading,
-) -> Vec<Option<spanreview::tui::arbitrate::Scored>> {
+    reading: spanreview::tui::clustering::Reading,
+) -> Vec<Option<spanreview::tui::clustering::Scored>> {
     let ds = Dataset::open(files, None).expect("files open");
     let mut out = Vec::new();
-    spanreview::tui::arbitrate::cluster_all(
+    spanreview::tui::clustering::cluster_all(
         &ds,
         config,
         reading,
@@ -894,8 +894,8 @@ fn cluster_with(
 
 /// The disputed queue once clustering has finished: disputed records in arrival order, sorted
 /// most disputed first (stable), as `finish_clustering_if_done` sorts it.
-fn disputed_queue(scored: &[spanreview::tui::arbitrate::Scored]) -> Vec<usize> {
-    let mut q: Vec<&spanreview::tui::arbitrate::Scored> =
+fn disputed_queue(scored: &[spanreview::tui::clustering::Scored]) -> Vec<usize> {
+    let mut q: Vec<&spanreview::tui::clustering::Scored> =
         scored.iter().filter(|s| s.score.is_disputed()).collect();
     q.sort_by(|a, b| a.score.queue_cmp(&b.score));
     q.iter().map(|s| s.index).collect()
@@ -910,7 +910,7 @@ fn disputed_queue(scored: &[spanreview::tui::arbitrate::Scored]) -> Vec<usize> {
 fn fast_background_clustering_matches_the_full_read() {
     use spanreview::formats::judges::skimmable;
     use spanreview::review::disagreement::Options;
-    use spanreview::tui::arbitrate::{Clustering, Reading, Scored};
+    use spanreview::tui::clustering::{Clustering, Reading, Scored};
     use std::sync::Arc;
     let files = toolace_files();
     let ds = Dataset::open(&files, None).expect("files open");
@@ -1151,4 +1151,53 @@ fn sources_past_nine_are_taken_from_a_list() {
     assert_eq!(last.action, ActionKind::Resolve);
     assert_eq!(last.upheld, want.upheld, "{:?}", last.reason);
     assert!(last.upheld.contains(&name), "{:?}", last.upheld);
+}
+
+#[test]
+fn adjust_and_the_arbitration_edit_share_one_boundary_editor() {
+    let (store, mut app) = disputed_fixture(ArbConfig::default());
+    to_disputed(&mut app);
+    app.update(Action::Adjust);
+    let ModeState::Settle { bounds: from, .. } = app.mode.clone() else {
+        panic!("the edit is open: {:?}", app.mode);
+    };
+    let keys = [
+        Action::StartWordRight,
+        Action::EndLeft,
+        Action::EndWordLeft,
+        Action::StartLeft,
+        Action::EndRight,
+    ];
+    let saved = store.decisions(None).expect("log").len();
+    let moved = |app: &mut App| {
+        for k in keys {
+            app.update(k);
+        }
+        match &app.mode {
+            ModeState::Adjust { bounds, before, .. } | ModeState::Settle { bounds, before, .. } => {
+                (*bounds, *before)
+            }
+            other => panic!("not editing: {other:?}"),
+        }
+    };
+    let settled = moved(&mut app);
+    assert_ne!(settled.0, from, "the keys move something");
+    app.update(Action::Cancel);
+    assert_eq!(app.mode, ModeState::Arbitrate, "Esc returns to arbitration");
+    // The same keys from the same boundaries in adjust mode land on the same boundaries, and
+    // Esc leaves the edit (back to review, which shows arbitration while it is open); neither
+    // saves anything.
+    app.mode = ModeState::Adjust {
+        key: "gold:0".parse().expect("key"),
+        bounds: from,
+        before: from,
+    };
+    assert_eq!(moved(&mut app), settled);
+    app.update(Action::Cancel);
+    assert!(
+        !matches!(app.mode, ModeState::Adjust { .. }),
+        "Esc leaves adjust: {:?}",
+        app.mode
+    );
+    assert_eq!(store.decisions(None).expect("log").len(), saved);
 }

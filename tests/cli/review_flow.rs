@@ -10,6 +10,7 @@ use ratatui::backend::TestBackend;
 use ratatui::style::Modifier;
 use ratatui::Terminal;
 use spanreview::formats::Dataset;
+use spanreview::review::decision::OutcomeKind;
 use spanreview::review::decision::{ActionKind, Decision, SpanStatus};
 use spanreview::store::{RecordState, Store};
 use spanreview::tui::app::{App, ModeState, PickerKind, Status};
@@ -289,7 +290,7 @@ fn clean_and_remove_with_reasons() {
     app.update(Action::Clean);
     assert_eq!(
         store.record_states(DS).expect("s")["tool_4__missing_tool"].outcome,
-        "clean"
+        OutcomeKind::Clean
     );
     feed(&mut app, &[Action::Remove, Action::Input('1')]);
     feed(
@@ -314,7 +315,7 @@ fn clean_and_remove_with_reasons() {
     assert_eq!(rows[1].reason.as_deref(), Some("question/answer mismatch"));
     assert_eq!(rows[2].reason.as_deref(), Some("duplicate of plain_2"));
     let st = &store.record_states(DS).expect("s")["tool_4__missing_tool"];
-    assert_eq!(st.outcome, "removed");
+    assert_eq!(st.outcome, OutcomeKind::Removed);
     assert!(st.reviewed);
 }
 
@@ -1188,7 +1189,7 @@ fn a_judge_file_made_on_another_answer_is_a_note_about_that_file() {
         QueueKind::All,
         Config::defaults(true),
         None,
-        spanreview::tui::arbitrate::ArbConfig {
+        spanreview::tui::clustering::ArbConfig {
             judges: Some(std::sync::Arc::new(judges)),
             ..Default::default()
         },

@@ -11,7 +11,7 @@ use serde_json::json;
 use spanreview::formats::Dataset;
 use spanreview::store::Store;
 use spanreview::tui::app::App;
-use spanreview::tui::arbitrate::ArbConfig;
+use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::{terminal, Action};

@@ -14,7 +14,7 @@ use spanreview::formats::Dataset;
 use spanreview::review::decision::{replay, ActionKind, Decision, SpanStatus};
 use spanreview::store::Store;
 use spanreview::tui::app::{App, ModeState, Status};
-use spanreview::tui::arbitrate::ArbConfig;
+use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::{terminal, Action};

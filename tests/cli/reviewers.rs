@@ -19,7 +19,7 @@ use spanreview::review::decision::{replay, ActionKind, Decision, RecordOutcome, 
 use spanreview::review::disagreement::Options;
 use spanreview::store::Store;
 use spanreview::tui::app::App;
-use spanreview::tui::arbitrate::ArbConfig;
+use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;

@@ -11,10 +11,12 @@ use spanreview::cli::judge_args::JudgeArgs;
 use spanreview::formats::judges::{Arbitration, JudgeSpec};
 use spanreview::formats::Dataset;
 use spanreview::model::{Span, GOLD};
-use spanreview::review::decision::{replay, ActionKind, Decision, RecordOutcome, SpanValue, Unit};
+use spanreview::review::decision::{
+    replay, resolution_decisions, ActionKind, Decision, RecordOutcome, SpanValue, Unit,
+};
 use spanreview::review::disagreement::{resolve, Options, Resolution};
 use spanreview::review::metrics::{Agreement, RecordAgreement};
-use spanreview::store::Store;
+use spanreview::store::{new_origin, Store};
 
 use crate::common::{bin, data, shared};
 
@@ -120,18 +122,17 @@ fn arbitrate(ds: &Dataset, inp: &Inputs, store: &Store) -> (Counts, Counts, usiz
             let outcome =
                 resolve(&rec.output, &a.sources, &a.disagreement, k, how).expect("resolved");
             settled.push((c.start, c.end));
-            let saved = store
-                .resolve(
-                    &rec,
-                    &review,
-                    &a.disagreement,
-                    k,
-                    &outcome,
-                    &ds.name,
-                    "tester",
-                    None,
-                )
-                .expect("saved");
+            let decisions = resolution_decisions(
+                &rec,
+                &review,
+                &a.disagreement,
+                k,
+                &outcome,
+                &ds.name,
+                "tester",
+                new_origin,
+            );
+            let saved = store.append_all(&decisions, None).expect("saved");
             assert!(!saved.is_empty());
             for d in &saved {
                 assert_eq!(d.action, ActionKind::Resolve);

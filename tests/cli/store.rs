@@ -10,6 +10,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 use predicates::prelude::*;
+use spanreview::review::decision::OutcomeKind;
 use spanreview::review::decision::{ActionKind, Decision, SpanValue};
 use spanreview::store::{RecordState, Store};
 
@@ -46,7 +47,7 @@ fn reviewed() -> RecordState {
     RecordState {
         reviewed: true,
         flagged: false,
-        outcome: "open".into(),
+        outcome: OutcomeKind::Open,
         stale: false,
     }
 }

@@ -13,7 +13,7 @@ use spanreview::model::Record;
 use spanreview::review::decision::{ActionKind, Decision, SpanValue};
 use spanreview::store::Store;
 use spanreview::tui::app::App;
-use spanreview::tui::arbitrate::ArbConfig;
+use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;

@@ -3,7 +3,8 @@
 use rstest::rstest;
 
 use super::*;
-use crate::review::locate::MatchKind;
+use crate::model::{Source, SourceRole, Span, GOLD};
+use crate::review::locate::{Located, MatchKind};
 
 const FR: &str = "Il fait 25°C à 東京 👋 aujourd’hui.";
 const FLIGHT: &str = "The flight leaves at 9:40 from gate B12 on Monday.";

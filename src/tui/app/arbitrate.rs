@@ -16,6 +16,7 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use super::boundary::Edited;
 use super::decide::RESOLUTION;
 use super::{App, ModeState, Status};
 use crate::model::Span;
@@ -23,8 +24,8 @@ use crate::review::decision::{
     ActionKind, Decision, RecordOutcome, SpanKey, SpanStatus, SpanValue, Unit,
 };
 use crate::review::disagreement::{resolve, settle, Outcome, Resolution};
-use crate::tui::arbitrate::{letter, Arb};
-use crate::tui::edit::{Bounds, Moved};
+use crate::tui::clustering::{letter, Arb};
+use crate::tui::edit::Bounds;
 use crate::tui::{strings, Action};
 
 /// A unique id for a resolution's rows.
@@ -509,44 +510,19 @@ impl App {
     }
 
     pub(super) fn settle_mode(&mut self, action: Action) {
-        let ModeState::Settle {
-            cluster,
-            mut bounds,
-            before,
-        } = self.mode.clone()
+        let Some((Edited::Cluster(cluster), bounds, _)) = self.boundary_key(action) else {
+            return;
+        };
+        let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
+            return;
+        };
+        let label = self.cluster_label(cluster);
+        let span = Span::new(&c.record.output, bounds.start, bounds.end, label);
+        let Some(outcome) = settle(&c.record.output, &arb.sources, &arb.d, cluster, vec![span])
         else {
             return;
         };
-        let Ok(c) = &self.cur else { return };
-        match bounds.apply(action, &c.chars) {
-            Moved::Yes | Moved::NotAMove => {}
-            Moved::WouldEmpty => self.status = Status::Info(strings::EMPTY_SPAN.to_owned()),
-        }
-        match action {
-            Action::Cancel => {
-                self.mode = ModeState::Arbitrate;
-                return;
-            }
-            Action::Confirm => {
-                self.mode = ModeState::Arbitrate;
-                let Some(arb) = &self.arb else { return };
-                let label = self.cluster_label(cluster);
-                let span = Span::new(&c.record.output, bounds.start, bounds.end, label);
-                let Some(outcome) =
-                    settle(&c.record.output, &arb.sources, &arb.d, cluster, vec![span])
-                else {
-                    return;
-                };
-                self.commit_outcome(&outcome, "edit");
-                return;
-            }
-            _ => {}
-        }
-        self.mode = ModeState::Settle {
-            cluster,
-            bounds,
-            before,
-        };
+        self.commit_outcome(&outcome, "edit");
     }
 
     /// The label a hand-made resolution takes: the cluster's first gold label, else any

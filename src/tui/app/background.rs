@@ -4,7 +4,7 @@
 use super::{App, Status};
 use crate::review::decision::{ActionKind, Decision};
 use crate::store::RecordState;
-use crate::tui::arbitrate::Scored;
+use crate::tui::clustering::Scored;
 use crate::tui::queue::QueueKind;
 use crate::tui::strings;
 
@@ -125,7 +125,7 @@ impl App {
         let state = RecordState {
             reviewed: true,
             flagged: false,
-            outcome: "open".to_owned(),
+            outcome: crate::review::decision::OutcomeKind::Open,
             stale: false,
         };
         Some((d, state))

@@ -5,7 +5,7 @@ use super::{App, ModeState, Status};
 use crate::formats::judges;
 use crate::review::decision::{active_ids, replay, ActionKind, Decision, SpanKey, SpanValue, Unit};
 use crate::tui::labels::LabelChoice;
-use crate::tui::stats::StatsView;
+use crate::tui::stats_model::StatsView;
 use crate::tui::strings;
 
 use super::arbitrate::token;

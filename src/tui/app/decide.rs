@@ -4,12 +4,13 @@
 use std::cell::RefCell;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use super::boundary::Edited;
 use super::{App, ModeState, PickerKind, Status};
 use crate::review::decision::{
     redo_target, replay, undo_target, ActionKind, Decision, SpanStatus, SpanValue,
 };
 use crate::store::RecordState;
-use crate::tui::edit::{self, Bounds, Moved};
+use crate::tui::edit::{self, Bounds};
 use crate::tui::log::state_of;
 use crate::tui::{strings, Action};
 
@@ -378,53 +379,27 @@ impl App {
     }
 
     pub(super) fn adjust(&mut self, action: Action) {
-        let ModeState::Adjust {
-            key,
-            mut bounds,
-            before,
-        } = self.mode.clone()
-        else {
+        let Some((Edited::Span(key), bounds, before)) = self.boundary_key(action) else {
             return;
         };
-        let Ok(c) = &self.cur else { return };
-        match bounds.apply(action, &c.chars) {
-            Moved::Yes | Moved::NotAMove => {}
-            Moved::WouldEmpty => self.status = Status::Info(strings::EMPTY_SPAN.to_owned()),
+        if bounds == before {
+            self.status = Status::Info(strings::UNCHANGED.to_owned());
+            return;
         }
-        match action {
-            Action::Cancel => {
-                self.mode = ModeState::Normal;
-                return;
-            }
-            Action::Confirm => {
-                self.mode = ModeState::Normal;
-                if bounds == before {
-                    self.status = Status::Info(strings::UNCHANGED.to_owned());
-                    return;
-                }
-                let Some(mut d) = self.span_decision(ActionKind::Adjust) else {
-                    return;
-                };
-                if d.key().as_ref() != Some(&key) {
-                    return;
-                }
-                d.after = d.before.clone().map(|b| SpanValue {
-                    start: bounds.start,
-                    end: bounds.end,
-                    ..b
-                });
-                if self.commit(d).is_some() {
-                    self.refresh_hits();
-                }
-                return;
-            }
-            _ => {}
-        }
-        self.mode = ModeState::Adjust {
-            key,
-            bounds,
-            before,
+        let Some(mut d) = self.span_decision(ActionKind::Adjust) else {
+            return;
         };
+        if d.key().as_ref() != Some(&key) {
+            return;
+        }
+        d.after = d.before.clone().map(|b| SpanValue {
+            start: bounds.start,
+            end: bounds.end,
+            ..b
+        });
+        if self.commit(d).is_some() {
+            self.refresh_hits();
+        }
     }
 
     pub(super) fn open_add(&mut self) {

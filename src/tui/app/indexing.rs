@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::{App, Status};
-use crate::tui::arbitrate::Clustering;
+use crate::tui::clustering::Clustering;
 use crate::tui::queue::QueueKind;
 use crate::tui::strings;
 

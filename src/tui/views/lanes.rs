@@ -13,7 +13,7 @@ use unicode_segmentation::UnicodeSegmentation;
 use super::{cells, panes};
 use crate::review::disagreement::JudgeSays;
 use crate::tui::app::{App, Current, ModeState, ScreenLayout};
-use crate::tui::arbitrate::Arb;
+use crate::tui::clustering::Arb;
 use crate::tui::rows::Shown;
 use crate::tui::strings;
 use crate::tui::text;

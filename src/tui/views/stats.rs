@@ -9,7 +9,7 @@ use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Clear, Gauge, Paragraph, 
 use ratatui::Frame;
 
 use crate::tui::app::App;
-use crate::tui::stats::StatsView;
+use crate::tui::stats_model::StatsView;
 use crate::tui::{strings, text};
 
 fn ratio(a: usize, b: usize) -> f64 {

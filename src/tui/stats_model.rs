@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::model::Record;
-use crate::review::decision::{Decision, RecordOutcome, RecordReview};
+use crate::review::decision::{Decision, OutcomeKind, RecordOutcome, RecordReview};
 use crate::review::metrics::{Agreement, RecordAgreement};
 use crate::review::outcome::votes;
 use crate::store::RecordState;
@@ -81,10 +81,10 @@ impl StatsView {
         for s in states.values() {
             if s.reviewed {
                 v.reviewed += 1;
-                match s.outcome.as_str() {
-                    "clean" => v.clean += 1,
-                    "removed" => v.removed += 1,
-                    _ => {}
+                match s.outcome {
+                    OutcomeKind::Clean => v.clean += 1,
+                    OutcomeKind::Removed => v.removed += 1,
+                    OutcomeKind::Open => {}
                 }
             }
             v.flagged += usize::from(s.flagged);

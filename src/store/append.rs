@@ -1,0 +1,192 @@
+//! Appending several decisions in one transaction: a batch (an arbitration resolution, a
+//! claim placed), or one decision per record with each record's new state.
+
+use super::{new_origin, row, RecordState, Store, StoreError};
+use crate::review::decision::Decision;
+
+impl Store {
+    /// Append several decisions (and, when given, the record's new state) in one IMMEDIATE
+    /// transaction, committed before returning; all or none are saved. Returns them as saved.
+    ///
+    /// # Errors
+    /// As [`Store::append`], for any of them.
+    pub fn append_all(
+        &self,
+        decisions: &[Decision],
+        state: Option<&RecordState>,
+    ) -> Result<Vec<Decision>, StoreError> {
+        for d in decisions {
+            self.check(d)?;
+        }
+        let tx = self.begin()?;
+        let saved = self.insert_rows(&tx, decisions)?;
+        if let (Some(st), Some(last)) = (state, saved.last()) {
+            self.upsert_state(&tx, last, st)?;
+        }
+        tx.commit()
+            .map_err(|e| self.err("committing the decisions", e))?;
+        Ok(saved)
+    }
+
+    /// Append decisions on one record, all or none, with the record's state computed inside
+    /// the same IMMEDIATE transaction by `state_of` from the record's whole log as it is then
+    /// (every reviewer's decisions, the new ones included with their ids): a decision another
+    /// process saved since the caller last read the record is counted, never overwritten by a
+    /// state computed without it. Returns the decisions as saved.
+    ///
+    /// # Errors
+    /// As [`Store::append_all`]; also when the decisions are not all on one record. Nothing is
+    /// saved on error.
+    pub fn append_all_then(
+        &self,
+        decisions: &[Decision],
+        state_of: &dyn Fn(&[Decision]) -> RecordState,
+    ) -> Result<Vec<Decision>, StoreError> {
+        let Some(first) = decisions.first() else {
+            return Ok(Vec::new());
+        };
+        if decisions
+            .iter()
+            .any(|d| d.dataset != first.dataset || d.record_id != first.record_id)
+        {
+            return Err(self.invalid(
+                "internal: decisions on several records saved with one record state".to_owned(),
+            ));
+        }
+        for d in decisions {
+            self.check(d)?;
+        }
+        let tx = self.begin()?;
+        let saved = self.insert_rows(&tx, decisions)?;
+        let log = self.record_decisions(&first.dataset, &first.record_id)?;
+        let state = state_of(&log);
+        if let Some(last) = saved.last() {
+            self.upsert_state(&tx, last, &state)?;
+        }
+        tx.commit()
+            .map_err(|e| self.err("committing the decisions", e))?;
+        Ok(saved)
+    }
+
+    /// Append decisions on different records, each with its record's new state, in one
+    /// IMMEDIATE transaction: all or none (one fsync for many, as the review screen's
+    /// auto-accepts need). Returns the decisions as saved.
+    ///
+    /// # Errors
+    /// As [`Store::append_all`], for any of them. Nothing is saved on error.
+    pub fn append_each(
+        &self,
+        rows: &[(Decision, RecordState)],
+    ) -> Result<Vec<Decision>, StoreError> {
+        for (d, _) in rows {
+            self.check(d)?;
+        }
+        let tx = self.begin()?;
+        let mut saved = Vec::with_capacity(rows.len());
+        for (d, st) in rows {
+            let s = self
+                .insert_rows(&tx, std::slice::from_ref(d))?
+                .pop()
+                .ok_or_else(|| self.invalid("internal: a decision was not saved".to_owned()))?;
+            self.upsert_state(&tx, &s, st)?;
+            saved.push(s);
+        }
+        tx.commit()
+            .map_err(|e| self.err("committing the decisions", e))?;
+        Ok(saved)
+    }
+
+    /// Insert `decisions` in `tx` (time set to now when empty; undo and redo targets must be
+    /// in the log); returns them with their ids.
+    fn insert_rows(
+        &self,
+        tx: &rusqlite::Transaction<'_>,
+        decisions: &[Decision],
+    ) -> Result<Vec<Decision>, StoreError> {
+        let mut saved = Vec::with_capacity(decisions.len());
+        for d in decisions {
+            let mut s = d.clone();
+            if s.time.is_empty() {
+                s.time = self.now_rfc3339();
+            }
+            if let Some(t) = s.target {
+                if self.decision(t)?.is_none() {
+                    return Err(self.invalid(format!(
+                        "cannot save the {} of decision #{t}: there is no decision #{t} in the log",
+                        s.action.name()
+                    )));
+                }
+            }
+            s.id = row::insert(tx, &s, &new_origin())
+                .map_err(|e| self.err(format!("saving a {} decision", s.action.name()), e))?;
+            saved.push(s);
+        }
+        Ok(saved)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    use super::*;
+    use crate::model::{Record, Source, SourceRole, Span, GOLD};
+    use crate::review::decision::{replay, resolution_decisions};
+    use crate::review::disagreement::{cluster, resolve, Options, Resolution};
+
+    fn spans(out: &str, v: &[(usize, usize, &str)]) -> Vec<Span> {
+        v.iter().map(|&(a, b, l)| Span::new(out, a, b, l)).collect()
+    }
+
+    #[test]
+    fn resolutions_become_decisions_that_replay() {
+        let out = "The hotel has a rooftop pool and a spa.";
+        let rec = Record {
+            id: "r".into(),
+            query: String::new(),
+            context: String::new(),
+            output: out.into(),
+            corruption_type: Some("contradiction".into()),
+            sources: vec![
+                Source::new(
+                    GOLD,
+                    SourceRole::Gold,
+                    spans(out, &[(4, 9, "contradiction")]),
+                ),
+                Source::new(
+                    "det",
+                    SourceRole::Detector,
+                    spans(out, &[(3, 9, ""), (35, 38, "")]),
+                ),
+            ],
+            raw: Value::Null,
+            warnings: Vec::new(),
+        };
+        let store = Store::open_in_memory().expect("store");
+        let review = replay(&rec, &[]);
+        let d = cluster(&rec.output, &rec.sources, &Options::default());
+        assert_eq!(d.clusters.len(), 2);
+        let o = resolve(&rec.output, &rec.sources, &d, 0, Resolution::Take(1)).expect("o");
+        let ds = resolution_decisions(&rec, &review, &d, 0, &o, "ds", "me", new_origin);
+        let saved = store.append_all(&ds, None).expect("saved");
+        assert_eq!(saved.len(), 1);
+        assert_eq!(saved[0].span_key.as_deref(), Some("gold:0"));
+        assert_eq!(saved[0].upheld, ["det"]);
+        let o = resolve(&rec.output, &rec.sources, &d, 1, Resolution::DropAll).expect("o");
+        let ds = resolution_decisions(&rec, &review, &d, 1, &o, "ds", "me", new_origin);
+        let saved2 = store.append_all(&ds, None).expect("saved");
+        assert_eq!(saved2[0].span_key, None);
+        assert_eq!(saved2[0].dismissed, ["det"]);
+        // Tagged as the arbitration screen tags them: one vote per source on each cluster.
+        let unit = crate::review::outcome::votes::unit;
+        assert_eq!(
+            (unit(&saved[0]), unit(&saved2[0])),
+            ("cluster 3-9".into(), "cluster 35-38".into())
+        );
+        let log = store.decisions(Some("ds")).expect("log");
+        let r = replay(&rec, &log);
+        let kept = r.kept_spans(out);
+        assert_eq!(kept.len(), 1);
+        assert_eq!((kept[0].start, kept[0].end), (3, 9));
+    }
+}

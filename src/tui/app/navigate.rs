@@ -1,0 +1,170 @@
+//! Moving through the queue: the next or previous record, going to a position or an id, and
+//! reading a record with its decisions replayed.
+
+use std::time::Instant;
+
+use super::{indexing, App, Current, Hits, ModeState, Scrolls, Status};
+use crate::model::offsets::CharMap;
+use crate::review::decision::replay;
+use crate::tui::queue::QueueKind;
+use crate::tui::rows::Layouts;
+use crate::tui::{evidence, strings};
+
+impl App {
+    pub(super) fn step_record(&mut self, delta: isize) {
+        if delta < 0 && self.pos == 0 {
+            self.status = Status::Info(strings::QUEUE_START.to_owned());
+            return;
+        }
+        let to = self.pos.saturating_add_signed(delta);
+        if self.queue_get(to, self.index_wait).is_none() {
+            if !self.dataset.indexed() && self.queue.kind != QueueKind::Disputed {
+                return self.wait_to_go(indexing::Pending::Pos(to));
+            }
+            let more = self.clustering.as_ref().is_some_and(|c| !c.finished)
+                && self.queue.kind == QueueKind::Disputed;
+            self.status = Status::Info(
+                if self.clustering_deferred && self.queue.kind == QueueKind::Disputed {
+                    strings::DISPUTED_WAITS_FOR_INDEX
+                } else if more {
+                    strings::DISPUTED_END_FOR_NOW
+                } else {
+                    strings::QUEUE_END
+                }
+                .to_owned(),
+            );
+            return;
+        }
+        self.go(to);
+    }
+
+    pub(super) fn go_last(&mut self) {
+        let indexed = self.wait_for_index();
+        while self.queue.scan(10_000, &self.dataset, &self.states) {}
+        let n = self.queue.known(&self.dataset);
+        self.go(n.saturating_sub(1));
+        if !indexed {
+            self.status = Status::Info(strings::not_indexed_yet(self.dataset.len()));
+        }
+    }
+
+    /// Show queue position `pos` (clamped to the queue).
+    pub fn go(&mut self, pos: usize) {
+        let Some(idx) = self
+            .queue
+            .get(pos, &self.dataset, &self.states)
+            .or_else(|| {
+                let n = self.queue.known(&self.dataset);
+                (n > 0)
+                    .then(|| self.queue.get(n - 1, &self.dataset, &self.states))
+                    .flatten()
+            })
+        else {
+            self.cur = Err(strings::QUEUE_EMPTY.to_owned());
+            return;
+        };
+        self.pos = self.queue.force(idx);
+        self.load(idx);
+    }
+
+    /// Show dataset index `idx`, adding it to the queue when it is not a member.
+    pub fn go_index(&mut self, idx: usize) {
+        self.pos = self.queue.force(idx);
+        self.load(idx);
+    }
+
+    pub(super) fn load(&mut self, idx: usize) {
+        // The last message was about the record left ("all clusters resolved", a search's
+        // matches): it does not follow to another record (a decision that moves on, `A`,
+        // says it saved after the move).
+        if self.cur.as_ref().map_or(true, |c| c.index != idx) {
+            self.status = Status::None;
+        }
+        self.scroll = Scrolls::default();
+        self.mode = ModeState::Normal;
+        self.pending = None;
+        self.cur = self.read(idx);
+        if let Ok(c) = &self.cur {
+            self.ids.insert(c.record.id.clone(), idx);
+            let reviewed = self.states.get(&c.record.id).is_some_and(|s| s.reviewed);
+            self.queue.mark(idx, reviewed, reviewed);
+            if self.visited_set.insert(idx) {
+                self.visited.push(idx);
+            }
+        }
+        self.refresh_hits();
+        self.placing = None;
+        self.load_arb();
+    }
+
+    pub(super) fn read(&self, idx: usize) -> Result<Current, String> {
+        let record = self
+            .arb_config
+            .read(&self.dataset, idx)
+            .map_err(|e| e.to_string())?;
+        let decisions = self.log.record_decisions(&self.dataset.name, &record.id)?;
+        let review = replay(&record, &decisions);
+        let context = evidence::pretty_context(&record.context);
+        let mut c = Current {
+            index: idx,
+            chars: record.output.chars().collect(),
+            map: CharMap::new(&record.output),
+            context_folded: evidence::Folded::new(&context),
+            query_folded: evidence::Folded::new(&record.query),
+            output_folded: std::cell::OnceCell::new(),
+            context,
+            record,
+            decisions,
+            review,
+            order: Vec::new(),
+            selected: 0,
+            hits: Hits::default(),
+            context_rows: Layouts::default(),
+            output_rows: Layouts::default(),
+        };
+        c.reorder(None);
+        Ok(c)
+    }
+
+    /// Reload the record on screen from the log (after a decision), keeping the selection.
+    pub(super) fn reload_review(&mut self) {
+        if let Ok(c) = &mut self.cur {
+            let keep = c.selected_span().map(|i| c.review.spans[i].key.clone());
+            c.review = replay(&c.record, &c.decisions);
+            c.reorder(keep.as_ref());
+        }
+    }
+
+    /// Dataset index of record `id`, reading ids forward as needed.
+    pub(super) fn find_id(&mut self, id: &str) -> Option<usize> {
+        if let Some(&i) = self.ids.get(id) {
+            return Some(i);
+        }
+        let t0 = Instant::now();
+        loop {
+            if let Some(i) = self.find_id_indexed(id) {
+                return Some(i);
+            }
+            let left = self.index_wait.saturating_sub(t0.elapsed());
+            if self.dataset.indexed() || !self.poll_index(left) {
+                return None;
+            }
+        }
+    }
+
+    /// [`App::find_id`] among the records indexed so far.
+    pub(super) fn find_id_indexed(&mut self, id: &str) -> Option<usize> {
+        while self.ids_scanned < self.dataset.len() {
+            let i = self.ids_scanned;
+            self.ids_scanned += 1;
+            if let Ok(rid) = self.dataset.primary().id(i) {
+                let hit = rid == id;
+                self.ids.insert(rid, i);
+                if hit {
+                    return Some(i);
+                }
+            }
+        }
+        None
+    }
+}
