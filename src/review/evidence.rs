@@ -45,6 +45,10 @@ pub const MAX_CANDIDATES: usize = 10;
 /// Bytes of the answer on each side of the span searched for anchors (values it repeats).
 const WINDOW: usize = 240;
 
+/// Bytes of the answer on each side of the span where quoted values are looked for (a 10 M
+/// character answer is not searched whole for every context value).
+const QUOTED: usize = 4096;
+
 /// Bytes of context within which a candidate counts as near an anchor.
 const NEAR: usize = 400;
 
@@ -212,19 +216,31 @@ const MONTHS: &[&str] = &[
     "december",
 ];
 
+/// A text's characters by their simple lower case, with their byte offsets: made once per
+/// text, searched for many values.
+fn lower(hay: &str) -> Vec<(usize, char)> {
+    hay.char_indices()
+        .map(|(i, c)| (i, c.to_lowercase().next().unwrap_or(c)))
+        .collect()
+}
+
 /// Case-insensitive occurrences (byte starts) of `needle` in `hay`, whole words at letter or
-/// digit edges (`25` not inside `2025`). Characters are compared by their simple lower case.
+/// digit edges (`25` not inside `2025`).
 fn find_ci(hay: &str, needle: &str) -> Vec<usize> {
-    let n: Vec<char> = needle.chars().flat_map(char::to_lowercase).collect();
-    if n.is_empty() {
+    find_lower(&lower(hay), needle)
+}
+
+/// [`find_ci`] in a text lowered with [`lower`].
+fn find_lower(h: &[(usize, char)], needle: &str) -> Vec<usize> {
+    let n: Vec<char> = needle
+        .chars()
+        .map(|c| c.to_lowercase().next().unwrap_or(c))
+        .collect();
+    if n.is_empty() || n.len() > h.len() {
         return Vec::new();
     }
-    let h: Vec<(usize, char)> = hay
-        .char_indices()
-        .map(|(i, c)| (i, c.to_lowercase().next().unwrap_or(c)))
-        .collect();
     let mut out = Vec::new();
-    for s in 0..h.len().saturating_sub(n.len() - 1) {
+    for s in 0..=h.len() - n.len() {
         if h[s..s + n.len()].iter().map(|p| p.1).eq(n.iter().copied()) {
             let before = s.checked_sub(1).map(|k| h[k].1);
             let after = h.get(s + n.len()).map(|p| p.1);
@@ -279,10 +295,24 @@ struct Around<'a> {
     right: &'a str,
 }
 
+/// `[s - n, e + n)` widened to character boundaries.
+fn widen(text: &str, s: usize, e: usize, n: usize) -> (usize, usize) {
+    let mut ws = s.saturating_sub(n);
+    while !text.is_char_boundary(ws) {
+        ws -= 1;
+    }
+    let mut we = e.saturating_add(n).min(text.len());
+    while !text.is_char_boundary(we) {
+        we += 1;
+    }
+    (ws, we)
+}
+
 fn around<'a>(answer: &'a str, s: usize, e: usize) -> Around<'a> {
     let span = &answer[s..e];
-    let line_start = answer[..s].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = answer[e..].find('\n').map_or(answer.len(), |i| e + i);
+    let (ws, we) = widen(answer, s, e, WINDOW);
+    let line_start = answer[ws..s].rfind('\n').map_or(ws, |i| ws + i + 1);
+    let line_end = answer[e..we].find('\n').map_or(we, |i| e + i);
     let (before, after) = (&answer[line_start..s], &answer[e..line_end]);
     let mut neighbours = words(before);
     neighbours.extend(words(after));
@@ -302,14 +332,6 @@ fn around<'a>(answer: &'a str, s: usize, e: usize) -> Around<'a> {
     } else {
         String::new()
     };
-    let mut ws = s.saturating_sub(WINDOW);
-    while !answer.is_char_boundary(ws) {
-        ws -= 1;
-    }
-    let mut we = (e + WINDOW).min(answer.len());
-    while !answer.is_char_boundary(we) {
-        we += 1;
-    }
     let window = format!(
         "{}{}{}",
         &answer[ws..s],
@@ -381,10 +403,13 @@ fn around<'a>(answer: &'a str, s: usize, e: usize) -> Around<'a> {
 /// span is out of range or empty.
 #[must_use]
 pub fn rank(answer: &str, start: usize, end: usize, context: &str) -> Vec<Candidate> {
-    let map = crate::model::offsets::CharMap::new(answer);
-    let (Some(s), Some(e)) = (map.byte_of(start), map.byte_of(end)) else {
+    let byte = |cp| crate::model::offsets::byte_of(answer, cp);
+    let (Some(s), Some(e)) = (byte(start), byte(end)) else {
         return Vec::new();
     };
+    if s > e {
+        return Vec::new();
+    }
     let span = answer[s..e].trim();
     if span.is_empty() {
         return Vec::new();
@@ -392,6 +417,9 @@ pub fn rank(answer: &str, start: usize, end: usize, context: &str) -> Vec<Candid
     let a = around(answer, s, e);
     let vals = values(context);
     let span_low = span.to_lowercase();
+    let (qs, qe) = widen(answer, s, e, QUOTED);
+    let quoted = lower(&answer[qs..qe]);
+    let line = lower(&a.line);
     // Anchors: context values the answer repeats near the span, weighted by how near.
     let anchors: Vec<(usize, f32, &str)> = vals
         .iter()
@@ -415,7 +443,7 @@ pub fn rank(answer: &str, start: usize, end: usize, context: &str) -> Vec<Candid
     // Keys whose values the answer quotes (anywhere): names of the same kind live there.
     let quoted_keys: Vec<&str> = vals
         .iter()
-        .filter(|v| v.text.chars().count() >= 3 && !find_ci(answer, v.text).is_empty())
+        .filter(|v| v.text.chars().count() >= 3 && !find_lower(&quoted, v.text).is_empty())
         .map(|v| v.key)
         .collect();
     let mut out: Vec<Candidate> = Vec::new();
@@ -425,7 +453,7 @@ pub fn rank(answer: &str, start: usize, end: usize, context: &str) -> Vec<Candid
             continue;
         }
         // Repeated on the span's own line: the answer states it, the span is something else.
-        if v.text.chars().count() >= 3 && !find_ci(&a.line, v.text).is_empty() {
+        if v.text.chars().count() >= 3 && !find_lower(&line, v.text).is_empty() {
             continue;
         }
         let mut parts: Vec<(f32, Reason)> = Vec::new();
@@ -459,7 +487,7 @@ pub fn rank(answer: &str, start: usize, end: usize, context: &str) -> Vec<Candid
                     && v.text.split_whitespace().count() <= 5;
                 if name_like {
                     parts.push((0.5, Reason::SameKind(v.key.to_owned())));
-                    if quoted_keys.contains(&v.key) && find_ci(answer, v.text).is_empty() {
+                    if quoted_keys.contains(&v.key) && find_lower(&quoted, v.text).is_empty() {
                         parts.push((1.5, Reason::SameKind(v.key.to_owned())));
                     }
                 }

@@ -5,6 +5,7 @@ use memchr::memmem;
 use serde_json::Value;
 
 use crate::model::offsets::CharMap;
+use crate::review::evidence::{self, Reason};
 
 /// Pretty-print a context: each line that is a JSON object or array becomes indented JSON
 /// (keys in file order, non-ASCII kept); other lines stay as they are.
@@ -382,6 +383,110 @@ impl Folded {
 pub fn first_best(hits: &[Hit]) -> Option<usize> {
     let best = hits.iter().map(|h| h.weight).min()?;
     hits.iter().position(|h| h.weight == best)
+}
+
+/// Context hits ranked as what a contradiction span contradicts, visited best first by `e`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Ranked {
+    /// Indices into the context hits, best first, with why each is a candidate.
+    pub order: Vec<(usize, Reason)>,
+    /// Position in `order` of the hit shown, while `e` walks the ranking.
+    pub pos: Option<usize>,
+}
+
+impl Ranked {
+    /// Step to the next ranked candidate: its context hit index and reason, `None` past the
+    /// last (the walk then goes on in reading order).
+    pub fn step(&mut self) -> Option<(usize, &Reason)> {
+        let p = self.pos.map_or(0, |p| p + 1);
+        self.pos = (p < self.order.len()).then_some(p);
+        self.order.get(p).map(|(i, r)| (*i, r))
+    }
+}
+
+/// Evidence for a span: the context's hits in text order, the ranked candidates among them and
+/// the hit to show first.
+#[derive(Debug, Clone, Default)]
+pub struct SpanEvidence {
+    /// Context hits in text order, never overlapping (as the context pane draws them).
+    pub hits: Vec<Hit>,
+    /// The candidates for a contradiction, best first.
+    pub ranked: Ranked,
+    /// The hit shown first.
+    pub first: Option<usize>,
+}
+
+impl SpanEvidence {
+    /// The first `n` context hits `e` shows, in order: the ranked candidates, then on in
+    /// reading order from the last one shown (the query's hits, which `e` also visits after
+    /// the context's last, left out).
+    #[must_use]
+    pub fn first_visits(&self, n: usize) -> Vec<usize> {
+        let mut out: Vec<usize> = self.ranked.order.iter().map(|o| o.0).take(n).collect();
+        let mut next = out.last().map_or(self.first, |&i| Some(i + 1));
+        while out.len() < n {
+            match next {
+                Some(i) if i < self.hits.len() => {
+                    if !out.contains(&i) {
+                        out.push(i);
+                    }
+                    next = Some(i + 1);
+                }
+                _ => break,
+            }
+        }
+        out
+    }
+}
+
+/// Evidence for the answer's span `[start, end)` (code points) in the pretty-printed
+/// `context` (`folded` is it folded): the hits of the span's terms; when its whole text is not
+/// there (a contradiction), the context values it may contradict ([`evidence::rank`]) are added
+/// and shown first, best first, in place of the term hits they overlap.
+#[must_use]
+pub fn for_span(
+    answer: &str,
+    start: usize,
+    end: usize,
+    context: &str,
+    folded: &Folded,
+) -> SpanEvidence {
+    let text = crate::model::offsets::slice(answer, start, end).unwrap_or("");
+    let mut hits = folded.find(&terms(text));
+    if text.trim().is_empty() || hits.iter().any(|h| h.weight == Weight::Whole) {
+        let first = first_best(&hits);
+        return SpanEvidence {
+            hits,
+            ranked: Ranked::default(),
+            first,
+        };
+    }
+    let cands = evidence::rank(answer, start, end, context);
+    hits.retain(|h| !cands.iter().any(|c| h.start < c.end && c.start < h.end));
+    hits.extend(cands.iter().map(|c| Hit {
+        start: c.start,
+        end: c.end,
+        weight: Weight::Value,
+    }));
+    hits.sort_by_key(|h| (h.start, h.end));
+    let order: Vec<(usize, Reason)> = cands
+        .iter()
+        .filter_map(|c| {
+            let i = hits
+                .iter()
+                .position(|h| h.start == c.start && h.end == c.end)?;
+            Some((i, c.reason.clone()))
+        })
+        .collect();
+    let first = order.first().map(|o| o.0).or_else(|| first_best(&hits));
+    SpanEvidence {
+        hits,
+        ranked: Ranked {
+            pos: (!order.is_empty()).then_some(0),
+            order,
+        },
+        first,
+    }
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ pub mod arbitrate;
 pub mod config;
 pub mod edit;
 pub mod evidence;
+pub mod evidence_eval;
 pub mod keymap;
 pub mod labels;
 pub mod log;
