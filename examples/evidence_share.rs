@@ -53,7 +53,7 @@ fn main() -> anyhow::Result<()> {
             spans += 1;
             let text = spanreview::model::offsets::slice(answer, s, e).unwrap_or("");
             before_any += usize::from(!before_visits(&folded.find(&terms(text)), TOP).is_empty());
-            let ev = for_span(answer, s, e, &pretty, &folded);
+            let ev = for_span(answer, (s, e), true, &pretty, &folded);
             after_any += usize::from(!ev.first_visits(TOP).is_empty());
             if verbose {
                 let top: Vec<String> = ev

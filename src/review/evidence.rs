@@ -453,7 +453,7 @@ pub fn rank(answer: &str, start: usize, end: usize, context: &str) -> Vec<Candid
             continue;
         }
         // Repeated on the span's own line: the answer states it, the span is something else.
-        if v.text.chars().count() >= 3 && !find_lower(&line, v.text).is_empty() {
+        if v.text.chars().count() >= 2 && !find_lower(&line, v.text).is_empty() {
             continue;
         }
         let mut parts: Vec<(f32, Reason)> = Vec::new();

@@ -439,21 +439,30 @@ impl SpanEvidence {
     }
 }
 
+/// Whether a span's label says it contradicts the context (`contradiction`, RAGTruth's
+/// `Evident Conflict`, …).
+#[must_use]
+pub fn is_contradiction(label: &str) -> bool {
+    let l = label.to_lowercase();
+    l.contains("contradict") || l.contains("conflict")
+}
+
 /// Evidence for the answer's span `[start, end)` (code points) in the pretty-printed
-/// `context` (`folded` is it folded): the hits of the span's terms; when its whole text is not
-/// there (a contradiction), the context values it may contradict ([`evidence::rank`]) are added
-/// and shown first, best first, in place of the term hits they overlap.
+/// `context` (`folded` is it folded): the hits of the span's terms; for a contradiction
+/// whose text, numbers and identifiers are not there, the context values it may contradict
+/// ([`evidence::rank`]) are added and shown first, best first, in place of the term hits they
+/// overlap.
 #[must_use]
 pub fn for_span(
     answer: &str,
-    start: usize,
-    end: usize,
+    (start, end): (usize, usize),
+    contradiction: bool,
     context: &str,
     folded: &Folded,
 ) -> SpanEvidence {
     let text = crate::model::offsets::slice(answer, start, end).unwrap_or("");
     let mut hits = folded.find(&terms(text));
-    if text.trim().is_empty() || hits.iter().any(|h| h.weight == Weight::Whole) {
+    if !contradiction || text.trim().is_empty() || hits.iter().any(|h| h.weight < Weight::Word) {
         let first = first_best(&hits);
         return SpanEvidence {
             hits,

@@ -38,7 +38,7 @@ pub fn judge(answer: &str, start: usize, end: usize, context: &str, evidence: &s
     let text = crate::model::offsets::slice(answer, start, end).unwrap_or("");
     let old = folded.find(&terms(text));
     let before = before_visits(&old, TOP).iter().any(|&i| on_right(&old[i]));
-    let ev = for_span(answer, start, end, &pretty, &folded);
+    let ev = for_span(answer, (start, end), true, &pretty, &folded);
     let after = ev.first_visits(TOP).iter().any(|&i| on_right(&ev.hits[i]));
     Outcome { before, after }
 }
