@@ -9,6 +9,7 @@
 //! ```
 
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use serde_json::Value;
@@ -40,6 +41,7 @@ fn main() -> anyhow::Result<()> {
             .context("usage: evidence_share RECORDS [TABLE]")?,
     )?;
     let (mut spans, mut before_any, mut after_any) = (0, 0, 0);
+    let mut slowest = Duration::ZERO;
     for r in &records {
         let (answer, context) = (field(r, "output")?, field(r, "context")?);
         let pretty = pretty_context(context);
@@ -53,7 +55,9 @@ fn main() -> anyhow::Result<()> {
             spans += 1;
             let text = spanreview::model::offsets::slice(answer, s, e).unwrap_or("");
             before_any += usize::from(!before_visits(&folded.find(&terms(text)), TOP).is_empty());
+            let t = Instant::now();
             let ev = for_span(answer, (s, e), true, &pretty, &folded);
+            slowest = slowest.max(t.elapsed());
             after_any += usize::from(!ev.first_visits(TOP).is_empty());
             if verbose {
                 let top: Vec<String> = ev
@@ -73,6 +77,10 @@ fn main() -> anyhow::Result<()> {
         }
     }
     println!("all contradiction spans: {spans}; something highlighted in the top {TOP}: before {before_any}, after {after_any} (right evidence not checked)");
+    println!(
+        "slowest span's evidence (terms + ranking): {:.1} ms",
+        slowest.as_secs_f64() * 1e3
+    );
     let Some(table) = files.get(1) else {
         return Ok(());
     };

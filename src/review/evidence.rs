@@ -45,7 +45,7 @@ pub const MAX_CANDIDATES: usize = 10;
 /// Bytes of the answer on each side of the span searched for anchors (values it repeats).
 const WINDOW: usize = 240;
 
-/// Bytes of the answer on each side of the span where quoted values are looked for (a 10 M
+/// Bytes of the answer on each side of the span where quoted names are looked for (a 10 M
 /// character answer is not searched whole for every context value).
 const QUOTED: usize = 4096;
 
@@ -255,8 +255,8 @@ fn find_lower(h: &[(usize, char)], needle: &str) -> Vec<usize> {
     out
 }
 
-/// Whether `hay` holds `v` as a number, however formatted (`23,840.23` holds `23840.23`).
-fn holds_number(hay: &str, v: f64) -> bool {
+/// The numbers `hay` holds, however formatted (`23,840.23` gives `23840.23`).
+fn numbers_in(hay: &str) -> Vec<f64> {
     hay.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
         .filter_map(|t| {
             t.trim_matches([',', '.'])
@@ -264,7 +264,22 @@ fn holds_number(hay: &str, v: f64) -> bool {
                 .parse::<f64>()
                 .ok()
         })
-        .any(|x| (x - v).abs() < 1e-9)
+        .collect()
+}
+
+/// First byte where `needle` occurs in `hay` as a whole word at letter or digit edges, both
+/// already lower-cased (memmem: a 100 KB context has thousands of values to look for).
+fn word_in(hay: &str, needle: &str) -> Option<usize> {
+    if needle.is_empty() {
+        return None;
+    }
+    let edge = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    let (first, last) = (needle.chars().next(), needle.chars().next_back());
+    memchr::memmem::find_iter(hay.as_bytes(), needle.as_bytes()).find(|&at| {
+        let before = hay[..at].chars().next_back();
+        let after = hay[at + needle.len()..].chars().next();
+        !((edge(before) && edge(first)) || (edge(after) && edge(last)))
+    })
 }
 
 /// What the span looks like.
@@ -418,8 +433,10 @@ pub fn rank(answer: &str, start: usize, end: usize, context: &str) -> Vec<Candid
     let vals = values(context);
     let span_low = span.to_lowercase();
     let (qs, qe) = widen(answer, s, e, QUOTED);
-    let quoted = lower(&answer[qs..qe]);
-    let line = lower(&a.line);
+    let quoted = answer[qs..qe].to_lowercase();
+    let line = a.line.to_lowercase();
+    let window = a.window.to_lowercase();
+    let window_numbers = numbers_in(&a.window);
     // Anchors: context values the answer repeats near the span, weighted by how near.
     let anchors: Vec<(usize, f32, &str)> = vals
         .iter()
@@ -430,20 +447,22 @@ pub fn rank(answer: &str, start: usize, end: usize, context: &str) -> Vec<Candid
                     .chars()
                     .all(|c| c.is_ascii_digit() || c == '.' || c == '-')
             }) {
-                Some((x, _)) if holds_number(&a.window, x) => {
+                Some((x, _)) if window_numbers.iter().any(|y| (x - y).abs() < 1e-9) => {
                     a.window.find(&format_short(x)).or(Some(a.span_at))
                 }
                 Some(_) => None,
-                None => find_ci(&a.window, v.text).first().copied(),
+                None => word_in(&window, &v.text.to_lowercase()),
             }?;
             let dist = at.abs_diff(a.span_at) as f32;
             Some((v.start, 1.0 - (dist / (2 * WINDOW) as f32).min(0.9), v.text))
         })
         .collect();
-    // Keys whose values the answer quotes (anywhere): names of the same kind live there.
+    // Keys whose values the answer quotes near the span: names of the same kind live there
+    // (only looked for when the span is a name: it is the costly search).
     let quoted_keys: Vec<&str> = vals
         .iter()
-        .filter(|v| v.text.chars().count() >= 3 && !find_lower(&quoted, v.text).is_empty())
+        .filter(|v| a.kind == Kind::Name && v.text.chars().count() >= 3)
+        .filter(|v| word_in(&quoted, &v.text.to_lowercase()).is_some())
         .map(|v| v.key)
         .collect();
     let mut out: Vec<Candidate> = Vec::new();
@@ -453,7 +472,7 @@ pub fn rank(answer: &str, start: usize, end: usize, context: &str) -> Vec<Candid
             continue;
         }
         // Repeated on the span's own line: the answer states it, the span is something else.
-        if v.text.chars().count() >= 2 && !find_lower(&line, v.text).is_empty() {
+        if v.text.chars().count() >= 2 && word_in(&line, &low).is_some() {
             continue;
         }
         let mut parts: Vec<(f32, Reason)> = Vec::new();
@@ -487,7 +506,7 @@ pub fn rank(answer: &str, start: usize, end: usize, context: &str) -> Vec<Candid
                     && v.text.split_whitespace().count() <= 5;
                 if name_like {
                     parts.push((0.5, Reason::SameKind(v.key.to_owned())));
-                    if quoted_keys.contains(&v.key) && find_lower(&quoted, v.text).is_empty() {
+                    if quoted_keys.contains(&v.key) && word_in(&quoted, &low).is_none() {
                         parts.push((1.5, Reason::SameKind(v.key.to_owned())));
                     }
                 }
