@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use serde_json::Value;
+use spanreview::model::offsets::CharMap;
 use spanreview::tui::evidence::{for_span, pretty_context, terms, Folded};
 use spanreview::tui::evidence_eval::{before_visits, judge, TOP};
 
@@ -45,6 +46,7 @@ fn main() -> anyhow::Result<()> {
     for r in &records {
         let (answer, context) = (field(r, "output")?, field(r, "context")?);
         let pretty = pretty_context(context);
+        let map = CharMap::new(answer);
         let folded = Folded::new(&pretty);
         for l in r["hallucination_labels"].as_array().into_iter().flatten() {
             if l["label"] != "contradiction" {
@@ -56,7 +58,7 @@ fn main() -> anyhow::Result<()> {
             let text = spanreview::model::offsets::slice(answer, s, e).unwrap_or("");
             before_any += usize::from(!before_visits(&folded.find(&terms(text)), TOP).is_empty());
             let t = Instant::now();
-            let ev = for_span(answer, (s, e), true, &pretty, &folded);
+            let ev = for_span((answer, &map), (s, e), true, &pretty, &folded);
             slowest = slowest.max(t.elapsed());
             after_any += usize::from(!ev.first_visits(TOP).is_empty());
             if verbose {

@@ -419,10 +419,17 @@ fn around<'a>(answer: &'a str, s: usize, e: usize) -> Around<'a> {
 #[must_use]
 pub fn rank(answer: &str, start: usize, end: usize, context: &str) -> Vec<Candidate> {
     let byte = |cp| crate::model::offsets::byte_of(answer, cp);
-    let (Some(s), Some(e)) = (byte(start), byte(end)) else {
-        return Vec::new();
-    };
-    if s > e {
+    match (byte(start), byte(end)) {
+        (Some(s), Some(e)) if s <= e => rank_bytes(answer, s, e, context),
+        _ => Vec::new(),
+    }
+}
+
+/// [`rank`] for a span given in BYTES of the answer (on character boundaries), for a caller
+/// that has a code point table (a 10 M-character answer is not scanned to find the span).
+#[must_use]
+pub fn rank_bytes(answer: &str, s: usize, e: usize, context: &str) -> Vec<Candidate> {
+    if s > e || e > answer.len() || !answer.is_char_boundary(s) || !answer.is_char_boundary(e) {
         return Vec::new();
     }
     let span = answer[s..e].trim();

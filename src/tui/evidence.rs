@@ -454,13 +454,13 @@ pub fn is_contradiction(label: &str) -> bool {
 /// overlap.
 #[must_use]
 pub fn for_span(
-    answer: &str,
+    (answer, map): (&str, &CharMap),
     (start, end): (usize, usize),
     contradiction: bool,
     context: &str,
     folded: &Folded,
 ) -> SpanEvidence {
-    let text = crate::model::offsets::slice(answer, start, end).unwrap_or("");
+    let text = map.slice(answer, start, end).unwrap_or("");
     let mut hits = folded.find(&terms(text));
     if !contradiction || text.trim().is_empty() || hits.iter().any(|h| h.weight < Weight::Word) {
         let first = first_best(&hits);
@@ -470,7 +470,10 @@ pub fn for_span(
             first,
         };
     }
-    let cands = evidence::rank(answer, start, end, context);
+    let cands = match (map.byte_of(start), map.byte_of(end)) {
+        (Some(s), Some(e)) => evidence::rank_bytes(answer, s, e, context),
+        _ => Vec::new(),
+    };
     hits.retain(|h| !cands.iter().any(|c| h.start < c.end && c.start < h.end));
     hits.extend(cands.iter().map(|c| Hit {
         start: c.start,

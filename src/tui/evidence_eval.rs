@@ -3,6 +3,7 @@
 //! candidates (after)? Used by the evidence table's test and `examples/evidence_share`.
 
 use super::evidence::{first_best, for_span, pretty_context, terms, Folded, Hit};
+use crate::model::offsets::CharMap;
 
 /// How many hits count: the first one shown and two presses of `e`.
 pub const TOP: usize = 3;
@@ -38,7 +39,13 @@ pub fn judge(answer: &str, start: usize, end: usize, context: &str, evidence: &s
     let text = crate::model::offsets::slice(answer, start, end).unwrap_or("");
     let old = folded.find(&terms(text));
     let before = before_visits(&old, TOP).iter().any(|&i| on_right(&old[i]));
-    let ev = for_span(answer, (start, end), true, &pretty, &folded);
+    let ev = for_span(
+        (answer, &CharMap::new(answer)),
+        (start, end),
+        true,
+        &pretty,
+        &folded,
+    );
     let after = ev.first_visits(TOP).iter().any(|&i| on_right(&ev.hits[i]));
     Outcome { before, after }
 }

@@ -22,7 +22,7 @@ impl App {
         let terms = evidence::terms(text);
         // The span's own text, else the context values it may contradict, ranked.
         let ev = evidence::for_span(
-            &c.record.output,
+            (&c.record.output, &c.map),
             (start, end),
             contra,
             &c.context,
