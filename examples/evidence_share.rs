@@ -90,7 +90,7 @@ fn main() -> anyhow::Result<()> {
         .iter()
         .filter_map(|r| Some((r["id"].as_str()?, r)))
         .collect();
-    let (mut with, mut before, mut after) = (0, 0, 0);
+    let (mut with, mut before, mut after, mut first) = (0, 0, 0, 0);
     for row in jsonl(table)? {
         let Some(evidence) = row["evidence"].as_str() else {
             continue;
@@ -100,7 +100,9 @@ fn main() -> anyhow::Result<()> {
             .with_context(|| format!("{} not in the records", row["id"]))?;
         let s = usize::try_from(row["start"].as_u64().context("start")?)?;
         let e = usize::try_from(row["end"].as_u64().context("end")?)?;
-        let o = judge(field(r, "output")?, s, e, field(r, "context")?, evidence);
+        let answer = (field(r, "output")?, s, e);
+        let o = judge(answer, field(r, "context")?, evidence, TOP);
+        first += usize::from(judge(answer, field(r, "context")?, evidence, 1).after);
         with += 1;
         before += usize::from(o.before);
         after += usize::from(o.after);
@@ -111,6 +113,6 @@ fn main() -> anyhow::Result<()> {
             );
         }
     }
-    println!("hand-checked spans with their right evidence in the context: {with}; right evidence in the top {TOP}: before {before}/{with}, after {after}/{with}");
+    println!("hand-checked spans with their right evidence in the context: {with}; right evidence in the top {TOP}: before {before}/{with}, after {after}/{with} (first shown: {first}/{with})");
     Ok(())
 }

@@ -26,9 +26,14 @@ pub fn before_visits(hits: &[Hit], n: usize) -> Vec<usize> {
 
 /// Judge one span `[start, end)` (code points of `answer`) against the raw `context` (as in
 /// the file; pretty-printed here as the context pane shows it): is a top-[`TOP`] hit on an
-/// occurrence of `evidence`?
+/// occurrence of `evidence`? (`top`: how many hits count, [`TOP`] for the headline.)
 #[must_use]
-pub fn judge(answer: &str, start: usize, end: usize, context: &str, evidence: &str) -> Outcome {
+pub fn judge(
+    (answer, start, end): (&str, usize, usize),
+    context: &str,
+    evidence: &str,
+    top: usize,
+) -> Outcome {
     let pretty = pretty_context(context);
     let folded = Folded::new(&pretty);
     let right: Vec<(usize, usize)> = pretty
@@ -38,7 +43,7 @@ pub fn judge(answer: &str, start: usize, end: usize, context: &str, evidence: &s
     let on_right = |h: &Hit| right.iter().any(|&(s, e)| h.start < e && s < h.end);
     let text = crate::model::offsets::slice(answer, start, end).unwrap_or("");
     let old = folded.find(&terms(text));
-    let before = before_visits(&old, TOP).iter().any(|&i| on_right(&old[i]));
+    let before = before_visits(&old, top).iter().any(|&i| on_right(&old[i]));
     let ev = for_span(
         (answer, &CharMap::new(answer)),
         (start, end),
@@ -46,7 +51,7 @@ pub fn judge(answer: &str, start: usize, end: usize, context: &str, evidence: &s
         &pretty,
         &folded,
     );
-    let after = ev.first_visits(TOP).iter().any(|&i| on_right(&ev.hits[i]));
+    let after = ev.first_visits(top).iter().any(|&i| on_right(&ev.hits[i]));
     Outcome { before, after }
 }
 
@@ -96,7 +101,7 @@ mod tests {
                 continue;
             };
             with += 1;
-            let o = judge(answer, s, e, context, evidence);
+            let o = judge((answer, s, e), context, evidence, TOP);
             before += usize::from(o.before);
             after += usize::from(o.after);
             if !o.after {
