@@ -638,6 +638,49 @@ mod tests {
     }
 
     #[test]
+    fn a_contradiction_absent_from_the_context_shows_its_ranked_candidates_first() {
+        let ctx = pretty_context(
+            "{\"content\": {\"city\": \"東京\", \"temperature\": \"15°C\", \"note\": \"e\u{301}t\u{e9} 👋\"}}",
+        );
+        let folded = Folded::new(&ctx);
+        let answer = "東京 👋: the temperature is 25°C’s peak";
+        let map = CharMap::new(answer);
+        let (s, e) = (25, 29);
+        assert_eq!(map.slice(answer, s, e), Some("25°C"));
+        let ev = for_span((answer, &map), (s, e), true, &ctx, &folded);
+        let first = ev.first.expect("a candidate");
+        assert_eq!(&ctx[ev.hits[first].start..ev.hits[first].end], "15°C");
+        assert_eq!(ev.ranked.order[0].0, first);
+        assert!(
+            ev.hits.windows(2).all(|w| w[0].end <= w[1].start),
+            "text order, disjoint"
+        );
+        assert_eq!(ev.first_visits(3)[0], first);
+        // Not a contradiction, or its text is there: the span's own hits only.
+        let plain = for_span((answer, &map), (s, e), false, &ctx, &folded);
+        assert!(plain.ranked.order.is_empty() && plain.hits.is_empty());
+        let found = for_span((answer, &map), (0, 2), true, &ctx, &folded);
+        assert!(found.ranked.order.is_empty());
+        assert_eq!(&ctx[found.hits[0].start..found.hits[0].end], "東京");
+    }
+
+    #[test]
+    fn ranked_steps_best_first_then_stops() {
+        let mut r = Ranked {
+            order: vec![(4, Reason::Date), (1, Reason::Magnitude)],
+            pos: Some(0),
+        };
+        assert_eq!(r.step(), Some((1, &Reason::Magnitude)));
+        assert_eq!(r.step(), None);
+        assert_eq!(r.pos, None);
+        assert_eq!(
+            r.step(),
+            Some((4, &Reason::Date)),
+            "a new walk starts at the best"
+        );
+    }
+
+    #[test]
     fn numbers_do_not_match_inside_longer_numbers() {
         let hay = "year 2025, temp 25 c";
         let hits = Folded::new(hay).find(&terms("25"));
