@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use serde_json::Value;
 use spanreview::model::offsets::CharMap;
-use spanreview::tui::evidence::{for_span, pretty_context, terms, Folded};
+use spanreview::tui::contradiction::for_span;
+use spanreview::tui::evidence::{pretty_context, terms, Folded};
 use spanreview::tui::evidence_eval::{before_visits, judge, TOP};
 
 fn jsonl(path: &str) -> anyhow::Result<Vec<Value>> {

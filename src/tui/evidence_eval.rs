@@ -2,7 +2,8 @@
 //! first context hits `e` shows, with the span's terms only (before) and with the ranked
 //! candidates (after)? Used by the evidence table's test and `examples/evidence_share`.
 
-use super::evidence::{first_best, for_span, pretty_context, terms, Folded, Hit};
+use super::contradiction::for_span;
+use super::evidence::{first_best, pretty_context, terms, Folded, Hit};
 use crate::model::offsets::CharMap;
 
 /// How many hits count: the first one shown and two presses of `e`.

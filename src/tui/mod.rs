@@ -7,6 +7,7 @@ pub mod action;
 pub mod app;
 pub mod arbitrate;
 pub mod config;
+pub mod contradiction;
 pub mod edit;
 pub mod evidence;
 pub mod evidence_eval;

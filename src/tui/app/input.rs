@@ -4,7 +4,7 @@
 
 use super::{App, Hits, ModeState, PickerKind, PromptKind, Status};
 use crate::tui::labels::LabelChoice;
-use crate::tui::{edit, evidence};
+use crate::tui::{contradiction, edit, evidence};
 use crate::tui::{strings, Action};
 
 impl App {
@@ -16,12 +16,12 @@ impl App {
         let Ok(c) = &mut self.cur else { return };
         let (start, end, contra) = c.selected_span().map_or((0, 0, false), |i| {
             let v = &c.review.spans[i].current;
-            (v.start, v.end, evidence::is_contradiction(&v.label))
+            (v.start, v.end, contradiction::is_contradiction(&v.label))
         });
         let text = c.map.slice(&c.record.output, start, end).unwrap_or("");
         let terms = evidence::terms(text);
         // The span's own text, else the context values it may contradict, ranked.
-        let ev = evidence::for_span(
+        let ev = contradiction::for_span(
             (&c.record.output, &c.map),
             (start, end),
             contra,
@@ -62,7 +62,7 @@ impl App {
                 .find(&term),
             current: None,
             search: Some(text.to_owned()),
-            ranked: evidence::Ranked::default(),
+            ranked: contradiction::Ranked::default(),
         };
         c.hits
             .set_context((!c.hits.context.is_empty()).then_some(0));
