@@ -2,6 +2,7 @@
 pub mod alpha;
 pub mod decision;
 pub mod disagreement;
+pub mod evidence;
 pub mod labeled;
 pub mod locate;
 pub mod metrics;

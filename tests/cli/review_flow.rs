@@ -610,12 +610,31 @@ fn evidence_of_the_selected_span_is_found_in_the_context() {
     let c = app.cur.as_ref().expect("r");
     assert!(c.hits.context.is_empty());
     app.update(Action::Cancel);
-    // The CJK record's span "rainy" is not in the context; the query holds nothing either.
+    // The CJK record's contradiction "rainy" is not in the context: the value it contradicts
+    // is shown first, ranked, and `e` says why.
     goto(&mut app, "uni_1__contradiction");
     let c = app.cur.as_ref().expect("r");
-    assert!(c.hits.context.is_empty());
-    app.update(Action::NextEvidence);
-    assert!(matches!(&app.status, Status::Info(m) if m.contains("no occurrence")));
+    let first = c.hits.current_context().expect("a candidate");
+    let h = c.hits.context[first];
+    assert_eq!(&c.context[h.start..h.end], "sunny ☀️");
+    assert!(!c.hits.ranked.order.is_empty());
+    let n = c.hits.ranked.order.len();
+    for _ in 1..n {
+        app.update(Action::NextEvidence);
+        assert!(
+            matches!(&app.status, Status::Info(m) if m.starts_with("candidate: ")),
+            "{:?}",
+            app.status
+        );
+    }
+    // Past the ranking the walk goes on in reading order, and wraps to the best candidate.
+    let visited = app.cur.as_ref().expect("r").hits.visited();
+    for _ in 0..visited {
+        app.update(Action::NextEvidence);
+    }
+    let c = app.cur.as_ref().expect("r");
+    assert_eq!(c.hits.current_context(), Some(first));
+    assert!(matches!(&app.status, Status::Info(m) if m.starts_with("candidate: ")));
 }
 
 #[test]

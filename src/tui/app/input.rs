@@ -4,7 +4,7 @@
 
 use super::{App, Hits, ModeState, PickerKind, PromptKind, Status};
 use crate::tui::labels::LabelChoice;
-use crate::tui::{edit, evidence};
+use crate::tui::{contradiction, edit, evidence};
 use crate::tui::{strings, Action};
 
 impl App {
@@ -14,25 +14,32 @@ impl App {
     /// first (strongest) one.
     pub(super) fn refresh_hits(&mut self) {
         let Ok(c) = &mut self.cur else { return };
-        let text = c
-            .selected_span()
-            .and_then(|i| {
-                let v = &c.review.spans[i].current;
-                c.map.slice(&c.record.output, v.start, v.end)
-            })
-            .unwrap_or("")
-            .to_owned();
-        let terms = evidence::terms(&text);
+        let (start, end, contra) = c.selected_span().map_or((0, 0, false), |i| {
+            let v = &c.review.spans[i].current;
+            (v.start, v.end, contradiction::is_contradiction(&v.label))
+        });
+        let text = c.map.slice(&c.record.output, start, end).unwrap_or("");
+        let terms = evidence::terms(text);
+        // The span's own text, else the context values it may contradict, ranked.
+        let ev = contradiction::for_span(
+            (&c.record.output, &c.map),
+            (start, end),
+            contra,
+            &c.context,
+            &c.context_folded,
+        );
         c.hits = Hits {
-            context: c.context_folded.find(&terms),
+            context: ev.hits,
             query: c.query_folded.find(&terms),
             output: Vec::new(),
             current: None,
             search: None,
+            ranked: ev.ranked,
         };
-        // The context is where evidence usually is: show its strongest hit first (`e` then
-        // walks on in reading order, the query's hits included).
-        c.hits.set_context(evidence::first_best(&c.hits.context));
+        // The context is where evidence usually is: show its strongest hit (or best-ranked
+        // candidate) first (`e` then walks the ranking, then on in reading order, the query's
+        // hits included).
+        c.hits.set_context(ev.first);
         self.scroll.context_anchor = c.hits.current_context().map(|i| c.hits.context[i].start);
     }
 
@@ -55,6 +62,7 @@ impl App {
                 .find(&term),
             current: None,
             search: Some(text.to_owned()),
+            ranked: contradiction::Ranked::default(),
         };
         c.hits
             .set_context((!c.hits.context.is_empty()).then_some(0));
@@ -73,7 +81,27 @@ impl App {
             self.status = Status::Info(strings::NO_EVIDENCE.to_owned());
             return;
         }
+        if c.hits.ranked.pos.is_some() || c.hits.current.is_none() {
+            if let Some((i, why)) = c.hits.ranked.step() {
+                let msg = strings::candidate(why);
+                c.hits.set_context(Some(i));
+                self.scroll.context_anchor = c.hits.context.get(i).map(|h| h.start);
+                self.status = Status::Info(msg);
+                return;
+            }
+        }
         let next = c.hits.current.map_or(0, |i| (i + 1) % n);
+        if next == 0 && !c.hits.ranked.order.is_empty() {
+            // A full walk done: the next `e` starts the ranking again.
+            c.hits.ranked.pos = None;
+            if let Some((i, why)) = c.hits.ranked.step() {
+                let msg = strings::candidate(why);
+                c.hits.set_context(Some(i));
+                self.scroll.context_anchor = c.hits.context.get(i).map(|h| h.start);
+                self.status = Status::Info(msg);
+                return;
+            }
+        }
         c.hits.current = Some(next);
         let pane = match c.hits.current_context() {
             Some(i) => {

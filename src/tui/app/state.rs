@@ -154,6 +154,8 @@ pub struct Hits {
     pub current: Option<usize>,
     /// The search text, when the hits come from a search rather than the selected span.
     pub search: Option<String>,
+    /// Context hits ranked as what a contradiction contradicts (`e` visits them first).
+    pub ranked: crate::tui::contradiction::Ranked,
 }
 
 impl Hits {

@@ -31,7 +31,7 @@ pub fn describe(a: Action) -> &'static str {
         Action::Undo => "undo the last decision (across restarts)",
         Action::Redo => "redo the last undone decision",
         Action::Search => "search the record's text",
-        Action::NextEvidence => "jump to the next evidence / search hit (query, then context)",
+        Action::NextEvidence => "next evidence / search hit (ranked candidates, query, context)",
         Action::Tools => "tools available and the call made",
         Action::ContextDown => "scroll the context down",
         Action::ContextUp => "scroll the context up",

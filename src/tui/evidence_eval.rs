@@ -1,0 +1,122 @@
+//! Measuring evidence for contradictions: is a span's right evidence (hand-checked) among the
+//! first context hits `e` shows, with the span's terms only (before) and with the ranked
+//! candidates (after)? Used by the evidence table's test and `examples/evidence_share`.
+
+use super::contradiction::for_span;
+use super::evidence::{first_best, pretty_context, terms, Folded, Hit};
+use crate::model::offsets::CharMap;
+
+/// How many hits count: the first one shown and two presses of `e`.
+pub const TOP: usize = 3;
+
+/// Whether the right evidence was in the top [`TOP`], before and after.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outcome {
+    /// Span terms only: the strongest hit first, then reading order.
+    pub before: bool,
+    /// Ranked candidates first.
+    pub after: bool,
+}
+
+/// The first `n` hits the span's terms alone gave: the first of the strongest weight, then on
+/// in reading order (the behaviour before ranked candidates).
+#[must_use]
+pub fn before_visits(hits: &[Hit], n: usize) -> Vec<usize> {
+    first_best(hits).map_or_else(Vec::new, |f| (f..hits.len()).take(n).collect())
+}
+
+/// Judge one span `[start, end)` (code points of `answer`) against the raw `context` (as in
+/// the file; pretty-printed here as the context pane shows it): is a top-[`TOP`] hit on an
+/// occurrence of `evidence`? (`top`: how many hits count, [`TOP`] for the headline.)
+#[must_use]
+pub fn judge(
+    (answer, start, end): (&str, usize, usize),
+    context: &str,
+    evidence: &str,
+    top: usize,
+) -> Outcome {
+    let pretty = pretty_context(context);
+    let folded = Folded::new(&pretty);
+    let right: Vec<(usize, usize)> = pretty
+        .match_indices(evidence)
+        .map(|(i, m)| (i, i + m.len()))
+        .collect();
+    let on_right = |h: &Hit| right.iter().any(|&(s, e)| h.start < e && s < h.end);
+    let text = crate::model::offsets::slice(answer, start, end).unwrap_or("");
+    let old = folded.find(&terms(text));
+    let before = before_visits(&old, top).iter().any(|&i| on_right(&old[i]));
+    let ev = for_span(
+        (answer, &CharMap::new(answer)),
+        (start, end),
+        true,
+        &pretty,
+        &folded,
+    );
+    let after = ev.first_visits(top).iter().any(|&i| on_right(&ev.hits[i]));
+    Outcome { before, after }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+    use std::collections::HashMap;
+
+    const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/evidence");
+
+    fn jsonl(name: &str) -> Vec<Value> {
+        let path = format!("{DIR}/{name}");
+        let text = std::fs::read_to_string(&path).expect("fixture");
+        text.lines()
+            .map(|l| serde_json::from_str(l).expect("json line"))
+            .collect()
+    }
+
+    /// Hand-checked top-3 shares on the 30 contradiction spans of the ToolACE test split:
+    /// a regression in the ranking fails here.
+    #[test]
+    fn hand_checked_contradictions_find_their_evidence_in_the_top_3() {
+        let records: HashMap<String, Value> = jsonl("records.jsonl")
+            .into_iter()
+            .map(|r| (r["id"].as_str().expect("id").to_owned(), r))
+            .collect();
+        let table = jsonl("table.jsonl");
+        assert_eq!(table.len(), 30);
+        let (mut with, mut before, mut after) = (0, 0, 0);
+        let mut missed = Vec::new();
+        for row in &table {
+            let r = &records[row["id"].as_str().expect("id")];
+            let (answer, context) = (
+                r["output"].as_str().expect("output"),
+                r["context"].as_str().expect("context"),
+            );
+            let (s, e) = (
+                row["start"].as_u64().expect("start") as usize,
+                row["end"].as_u64().expect("end") as usize,
+            );
+            assert_eq!(
+                crate::model::offsets::slice(answer, s, e),
+                row["span"].as_str()
+            );
+            let Some(evidence) = row["evidence"].as_str() else {
+                continue;
+            };
+            with += 1;
+            let o = judge((answer, s, e), context, evidence, TOP);
+            before += usize::from(o.before);
+            after += usize::from(o.after);
+            if !o.after {
+                missed.push(row["id"].as_str().unwrap_or_default().to_owned());
+            }
+        }
+        assert_eq!(with, 17, "spans whose right evidence is in the context");
+        assert_eq!(before, 0, "the span's own terms found no right evidence");
+        assert!(
+            after >= AFTER_AT_LEAST,
+            "top-3 {after}/{with}, missed {missed:?}"
+        );
+    }
+
+    /// Measured: see BENCHMARKS.md ("Evidence for contradictions").
+    const AFTER_AT_LEAST: usize = 17;
+}
