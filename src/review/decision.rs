@@ -137,6 +137,11 @@ pub struct Decision {
     /// What a resolution settles.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unit: Option<Unit>,
+    /// On a resolution: how many units (disputed clusters and unplaced judge claims) the
+    /// record had when it was made; `None` on other actions and on resolutions logged before
+    /// the store kept it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record_units: Option<usize>,
     /// A flag puts the flag on (`true`) or takes it off; `None` on other actions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flag_on: Option<bool>,
@@ -190,6 +195,7 @@ impl Decision {
             dismissed: Vec::new(),
             group: None,
             unit: None,
+            record_units: None,
             flag_on: (action == ActionKind::Flag).then_some(true),
             record_type: None,
             auto: false,
@@ -406,8 +412,11 @@ impl RecordReview {
     /// True when the record needs no more decisions: it was reclassified or removed, accepted
     /// as a whole, or no span is left pending and something settled it (a span decided, or an
     /// arbitration resolution: a cluster resolved either way is settled, also one resolved to
-    /// no span on a record that keeps none). The log does not know the clusters no resolution
-    /// named, so a record without spans counts as reviewed from its first resolution on.
+    /// no span on a record that keeps none). With a resolution in force, every unit must be
+    /// settled too: the resolutions in force name at least as many distinct units (clusters,
+    /// claims) as the latest one says the record had ([`Decision::record_units`]). A resolution
+    /// logged without that count (before the store kept it) leaves the older rule: a record
+    /// without spans then counts as reviewed from its first resolution on.
     #[must_use]
     pub fn is_reviewed(&self) -> bool {
         match self.outcome {
@@ -416,9 +425,27 @@ impl RecordReview {
                 let resolved = || self.applied.iter().any(|d| d.action == ActionKind::Resolve);
                 self.confirmed
                     || (self.spans.iter().all(|s| s.status != SpanStatus::Pending)
-                        && (!self.spans.is_empty() || resolved()))
+                        && (!self.spans.is_empty() || resolved())
+                        && self.units_settled())
             }
         }
+    }
+
+    /// Every unit the latest resolution in force counted has a resolution in force (true
+    /// without a resolution, or when the latest one carries no count).
+    fn units_settled(&self) -> bool {
+        let resolutions = || {
+            self.applied
+                .iter()
+                .filter(|d| d.action == ActionKind::Resolve)
+        };
+        let Some(want) = resolutions().next_back().and_then(|d| d.record_units) else {
+            return true;
+        };
+        let mut named: Vec<Unit> = resolutions().filter_map(|d| d.unit).collect();
+        named.sort_unstable();
+        named.dedup();
+        named.len() >= want
     }
 
     /// The span with this key.

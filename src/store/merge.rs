@@ -294,6 +294,7 @@ mod tests {
         {
             let mut d = dec("r°", "ana", ActionKind::Resolve, t);
             d.unit = Some(unit);
+            d.record_units = Some(k + 2);
             d.group = Some(format!("g{k}"));
             rows.push(d);
         }
@@ -314,11 +315,20 @@ mod tests {
                 .expect("log")
                 .into_iter()
                 .filter(|d| d.reviewer == "ana")
-                .map(|d| (d.action, d.group, d.unit, d.flag_on, d.record_type))
+                .map(|d| {
+                    let units = d.record_units;
+                    (d.action, d.group, d.unit, units, d.flag_on, d.record_type)
+                })
                 .collect()
         };
         assert_eq!(meaning(&out), meaning(&ana));
         assert_eq!(meaning(&out).len(), 4);
+        let units: Vec<_> = meaning(&out).iter().map(|m| m.3).collect();
+        assert_eq!(
+            units,
+            [Some(2), Some(3), None, None],
+            "the unit counts carried"
+        );
     }
 
     #[test]

@@ -48,6 +48,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0002_sources.sql"),
     include_str!("migrations/0003_source_answers.sql"),
     include_str!("migrations/0004_decision_meaning.sql"),
+    include_str!("migrations/0005_record_units.sql"),
 ];
 
 /// The schema version this build writes (the number of migrations).

@@ -10,7 +10,8 @@ pub const COLUMNS: &str = "id, reviewer, time, dataset, record_id, record_hash, 
      start_before, end_before, label_before, category_before, subcategory_before, \
      start_after, end_after, label_after, category_after, subcategory_after, \
      reason, note, target, upheld, dismissed, origin, \
-     group_id, cluster_start, cluster_end, claim, flag_on, record_type, auto";
+     group_id, cluster_start, cluster_end, claim, flag_on, record_type, auto, \
+     record_units";
 
 /// Insert `d` (its `id` ignored) with the given origin; returns the new row id.
 pub fn insert(conn: &Connection, d: &Decision, origin: &str) -> rusqlite::Result<i64> {
@@ -33,9 +34,9 @@ pub fn insert(conn: &Connection, d: &Decision, origin: &str) -> rusqlite::Result
          span_key, start_before, end_before, label_before, category_before, subcategory_before, \
          start_after, end_after, label_after, category_after, subcategory_after, reason, note, \
          target, upheld, dismissed, group_id, cluster_start, cluster_end, claim, flag_on, \
-         record_type, auto) \
+         record_type, auto, record_units) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, \
-         ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)",
+         ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)",
     )?
     .execute(params![
         origin,
@@ -68,6 +69,7 @@ pub fn insert(conn: &Connection, d: &Decision, origin: &str) -> rusqlite::Result
         flag_on,
         d.record_type,
         d.auto,
+        d.record_units,
     ])?;
     Ok(conn.last_insert_rowid())
 }
@@ -107,6 +109,7 @@ pub fn read(row: &Row<'_>) -> rusqlite::Result<(Decision, String)> {
         flag_on: row.get(28)?,
         record_type: row.get(29)?,
         auto: row.get(30)?,
+        record_units: row.get(31)?,
     };
     Ok((d, row.get(23)?))
 }

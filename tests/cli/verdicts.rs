@@ -314,3 +314,53 @@ fn taking_the_golds_no_span_over_a_detector_reviews_the_record() {
         "1"
     );
 }
+
+#[test]
+fn a_record_with_two_disputed_clusters_is_reviewed_only_once_both_are_settled() {
+    // A record without labels where a detector marks "25°C" and "北京": two clusters. Taking
+    // the gold's "no span" on the first leaves the second open, so the record is not reviewed
+    // until both are; undoing one opens it again.
+    let dir = TempDir::new().expect("tmp");
+    let output = "東京 👋 it is 25°C today in 北京.";
+    let rec = serde_json::json!({
+        "id": "c1", "query": "weather?", "context": "{}", "output": output,
+        "hallucination_labels": [],
+        "meta": {"base_id": "c1", "corruption_type": "contradiction"}
+    });
+    let pred = serde_json::json!({
+        "id": "c1", "output": output, "gold_spans": [],
+        "pred_spans": [
+            {"start": 11, "end": 15, "label": "contradiction", "text": "25°C"},
+            {"start": 25, "end": 27, "label": "contradiction", "text": "北京"}
+        ]
+    });
+    let records = dir.path().join("records.jsonl");
+    let preds = dir.path().join("predictions_det.jsonl");
+    fs::write(&records, format!("{rec}\n")).expect("write");
+    fs::write(&preds, format!("{pred}\n")).expect("write");
+    let db = dir.path().join("review.sqlite");
+    let store = Rc::new(Store::open(&db).expect("db"));
+    let mut app = app(&[records.clone(), preds], &store);
+    app.update(Action::Arbitrate);
+    assert_eq!(app.arb.as_ref().expect("arbitration").d.clusters.len(), 2);
+    app.update(Action::Take1);
+    let log = store.decisions(None).expect("log");
+    assert_eq!(log.len(), 1, "{log:?}");
+    assert_eq!(log[0].record_units, Some(2), "the record's two clusters");
+    let reviewed = |app: &App| app.cur.as_ref().expect("record").review.is_reviewed();
+    assert!(!reviewed(&app), "one cluster of two is settled");
+    assert!(!app.states["c1"].reviewed, "saved as open");
+    app.update(Action::Take1);
+    assert!(app.is_resolved(0) && app.is_resolved(1));
+    assert!(reviewed(&app), "both clusters are settled");
+    assert!(app.states["c1"].reviewed, "saved as reviewed");
+    app.update(Action::Undo);
+    assert!(!reviewed(&app), "undoing one resolution opens the record");
+    assert!(!app.states["c1"].reviewed, "saved as open again");
+    app.update(Action::Redo);
+    assert!(reviewed(&app));
+    drop(app);
+    let (verdicts, report) = export(dir.path(), &records, &db, "c");
+    assert_eq!(verdicts[0]["reviewed"], true);
+    assert_eq!(cell(&report, "Records fully reviewed"), "1");
+}

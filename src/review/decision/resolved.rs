@@ -53,6 +53,7 @@ pub fn resolution_decisions(
         x.reason.clone_from(&tag);
         x.note = Some(format!("resolution {group}"));
         x.unit = unit;
+        x.record_units = Some(d.units());
         x.group = Some(group.clone());
         x.upheld.clone_from(&outcome.upheld);
         x.dismissed.clone_from(&outcome.dismissed);

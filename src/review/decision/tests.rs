@@ -282,6 +282,91 @@ fn a_resolution_that_keeps_no_span_settles_a_record_without_spans() {
     assert!(!log.review().is_reviewed());
 }
 
+/// A resolution of `unit` on a record of `units` units, taking the gold's "no span".
+fn no_span(rec: &Record, id: i64, unit: Unit, units: Option<usize>) -> Decision {
+    let mut d = Decision::new(rec, "ds", "arb", ActionKind::Resolve);
+    d.id = id;
+    d.unit = Some(unit);
+    d.record_units = units;
+    d.group = Some(format!("g{id}"));
+    d
+}
+
+#[test]
+fn a_record_is_reviewed_only_once_every_unit_is_settled() {
+    let rec = unlabeled();
+    let first = Unit::Cluster { start: 8, end: 12 };
+    let second = Unit::Cluster { start: 15, end: 17 };
+    let a = no_span(&rec, 1, first, Some(3));
+    let r = replay(&rec, std::slice::from_ref(&a));
+    assert!(!r.is_reviewed(), "two of three units unsettled");
+    let b = no_span(&rec, 2, second, Some(3));
+    assert!(!replay(&rec, &[a.clone(), b.clone()]).is_reviewed());
+    // Resolving the same cluster again settles nothing more.
+    let again = no_span(&rec, 3, first, Some(3));
+    let log = [a.clone(), b.clone(), again];
+    assert!(!replay(&rec, &log).is_reviewed());
+    let c = no_span(&rec, 4, Unit::Claim(0), Some(3));
+    let mut log = log.to_vec();
+    log.push(c);
+    assert!(
+        replay(&rec, &log).is_reviewed(),
+        "both clusters and the claim settled"
+    );
+    // Undoing one resolution opens the record again.
+    let mut undo = Decision::new(&rec, "ds", "arb", ActionKind::Undo);
+    undo.id = 5;
+    undo.target = Some(4);
+    log.push(undo);
+    assert!(
+        !replay(&rec, &log).is_reviewed(),
+        "the claim is unsettled again"
+    );
+    let mut redo = Decision::new(&rec, "ds", "arb", ActionKind::Redo);
+    redo.id = 6;
+    redo.target = Some(4);
+    log.push(redo);
+    assert!(replay(&rec, &log).is_reviewed());
+}
+
+#[test]
+fn two_clusters_one_resolved_leave_the_record_open_until_both_are() {
+    let rec = unlabeled();
+    let a = no_span(&rec, 1, Unit::Cluster { start: 8, end: 12 }, Some(2));
+    let b = no_span(&rec, 2, Unit::Cluster { start: 15, end: 17 }, Some(2));
+    assert!(!replay(&rec, std::slice::from_ref(&a)).is_reviewed());
+    let mut log = vec![a, b];
+    assert!(replay(&rec, &log).is_reviewed());
+    let mut undo = Decision::new(&rec, "ds", "arb", ActionKind::Undo);
+    undo.id = 3;
+    undo.target = Some(1);
+    log.push(undo);
+    assert!(
+        !replay(&rec, &log).is_reviewed(),
+        "undoing one of two reopens it"
+    );
+}
+
+#[test]
+fn resolutions_logged_before_the_unit_count_keep_the_old_rule() {
+    let rec = unlabeled();
+    let a = no_span(&rec, 1, Unit::Cluster { start: 8, end: 12 }, None);
+    assert!(replay(&rec, std::slice::from_ref(&a)).is_reviewed());
+    // A record with gold spans, one resolved and one still pending, stays open either way.
+    let mut log = Log::new();
+    log.push(ActionKind::Resolve, |d| {
+        d.span_key = Some("gold:0".into());
+        d.after = Some(value(8, 12, "contradiction"));
+        d.unit = Some(Unit::Cluster { start: 8, end: 12 });
+    });
+    assert!(!log.review().is_reviewed());
+    log.push(ActionKind::Accept, |d| d.span_key = Some("gold:1".into()));
+    assert!(
+        log.review().is_reviewed(),
+        "no count: no span pending is enough"
+    );
+}
+
 #[test]
 fn a_flag_is_on_or_off_by_its_flag_state_never_by_its_reason() {
     let mut log = Log::new();

@@ -300,6 +300,12 @@ impl Disagreement {
             .filter(|(_, c)| c.is_disputed())
     }
 
+    /// The units a reviewer settles: the clusters in dispute and the unplaced judge claims.
+    #[must_use]
+    pub fn units(&self) -> usize {
+        self.disputed().count() + self.unplaced.len()
+    }
+
     /// Some cluster is in dispute.
     #[must_use]
     pub fn is_disputed(&self) -> bool {

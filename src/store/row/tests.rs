@@ -323,6 +323,12 @@ fn the_schema_refuses_meaning_columns_that_contradict_the_action() {
             d.unit = Some(Unit::Cluster { start: 9, end: 3 });
             d
         },
+        {
+            // Only a resolution counts the record's units.
+            let mut d = Decision::new(&rec, "ds", "ana", ActionKind::Accept);
+            d.record_units = Some(2);
+            d
+        },
     ];
     for d in &bad {
         assert!(store.append(d, None).is_err(), "{d:?}");
@@ -337,6 +343,7 @@ fn the_meaning_columns_round_trip() {
     let mut r = Decision::new(&rec, "ds", "ana", ActionKind::Resolve);
     r.unit = Some(Unit::Cluster { start: 15, end: 17 });
     r.group = Some("g東京".into());
+    r.record_units = Some(3);
     let mut c = Decision::new(&rec, "ds", "ana", ActionKind::Resolve);
     c.unit = Some(Unit::Claim(4));
     c.group = Some("g2".into());
@@ -348,8 +355,9 @@ fn the_meaning_columns_round_trip() {
         let saved = store.append(&d, None).expect("append");
         let back = store.decision(saved.id).expect("read").expect("there");
         assert_eq!(
-            (back.group, back.unit, back.flag_on, back.record_type),
-            (d.group, d.unit, d.flag_on, d.record_type)
+            (back.group, back.unit, back.record_units, back.flag_on),
+            (d.group, d.unit, d.record_units, d.flag_on)
         );
+        assert_eq!(back.record_type, d.record_type);
     }
 }

@@ -369,6 +369,7 @@ impl App {
             return;
         };
         let ci = arb.cluster;
+        let units = arb.d.units();
         let Some(cl) = arb.d.clusters.get(ci) else {
             return;
         };
@@ -443,6 +444,7 @@ impl App {
             d.reason = Some(reason.clone());
             d.note = Some(format!("{RESOLUTION}{tok}"));
             d.unit = Some(unit);
+            d.record_units = Some(units);
             d.group = Some(tok.clone());
         }
         let upheld = self.names_list(&outcome.upheld);

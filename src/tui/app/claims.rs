@@ -67,6 +67,7 @@ impl App {
         d.reason = Some("placed".to_owned());
         d.note = Some(format!("{RESOLUTION}{tok}"));
         d.unit = Some(Unit::Claim(u.verdict));
+        d.record_units = Some(arb.d.units());
         d.group = Some(tok);
         self.mode = ModeState::Arbitrate;
         if let Some((a, b)) = self.commit_group(&[d]) {
@@ -101,6 +102,7 @@ impl App {
         d.reason = Some("dismissed".to_owned());
         d.note = Some(format!("{RESOLUTION}{tok}"));
         d.unit = Some(Unit::Claim(u.verdict));
+        d.record_units = Some(arb.d.units());
         d.group = Some(tok);
         let judge = u.judge.clone();
         if let Some((a, b)) = self.commit_group(&[d]) {
