@@ -72,6 +72,8 @@ registry! {
     Mushroom => mushroom,
     /// LettuceDetect `HallucinationSample`.
     Lettuce => lettuce,
+    /// Label Studio JSON exports: `annotations[].result[]` and `predictions[].result[]`.
+    LabelStudio => labelstudio,
 }
 
 impl Format {

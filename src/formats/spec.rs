@@ -101,7 +101,7 @@ mod tests {
         assert_eq!(
             Format::undetected(),
             "no known field (hallucination_labels, pred_spans, labeled_span, model_output_text, \
-             answer+labels)"
+             answer+labels, data+annotations/predictions)"
         );
     }
 
@@ -141,6 +141,9 @@ mod tests {
             .filter(|f| f.unlabeled(&spans).count() == 1)
             .map(|f| f.name())
             .collect();
-        assert_eq!(counted, ["ragtruth", "predictions", "lettuce"]);
+        assert_eq!(
+            counted,
+            ["ragtruth", "predictions", "lettuce", "label-studio"]
+        );
     }
 }

@@ -1,0 +1,134 @@
+//! Label Studio tasks: the real export (a copy of four tasks, and the whole file under
+//! `../shared` when present), annotators, cancelled and repeated annotations, spans that do not
+//! slice, and the reviewer's annotation written back.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+use super::*;
+use crate::formats::validate::{validate, Input, Options};
+use crate::formats::{Dataset, Format};
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats/labelstudio/export_sample.json")
+}
+
+/// The whole real export, when the shared data is present.
+fn shared() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/labelstudio/export_full.json");
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!("skipped: {} is absent", p.display());
+        None
+    }
+}
+
+fn task(annotations: Value) -> Value {
+    json!({"id": 3, "data": {"rid": "r1", "query": "q", "context": "c", "output": "été 🙂 👩‍💻 Note 東京"},
+           "annotations": annotations, "predictions": []})
+}
+
+fn region(start: usize, end: usize, text: &str) -> Value {
+    json!({"id": "x", "from_name": "label", "to_name": "output", "type": "labels",
+           "value": {"start": start, "end": end, "text": text, "labels": ["contradiction"]}})
+}
+
+#[test]
+fn reads_the_real_export_in_code_points() {
+    for path in std::iter::once(fixture()).chain(shared()) {
+        let ds = Dataset::open(std::slice::from_ref(&path), None).expect("open");
+        assert_eq!(ds.primary().format, Format::LabelStudio, "{}", path.display());
+        let mut emoji = 0;
+        for i in 0..ds.len() {
+            let rec = ds.record(i).expect("record");
+            assert!(rec.warnings.is_empty(), "{}: {:?}", rec.id, rec.warnings);
+            assert!(rec.gold_spans().is_empty(), "no reviewer's annotation yet");
+            let pred = rec.source("prediction_gold").expect("the gold prediction");
+            assert_eq!(pred.role, SourceRole::Detector);
+            let regions = rec.raw["predictions"][0]["result"].as_array().expect("result");
+            assert_eq!(pred.spans.len(), regions.len());
+            for (s, r) in pred.spans.iter().zip(regions) {
+                assert_eq!(s.text, r["value"]["text"], "{}", rec.id);
+            }
+            if rec.id.ends_with("__emoji") && !pred.spans.is_empty() {
+                emoji += 1;
+            }
+        }
+        assert!(emoji >= 2, "{}: {emoji} emoji tasks with spans", path.display());
+    }
+}
+
+#[test]
+fn a_span_that_does_not_slice_is_reported_and_kept() {
+    // "👩‍💻 Note" is [6, 14) in code points; 16 is where UTF-16 would put its end.
+    let t = task(json!([{"id": 1, "completed_by": 5, "result": [region(6, 16, "👩‍💻 Note"), region(0, 3, "été")]}]));
+    let rec = parse(t).expect("parse");
+    let a = rec.source("annotator_5").expect("annotator");
+    assert_eq!((a.spans[0].start, a.spans[0].end), (6, 16), "not shifted");
+    assert_eq!(a.spans[1].text, "été");
+    assert_eq!(rec.warnings.len(), 1, "{:?}", rec.warnings);
+    let w = &rec.warnings[0];
+    assert!(w.starts_with("task r1: annotations[0].result[0]: value.text"), "{w}");
+    assert!(w.contains("not shifted"), "{w}");
+}
+
+#[test]
+fn cancelled_annotations_are_left_out_and_the_latest_per_annotator_stands() {
+    let t = task(json!([
+        {"id": 1, "completed_by": 5, "updated_at": "2026-12-01T10:00:00Z", "result": [region(0, 3, "été")]},
+        {"id": 2, "completed_by": 7, "was_cancelled": true, "result": [region(0, 3, "été")]},
+        {"id": 3, "completed_by": 5, "updated_at": "2026-12-01T11:00:00Z", "result": [region(4, 5, "🙂")]},
+        {"id": 4, "completed_by": 5, "updated_at": "2026-12-01T09:00:00Z", "result": []},
+        {"id": 5, "completed_by": {"id": 9, "email": "a@b.c"}, "result": [region(15, 17, "東京")]},
+    ]));
+    let rec = parse(t).expect("parse");
+    assert!(rec.source("annotator_7").is_none(), "cancelled");
+    let a = rec.source("annotator_5").expect("annotator 5");
+    assert_eq!(a.spans.len(), 1);
+    assert_eq!(a.spans[0].text, "🙂");
+    assert_eq!(rec.source("annotator_a@b.c").expect("by email").spans[0].text, "東京");
+    assert!(rec.warnings.is_empty(), "{:?}", rec.warnings);
+}
+
+#[test]
+fn the_reviewed_spans_are_written_as_the_reviewers_annotation() {
+    let t = task(json!([{"id": 1, "completed_by": 5, "result": [region(0, 3, "été")]}]));
+    let rec = parse(t.clone()).expect("parse");
+    let gold = [Span::new(&rec.output, 15, 17, "overgeneration")];
+    let w = write(&t, &gold, Some("ignored"));
+    assert_eq!(w["annotations"][0], t["annotations"][0], "others kept");
+    let back = parse(w.clone()).expect("read back");
+    assert_eq!(back.gold_spans()[0].text, "東京");
+    assert_eq!(back.gold_spans()[0].label, "overgeneration");
+    assert_eq!(back.source("annotator_5").expect("kept").spans.len(), 1);
+    // Writing again replaces the reviewer's annotation instead of adding one.
+    let again = write(&w, &[], None);
+    assert_eq!(again["annotations"].as_array().map(Vec::len), Some(2));
+    assert!(parse(again).expect("read").gold_spans().is_empty());
+}
+
+#[test]
+fn validate_reports_spans_that_do_not_slice_with_the_task() {
+    let report = validate(&[Input::open(&fixture(), None).expect("open")], &Options::default())
+        .expect("validate");
+    assert_eq!(report.records(), 4);
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("bad.json");
+    let bad = task(json!([{"id": 1, "completed_by": 5, "result": [region(6, 16, "👩‍💻 Note"), region(6, 14, "👩‍💻 Note")]}]));
+    let mut good = task(json!([]));
+    good["data"]["rid"] = json!("r0");
+    std::fs::write(&path, serde_json::to_string_pretty(&json!([good, bad])).expect("json"))
+        .expect("write");
+    let report =
+        validate(&[Input::open(&path, None).expect("open")], &Options::default()).expect("validate");
+    assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+    let p = &report.problems[0];
+    assert_eq!(p.kind, Kind::TextMismatch);
+    assert!(p.line > 1, "the second task's line: {}", p.line);
+    assert!(p.message.contains("task r1: annotations[0].result[0]"), "{}", p.message);
+}
