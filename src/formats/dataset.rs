@@ -117,6 +117,14 @@ impl DataFile {
         if let Some(id) = id_member(bytes) {
             return Ok(id);
         }
+        // A format whose id is not a string `id` member (Label Studio's `data.rid`): the
+        // record's own id, as the reader gives it.
+        if let Some(rec) = serde_json::from_slice::<Value>(bytes)
+            .ok()
+            .and_then(|v| self.format.parse(v, &self.source).ok())
+        {
+            return Ok(rec.id);
+        }
         if let Err(e) = std::str::from_utf8(bytes) {
             return Err(self.error(
                 i,

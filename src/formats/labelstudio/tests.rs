@@ -44,6 +44,8 @@ fn reads_the_real_export_in_code_points() {
         let mut emoji = 0;
         for i in 0..ds.len() {
             let rec = ds.record(i).expect("record");
+            // The review screen's queue and navigation read ids without building records.
+            assert_eq!(ds.primary().id(i).expect("id"), rec.id);
             assert!(rec.warnings.is_empty(), "{}: {:?}", rec.id, rec.warnings);
             assert!(rec.gold_spans().is_empty(), "no reviewer's annotation yet");
             let pred = rec.source("prediction_gold").expect("the gold prediction");
