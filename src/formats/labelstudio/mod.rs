@@ -215,7 +215,8 @@ fn results(
 }
 
 /// The task `raw` with the annotation of [`REVIEWER`] holding `gold` as its result (added, or
-/// replacing an earlier one); every other annotation and prediction passes through. Label Studio
+/// replacing an earlier one; none is added for no spans); every other annotation and prediction
+/// passes through. Label Studio
 /// has no type field, so `corruption_type` is ignored. The regions name the `from_name` and
 /// `to_name` of the task's first region (`label`, `output` when it has none).
 #[must_use]
@@ -255,6 +256,8 @@ pub(crate) fn write(raw: &Value, gold: &[Span], _corruption_type: Option<&str>) 
             let mine = |a: &Value| a.get("completed_by").and_then(Value::as_str) == Some(REVIEWER);
             match list.iter_mut().find(|a| mine(a)) {
                 Some(a) => a["result"] = Value::Array(result),
+                // No spans and no annotation of ours: the task as read (its gold is empty).
+                None if gold.is_empty() => {}
                 None => list.push(ann),
             }
         }

@@ -99,6 +99,7 @@ fn cancelled_annotations_are_left_out_and_the_latest_per_annotator_stands() {
 fn the_reviewed_spans_are_written_as_the_reviewers_annotation() {
     let t = task(json!([{"id": 1, "completed_by": 5, "result": [region(0, 3, "été")]}]));
     let rec = parse(t.clone()).expect("parse");
+    assert_eq!(write(&t, rec.gold_spans(), None), t, "nothing reviewed: as read");
     let gold = [Span::new(&rec.output, 15, 17, "overgeneration")];
     let w = write(&t, &gold, Some("ignored"));
     assert_eq!(w["annotations"][0], t["annotations"][0], "others kept");
