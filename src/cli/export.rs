@@ -64,6 +64,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 
+use super::db_args::DbArgs;
 use super::eprintln;
 use super::judge_args::{self, Conflict, JudgeArgs};
 use crate::formats::{DataFile, Dataset, Format};
@@ -98,13 +99,9 @@ pub struct Args {
     /// listed in the report's per-judge table even when no resolution names it.
     #[command(flatten)]
     pub judges: JudgeArgs,
-    /// The database [default: $SPANREVIEW_DB, else spanreview.sqlite in the user data folder].
-    #[arg(long, value_name = "PATH")]
-    pub db: Option<PathBuf>,
-    /// Dataset name in the log [default: the name the review screen uses: the leading file's
-    /// stem].
-    #[arg(long, value_name = "NAME")]
-    pub dataset: Option<String>,
+    /// The database and the dataset in it.
+    #[command(flatten)]
+    pub db: DbArgs,
     /// Where to write the records (with --split-by: the stem and extension of the files). `-`
     /// is standard output; a FIFO or device is written as a stream, never replaced.
     #[arg(long, value_name = "PATH")]
@@ -170,8 +167,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .collect();
     let dataset = Dataset::open(&args.files, args.format)?;
     tell_about_inputs(&dataset);
-    let name = args.dataset.clone().unwrap_or_else(|| dataset.name.clone());
-    let db = args.db.clone().unwrap_or_else(Store::default_path);
+    let name = args
+        .db
+        .dataset
+        .clone()
+        .unwrap_or_else(|| dataset.name.clone());
+    let db = args.db.db_path();
     let protected = protect(&args, &judges, &db)?;
     let manifest = manifest::path_of(&args)?;
     if let Some(m) = &manifest {
