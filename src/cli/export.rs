@@ -46,12 +46,18 @@
 //! index leaves out) is reported as `FILE:LINE`, counted in the report, and exits 1 too. Spans
 //! written without a label (formats whose spans carry one) and
 //! reviewed records of type `clean` left with labels are warned about and counted.
+//!
+//! **As a library**: [`export`] takes an [`ExportOptions`] (plain data; [`run`] only converts
+//! the flags). It stays under `cli/` for now: it finds reviewers' conflicts with
+//! [`judge_args::reviewers`] and warns through the cli's escaping `eprintln`, both on this
+//! floor, so a module below cli would import upwards until those move down.
 
 mod atomic;
 mod cleanup;
 mod dest;
 mod features;
 mod manifest;
+mod options;
 mod output;
 mod record;
 mod report;
@@ -74,6 +80,8 @@ use crate::store::Store;
 
 use output::{AtomicFile, Protected, RecordFile, Records};
 use record::{Bytes, Exporter, Item};
+
+pub use options::ExportOptions;
 
 /// Arguments of `spanreview export`.
 #[derive(Debug, clap::Args)]
@@ -153,45 +161,42 @@ pub struct Args {
     pub format: Option<Format>,
 }
 
-/// Run the subcommand.
+/// Run the subcommand: [`export`] with the options the flags give.
 ///
 /// # Errors
-/// Usage and I/O errors, unreadable records, a missing database, an output that is an input
-/// (exit 2; nothing is written).
+/// As [`export`].
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let judges: Vec<(String, PathBuf)> = args
-        .judges
-        .judges
-        .iter()
-        .map(|j| (j.name.clone(), j.path.clone()))
-        .collect();
-    let dataset = Dataset::open(&args.files, args.format)?;
+    export(&ExportOptions::from(args))
+}
+
+/// Export the reviewed records (and the verdicts, report and features asked for) as `opts`
+/// says; warnings and the summary go to standard error, as `spanreview export` prints them.
+///
+/// # Errors
+/// I/O errors, unreadable records, a missing database, an output that is an input (nothing is
+/// written).
+pub fn export(opts: &ExportOptions) -> anyhow::Result<ExitCode> {
+    let judges = &opts.judges;
+    let dataset = Dataset::open(&opts.files, opts.format)?;
     tell_about_inputs(&dataset);
-    let name = args
-        .db
-        .dataset
-        .clone()
-        .unwrap_or_else(|| dataset.name.clone());
-    let db = args.db.db_path();
-    let protected = protect(&args, &judges, &db)?;
-    let manifest = manifest::path_of(&args)?;
+    let name = opts.dataset.clone().unwrap_or_else(|| dataset.name.clone());
+    let db = &opts.db;
+    let protected = protect(opts, judges, db)?;
+    let manifest = manifest::path_of(opts)?;
     if let Some(m) = &manifest {
         manifest::check(m);
     }
     cleanup::install()?;
-    let by_record = load_log(&db, &name)?;
-    let conflicts: Vec<Conflict> = judge_args::reviewers(
-        by_record.values().flatten(),
-        &dataset,
-        &args.judges.options(),
-    )
-    .conflicts
-    .into_iter()
-    .filter(|c| !c.resolved)
-    .collect();
+    let by_record = load_log(db, &name)?;
+    let conflicts: Vec<Conflict> =
+        judge_args::reviewers(by_record.values().flatten(), &dataset, &opts.judge_options)
+            .conflicts
+            .into_iter()
+            .filter(|c| !c.resolved)
+            .collect();
 
     let mut ex = Exporter {
-        args: &args,
+        args: opts,
         dataset: &dataset,
         log: &by_record,
         warnings: Vec::new(),
@@ -200,7 +205,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     // First pass, only for --clean-in-all: the values clean records are copied into.
     let mut routes: BTreeSet<String> = BTreeSet::new();
-    if args.clean_in_all {
+    if opts.clean_in_all {
         for i in 0..primary.len() {
             if let Some(line) = ex.item(i)?.line {
                 if !line.clean {
@@ -213,7 +218,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     let layout = primary.index.layout();
     let mut sink = Sink {
-        args: &args,
+        args: opts,
         source: primary.path(),
         source_file: primary.index.file(),
         primary,
@@ -221,17 +226,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         lines_of: HashMap::new(),
         log: &by_record,
         routes,
-        records: match &args.split_by {
-            None => Records::One(RecordFile::create(&args.out, layout)?),
+        records: match &opts.split_by {
+            None => Records::One(RecordFile::create(&opts.out, layout)?),
             Some(field) => Records::Split {
-                out: args.out.clone(),
+                out: opts.out.clone(),
                 field: field.clone(),
                 layout,
                 files: BTreeMap::new(),
                 names: HashMap::new(),
             },
         },
-        verdicts: args
+        verdicts: opts
             .verdicts
             .as_deref()
             .map(AtomicFile::create)
@@ -247,14 +252,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         unreadable_labels: 0,
         bad_spans: Vec::new(),
     };
-    for (judge, _) in &judges {
+    for (judge, _) in judges {
         sink.tally.name_source(judge);
     }
 
     // The records are read and reviewed on two threads and written on this one, in file order.
-    let warnings = record::each_item(&args, &dataset, &by_record, |item| sink.take(item))
+    let warnings = record::each_item(opts, &dataset, &by_record, |item| sink.take(item))
         .inspect_err(|_| {
-            let note = dest::streamed_note(&args);
+            let note = dest::streamed_note(opts);
             if !note.is_empty() {
                 eprintln!("spanreview: the export stopped{note}");
             }
@@ -294,7 +299,11 @@ fn tell_about_inputs(dataset: &Dataset) {
 
 /// The inputs (and the database) as protected files; refuse `--out`, `--verdicts` or
 /// `--report` when one is an input or two are the same file.
-fn protect(args: &Args, judges: &[(String, PathBuf)], db: &Path) -> anyhow::Result<Protected> {
+fn protect(
+    args: &ExportOptions,
+    judges: &[(String, PathBuf)],
+    db: &Path,
+) -> anyhow::Result<Protected> {
     let mut protected = Protected::default();
     for f in &args.files {
         protected.add(f, "the input file");
@@ -382,7 +391,7 @@ fn load_log(db: &Path, name: &str) -> anyhow::Result<HashMap<String, Vec<Decisio
 
 /// Where exported records go, and what is counted on the way.
 struct Sink<'a> {
-    args: &'a Args,
+    args: &'a ExportOptions,
     /// The leading input file, which unchanged lines are copied from.
     source: &'a Path,
     /// The leading input file as it was indexed (lines are copied from this descriptor).

@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 
 use super::output;
 use super::style::{self, Style};
-use super::Args;
+use super::ExportOptions;
 use crate::formats::dataset::id_member;
 use crate::formats::index::Layout;
 use crate::formats::{Dataset, FormatError};
@@ -77,7 +77,7 @@ pub struct Unreadable {
 /// The per-record work, shared by both passes.
 pub struct Exporter<'a> {
     /// The command line.
-    pub args: &'a Args,
+    pub args: &'a ExportOptions,
     /// The input.
     pub dataset: &'a Dataset,
     /// The dataset's decisions, by record id.
@@ -561,7 +561,7 @@ struct Chunk {
 /// # Errors
 /// The first error of a record (in file order), a read error, or an error of `take`.
 pub fn each_item(
-    args: &Args,
+    args: &ExportOptions,
     dataset: &Dataset,
     log: &HashMap<String, Vec<Decision>>,
     mut take: impl FnMut(Item) -> anyhow::Result<()>,
