@@ -3,11 +3,11 @@
 //! A read command: it never creates a database (a missing one is an error, exit 2).
 
 use std::io::{self, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use unicode_width::UnicodeWidthStr;
 
+use super::db_args::DbArgs;
 use super::eprintln;
 use crate::model::escape;
 use crate::review::decision::{ActionKind, Decision, SpanValue};
@@ -17,13 +17,11 @@ use crate::store::Store;
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  spanreview decisions\n  \
     spanreview decisions --db review.sqlite --dataset toolace --reviewer ana --json")]
+#[command(mut_arg("dataset", |a| a.help("Only decisions on this dataset")))]
 pub struct Args {
-    /// The database [default: $SPANREVIEW_DB, else spanreview.sqlite in the user data folder].
-    #[arg(long, value_name = "PATH")]
-    pub db: Option<PathBuf>,
-    /// Only decisions on this dataset.
-    #[arg(long, value_name = "NAME")]
-    pub dataset: Option<String>,
+    /// The database and, as a filter, the dataset.
+    #[command(flatten)]
+    pub db: DbArgs,
     /// Only this reviewer's decisions.
     #[arg(long, value_name = "R")]
     pub reviewer: Option<String>,
@@ -37,9 +35,9 @@ pub struct Args {
 /// # Errors
 /// No database at the path, a database that cannot be read, or stdout failing (exit 2).
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let path = args.db.clone().unwrap_or_else(Store::default_path);
+    let path = args.db.db_path();
     let store = Store::open_existing(&path)?;
-    let log = match (&args.dataset, &args.reviewer) {
+    let log = match (&args.db.dataset, &args.reviewer) {
         (Some(ds), Some(who)) => store.reviewer_log(ds, who)?,
         (ds, who) => {
             let mut log = store.decisions(ds.as_deref())?;
@@ -49,7 +47,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             log
         }
     };
-    if let Some(ds) = args.dataset.as_deref().filter(|_| log.is_empty()) {
+    if let Some(ds) = args.db.dataset.as_deref().filter(|_| log.is_empty()) {
         let known = store.datasets()?;
         if !known.iter().any(|k| k == ds) {
             eprintln!(

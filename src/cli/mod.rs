@@ -2,6 +2,7 @@
 
 pub mod compare;
 pub mod completions;
+pub mod db_args;
 pub mod decisions;
 pub mod export;
 mod help;

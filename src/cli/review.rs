@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 
+use super::db_args::DbArgs;
 use super::eprintln;
 use super::judge_args::{self, JudgeArgs};
 use crate::formats::index::Lazy;
@@ -21,14 +22,17 @@ use crate::tui::{labels, terminal};
 
 /// Arguments of `spanreview review`.
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("dataset", |a| a.help(
+    "Dataset name in the log [default: the leading file's stem]. Two files with the same stem \
+     (`train/records.jsonl`, `test/records.jsonl`) otherwise share their decisions"
+)))]
 pub struct Args {
     /// Input files: a records file, optionally with prediction files joined by id (`-`:
     /// standard input; none: the bundled sample, written into the user data folder).
     pub files: Vec<PathBuf>,
-    /// Decision database (default: spanreview.sqlite in the user data dir; SPANREVIEW_DB
-    /// overrides).
-    #[arg(long, value_name = "PATH")]
-    pub db: Option<PathBuf>,
+    /// The database and the dataset in it.
+    #[command(flatten)]
+    pub db: DbArgs,
     /// Add spanreview's tables to the --db file even when it is another program's SQLite
     /// database (refused otherwise; the file is switched to WAL mode).
     #[arg(long)]
@@ -36,10 +40,6 @@ pub struct Args {
     /// Reviewer name recorded with each decision (default: $USER).
     #[arg(long, value_name = "NAME")]
     pub reviewer: Option<String>,
-    /// Dataset name in the log [default: the leading file's stem]. Two files with the same stem
-    /// (`train/records.jsonl`, `test/records.jsonl`) otherwise share their decisions.
-    #[arg(long, value_name = "NAME")]
-    pub dataset: Option<String>,
     /// Which records: unreviewed, all, flagged, disputed (where the sources disagree, most
     /// disputed first, on the arbitration screen), or type:T (a corruption type).
     #[arg(long, default_value = "unreviewed", value_parser = clap::value_parser!(String))]
@@ -166,7 +166,7 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
         .map_err(anyhow::Error::msg)?;
     // A single large file shows its first record at once and is indexed in the background.
     let mut dataset = Dataset::open_lazy(&files, args.format, Lazy::default())?;
-    if let Some(name) = &args.dataset {
+    if let Some(name) = &args.db.dataset {
         dataset.name.clone_from(name);
     }
     if !std::io::stdout().is_terminal() {
@@ -175,7 +175,7 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
              `spanreview decisions`"
         );
     }
-    let db = args.db.clone().unwrap_or_else(Store::default_path);
+    let db = args.db.db_path();
     let store = if args.db_init {
         Store::open_init(&db)
     } else {

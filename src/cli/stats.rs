@@ -32,6 +32,7 @@ use serde::Serialize;
 use serde_json::json;
 use unicode_width::UnicodeWidthStr;
 
+use super::db_args::DbArgs;
 use super::eprintln;
 use super::judge_args::{self, JudgeArgs};
 use crate::formats::judges::{self, Arbitration, SpanReader};
@@ -57,12 +58,9 @@ pub struct Args {
     /// Judges and tolerance.
     #[command(flatten)]
     pub judges: JudgeArgs,
-    /// The database [default: $SPANREVIEW_DB, else spanreview.sqlite in the user data folder].
-    #[arg(long, value_name = "PATH")]
-    pub db: Option<PathBuf>,
-    /// Dataset name in the log [default: the leading file's stem, as the review screen uses].
-    #[arg(long, value_name = "NAME")]
-    pub dataset: Option<String>,
+    /// The database and the dataset in it.
+    #[command(flatten)]
+    pub db: DbArgs,
     /// Print one JSON object instead of the tables.
     #[arg(long)]
     pub json: bool,
@@ -202,8 +200,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for p in &dataset.problems {
         eprintln!("{p}");
     }
-    let name = args.dataset.clone().unwrap_or_else(|| dataset.name.clone());
-    let db = args.db.clone().unwrap_or_else(Store::default_path);
+    let name = args
+        .db
+        .dataset
+        .clone()
+        .unwrap_or_else(|| dataset.name.clone());
+    let db = args.db.db_path();
     let store = Store::open_existing(&db)
         .with_context(|| "stats reads the decisions from the review database (pass --db)")?;
     let (judges, notes) = args.judges.load(&dataset, &name, Some(&store))?;

@@ -18,7 +18,7 @@ use crate::common;
 
 /// The fixture: 11 RAGTruth-compatible records full of non-ASCII text (`°`, `’`, CJK, emoji,
 /// combining marks, ZWJ sequences), extra keys at every level.
-fn fixture() -> PathBuf {
+pub(crate) fn fixture() -> PathBuf {
     common::fixture("export/records.jsonl")
 }
 
@@ -160,7 +160,7 @@ fn script(db: &Path) {
 }
 
 /// A temp folder with the scripted database.
-fn scripted() -> (TempDir, PathBuf) {
+pub(crate) fn scripted() -> (TempDir, PathBuf) {
     let dir = TempDir::new().expect("tmp");
     let db = dir.path().join("review.sqlite");
     script(&db);

@@ -9,6 +9,7 @@ mod conventions;
 mod dbsafe;
 mod decisions;
 mod export;
+mod export_api;
 mod export_safety;
 mod export_schema;
 mod formats;

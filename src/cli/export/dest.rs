@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 
-use super::Args;
+use super::ExportOptions;
 
 /// Where an output goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -118,7 +118,7 @@ pub fn open_stream(path: &Path) -> anyhow::Result<File> {
 
 /// `" (except ...)"` naming the outputs written as streams, which got the records written so far
 /// (a reader sees the export fail by its exit status); empty when there are none.
-pub fn streamed_note(args: &Args) -> String {
+pub fn streamed_note(args: &ExportOptions) -> String {
     let mut outs: Vec<(&Path, &str)> = Vec::new();
     if args.split_by.is_none() {
         outs.push((&args.out, "--out"));

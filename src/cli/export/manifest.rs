@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 
-use super::Args;
+use super::ExportOptions;
 use crate::cli::eprintln;
 
 /// The manifest file.
@@ -179,7 +179,7 @@ pub fn sync_dir(path: &Path) {
 ///
 /// # Errors
 /// An output is that path, or a symlink output points nowhere.
-pub fn path_of(args: &Args) -> anyhow::Result<Option<PathBuf>> {
+pub fn path_of(args: &ExportOptions) -> anyhow::Result<Option<PathBuf>> {
     let outs = [
         Some(&args.out),
         args.verdicts.as_ref(),

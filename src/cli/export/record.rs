@@ -5,9 +5,10 @@ use std::collections::HashMap;
 
 use serde_json::{json, Map, Value};
 
+use super::lenient::lenient_id;
 use super::output;
 use super::style::{self, Style};
-use super::Args;
+use super::ExportOptions;
 use crate::formats::dataset::id_member;
 use crate::formats::index::Layout;
 use crate::formats::{Dataset, FormatError};
@@ -77,7 +78,7 @@ pub struct Unreadable {
 /// The per-record work, shared by both passes.
 pub struct Exporter<'a> {
     /// The command line.
-    pub args: &'a Args,
+    pub args: &'a ExportOptions,
     /// The input.
     pub dataset: &'a Dataset,
     /// The dataset's decisions, by record id.
@@ -100,7 +101,12 @@ impl Exporter<'_> {
     }
 
     /// As [`Exporter::item_in`], with the line's `id` member already read (`id_member(bytes)`).
-    fn item_with_id(&mut self, i: usize, bytes: &[u8], id: Option<String>) -> anyhow::Result<Item> {
+    pub(super) fn item_with_id(
+        &mut self,
+        i: usize,
+        bytes: &[u8],
+        id: Option<String>,
+    ) -> anyhow::Result<Item> {
         // The id alone is cheap to read; formats whose ids are derived need the full parse.
         let (id, parsed) = match id {
             Some(id) => (id, None),
@@ -252,7 +258,7 @@ impl Exporter<'_> {
     ///
     /// # Errors
     /// Record `i` is not in the index (internal: never left out without a word).
-    fn copied(&self, i: usize) -> anyhow::Result<Item> {
+    pub(super) fn copied(&self, i: usize) -> anyhow::Result<Item> {
         let entry = self
             .dataset
             .primary()
@@ -499,194 +505,6 @@ impl Exporter<'_> {
     }
 }
 
-/// The `id` of a line that cannot be read (invalid JSON: cut short, say), read leniently from
-/// its first bytes: the string value of the top-level object's first `id` member, when
-/// everything before it is valid JSON. Only for telling which record an unreadable line was
-/// (its decisions are then listed as not applied); everything else reads ids strictly
-/// ([`id_member`]).
-fn lenient_id(bytes: &[u8]) -> Option<String> {
-    use serde::de::{Deserializer as _, IgnoredAny, MapAccess, Visitor};
-
-    /// Visits the top-level object's members up to `id`, keeping its value.
-    struct FindId<'a>(&'a mut Option<String>);
-
-    impl<'de> Visitor<'de> for FindId<'_> {
-        type Value = ();
-
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("a JSON object")
-        }
-
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-            while let Some(key) = map.next_key::<String>()? {
-                if key == "id" {
-                    *self.0 = map.next_value::<String>().ok();
-                    return Ok(());
-                }
-                map.next_value::<IgnoredAny>()?;
-            }
-            Ok(())
-        }
-    }
-
-    let mut id = None;
-    // The rest of the line is not read: the error its end gives is expected.
-    let _ = serde_json::Deserializer::from_slice(bytes).deserialize_map(FindId(&mut id));
-    id
-}
-
-/// Records exported per work unit.
-const CHUNK: usize = 256;
-
-/// What a worker hands over for one chunk of records.
-struct Chunk {
-    items: Vec<Item>,
-    /// The `id` member of each line as [`id_member`] reads it (`None` where it cannot), when the
-    /// lines were read; empty when the saved ids were used.
-    ids: Vec<Option<String>>,
-    warnings: Vec<String>,
-    /// The error that stopped the worker.
-    err: Option<anyhow::Error>,
-}
-
-/// Export every record of the leading file on two threads, each taking every other chunk of
-/// records, and hand the items to `take` on this thread in file order. Returns the warnings,
-/// in file order.
-///
-/// Lines are read in blocks and their ids skimmed, unless the file's ids were saved beside its
-/// index (by an earlier export or open that read every line's id, the file unchanged since):
-/// then only the records with decisions are read, and the other lines are copied unread. After
-/// a full read where every line had an id, the ids are saved for next time.
-///
-/// # Errors
-/// The first error of a record (in file order), a read error, or an error of `take`.
-pub fn each_item(
-    args: &Args,
-    dataset: &Dataset,
-    log: &HashMap<String, Vec<Decision>>,
-    mut take: impl FnMut(Item) -> anyhow::Result<()>,
-) -> anyhow::Result<Vec<String>> {
-    let n = dataset.primary().len();
-    let chunks = n.div_ceil(CHUNK);
-    let index = &dataset.primary().index;
-    // Lines without decisions are copied as they are only in the plain case (no --strict or
-    // --split-by, which read every record).
-    let copies_unread = index.layout() == Layout::Lines && !args.strict && args.split_by.is_none();
-    let known = if copies_unread {
-        index.saved_ids(|_, bytes| id_member(bytes))
-    } else {
-        None
-    };
-    let known = known.as_deref();
-    std::thread::scope(|sc| {
-        let mut rxs = Vec::new();
-        for w in 0..2 {
-            let (tx, rx) = std::sync::mpsc::sync_channel::<Chunk>(2);
-            rxs.push(rx);
-            sc.spawn(move || {
-                let mut ex = Exporter {
-                    args,
-                    dataset,
-                    log,
-                    warnings: Vec::new(),
-                };
-                for c in (w..chunks).step_by(2) {
-                    let range = c * CHUNK..((c + 1) * CHUNK).min(n);
-                    let mut items = Vec::with_capacity(range.len());
-                    let mut ids = Vec::new();
-                    let mut err = None;
-                    if let Some(known) = known {
-                        for i in range {
-                            let item = if log.contains_key(&known[i]) {
-                                index.bytes(i).map_err(anyhow::Error::from).and_then(|b| {
-                                    // The line read must carry the saved id: else the file
-                                    // changed in a way its key did not show, and no line is
-                                    // trusted (nothing is written; the next run reads all).
-                                    let id = id_member(&b);
-                                    if id.as_deref() != Some(known[i].as_str()) {
-                                        index.forget_ids();
-                                        anyhow::bail!(
-                                            "{}:{}: the record ids saved for this file do not \
-                                             match it (it changed since it was indexed): they \
-                                             were removed; nothing was written, run the export \
-                                             again",
-                                            index.path().display(),
-                                            dataset.primary().line(i)
-                                        );
-                                    }
-                                    ex.item_with_id(i, &b, id)
-                                })
-                            } else {
-                                ex.copied(i)
-                            };
-                            match item {
-                                Ok(item) => items.push(item),
-                                Err(e) => {
-                                    err = Some(e);
-                                    break;
-                                }
-                            }
-                        }
-                    } else {
-                        ids.reserve(range.len());
-                        let read = index.for_each_in(range, |i, bytes| {
-                            if err.is_none() {
-                                let id = id_member(bytes);
-                                ids.push(id.clone());
-                                match ex.item_with_id(i, bytes, id) {
-                                    Ok(item) => items.push(item),
-                                    Err(e) => err = Some(e),
-                                }
-                            }
-                        });
-                        if let Err(e) = read {
-                            err.get_or_insert(e.into());
-                        }
-                    }
-                    let stop = err.is_some();
-                    let warnings = std::mem::take(&mut ex.warnings);
-                    let chunk = Chunk {
-                        items,
-                        ids,
-                        warnings,
-                        err,
-                    };
-                    if tx.send(chunk).is_err() || stop {
-                        break;
-                    }
-                }
-            });
-        }
-        let mut warnings = Vec::new();
-        // Every line's id, while each one could be read (to save them for next time).
-        let mut all_ids: Option<Vec<String>> =
-            (copies_unread && known.is_none()).then(|| Vec::with_capacity(n));
-        for c in 0..chunks {
-            let chunk = rxs[c % 2]
-                .recv()
-                .map_err(|_| anyhow::anyhow!("internal: an export thread stopped"))?;
-            for item in chunk.items {
-                take(item)?;
-            }
-            warnings.extend(chunk.warnings);
-            if let Some(e) = chunk.err {
-                return Err(e);
-            }
-            if let Some(all) = &mut all_ids {
-                if chunk.ids.iter().all(Option::is_some) {
-                    all.extend(chunk.ids.into_iter().flatten());
-                } else {
-                    all_ids = None;
-                }
-            }
-        }
-        if let Some(all) = all_ids {
-            index.save_ids(&all);
-        }
-        Ok(warnings)
-    })
-}
-
 /// Put `review` under `meta.review` (`meta` created last when absent; a top-level `review`
 /// when `meta` is not an object).
 fn add_review_meta(value: &mut Value, review: Map<String, Value>) {
@@ -709,28 +527,6 @@ fn add_review_meta(value: &mut Value, review: Map<String, Value>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn lenient_id_reads_the_id_of_a_line_cut_short() {
-        let cases: [(&str, Option<&str>); 7] = [
-            (
-                r#"{"id": "u02__contradiction", "output": "25°C à 東"#,
-                Some("u02__contradiction"),
-            ),
-            (
-                r#"{"meta": {"a": [1, "’"]}, "id": "b\u00e9", "x"#,
-                Some("bé"),
-            ),
-            (r#"{"output": "cut 東京"#, None),
-            (r#"{"id": 5, "output": "#, None),
-            (r#"{"id": "f0"#, None),
-            (r#"[{"id": "x"}]"#, None),
-            (r#"{not json"#, None),
-        ];
-        for (line, want) in cases {
-            assert_eq!(lenient_id(line.as_bytes()).as_deref(), want, "{line}");
-        }
-    }
 
     #[test]
     fn review_goes_under_meta_created_last_when_absent() {

@@ -1,0 +1,56 @@
+//! `--db` and `--dataset`, the one pair every subcommand reading the decision log shares.
+
+use std::path::PathBuf;
+
+use crate::store::Store;
+
+/// Which decision database and which dataset in it; flattened into review, decisions, export
+/// and stats. `--db` reads `SPANREVIEW_DB` through [`crate::cli::command`] (which leaves an
+/// empty variable unset). A subcommand whose `--dataset` means something else says so with
+/// `#[command(mut_arg("dataset", ...))]`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct DbArgs {
+    /// The database [default: $SPANREVIEW_DB, else spanreview.sqlite in the user data folder].
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    /// Dataset name in the log [default: the name the review screen uses: the leading file's
+    /// stem].
+    #[arg(long, value_name = "NAME")]
+    pub dataset: Option<String>,
+}
+
+impl DbArgs {
+    /// The database path: `--db`, else `SPANREVIEW_DB`, else the user data folder's.
+    #[must_use]
+    pub fn db_path(&self) -> PathBuf {
+        self.db.clone().unwrap_or_else(Store::default_path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The `--help` of `name`, long form.
+    fn help(name: &str) -> String {
+        let mut cmd = crate::cli::command();
+        let sub = cmd.find_subcommand_mut(name).expect("subcommand");
+        sub.render_long_help().to_string()
+    }
+
+    #[test]
+    fn each_subcommand_keeps_its_own_meaning_of_dataset() {
+        let decisions = help("decisions");
+        assert!(
+            decisions.contains("Only decisions on this dataset"),
+            "{decisions}"
+        );
+        assert!(!decisions.contains("leading file's stem"), "{decisions}");
+        let review = help("review");
+        assert!(review.contains("share their decisions"), "{review}");
+        for name in ["review", "decisions", "export", "stats"] {
+            let h = help(name);
+            assert!(h.contains("--db <PATH>"), "{name}: {h}");
+            assert!(h.contains("--dataset <NAME>"), "{name}: {h}");
+            assert!(h.contains("$SPANREVIEW_DB"), "{name}: {h}");
+        }
+    }
+}

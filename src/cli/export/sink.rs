@@ -1,0 +1,448 @@
+//! Where the exported records go, in file order: the record files, the verdicts, the tallies
+//! and warnings on the way, and at the end the report, the renames and the exit status.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Context;
+
+use super::eprintln;
+use super::judge_args::Conflict;
+use super::output::{AtomicFile, Protected, Records};
+use super::record::{Bytes, Item};
+use super::{dest, features, output, report, ExportOptions};
+use crate::formats::DataFile;
+use crate::review::decision::Decision;
+use crate::review::outcome::{self, Tally, Verdict};
+
+/// Where exported records go, and what is counted on the way.
+pub(super) struct Sink<'a> {
+    pub(super) args: &'a ExportOptions,
+    /// The leading input file, which unchanged lines are copied from.
+    pub(super) source: &'a Path,
+    /// The leading input file as it was indexed (lines are copied from this descriptor).
+    pub(super) source_file: &'a std::fs::File,
+    /// The same, for line numbers.
+    pub(super) primary: &'a DataFile,
+    /// The index of the next record taken.
+    pub(super) next: usize,
+    /// The lines of each id with decisions (an id on several lines gets a warning).
+    pub(super) lines_of: HashMap<String, Vec<u32>>,
+    pub(super) log: &'a HashMap<String, Vec<Decision>>,
+    /// `--clean-in-all`: the values clean records are copied into.
+    pub(super) routes: BTreeSet<String>,
+    pub(super) records: Records,
+    pub(super) verdicts: Option<AtomicFile>,
+    pub(super) tally: Tally,
+    pub(super) stale: Vec<Decision>,
+    /// Ids of the input's records that have decisions.
+    pub(super) seen: HashSet<String>,
+    /// Reviewed records left with a type and no label.
+    pub(super) unlabeled: Vec<String>,
+    /// Reviewed records of type `clean` left with labels.
+    pub(super) clean_labeled: Vec<String>,
+    /// Ids of unreadable lines with decisions in force, and those decisions (not applied).
+    pub(super) unreadable: Vec<(String, Vec<i64>)>,
+    /// Records where reviewers' results differ and no arbitration settled them.
+    pub(super) conflicts: Vec<Conflict>,
+    /// Records written to the `none` file because they have no `--split-by` value.
+    pub(super) no_value: usize,
+    /// Labels of reviewed records left out because they could not be read.
+    pub(super) unreadable_labels: usize,
+    /// Kept spans that do not slice their output (`FILE:LINE: ...`): the export is refused.
+    pub(super) bad_spans: Vec<String>,
+}
+
+impl Sink<'_> {
+    /// Write one record's line and verdict, and count it.
+    pub(super) fn take(&mut self, item: Item) -> anyhow::Result<()> {
+        let i = self.next;
+        self.next += 1;
+        // A line with a span that does not slice its answer is never written, not even into
+        // a stream: the export is refused at the end.
+        let written = item.line.is_some() && item.bad_spans.is_empty();
+        if let (Some(line), true) = (&item.line, written) {
+            match line.bytes {
+                Bytes::Input { offset, len } => {
+                    self.records
+                        .push_input(self.source, self.source_file, offset, len)?;
+                }
+                Bytes::Built(ref bytes) => {
+                    if self.args.clean_in_all && line.clean && !self.routes.is_empty() {
+                        for r in &self.routes {
+                            self.records.push(r, bytes)?;
+                        }
+                    } else {
+                        self.records.push(&line.route, bytes)?;
+                    }
+                    self.no_value += usize::from(line.no_value);
+                }
+            }
+        }
+        self.unreadable_labels += item.unreadable_labels;
+        self.bad_spans.extend(item.bad_spans);
+        let tally = &mut self.tally;
+        tally.unlabeled_spans += item.unlabeled_spans;
+        if let Some(u) = item.unreadable {
+            eprintln!(
+                "{}; {}",
+                u.problem,
+                if written {
+                    "the line is passed through unchanged"
+                } else {
+                    "the line cannot be routed and is left out of the split files"
+                }
+            );
+            tally.add_unreadable(written, u.decisions.len());
+            if let Some(id) = u.id {
+                self.line_of(&id, i);
+                self.seen.insert(id.clone());
+                if !u.decisions.is_empty() {
+                    self.unreadable.push((id, u.decisions));
+                }
+            }
+            return Ok(());
+        }
+        tally.add_strict(&item.strict_dropped);
+        let Some((rec, review, exported)) = item.review else {
+            if written {
+                tally.add_unchanged();
+            } else {
+                tally.add_skipped();
+            }
+            return Ok(());
+        };
+        self.seen.insert(rec.id.clone());
+        self.line_of(&rec.id, i);
+        let tally = &mut self.tally;
+        tally.add(&rec, &review, written);
+        if written && tally.add_written(&rec, &review, &exported) {
+            self.unlabeled.push(rec.id.clone());
+        }
+        if written && tally.add_clean_labeled(&rec, &review, &exported) {
+            self.clean_labeled.push(rec.id.clone());
+        }
+        let verdict_made = review
+            .applied
+            .iter()
+            .any(|d| outcome::is_verdict_action(d.action));
+        if !written && !verdict_made {
+            tally.unreviewed_skipped += 1;
+        }
+        if let Some(v) = &mut self.verdicts {
+            let log = self.log.get(&rec.id).map_or(&[][..], Vec::as_slice);
+            let verdict =
+                Verdict::new(&rec, &review, &exported, &item.strict_dropped).with_log(log);
+            let w = v.writer()?;
+            serde_json::to_writer(&mut *w, &verdict)?;
+            w.write_all(b"\n")?;
+        }
+        self.stale.extend(review.stale);
+        Ok(())
+    }
+
+    /// Note that record `i` has the id `id`, which has decisions.
+    fn line_of(&mut self, id: &str, i: usize) {
+        if self.log.contains_key(id) {
+            let line = self.primary.line(i);
+            match self.lines_of.get_mut(id) {
+                Some(lines) => lines.push(line),
+                None => {
+                    self.lines_of.insert(id.to_owned(), vec![line]);
+                }
+            }
+        }
+    }
+
+    /// Ids with decisions that are on several lines of the input, with those lines (sorted by
+    /// first line), and how many lines repeat an earlier one's id.
+    fn repeated_ids(&self) -> (Vec<(&str, &[u32])>, usize) {
+        let mut ids: Vec<(&str, &[u32])> = self
+            .lines_of
+            .iter()
+            .filter(|(_, l)| l.len() > 1)
+            .map(|(id, l)| (id.as_str(), l.as_slice()))
+            .collect();
+        ids.sort_by_key(|(_, l)| l[0]);
+        let n = ids.iter().map(|(_, l)| l.len() - 1).sum();
+        (ids, n)
+    }
+
+    /// Report what was found; unless stale decisions or spans that do not slice their answer
+    /// stop it (exit 1), write the report and rename every file into place.
+    pub(super) fn finish(
+        mut self,
+        name: &str,
+        protected: &Protected,
+        manifest: Option<&Path>,
+    ) -> anyhow::Result<ExitCode> {
+        warn_ids(
+            &format!(
+                "{} reviewed record(s) keep a hallucination type but no label (the published \
+                 schema allows that only for clean records; reclassify or remove them)",
+                self.unlabeled.len()
+            ),
+            self.unlabeled.iter().map(String::as_str),
+        );
+        warn_ids(
+            &format!(
+                "clean records left with labels: {} — reclassify them in review (the published \
+                 schema gives clean records no labels)",
+                self.clean_labeled.len()
+            ),
+            self.clean_labeled.iter().map(String::as_str),
+        );
+        if self.tally.unlabeled_spans > 0 {
+            eprintln!(
+                "warning: {} exported span(s) have no label (written without one; label them in \
+                 review)",
+                self.tally.unlabeled_spans
+            );
+        }
+        for (id, decisions) in &self.unreadable {
+            eprintln!(
+                "warning: record {id:?} could not be read ({}); its {} decision(s) in force are \
+                 not applied: {}",
+                if self.args.split_by.is_some() {
+                    "its line is left out of the split files"
+                } else {
+                    "its line is passed through as it is"
+                },
+                decisions.len(),
+                decisions
+                    .iter()
+                    .map(|d| format!("#{d}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+        let (repeated, repeated_lines) = self.repeated_ids();
+        for (id, lines) in &repeated {
+            eprintln!(
+                "warning: {}: the id {id:?} is on {} lines ({}); its decisions were applied to \
+                 each of them, and the report counts each line",
+                self.source.display(),
+                lines.len(),
+                lines
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+        if let (Some(field), true) = (&self.args.split_by, self.no_value > 0) {
+            eprintln!(
+                "warning: {} of {} records have no {field} (missing or null): they were written \
+                 to {}{}{}",
+                self.no_value,
+                self.tally.records_in,
+                output::split_path(&self.args.out, output::NO_VALUE).display(),
+                if self.args.clean_in_all {
+                    " (clean ones, with --clean-in-all, to every file)"
+                } else {
+                    ""
+                },
+                if self.no_value == self.tally.records_in {
+                    " (no record has the field: check the --split-by path)"
+                } else {
+                    ""
+                }
+            );
+        }
+        if self.tally.unreadable_lines > 0 {
+            eprintln!(
+                "warning: unreadable input lines {}: {}",
+                if self.args.split_by.is_some() {
+                    "left out of the split files"
+                } else {
+                    "passed through unchanged"
+                },
+                self.tally.unreadable_lines,
+            );
+        }
+        warn_ids(
+            &format!(
+                "{} record(s) where reviewers' final decisions differ and no arbitration \
+                 resolved them (exported with the later decision in the log; resolve them with \
+                 `review --queue disputed`)",
+                self.conflicts.len()
+            ),
+            self.conflicts.iter().map(|c| c.record_id.as_str()),
+        );
+        let mut orphans: Vec<&str> = Vec::new();
+        let mut n = 0;
+        for (id, d) in self.log {
+            if !self.seen.contains(id) {
+                orphans.push(id);
+                n += d.len();
+            }
+        }
+        orphans.sort_unstable();
+        self.tally.add_orphans(n);
+        warn_ids(
+            &format!(
+                "{n} decision(s) name {} record(s) the input does not have (not applied)",
+                orphans.len()
+            ),
+            orphans.into_iter(),
+        );
+        let mut refused = false;
+        for b in &self.bad_spans {
+            eprintln!("spanreview: {b}");
+        }
+        if !self.bad_spans.is_empty() {
+            eprintln!(
+                "spanreview: {} span(s) that do not slice their record's output; nothing was \
+                 written{}. Drop or correct them in review (or fix the input), then export again.",
+                self.bad_spans.len(),
+                dest::streamed_note(self.args)
+            );
+            refused = true;
+        }
+        if !self.stale.is_empty() {
+            for d in &self.stale {
+                eprintln!(
+                    "stale: record {:?}: decision #{} ({} by {} at {}) was made on other \
+                     content of the record; not applied",
+                    d.record_id,
+                    d.id,
+                    d.action.name(),
+                    d.reviewer,
+                    d.time
+                );
+            }
+            if !self.args.skip_stale {
+                eprintln!(
+                    "spanreview: {} stale decision(s) on {} record(s); nothing was written{}. \
+                     Review those records again, or pass --skip-stale to export without these \
+                     decisions.",
+                    self.stale.len(),
+                    self.tally.stale_records,
+                    dest::streamed_note(self.args)
+                );
+                refused = true;
+            }
+        }
+        if refused {
+            return Ok(ExitCode::from(1));
+        }
+
+        let files = self.records.finish()?;
+        let what = if self.args.split_by.is_some() {
+            "--split-by file"
+        } else {
+            "--out"
+        };
+        for f in &files {
+            protected.check(f.dest(), what)?;
+        }
+        let report_file = match &self.args.report {
+            Some(p) => {
+                let header = report::Header {
+                    dataset: name,
+                    inputs: self
+                        .args
+                        .files
+                        .iter()
+                        .map(|p| p.display().to_string())
+                        .collect(),
+                    strict: self.args.strict,
+                    split: self.args.split_by.is_some(),
+                    repeated_lines,
+                    unreadable_labels: self.unreadable_labels,
+                    cut_short: self.primary.index.problems.len(),
+                };
+                let mut text = report::markdown(&header, &self.tally);
+                text.push_str(&conflict_section(&self.conflicts));
+                let mut f = AtomicFile::create(p)?;
+                f.writer()?
+                    .write_all(text.as_bytes())
+                    .with_context(|| format!("writing {}", p.display()))?;
+                Some(f)
+            }
+            None => None,
+        };
+        let features_file = match &self.args.features {
+            Some(p) => Some(features::write(p, &files, self.primary.index.layout())?),
+            None => None,
+        };
+        let verdicts_features = match &self.args.verdicts_features {
+            Some(p) => Some(features::write_verdicts(p)?),
+            None => None,
+        };
+        let names: Vec<String> = files
+            .iter()
+            .map(|f| format!("{} ({} records)", f.dest().display(), f.count()))
+            .collect();
+        let mut all: Vec<(AtomicFile, &str)> =
+            files.into_iter().map(|f| (f.into_file(), what)).collect();
+        all.extend(self.verdicts.take().map(|f| (f, "--verdicts")));
+        all.extend(report_file.map(|f| (f, "--report")));
+        all.extend(features_file.map(|f| (f, "--features")));
+        all.extend(verdicts_features.map(|f| (f, "--verdicts-features")));
+        output::persist_all(all, manifest)?;
+        let t = &self.tally;
+        eprintln!(
+            "exported {} of {} records ({} reviewed, {} removed, {} reclassified clean) to {}",
+            t.records_out,
+            t.records_in,
+            t.reviewed,
+            t.removed_total(),
+            t.reclassified_clean,
+            if names.is_empty() {
+                "no file (no record to write)".to_owned()
+            } else {
+                names.join(", ")
+            }
+        );
+        // Written, but not everything is in it: decisions on unreadable lines were not
+        // applied, or unreadable lines could not be routed into the split files.
+        let cut_short = &self.primary.index.problems;
+        for (line, _) in cut_short {
+            eprintln!(
+                "spanreview: {}:{line}: the input is cut short; the record there is not in the \
+                 export (exit 1)",
+                self.source.display()
+            );
+        }
+        let incomplete = !self.unreadable.is_empty()
+            || (self.args.split_by.is_some() && t.unreadable_lines > 0)
+            || !cut_short.is_empty();
+        Ok(if incomplete {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        })
+    }
+}
+
+/// The report's list of unresolved reviewer conflicts (nothing when there are none).
+fn conflict_section(conflicts: &[Conflict]) -> String {
+    use std::fmt::Write as _;
+    if conflicts.is_empty() {
+        return String::new();
+    }
+    let mut s = format!(
+        "\n## Reviewer conflicts not resolved by arbitration\n\n{} record(s) where reviewers' \
+         final decisions differ and no arbitration resolved them; each is exported with the \
+         later decision in the log.\n\n| Record | Reviewers |\n|---|---|\n",
+        conflicts.len()
+    );
+    for c in conflicts {
+        let _ = writeln!(s, "| `{}` | {} |", c.record_id, c.reviewers.join(", "));
+    }
+    s
+}
+
+/// A warning followed by the first ten ids (nothing when there are none).
+fn warn_ids<'a>(what: &str, ids: impl ExactSizeIterator<Item = &'a str>) {
+    let n = ids.len();
+    if n == 0 {
+        return;
+    }
+    let shown: Vec<&str> = ids.take(10).collect();
+    let more = if n > shown.len() { ", ..." } else { "" };
+    eprintln!("warning: {what}: {}{more}", shown.join(", "));
+}
