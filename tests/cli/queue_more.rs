@@ -1,0 +1,85 @@
+//! The reviewer-speed pieces: the pace in the header and stats screen, the next-flagged key,
+//! the sample queue and the label and source queues.
+
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use spanreview::formats::Dataset;
+use spanreview::store::Store;
+use spanreview::tui::app::App;
+use spanreview::tui::config::Config;
+use spanreview::tui::queue::QueueKind;
+use spanreview::tui::{terminal, Action};
+
+use super::common::fixture;
+
+fn files() -> Vec<PathBuf> {
+    let dir = fixture("review");
+    vec![
+        dir.join("records.jsonl"),
+        dir.join("predictions_detector.jsonl"),
+    ]
+}
+
+fn app_on(store: &Rc<Store>, queue: QueueKind) -> App {
+    let ds = Dataset::open(&files(), None).expect("fixture opens");
+    App::new(
+        ds,
+        Box::new(Rc::clone(store)),
+        "tester",
+        queue,
+        Config::defaults(true),
+        None,
+    )
+    .expect("app")
+}
+
+fn render(app: &mut App, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    terminal::frame(&mut t, app).expect("draw");
+    format!("{}", t.backend())
+}
+
+/// A store whose clock the test moves by hand.
+fn clocked() -> (Rc<Store>, Arc<Mutex<SystemTime>>) {
+    let store = Rc::new(Store::open_in_memory().expect("memory db"));
+    let now = Arc::new(Mutex::new(
+        SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000),
+    ));
+    let c = Arc::clone(&now);
+    store.set_clock(Arc::new(move || *c.lock().expect("clock")));
+    (store, now)
+}
+
+#[test]
+fn the_pace_shows_after_three_reviewed_records_in_the_header_and_stats() {
+    let (store, now) = clocked();
+    let mut app = app_on(&store, QueueKind::All);
+    let tick = |mins: u64| *now.lock().expect("clock") += Duration::from_secs(mins * 60);
+    // Two records in 10 minutes: too few for a rate.
+    for _ in 0..2 {
+        tick(5);
+        app.update(Action::Clean);
+        app.update(Action::NextRecord);
+    }
+    assert_eq!(app.pace(), None);
+    assert!(render(&mut app, 140, 30).contains("— /h · — left"));
+    // A third at 15 minutes: 12 an hour, one record of four left, 5 minutes.
+    tick(5);
+    app.update(Action::Clean);
+    let (rate, left) = app.pace().expect("a rate");
+    assert!((rate - 12.0).abs() < 1e-9, "{rate}");
+    assert_eq!(left, 300);
+    let screen = render(&mut app, 140, 30);
+    assert!(screen.contains("12.0/h · 5m left"), "{screen}");
+    app.update(Action::Stats);
+    let screen = render(&mut app, 140, 30);
+    assert!(
+        screen.contains("pace this session: 12.0/h · 5m left"),
+        "{screen}"
+    );
+}
