@@ -443,6 +443,7 @@ impl App {
             Action::FirstRecord => self.go(0),
             Action::LastRecord => self.go_last(),
             Action::Goto => self.open_prompt(PromptKind::Goto),
+            Action::NextFlagged => self.next_flagged(),
             Action::Search => self.open_prompt(PromptKind::Search),
             Action::Note => self.open_prompt(PromptKind::Note),
             Action::Drop if self.require_span() => self.open_prompt(PromptKind::DropReason),

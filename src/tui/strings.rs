@@ -738,3 +738,16 @@ pub fn pace(per_hour: f64, left_secs: u64) -> String {
 pub fn stats_pace(pace: &str) -> String {
     format!("pace this session: {pace}")
 }
+
+/// No flagged record in the queue besides the one on screen.
+pub const NO_OTHER_FLAGGED: &str = "no other flagged record in the queue";
+
+/// Moved to the next flagged record (`wrapped`: from the queue's start).
+#[must_use]
+pub fn next_flagged(wrapped: bool) -> String {
+    if wrapped {
+        "next flagged record (from the queue's start)".to_owned()
+    } else {
+        "next flagged record".to_owned()
+    }
+}

@@ -83,3 +83,42 @@ fn the_pace_shows_after_three_reviewed_records_in_the_header_and_stats() {
         "{screen}"
     );
 }
+
+#[test]
+fn next_flagged_jumps_in_queue_order_wrapping_and_says_when_there_is_none() {
+    use spanreview::tui::app::Status;
+    let store = Rc::new(Store::open_in_memory().expect("memory db"));
+    let mut app = app_on(&store, QueueKind::All);
+    app.update(Action::NextFlagged);
+    assert_eq!(
+        app.status,
+        Status::Info("no other flagged record in the queue".into())
+    );
+    assert_eq!(app.pos, 0);
+    // Flag the first and the third record.
+    app.update(Action::Flag);
+    app.update(Action::NextRecord);
+    app.update(Action::NextRecord);
+    app.update(Action::Flag);
+    app.update(Action::FirstRecord);
+    app.update(Action::NextFlagged);
+    assert_eq!(app.pos, 2);
+    assert_eq!(app.status, Status::Info("next flagged record".into()));
+    app.update(Action::NextFlagged);
+    assert_eq!(app.pos, 0);
+    assert_eq!(
+        app.status,
+        Status::Info("next flagged record (from the queue's start)".into())
+    );
+    // Unflag the third: only the one on screen is left, nowhere to go.
+    app.update(Action::NextFlagged);
+    app.update(Action::Flag);
+    app.update(Action::NextFlagged);
+    assert_eq!(app.pos, 0);
+    app.update(Action::NextFlagged);
+    assert_eq!(app.pos, 0);
+    assert_eq!(
+        app.status,
+        Status::Info("no other flagged record in the queue".into())
+    );
+}
