@@ -41,7 +41,8 @@ pub struct Args {
     #[arg(long, value_name = "NAME")]
     pub dataset: Option<String>,
     /// Which records: unreviewed, all, flagged, disputed (where the sources disagree, most
-    /// disputed first, on the arbitration screen), or type:T (a corruption type).
+    /// disputed first, on the arbitration screen), type:T (a corruption type), label:L (a span
+    /// of label L from any source) or source:NAME (source NAME has a span).
     #[arg(long, default_value = "unreviewed", value_parser = clap::value_parser!(String))]
     pub queue: String,
     /// Read every file in this format instead of detecting it.

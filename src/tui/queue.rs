@@ -23,6 +23,11 @@ pub enum QueueKind {
     Flagged,
     /// Records of one corruption type (`type:missing_tool`).
     Type(String),
+    /// Records with a span of this label from any source, as the files have it
+    /// (`label:contradiction`).
+    Label(String),
+    /// Records where this source has a span (`source:detector`).
+    Source(String),
     /// Records where the sources disagree, most disputed first. Members come from the
     /// background clustering ([`Queue::push`]), not from scanning: in file order while it runs,
     /// then the part after the reviewer's position is sorted ([`Queue::finish`]).
@@ -46,12 +51,22 @@ impl FromStr for QueueKind {
             "all" => Ok(Self::All),
             "flagged" => Ok(Self::Flagged),
             "disputed" => Ok(Self::Disputed),
-            _ => match s.strip_prefix("type:") {
-                Some(t) if !t.is_empty() => Ok(Self::Type(t.to_owned())),
-                _ => Err(format!(
-                    "unknown queue {s:?} (expected unreviewed, all, flagged, disputed or type:T)"
-                )),
-            },
+            _ => {
+                let (prefix, value) = s.split_once(':').unwrap_or((s, ""));
+                match prefix {
+                    _ if value.is_empty() => Err(format!(
+                        "unknown queue {s:?} (expected unreviewed, all, flagged, disputed, \
+                         type:T, label:L or source:NAME)"
+                    )),
+                    "type" => Ok(Self::Type(value.to_owned())),
+                    "label" => Ok(Self::Label(value.to_owned())),
+                    "source" => Ok(Self::Source(value.to_owned())),
+                    _ => Err(format!(
+                        "unknown queue {s:?} (expected unreviewed, all, flagged, disputed, \
+                         type:T, label:L or source:NAME)"
+                    )),
+                }
+            }
         }
     }
 }
@@ -64,6 +79,8 @@ impl fmt::Display for QueueKind {
             Self::Flagged => f.write_str("flagged"),
             Self::Disputed => f.write_str("disputed"),
             Self::Type(t) => write!(f, "type:{t}"),
+            Self::Label(l) => write!(f, "label:{l}"),
+            Self::Source(s) => write!(f, "source:{s}"),
             Self::Sample { .. } => f.write_str("sample"),
         }
     }
@@ -176,7 +193,10 @@ impl Queue {
             QueueKind::Unreviewed => Some(ds.len().saturating_sub(self.stored.0)),
             QueueKind::Flagged => Some(self.stored.1),
             QueueKind::Sample { .. } => Some(self.members.len()),
-            QueueKind::Type(_) | QueueKind::Disputed => None,
+            QueueKind::Type(_)
+            | QueueKind::Label(_)
+            | QueueKind::Source(_)
+            | QueueKind::Disputed => None,
         }
     }
 
@@ -344,6 +364,23 @@ fn admits(
             }
             Err(_) => Some(false),
         },
+        // Joined records: the spans of every file given.
+        QueueKind::Label(l) => match ds.record(i) {
+            Ok(r) => r
+                .sources
+                .iter()
+                .flat_map(|s| &s.spans)
+                .any(|sp| sp.label == *l)
+                .then(|| state(&r.id).reviewed),
+            Err(_) => Some(false),
+        },
+        QueueKind::Source(name) => match ds.record(i) {
+            Ok(r) => r
+                .source(name)
+                .is_some_and(|s| !s.spans.is_empty())
+                .then(|| state(&r.id).reviewed),
+            Err(_) => Some(false),
+        },
     }
 }
 
@@ -401,6 +438,13 @@ mod tests {
         assert!("type:".parse::<QueueKind>().is_err());
         assert!("later".parse::<QueueKind>().is_err());
         assert_eq!(QueueKind::Type("x".into()).to_string(), "type:x");
+        for s in ["label:contradiction", "source:detector"] {
+            assert_eq!(
+                s.parse::<QueueKind>().map(|k| k.to_string()),
+                Ok(s.to_owned())
+            );
+        }
+        assert!("source:".parse::<QueueKind>().is_err());
     }
 
     fn fixture() -> Dataset {
