@@ -41,7 +41,8 @@ pub struct Args {
     #[arg(long, value_name = "NAME")]
     pub reviewer: Option<String>,
     /// Which records: unreviewed, all, flagged, disputed (where the sources disagree, most
-    /// disputed first, on the arbitration screen), or type:T (a corruption type).
+    /// disputed first, on the arbitration screen), type:T (a corruption type), label:L (a span
+    /// of label L from any source) or source:NAME (source NAME has a span).
     #[arg(long, default_value = "unreviewed", value_parser = clap::value_parser!(String))]
     pub queue: String,
     /// Read every file in this format instead of detecting it.
@@ -59,6 +60,14 @@ pub struct Args {
     /// the record's clusters are resolved.
     #[arg(long)]
     pub blind: bool,
+    /// Spot check: a queue of N records chosen uniformly at random (the same for the same
+    /// `--seed` and file), in file order; the header says `queue sample`. Instead of `--queue`.
+    #[arg(long, value_name = "N", conflicts_with = "queue",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub sample: Option<u64>,
+    /// The seed of `--sample`.
+    #[arg(long, value_name = "S", default_value_t = 0, requires = "sample")]
+    pub seed: u64,
     /// `--judge NAME=FILE` sources, `--tolerance`, `--ignore-edge-punct`.
     #[command(flatten)]
     pub judges: JudgeArgs,
@@ -143,7 +152,13 @@ fn several_reviewers(store: &Store, dataset: &str) -> anyhow::Result<bool> {
 /// Unreadable files, a bad queue, config or label file, a database that cannot be opened, or
 /// no terminal.
 pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
-    let queue: QueueKind = args.queue.parse().map_err(anyhow::Error::msg)?;
+    let queue: QueueKind = match args.sample {
+        Some(n) => QueueKind::Sample {
+            n: usize::try_from(n).unwrap_or(usize::MAX),
+            seed: args.seed,
+        },
+        None => args.queue.parse().map_err(anyhow::Error::msg)?,
+    };
     let arb = args.arb_config();
     let files = if args.files.is_empty() {
         super::sample::files()?
@@ -183,9 +198,12 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
     };
     let store = std::rc::Rc::new(store.with_context(|| format!("opening {}", db.display()))?);
     let mut arb = arb;
-    // `--judge` sources and several reviewers' decisions are matched to every record by id.
+    // `--judge` sources and several reviewers' decisions are matched to every record by id; a
+    // sample is drawn from the dataset's size.
     if !dataset.indexed()
-        && (!args.judges.judges.is_empty() || several_reviewers(&store, &dataset.name)?)
+        && (matches!(queue, QueueKind::Sample { .. })
+            || !args.judges.judges.is_empty()
+            || several_reviewers(&store, &dataset.name)?)
     {
         dataset.finish_index()?;
     }

@@ -23,6 +23,8 @@ pub enum Action {
     LastRecord,
     /// Go to a record by position or id (prompt).
     Goto,
+    /// Next flagged record in the queue order, wrapping to the queue's start.
+    NextFlagged,
     /// Accept the selected span.
     Accept,
     /// Accept every pending span of the record and go to the next record.
@@ -184,6 +186,7 @@ impl Action {
         Self::FirstRecord,
         Self::LastRecord,
         Self::Goto,
+        Self::NextFlagged,
         Self::Accept,
         Self::AcceptAll,
         Self::Drop,

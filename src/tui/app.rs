@@ -17,6 +17,7 @@ mod input;
 mod keep;
 mod mouse;
 mod navigate;
+mod pace;
 mod retype;
 mod state;
 
@@ -120,6 +121,8 @@ pub struct App {
     pending: Option<indexing::Pending>,
     /// Clustering asked for, waiting for the dataset to be indexed.
     clustering_deferred: bool,
+    /// Records reviewed on this screen since it opened (the header's rate).
+    pace: pace::Pace,
 }
 
 /// How long opening waits for the background clustering before the first frame: a small
@@ -180,6 +183,7 @@ impl App {
         let dataset = Arc::new(dataset);
         let states = log.record_states(&dataset.name)?;
         let queue = Queue::new(queue, &dataset, &states);
+        let pace = pace::Pace::new(log.now());
         let mut app = Self {
             dataset,
             log,
@@ -217,6 +221,7 @@ impl App {
             index_wait: INDEX_WAIT,
             pending: None,
             clustering_deferred: false,
+            pace,
         };
         let disputed = app.queue.kind == QueueKind::Disputed;
         app.arbitrating = disputed;
@@ -438,6 +443,7 @@ impl App {
             Action::FirstRecord => self.go(0),
             Action::LastRecord => self.go_last(),
             Action::Goto => self.open_prompt(PromptKind::Goto),
+            Action::NextFlagged => self.next_flagged(),
             Action::Search => self.open_prompt(PromptKind::Search),
             Action::Note => self.open_prompt(PromptKind::Note),
             Action::Drop if self.require_span() => self.open_prompt(PromptKind::DropReason),

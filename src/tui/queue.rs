@@ -23,10 +23,24 @@ pub enum QueueKind {
     Flagged,
     /// Records of one corruption type (`type:missing_tool`).
     Type(String),
+    /// Records with a span of this label from any source, as the files have it
+    /// (`label:contradiction`).
+    Label(String),
+    /// Records where this source has a span (`source:detector`).
+    Source(String),
     /// Records where the sources disagree, most disputed first. Members come from the
     /// background clustering ([`Queue::push`]), not from scanning: in file order while it runs,
     /// then the part after the reviewer's position is sorted ([`Queue::finish`]).
     Disputed,
+    /// `n` records chosen uniformly at random, deterministically for `seed` (spot checks), in
+    /// file order. Drawn when the queue is made, from the dataset's size: the dataset must be
+    /// indexed by then (`review --sample` indexes it first).
+    Sample {
+        /// How many (all of them when the dataset has fewer).
+        n: usize,
+        /// The seed: the same seed and dataset size give the same records.
+        seed: u64,
+    },
 }
 
 impl FromStr for QueueKind {
@@ -37,12 +51,22 @@ impl FromStr for QueueKind {
             "all" => Ok(Self::All),
             "flagged" => Ok(Self::Flagged),
             "disputed" => Ok(Self::Disputed),
-            _ => match s.strip_prefix("type:") {
-                Some(t) if !t.is_empty() => Ok(Self::Type(t.to_owned())),
-                _ => Err(format!(
-                    "unknown queue {s:?} (expected unreviewed, all, flagged, disputed or type:T)"
-                )),
-            },
+            _ => {
+                let (prefix, value) = s.split_once(':').unwrap_or((s, ""));
+                match prefix {
+                    _ if value.is_empty() => Err(format!(
+                        "unknown queue {s:?} (expected unreviewed, all, flagged, disputed, \
+                         type:T, label:L or source:NAME)"
+                    )),
+                    "type" => Ok(Self::Type(value.to_owned())),
+                    "label" => Ok(Self::Label(value.to_owned())),
+                    "source" => Ok(Self::Source(value.to_owned())),
+                    _ => Err(format!(
+                        "unknown queue {s:?} (expected unreviewed, all, flagged, disputed, \
+                         type:T, label:L or source:NAME)"
+                    )),
+                }
+            }
         }
     }
 }
@@ -55,6 +79,9 @@ impl fmt::Display for QueueKind {
             Self::Flagged => f.write_str("flagged"),
             Self::Disputed => f.write_str("disputed"),
             Self::Type(t) => write!(f, "type:{t}"),
+            Self::Label(l) => write!(f, "label:{l}"),
+            Self::Source(s) => write!(f, "source:{s}"),
+            Self::Sample { .. } => f.write_str("sample"),
         }
     }
 }
@@ -81,12 +108,12 @@ pub struct Queue {
 impl Queue {
     /// A queue over `ds`; `states` are the stored record states at start.
     #[must_use]
-    pub fn new(kind: QueueKind, _ds: &Dataset, states: &HashMap<String, RecordState>) -> Self {
+    pub fn new(kind: QueueKind, ds: &Dataset, states: &HashMap<String, RecordState>) -> Self {
         let stored = (
             states.values().filter(|s| s.reviewed).count(),
             states.values().filter(|s| s.flagged).count(),
         );
-        Self {
+        let mut q = Self {
             kind,
             members: Vec::new(),
             member_set: HashSet::new(),
@@ -94,7 +121,23 @@ impl Queue {
             stored,
             reviewed: HashSet::new(),
             reviewed_count: states.values().filter(|s| s.reviewed).count(),
+        };
+        if let QueueKind::Sample { n, seed } = q.kind {
+            // Every member is known at once: nothing is left to scan.
+            q.scanned = ds.len();
+            for i in sample(ds.len(), n, seed) {
+                let id = ds.primary().id(i).ok();
+                if id
+                    .and_then(|id| states.get(&id))
+                    .is_some_and(|s| s.reviewed)
+                {
+                    q.reviewed.insert(i);
+                }
+                q.members.push(i);
+                q.member_set.insert(i);
+            }
         }
+        q
     }
 
     /// Records of the queue reviewed so far (of those known, for filtered queues).
@@ -149,7 +192,11 @@ impl Queue {
             QueueKind::All => Some(ds.len()),
             QueueKind::Unreviewed => Some(ds.len().saturating_sub(self.stored.0)),
             QueueKind::Flagged => Some(self.stored.1),
-            QueueKind::Type(_) | QueueKind::Disputed => None,
+            QueueKind::Sample { .. } => Some(self.members.len()),
+            QueueKind::Type(_)
+            | QueueKind::Label(_)
+            | QueueKind::Source(_)
+            | QueueKind::Disputed => None,
         }
     }
 
@@ -302,7 +349,7 @@ fn admits(
     let state = |id: &str| states.get(id).cloned().unwrap_or_default();
     match kind {
         QueueKind::All => Some(false),
-        QueueKind::Disputed => None,
+        QueueKind::Disputed | QueueKind::Sample { .. } => None,
         QueueKind::Unreviewed => match ds.primary().id(i) {
             Ok(id) => (!state(&id).reviewed).then_some(false),
             Err(_) => Some(false),
@@ -317,6 +364,63 @@ fn admits(
             }
             Err(_) => Some(false),
         },
+        // Joined records: the spans of every file given.
+        QueueKind::Label(l) => match ds.record(i) {
+            Ok(r) => r
+                .sources
+                .iter()
+                .flat_map(|s| &s.spans)
+                .any(|sp| sp.label == *l)
+                .then(|| state(&r.id).reviewed),
+            Err(_) => Some(false),
+        },
+        QueueKind::Source(name) => match ds.record(i) {
+            Ok(r) => r
+                .source(name)
+                .is_some_and(|s| !s.spans.is_empty())
+                .then(|| state(&r.id).reviewed),
+            Err(_) => Some(false),
+        },
+    }
+}
+
+/// `n` distinct indices below `len`, uniformly at random for `seed`, ascending (Floyd's
+/// algorithm: `n` draws whatever `len` is).
+fn sample(len: usize, n: usize, seed: u64) -> Vec<usize> {
+    if n >= len {
+        return (0..len).collect();
+    }
+    let mut rng = SplitMix64(seed);
+    let mut chosen = HashSet::with_capacity(n);
+    for j in len - n..len {
+        let t = rng.below(j + 1);
+        if !chosen.insert(t) {
+            chosen.insert(j);
+        }
+    }
+    let mut v: Vec<usize> = chosen.into_iter().collect();
+    v.sort_unstable();
+    v
+}
+
+/// splitmix64 (Steele, Lea, Flood 2014): a few lines, good enough for choosing records, and
+/// the same sequence on every platform.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..m` (multiply-shift: the bias, under m / 2^64, is far below what a
+    /// sample of records could show).
+    fn below(&mut self, m: usize) -> usize {
+        let m = m as u128;
+        usize::try_from((u128::from(self.next()) * m) >> 64).unwrap_or(0)
     }
 }
 
@@ -334,6 +438,13 @@ mod tests {
         assert!("type:".parse::<QueueKind>().is_err());
         assert!("later".parse::<QueueKind>().is_err());
         assert_eq!(QueueKind::Type("x".into()).to_string(), "type:x");
+        for s in ["label:contradiction", "source:detector"] {
+            assert_eq!(
+                s.parse::<QueueKind>().map(|k| k.to_string()),
+                Ok(s.to_owned())
+            );
+        }
+        assert!("source:".parse::<QueueKind>().is_err());
     }
 
     fn fixture() -> Dataset {
@@ -386,6 +497,42 @@ mod tests {
         a.mark(2, false, true);
         a.mark(0, true, false);
         assert_eq!(a.reviewed(), 1);
+    }
+
+    #[test]
+    fn sample_is_uniform_deterministic_and_in_file_order() {
+        let a = sample(1000, 10, 7);
+        assert_eq!(a.len(), 10);
+        assert!(a.windows(2).all(|w| w[0] < w[1]), "{a:?}");
+        assert!(a.iter().all(|&i| i < 1000));
+        assert_eq!(a, sample(1000, 10, 7), "same seed, same records");
+        assert_ne!(a, sample(1000, 10, 8));
+        assert_eq!(sample(3, 10, 1), [0, 1, 2], "fewer records than asked: all");
+        // Uniform: each of 10 records drawn 3 at a time about 30% of 20 000 draws.
+        let mut hits = [0usize; 10];
+        for seed in 0..20_000 {
+            for i in sample(10, 3, seed) {
+                hits[i] += 1;
+            }
+        }
+        assert!(
+            hits.iter().all(|&h| (5_600..6_400).contains(&h)),
+            "{hits:?}"
+        );
+
+        let ds = fixture();
+        let mut states = HashMap::new();
+        states.insert("plain_2__overgeneration".to_owned(), state(true, false));
+        let kind = QueueKind::Sample { n: 2, seed: 3 };
+        let mut q = Queue::new(kind.clone(), &ds, &states);
+        let want = sample(4, 2, 3);
+        assert_eq!(q.members(), want);
+        assert_eq!(q.size(&ds), (2, true));
+        assert!(q.complete(&ds));
+        assert_eq!(q.get(1, &ds, &states), Some(want[1]));
+        assert_eq!(q.get(2, &ds, &states), None);
+        assert_eq!(q.reviewed(), usize::from(want.contains(&1)));
+        assert_eq!(kind.to_string(), "sample");
     }
 
     #[test]

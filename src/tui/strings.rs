@@ -715,3 +715,39 @@ fn short(v: &str) -> String {
         None => v.to_owned(),
     }
 }
+
+// ----- pace, next flagged, sample queue -----
+
+/// The pace before there is a rate (fewer than three records reviewed this session).
+pub const NO_PACE: &str = "— /h · — left";
+
+/// Records per hour and the time the unreviewed rest would take (`12.5/h · 3h 05m left`).
+#[must_use]
+pub fn pace(per_hour: f64, left_secs: u64) -> String {
+    let mins = left_secs.div_ceil(60);
+    let left = if mins >= 60 {
+        format!("{}h {:02}m", mins / 60, mins % 60)
+    } else {
+        format!("{mins}m")
+    };
+    format!("{per_hour:.1}/h · {left} left")
+}
+
+/// The stats screen's pace row.
+#[must_use]
+pub fn stats_pace(pace: &str) -> String {
+    format!("pace this session: {pace}")
+}
+
+/// No flagged record in the queue besides the one on screen.
+pub const NO_OTHER_FLAGGED: &str = "no other flagged record in the queue";
+
+/// Moved to the next flagged record (`wrapped`: from the queue's start).
+#[must_use]
+pub fn next_flagged(wrapped: bool) -> String {
+    if wrapped {
+        "next flagged record (from the queue's start)".to_owned()
+    } else {
+        "next flagged record".to_owned()
+    }
+}

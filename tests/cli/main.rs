@@ -17,6 +17,7 @@ mod hostile;
 mod judges;
 mod keys;
 mod layout;
+mod queue_more;
 mod review_flow;
 mod review_polish;
 mod review_screen;

@@ -125,6 +125,7 @@ impl App {
         c.decisions.clone_from(&log);
         let was = self.states.get(&c.record.id).is_some_and(|s| s.reviewed);
         self.queue.mark(c.index, was, state.reviewed);
+        self.pace.mark(c.index, was, state.reviewed);
         self.states.insert(c.record.id.clone(), state);
         self.reload_review();
         self.note_save(&shown, &log, &saved);

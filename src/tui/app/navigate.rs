@@ -38,6 +38,43 @@ impl App {
         self.go(to);
     }
 
+    /// Go to the next flagged record after the one on screen, in queue order, wrapping to the
+    /// queue's start; says so when there is none. Walks the whole queue (scanning it).
+    pub(super) fn next_flagged(&mut self) {
+        let flagged = |app: &Self, idx: usize| {
+            app.dataset
+                .primary()
+                .id(idx)
+                .ok()
+                .and_then(|id| app.states.get(&id))
+                .is_some_and(|s| s.flagged)
+        };
+        let mut pos = self.pos + 1;
+        let mut wrapped = false;
+        loop {
+            if wrapped && pos > self.pos {
+                break;
+            }
+            match self.queue_get(pos, self.index_wait) {
+                Some(idx) if flagged(self, idx) => {
+                    if pos == self.pos {
+                        break;
+                    }
+                    self.go(pos);
+                    self.status = Status::Info(strings::next_flagged(wrapped));
+                    return;
+                }
+                Some(_) => pos += 1,
+                None if !wrapped => {
+                    wrapped = true;
+                    pos = 0;
+                }
+                None => break,
+            }
+        }
+        self.status = Status::Info(strings::NO_OTHER_FLAGGED.to_owned());
+    }
+
     pub(super) fn go_last(&mut self) {
         let indexed = self.wait_for_index();
         while self.queue.scan(10_000, &self.dataset, &self.states) {}

@@ -15,6 +15,7 @@ pub fn describe(a: Action) -> &'static str {
         Action::FirstRecord => "first record of the queue",
         Action::LastRecord => "last record of the queue",
         Action::Goto => "go to a record by position or id",
+        Action::NextFlagged => "next flagged record in the queue (wraps around)",
         Action::Accept => "accept the selected span",
         Action::AcceptAll => {
             "accept every remaining span, next record (spans with bad offsets are skipped)"

@@ -1,6 +1,7 @@
-//! The header: dataset, position in the queue, id, type, review state, progress. While the
-//! file is still being indexed in the background the queue's size is a lower bound (`12 /
-//! 4096+`) and "indexing… N records so far" stands in for the dataset's progress.
+//! The header: dataset, position in the queue, the reviewer's pace, id, type, review state,
+//! progress. While the file is still being indexed in the background the queue's size is a
+//! lower bound (`12 / 4096+`) and "indexing… N records so far" stands in for the dataset's
+//! progress.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -94,6 +95,8 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     // Progress is the dataset's, not the queue's (after a restart the unreviewed queue holds
     // only what is left, and "0/156" hid the 19 done).
     let (done, total) = app.dataset_progress();
+    // Last on its row: the least needed at a glance, the first cut on a narrow screen.
+    let pace = app.pace_line();
     // The dataset's size is not known before it is indexed: no bar, no "done/N".
     let indexing = !app.dataset.indexed();
     let count = if indexing {
@@ -111,13 +114,14 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         }
         first.push(Span::raw("  "));
         first.push(Span::styled(tail, th.dim()));
+        second.push(Span::styled(format!(" · {pace}"), th.dim()));
         let rows = [Line::from(first), Line::from(second)];
         frame.render_widget(Paragraph::new(rows.to_vec()), area);
     } else {
         let mut line = first;
         line.push(Span::raw(" · "));
         line.extend(second);
-        line.push(Span::styled(format!(" · {count}"), th.dim()));
+        line.push(Span::styled(format!(" · {count} · {pace}"), th.dim()));
         frame.render_widget(Paragraph::new(Line::from(line)), area);
     }
 }

@@ -34,9 +34,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let table_h = u16::try_from(s.sources.len() + 2).unwrap_or(u16::MAX);
-    let [g1, g2, scope, chart, table] = Layout::default()
+    let [g1, g2, pace, scope, chart, table] = Layout::default()
         .direction(Direction::Vertical)
         .constraints([
+            Constraint::Length(1),
             Constraint::Length(1),
             Constraint::Length(1),
             Constraint::Length(2),
@@ -60,6 +61,13 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             .ratio(ratio(s.flagged, s.total))
             .label(format!("flagged {}", s.flagged)),
         g2,
+    );
+    frame.render_widget(
+        Paragraph::new(Span::styled(
+            strings::stats_pace(&app.pace_line()),
+            th.accent(),
+        )),
+        pace,
     );
     frame.render_widget(
         Paragraph::new(Span::styled(strings::stats_scope(s.read), th.dim()))
