@@ -21,6 +21,7 @@ use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::{terminal, Action};
 
+use super::app_harness::{mem, open};
 use super::common::{data, fixture};
 use super::terminal::{bin, env, shell_quote, Tmux};
 
@@ -44,24 +45,6 @@ fn toolace_files() -> Vec<PathBuf> {
     .iter()
     .map(|f| data(f))
     .collect()
-}
-
-fn open(files: &[PathBuf], store: &Rc<Store>, queue: QueueKind, arb: ArbConfig) -> App {
-    let ds = Dataset::open(files, None).expect("files open");
-    App::open(
-        ds,
-        Box::new(Rc::clone(store)),
-        "tester",
-        queue,
-        Config::defaults(true),
-        None,
-        arb,
-    )
-    .expect("app")
-}
-
-fn mem() -> Rc<Store> {
-    Rc::new(Store::open_in_memory().expect("memory db"))
 }
 
 /// The fixture files in the disputed queue over a memory db, clustered to the end.

@@ -19,12 +19,9 @@ use spanreview::tui::keymap::{Key, Mode};
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::{terminal, Action};
 
+use super::app_harness::{cell_of, mem};
 use super::common::{data, fixture};
 use super::terminal::{bin, env, shell_quote, Tmux};
-
-fn mem() -> Rc<Store> {
-    Rc::new(Store::open_in_memory().expect("memory db"))
-}
 
 fn app_on(files: &[PathBuf], store: &Rc<Store>) -> App {
     let ds = Dataset::open(files, None).expect("files open");
@@ -271,26 +268,6 @@ fn line_moves_in_adjust_and_add() {
 fn render(app: &mut App, w: u16, h: u16) {
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
     terminal::frame(&mut t, app).expect("draw");
-}
-
-fn cell_of(app: &App, cp: usize) -> (u16, u16) {
-    let l = &app.layout;
-    let c = app.cur.as_ref().expect("r");
-    let byte = c.map.byte_of(cp).expect("in range");
-    for (r, row) in l.output_rows.rows.iter().enumerate() {
-        let mut x = row.indent;
-        for cell in &row.cells {
-            if cell.byte == byte {
-                let y = u16::try_from(r).expect("small");
-                return (
-                    l.output.x + u16::try_from(x).expect("small"),
-                    l.output.y + y,
-                );
-            }
-            x += cell.width;
-        }
-    }
-    panic!("code point {cp} is not on screen");
 }
 
 #[test]

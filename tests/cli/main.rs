@@ -1,6 +1,7 @@
 //! Integration tests: the `spanreview` binary and the library's flows, one module per area.
 
 mod agreement;
+mod app_harness;
 mod arbitrate;
 mod cold_open;
 mod common;

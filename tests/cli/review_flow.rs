@@ -19,6 +19,7 @@ use spanreview::tui::log::DecisionLog;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::{terminal, Action};
 
+use super::app_harness::{cell_of, mem};
 use super::common::fixture;
 
 const DS: &str = "records";
@@ -41,10 +42,6 @@ fn app_on(files: &[PathBuf], log: Box<dyn DecisionLog>, queue: QueueKind) -> App
 
 fn app(store: &Rc<Store>) -> App {
     app_on(&fixture_files(), Box::new(Rc::clone(store)), QueueKind::All)
-}
-
-fn mem() -> Rc<Store> {
-    Rc::new(Store::open_in_memory().expect("memory db"))
 }
 
 fn feed(app: &mut App, actions: &[Action]) {
@@ -815,26 +812,6 @@ fn render(app: &mut App, w: u16, h: u16) -> String {
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
     terminal::frame(&mut t, app).expect("draw");
     format!("{}", t.backend())
-}
-
-fn cell_of(app: &App, cp: usize) -> (u16, u16) {
-    let l = &app.layout;
-    let c = app.cur.as_ref().expect("r");
-    let byte = c.map.byte_of(cp).expect("in range");
-    for (r, row) in l.output_rows.rows.iter().enumerate() {
-        let mut x = row.indent;
-        for cell in &row.cells {
-            if cell.byte == byte {
-                let y = u16::try_from(r).expect("small");
-                return (
-                    l.output.x + u16::try_from(x).expect("small"),
-                    l.output.y + y,
-                );
-            }
-            x += cell.width;
-        }
-    }
-    panic!("code point {cp} is not on screen");
 }
 
 #[test]

@@ -10,40 +10,21 @@ use std::rc::Rc;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use serde_json::json;
-use spanreview::formats::Dataset;
 use spanreview::review::decision::{replay, ActionKind, Decision, SpanStatus};
 use spanreview::store::Store;
 use spanreview::tui::app::{App, ModeState, Status};
 use spanreview::tui::clustering::ArbConfig;
-use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::{terminal, Action};
 
+use super::app_harness::{mem, open};
 use super::common::fixture;
-
-fn open(files: &[PathBuf], store: &Rc<Store>, queue: QueueKind, arb: ArbConfig) -> App {
-    let ds = Dataset::open(files, None).expect("files open");
-    App::open(
-        ds,
-        Box::new(Rc::clone(store)),
-        "tester",
-        queue,
-        Config::defaults(true),
-        None,
-        arb,
-    )
-    .expect("app")
-}
 
 fn review_files() -> Vec<PathBuf> {
     vec![
         fixture("review/records.jsonl"),
         fixture("review/predictions_detector.jsonl"),
     ]
-}
-
-fn mem() -> Rc<Store> {
-    Rc::new(Store::open_in_memory().expect("memory db"))
 }
 
 fn feed(app: &mut App, actions: &[Action]) {

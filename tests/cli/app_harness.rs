@@ -1,0 +1,54 @@
+//! Helpers for the flow tests that drive an [`App`] without a terminal: an in-memory store, an
+//! app over files, and where a code point of the output is on screen (for mouse tests).
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use spanreview::formats::Dataset;
+use spanreview::store::Store;
+use spanreview::tui::app::App;
+use spanreview::tui::clustering::ArbConfig;
+use spanreview::tui::config::Config;
+use spanreview::tui::queue::QueueKind;
+
+/// A decision store in memory.
+pub fn mem() -> Rc<Store> {
+    Rc::new(Store::open_in_memory().expect("memory db"))
+}
+
+/// The review screen's app over `files`, reviewing as `tester` with the default config.
+pub fn open(files: &[PathBuf], store: &Rc<Store>, queue: QueueKind, arb: ArbConfig) -> App {
+    let ds = Dataset::open(files, None).expect("files open");
+    App::open(
+        ds,
+        Box::new(Rc::clone(store)),
+        "tester",
+        queue,
+        Config::defaults(true),
+        None,
+        arb,
+    )
+    .expect("app")
+}
+
+/// The screen cell (column, row) of output code point `cp` in the last frame drawn.
+pub fn cell_of(app: &App, cp: usize) -> (u16, u16) {
+    let l = &app.layout;
+    let c = app.cur.as_ref().expect("r");
+    let byte = c.map.byte_of(cp).expect("in range");
+    for (r, row) in l.output_rows.rows.iter().enumerate() {
+        let mut x = row.indent;
+        for cell in &row.cells {
+            if cell.byte == byte {
+                let y = u16::try_from(r).expect("small");
+                return (
+                    l.output.x + u16::try_from(x).expect("small"),
+                    l.output.y + y,
+                );
+            }
+            x += cell.width;
+        }
+    }
+    panic!("code point {cp} is not on screen");
+}
