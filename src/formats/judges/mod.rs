@@ -562,7 +562,7 @@ impl Arbitration {
     }
 
     /// The same with the gold source replaced by the spans `review` keeps: what the arbitration
-    /// screen clusters, and what [`crate::store::Store::resolve`] expects.
+    /// screen clusters, and what [`crate::review::decision::resolution_decisions`] expects.
     #[must_use]
     pub fn reviewed(record: &Record, review: &RecordReview, options: &Options) -> Self {
         Self::with_gold(record, review.kept_spans(&record.output), options)
