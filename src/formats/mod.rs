@@ -67,7 +67,7 @@ registry! {
     /// Detector prediction files: `gold_spans` + `pred_spans`.
     Predictions => predictions,
     /// halu-toolace LLM-judge `decisions.jsonl`.
-    Decisions => decisions,
+    Decisions => judge_decisions,
     /// Mu-SHROOM: `hard_labels` and per-annotator spans.
     Mushroom => mushroom,
     /// LettuceDetect `HallucinationSample`.

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use spanreview::formats::decisions::{Judgement, LabelCorrect};
+use spanreview::formats::judge_decisions::{Judgement, LabelCorrect};
 use spanreview::formats::{DataFile, Dataset, Format};
 use spanreview::model::{SourceRole, Span};
 

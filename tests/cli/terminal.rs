@@ -11,8 +11,10 @@ use spanreview::store::Store;
 
 use super::common::fixture;
 
-/// How long to wait for something to appear on screen.
-const DEADLINE: Duration = Duration::from_secs(20);
+/// How long to wait for something to appear on screen: a bound for a screen that never comes,
+/// not a timing. Generous, because a save that fsyncs (the rescue copy of a deleted database)
+/// can stall for many seconds behind a machine busy writing gigabytes.
+const DEADLINE: Duration = Duration::from_secs(60);
 
 /// A tmux server of our own (its own socket), killed on drop.
 pub(super) struct Tmux {

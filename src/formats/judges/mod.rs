@@ -9,7 +9,7 @@
 //!   each span's `raw`) as a `Detector` source named `NAME`; the file's `gold_spans` are ignored
 //!   (the records under review bring their own);
 //! - **halu-toolace judge decisions**: a `Judge` source named `NAME`, one span per decision line
-//!   holding the whole line (see [`super::decisions`]); [`verdicts`] turns them into
+//!   holding the whole line (see [`super::judge_decisions`]); [`verdicts`] turns them into
 //!   [`JudgeVerdict`]s, locating `extra_text` in the answer with [`Claim::locate`] (exact,
 //!   case-insensitive, fuzzy; a quote that cannot be found stays an unplaced claim);
 //! - **Mu-SHROOM**: every annotator an `Annotator` source named `NAME/<annotator>`, and the
@@ -46,7 +46,7 @@ use std::str::FromStr;
 
 use sha2::{Digest, Sha256};
 
-use super::decisions::{Judgement, LabelCorrect};
+use super::judge_decisions::{Judgement, LabelCorrect};
 use super::validate::labels::LabelSet;
 use super::{DataFile, Format, FormatError};
 use crate::model::{answer_hash, AnswerMark, Record, Source, SourceRole, Span};
