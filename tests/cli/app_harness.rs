@@ -1,16 +1,19 @@
 //! Helpers for the flow tests that drive an [`App`] without a terminal: an in-memory store, an
-//! app over files, and where a code point of the output is on screen (for mouse tests).
+//! app over files, one frame drawn as text, and where a code point of the output is on screen (for mouse tests).
 #![allow(dead_code)]
 
 use std::path::PathBuf;
 use std::rc::Rc;
 
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
 use spanreview::formats::Dataset;
 use spanreview::store::Store;
 use spanreview::tui::app::App;
 use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
+use spanreview::tui::terminal;
 
 /// A decision store in memory.
 pub fn mem() -> Rc<Store> {
@@ -30,6 +33,13 @@ pub fn open(files: &[PathBuf], store: &Rc<Store>, queue: QueueKind, arb: ArbConf
         arb,
     )
     .expect("app")
+}
+
+/// The screen one frame of `app` draws at `w` × `h`, as text.
+pub fn render(app: &mut App, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    terminal::frame(&mut t, app).expect("draw");
+    format!("{}", t.backend())
 }
 
 /// The screen cell (column, row) of output code point `cp` in the last frame drawn.

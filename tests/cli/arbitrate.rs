@@ -9,8 +9,6 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
 use spanreview::formats::Dataset;
 use spanreview::review::decision::{ActionKind, Decision, Unit};
 use spanreview::review::disagreement::{resolve, Outcome, Resolution};
@@ -19,9 +17,9 @@ use spanreview::tui::app::{App, ModeState, Status};
 use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
-use spanreview::tui::{terminal, Action};
+use spanreview::tui::Action;
 
-use super::app_harness::{mem, open};
+use super::app_harness::{mem, open, render};
 use super::common::{data, fixture};
 use super::terminal::{bin, env, shell_quote, Tmux};
 
@@ -53,12 +51,6 @@ fn disputed_fixture(config: ArbConfig) -> (Rc<Store>, App) {
     let mut app = open(&fixture_files(), &store, QueueKind::Disputed, config);
     finish(&mut app);
     (store, app)
-}
-
-fn render(app: &mut App, w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
-    terminal::frame(&mut t, app).expect("draw");
-    format!("{}", t.backend())
 }
 
 fn id(app: &App) -> String {

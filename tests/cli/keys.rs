@@ -6,9 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::KeyCode;
-use ratatui::Terminal;
 use spanreview::formats::Dataset;
 use spanreview::review::decision::{ActionKind, Decision};
 use spanreview::store::Store;
@@ -17,9 +15,9 @@ use spanreview::tui::config::Config;
 use spanreview::tui::edit::Bounds;
 use spanreview::tui::keymap::{Key, Mode};
 use spanreview::tui::queue::QueueKind;
-use spanreview::tui::{terminal, Action};
+use spanreview::tui::Action;
 
-use super::app_harness::{cell_of, mem};
+use super::app_harness::{cell_of, mem, render};
 use super::common::{data, fixture};
 use super::terminal::{bin, env, shell_quote, Tmux};
 
@@ -263,11 +261,6 @@ fn line_moves_in_adjust_and_add() {
     assert_eq!(adjusting(&app), b(29, 50));
     app.update(Action::LineStart);
     assert_eq!(adjusting(&app), b(0, 50));
-}
-
-fn render(app: &mut App, w: u16, h: u16) {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
-    terminal::frame(&mut t, app).expect("draw");
 }
 
 #[test]

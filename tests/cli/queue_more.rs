@@ -6,15 +6,14 @@ use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
 use spanreview::formats::Dataset;
 use spanreview::store::Store;
 use spanreview::tui::app::App;
 use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
-use spanreview::tui::{terminal, Action};
+use spanreview::tui::Action;
 
+use super::app_harness::render;
 use super::common::fixture;
 
 fn files() -> Vec<PathBuf> {
@@ -36,12 +35,6 @@ fn app_on(store: &Rc<Store>, queue: QueueKind) -> App {
         None,
     )
     .expect("app")
-}
-
-fn render(app: &mut App, w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
-    terminal::frame(&mut t, app).expect("draw");
-    format!("{}", t.backend())
 }
 
 /// A store whose clock the test moves by hand.

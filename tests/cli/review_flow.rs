@@ -19,7 +19,7 @@ use spanreview::tui::log::DecisionLog;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::{terminal, Action};
 
-use super::app_harness::{cell_of, mem};
+use super::app_harness::{cell_of, mem, render};
 use super::common::fixture;
 
 const DS: &str = "records";
@@ -806,12 +806,6 @@ fn styles_set_apart_selected_other_source_and_dropped_spans() {
         t.backend().buffer()[(x, y)].bg,
         ratatui::style::Color::Rgb(0xD5, 0x5E, 0x00)
     );
-}
-
-fn render(app: &mut App, w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
-    terminal::frame(&mut t, app).expect("draw");
-    format!("{}", t.backend())
 }
 
 #[test]

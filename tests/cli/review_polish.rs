@@ -5,8 +5,6 @@
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
 use serde_json::json;
 use spanreview::formats::Dataset;
 use spanreview::store::Store;
@@ -14,7 +12,9 @@ use spanreview::tui::app::App;
 use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
-use spanreview::tui::{terminal, Action};
+use spanreview::tui::Action;
+
+use super::app_harness::render;
 
 fn open(files: &[PathBuf]) -> App {
     let ds = Dataset::open(files, None).expect("files open");
@@ -35,12 +35,6 @@ fn feed(app: &mut App, actions: &[Action]) {
     for a in actions {
         app.update(*a);
     }
-}
-
-fn render(app: &mut App, w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
-    terminal::frame(&mut t, app).expect("draw");
-    format!("{}", t.backend())
 }
 
 fn write_jsonl(path: &Path, lines: &[serde_json::Value]) {

@@ -7,17 +7,15 @@
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
 use serde_json::json;
 use spanreview::review::decision::{replay, ActionKind, Decision, SpanStatus};
 use spanreview::store::Store;
 use spanreview::tui::app::{App, ModeState, Status};
 use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::queue::QueueKind;
-use spanreview::tui::{terminal, Action};
+use spanreview::tui::Action;
 
-use super::app_harness::{mem, open};
+use super::app_harness::{mem, open, render};
 use super::common::fixture;
 
 fn review_files() -> Vec<PathBuf> {
@@ -37,12 +35,6 @@ fn typed(app: &mut App, s: &str) {
     for c in s.chars() {
         app.update(Action::Input(c));
     }
-}
-
-fn render(app: &mut App, w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
-    terminal::frame(&mut t, app).expect("draw");
-    format!("{}", t.backend())
 }
 
 fn id(app: &App) -> String {
