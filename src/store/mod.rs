@@ -25,6 +25,7 @@ mod error;
 mod guard;
 mod merge;
 mod open_read;
+mod plan;
 mod query;
 mod row;
 mod sources;
@@ -38,6 +39,7 @@ pub use clock::{new_origin, now, parse_rfc3339, rfc3339};
 pub use error::StoreError;
 pub use guard::Clock;
 pub use merge::MergeReport;
+pub use plan::Assignment;
 pub use sources::{span_json, span_of_json, SourceId, SourceRow};
 
 use crate::review::decision::{Decision, OutcomeKind};
@@ -49,6 +51,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0003_source_answers.sql"),
     include_str!("migrations/0004_decision_meaning.sql"),
     include_str!("migrations/0005_record_units.sql"),
+    include_str!("migrations/0006_team.sql"),
 ];
 
 /// The schema version this build writes (the number of migrations).
