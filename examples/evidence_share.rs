@@ -6,6 +6,8 @@
 //! ```sh
 //! cargo run --example evidence_share -- /work/shared/data/toolace/derived/test_records_reconstructed.jsonl \
 //!     tests/fixtures/evidence/table.jsonl [--verbose]
+//! cargo run --example evidence_share -- tests/fixtures/evidence_heldout/records.jsonl \
+//!     tests/fixtures/evidence_heldout/table.jsonl [--verbose]
 //! ```
 
 use std::collections::HashMap;
@@ -16,7 +18,7 @@ use serde_json::Value;
 use spanreview::model::offsets::CharMap;
 use spanreview::tui::contradiction::for_span;
 use spanreview::tui::evidence::{pretty_context, terms, Folded};
-use spanreview::tui::evidence_eval::{before_visits, judge, TOP};
+use spanreview::tui::evidence_eval::{before_visits, judge_nth, TOP};
 
 fn jsonl(path: &str) -> anyhow::Result<Vec<Value>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
@@ -102,8 +104,13 @@ fn main() -> anyhow::Result<()> {
         let s = usize::try_from(row["start"].as_u64().context("start")?)?;
         let e = usize::try_from(row["end"].as_u64().context("end")?)?;
         let answer = (field(r, "output")?, s, e);
-        let o = judge(answer, field(r, "context")?, evidence, TOP);
-        first += usize::from(judge(answer, field(r, "context")?, evidence, 1).after);
+        // `occurrence`: which occurrence of the text is the right one (held-out table).
+        let nth = row["occurrence"]
+            .as_u64()
+            .map(usize::try_from)
+            .transpose()?;
+        let o = judge_nth(answer, field(r, "context")?, (evidence, nth), TOP);
+        first += usize::from(judge_nth(answer, field(r, "context")?, (evidence, nth), 1).after);
         with += 1;
         before += usize::from(o.before);
         after += usize::from(o.after);
