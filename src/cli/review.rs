@@ -42,7 +42,10 @@ pub struct Args {
     pub reviewer: Option<String>,
     /// Which records: unreviewed, all, flagged, disputed (where the sources disagree, most
     /// disputed first, on the arbitration screen), type:T (a corruption type), label:L (a span
-    /// of label L from any source) or source:NAME (source NAME has a span).
+    /// of label L from any source), source:NAME (source NAME has a span),
+    /// confidence:LO-HI (a span whose confidence is in [LO, HI]; spans without one are in no
+    /// range), reviewer:NAME (records NAME decided on) or outcome:open|clean|removed (the
+    /// stored outcome; open = decided on and kept, not untouched).
     #[arg(long, default_value = "unreviewed", value_parser = clap::value_parser!(String))]
     pub queue: String,
     /// Read every file in this format instead of detecting it.

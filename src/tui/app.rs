@@ -182,6 +182,7 @@ impl App {
     ) -> Result<Self, String> {
         let dataset = Arc::new(dataset);
         let states = log.record_states(&dataset.name)?;
+        let queue = queue.loaded(&*log, &dataset.name)?;
         let queue = Queue::new(queue, &dataset, &states);
         let pace = pace::Pace::new(log.now());
         let mut app = Self {

@@ -12,6 +12,9 @@ use std::str::FromStr;
 use crate::formats::Dataset;
 use crate::store::RecordState;
 
+mod filters;
+pub use filters::{Filter, Range};
+
 /// Which records to review.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum QueueKind {
@@ -28,6 +31,9 @@ pub enum QueueKind {
     Label(String),
     /// Records where this source has a span (`source:detector`).
     Source(String),
+    /// A confidence range, a reviewer or an outcome (`confidence:0.3-0.7`, `reviewer:ana`,
+    /// `outcome:clean`).
+    Filter(Filter),
     /// Records where the sources disagree, most disputed first. Members come from the
     /// background clustering ([`Queue::push`]), not from scanning: in file order while it runs,
     /// then the part after the reviewer's position is sorted ([`Queue::finish`]).
@@ -56,14 +62,19 @@ impl FromStr for QueueKind {
                 match prefix {
                     _ if value.is_empty() => Err(format!(
                         "unknown queue {s:?} (expected unreviewed, all, flagged, disputed, \
-                         type:T, label:L or source:NAME)"
+                         type:T, label:L, source:NAME, confidence:LO-HI, reviewer:NAME or \
+                         outcome:open|clean|removed)"
                     )),
                     "type" => Ok(Self::Type(value.to_owned())),
                     "label" => Ok(Self::Label(value.to_owned())),
                     "source" => Ok(Self::Source(value.to_owned())),
+                    p if filters::PREFIXES.contains(&p) => {
+                        Filter::parse(p, value).map(Self::Filter)
+                    }
                     _ => Err(format!(
                         "unknown queue {s:?} (expected unreviewed, all, flagged, disputed, \
-                         type:T, label:L or source:NAME)"
+                         type:T, label:L, source:NAME, confidence:LO-HI, reviewer:NAME or \
+                         outcome:open|clean|removed)"
                     )),
                 }
             }
@@ -81,6 +92,7 @@ impl fmt::Display for QueueKind {
             Self::Type(t) => write!(f, "type:{t}"),
             Self::Label(l) => write!(f, "label:{l}"),
             Self::Source(s) => write!(f, "source:{s}"),
+            Self::Filter(x) => x.fmt(f),
             Self::Sample { .. } => f.write_str("sample"),
         }
     }
@@ -196,6 +208,7 @@ impl Queue {
             QueueKind::Type(_)
             | QueueKind::Label(_)
             | QueueKind::Source(_)
+            | QueueKind::Filter(_)
             | QueueKind::Disputed => None,
         }
     }
@@ -374,6 +387,7 @@ fn admits(
                 .then(|| state(&r.id).reviewed),
             Err(_) => Some(false),
         },
+        QueueKind::Filter(x) => x.admits(i, ds, states),
         QueueKind::Source(name) => match ds.record(i) {
             Ok(r) => r
                 .source(name)
