@@ -37,6 +37,8 @@ pub enum Action {
     Adjust,
     /// Add a span the labels missed.
     Add,
+    /// Add a span starting just after the selected span.
+    AddAfterSpan,
     /// Reclassify the record as clean.
     Clean,
     /// Change the record's type (a picker of the types seen in the file).
@@ -53,6 +55,8 @@ pub enum Action {
     Redo,
     /// Search the record's text.
     Search,
+    /// The next record in the queue (wrapping) holding the text searched with `/`.
+    NextSearchRecord,
     /// Jump to the next evidence or search occurrence in the context.
     NextEvidence,
     /// Show the tools available to the assistant and the call it made.
@@ -193,6 +197,7 @@ impl Action {
         Self::Relabel,
         Self::Adjust,
         Self::Add,
+        Self::AddAfterSpan,
         Self::Clean,
         Self::Retype,
         Self::Remove,
@@ -201,6 +206,7 @@ impl Action {
         Self::Undo,
         Self::Redo,
         Self::Search,
+        Self::NextSearchRecord,
         Self::NextEvidence,
         Self::Tools,
         Self::ContextDown,

@@ -19,6 +19,7 @@ mod mouse;
 mod navigate;
 mod pace;
 mod retype;
+mod speed;
 mod state;
 
 pub use indexing::INDEX_WAIT;
@@ -123,6 +124,8 @@ pub struct App {
     clustering_deferred: bool,
     /// Records reviewed on this screen since it opened (the header's rate).
     pace: pace::Pace,
+    /// The search across records (`N`) and the last click, for `v`.
+    speed: speed::Speed,
 }
 
 /// How long opening waits for the background clustering before the first frame: a small
@@ -223,6 +226,7 @@ impl App {
             pending: None,
             clustering_deferred: false,
             pace,
+            speed: speed::Speed::default(),
         };
         let disputed = app.queue.kind == QueueKind::Disputed;
         app.arbitrating = disputed;
@@ -435,7 +439,11 @@ impl App {
 
     fn normal(&mut self, action: Action) {
         match action {
-            Action::Accept | Action::Relabel | Action::Adjust | Action::Add
+            Action::Accept
+            | Action::Relabel
+            | Action::Adjust
+            | Action::Add
+            | Action::AddAfterSpan
                 if !self.require_open() => {}
             Action::NextSpan => self.select_step(1),
             Action::PrevSpan => self.select_step(-1),
@@ -452,7 +460,9 @@ impl App {
             Action::AcceptAll => self.accept_all(),
             Action::Relabel => self.open_relabel(),
             Action::Adjust => self.open_adjust(),
-            Action::Add => self.open_add_at_search(),
+            Action::Add => self.open_add_here(),
+            Action::AddAfterSpan => self.open_add_after_span(),
+            Action::NextSearchRecord => self.next_search_record(),
             Action::Clean => self.clean(),
             Action::Retype => self.open_retype(),
             Action::Remove => self.open_remove(),

@@ -5,6 +5,13 @@ mod help;
 
 pub use help::{describe, describe_in, hint, hint_actions, hint_in, mode_title};
 
+mod speed;
+
+pub use speed::{
+    record_search_batch, record_search_found, record_search_none, NOTHING_AFTER_SPAN,
+    NO_RECORD_SEARCH,
+};
+
 use super::action::Action;
 use crate::model::span::RangeProblem;
 

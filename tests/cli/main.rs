@@ -1,5 +1,6 @@
 //! Integration tests: the `spanreview` binary and the library's flows, one module per area.
 
+mod add_start;
 mod agreement;
 mod app_harness;
 mod arbitrate;
@@ -24,6 +25,7 @@ mod review_flow;
 mod review_polish;
 mod review_screen;
 mod reviewers;
+mod search;
 mod stats;
 mod store;
 mod streams;

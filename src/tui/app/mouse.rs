@@ -128,6 +128,9 @@ impl App {
                 self.open_add_label(a, b);
             }
             _ => {
+                if matches!(self.mode, ModeState::Normal) {
+                    self.remember_click(start);
+                }
                 // A drag begun on the review screen and ended where it began adds nothing;
                 // a click in add mode (its start marked elsewhere) only moved the cursor.
                 if matches!(
