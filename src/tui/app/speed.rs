@@ -147,3 +147,41 @@ impl App {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Record;
+
+    fn record(query: &str, context: &str, output: &str) -> Record {
+        Record {
+            id: "r".into(),
+            query: query.into(),
+            context: context.into(),
+            output: output.into(),
+            corruption_type: None,
+            sources: Vec::new(),
+            raw: serde_json::Value::Null,
+            warnings: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_record_holds_text_in_any_case_and_behind_json_escapes() {
+        let r = record(
+            "Wetter in Zürich?",
+            r#"{"content": {"city": "\u6771\u4eac", "sky": "☀️"}}"#,
+            "Es ist SONNIG 👋 in cafe\u{301}",
+        );
+        for (text, yes) in [
+            ("sonnig 👋", true),
+            ("ZÜRICH", true),
+            ("東京", true),
+            ("☀️", true),
+            ("CAFE\u{301}", true),
+            ("regen", false),
+        ] {
+            assert_eq!(holds(&r, &evidence::fold(text)), yes, "{text}");
+        }
+    }
+}
