@@ -164,6 +164,18 @@ impl Store {
         Ok(rows)
     }
 
+    /// The id of the last decision saved (0 for an empty log): where a screen starts polling.
+    ///
+    /// # Errors
+    /// SQLite fails.
+    pub fn last_decision_id(&self) -> Result<i64, StoreError> {
+        self.conn
+            .query_row("SELECT COALESCE(MAX(id), 0) FROM decision", [], |r| {
+                r.get(0)
+            })
+            .map_err(|e| self.err("reading the last decision id", e))
+    }
+
     /// The decisions on `dataset` saved after decision `after` (every reviewer's, this one's
     /// too), in log order: what a screen polls to follow the team.
     ///
@@ -354,5 +366,13 @@ mod tests {
             [ids[2], ids[3]]
         );
         assert!(store.decisions_after("ds", ids[3]).expect("q").is_empty());
+        assert_eq!(store.last_decision_id().expect("q"), ids[3]);
+        assert_eq!(
+            Store::open_in_memory()
+                .expect("db")
+                .last_decision_id()
+                .expect("q"),
+            0
+        );
     }
 }

@@ -20,6 +20,7 @@ mod navigate;
 mod pace;
 mod retype;
 mod state;
+mod team;
 
 pub use indexing::INDEX_WAIT;
 pub use state::{
@@ -123,6 +124,8 @@ pub struct App {
     clustering_deferred: bool,
     /// Records reviewed on this screen since it opened (the header's rate).
     pace: pace::Pace,
+    /// The team on a shared database: plan, claims, polling.
+    team: super::team::Team,
 }
 
 /// How long opening waits for the background clustering before the first frame: a small
@@ -222,7 +225,9 @@ impl App {
             pending: None,
             clustering_deferred: false,
             pace,
+            team: super::team::Team::default(),
         };
+        app.open_team()?;
         let disputed = app.queue.kind == QueueKind::Disputed;
         app.arbitrating = disputed;
         if disputed || app.arb_config.auto_accept || app.arb_config.background {
@@ -265,15 +270,9 @@ impl App {
     fn resume_position(&mut self, from: usize, wait: Duration) -> usize {
         let mut pos = from;
         self.pending = None;
+        let others = self.claims_of_others();
         while let Some(idx) = self.queue_get(pos, wait) {
-            let reviewed = self
-                .dataset
-                .primary()
-                .id(idx)
-                .ok()
-                .and_then(|id| self.states.get(&id))
-                .is_some_and(|s| s.reviewed);
-            if !reviewed {
+            if !self.resume_passes(idx, &others) {
                 return pos;
             }
             pos += 1;
@@ -325,6 +324,7 @@ impl App {
     pub fn idle(&mut self) -> bool {
         self.index_tick();
         self.follow_if_due();
+        self.team_if_due();
         if self.clustering.as_ref().is_some_and(|c| !c.finished) {
             self.drain_clustering(2_000);
         }

@@ -26,6 +26,7 @@ mod reviewers;
 mod stats;
 mod store;
 mod streams;
+mod team_screen;
 mod terminal;
 mod validate;
 mod verdicts;
