@@ -19,6 +19,9 @@ use crate::tui::team::{LiveSources, PlanView};
 /// How often an open screen polls the team's new decisions (by the log's clock).
 const POLL_EVERY: Duration = Duration::from_millis(900);
 
+/// Records a poll reads at most.
+const POLL_RECORDS: usize = 256;
+
 impl App {
     /// At open: where polling starts, the plan (this reviewer's share and what they have
     /// reviewed of it), and the `mine` queue's members.
@@ -250,12 +253,31 @@ impl App {
                 return;
             }
         };
-        let Some(last) = new.last() else { return };
-        self.team.seen = last.id;
+        // This screen's own auto-accepts are known already (saved with their states): a large
+        // file's thousands of them are not read again. At most POLL_RECORDS records are read
+        // per poll (a bulk `apply` elsewhere does not freeze the screen); the rest next time.
         let mut ids: Vec<&str> = Vec::new();
+        let mut listed: HashSet<&str> = HashSet::new();
+        let mut auto: HashSet<&str> = HashSet::new();
         for d in &new {
-            if !ids.contains(&d.record_id.as_str()) {
-                ids.push(&d.record_id);
+            let id = d.record_id.as_str();
+            if d.auto && d.reviewer == self.reviewer {
+                auto.insert(id);
+            } else if !listed.contains(id) {
+                if listed.len() == POLL_RECORDS {
+                    break;
+                }
+                listed.insert(id);
+                ids.push(id);
+            }
+            self.team.seen = d.id;
+        }
+        if let Some(p) = &mut self.team.plan {
+            for id in auto
+                .iter()
+                .filter(|id| !listed.contains(*id) && p.mine.contains(**id))
+            {
+                p.done.insert((*id).to_owned());
             }
         }
         let ids: Vec<String> = ids.into_iter().map(str::to_owned).collect();
