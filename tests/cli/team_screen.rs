@@ -120,7 +120,10 @@ fn the_mine_queue_serves_the_plan_share_and_keeps_overlap_records_the_other_revi
             ]),
         )
         .expect("plan");
-    // bo reviews the overlap record before zoë starts: it stays on zoë's queue.
+    // bo has the overlap record on screen, and reviews it (in another process) before zoë
+    // starts: it stays on zoë's queue, and nobody tells her bo is on it (each reviews it).
+    let (bo, _) = screen(&[records()], &db, "bo", QueueKind::Mine, None).expect("app");
+    assert_eq!(current_id(&bo), IDS[0]);
     accept_all(&db, 0, "bo");
     let (mut zoe, _) = screen(&[records()], &db, "zoë", QueueKind::Mine, None).expect("app");
     assert_eq!(zoe.queue.members(), [0, 2], "zoë's share, in file order");
@@ -130,9 +133,12 @@ fn the_mine_queue_serves_the_plan_share_and_keeps_overlap_records_the_other_revi
         "not reviewed by zoë: served first"
     );
     assert_eq!(zoe.team_line().as_deref(), Some("mine 0/2 · team 1/4"));
+    assert_eq!(zoe.held_by(), None, "an overlap record: each reviews it");
+    drop(bo);
     let frame = render(&mut zoe, 120, 30);
     assert!(frame.contains("queue mine"), "{frame}");
     assert!(frame.contains("mine 0/2 · team 1/4"), "{frame}");
+    assert!(!frame.contains("is on it"), "{frame}");
 
     // zoë reviews it too; the poll counts it as hers.
     zoe.update(Action::AcceptAll);
@@ -266,6 +272,74 @@ fn two_reviewers_in_two_terminals_are_served_different_records_and_see_who_is_on
             "{id}"
         );
     }
+}
+
+#[test]
+fn review_without_queue_opens_the_plan_share_of_the_reviewer_in_a_terminal() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("planned.sqlite");
+    Store::open(&db)
+        .expect("db")
+        .save_plan(
+            "records",
+            &plan(&[
+                (IDS[0], &["bo"]),
+                (IDS[2], &["zoë", "bo"]),
+                (IDS[3], &["zoë"]),
+            ]),
+        )
+        .expect("plan");
+    let Some(t) = Tmux::start("team-mine", &review_cmd(&db, "zoë"), &env(dir.path())) else {
+        return;
+    };
+    let s = t.wait(IDS[2]);
+    assert!(s.contains("queue mine"), "{s}");
+    assert!(s.contains("mine 0/2 · team 0/3"), "{s}");
+    t.press(&["A"], IDS[3]);
+    t.wait("mine 1/2 · team 1/3");
+    t.press(&["q"], "exit=0");
+}
+
+/// `n` records like the fixture's first, with ids `rec°{i}`.
+fn many_records(dir: &Path, n: usize) -> PathBuf {
+    let first = std::fs::read_to_string(records()).expect("fixture");
+    let mut v: serde_json::Value =
+        serde_json::from_str(first.lines().next().expect("a line")).expect("json");
+    let mut out = String::new();
+    for i in 0..n {
+        v["id"] = serde_json::Value::String(format!("rec°{i}"));
+        out.push_str(&v.to_string());
+        out.push('\n');
+    }
+    let p = dir.join("many.jsonl");
+    std::fs::write(&p, out).expect("write");
+    p
+}
+
+#[test]
+fn a_bulk_of_decisions_elsewhere_is_taken_in_a_bounded_number_per_poll() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("bulk.sqlite");
+    let files = [many_records(dir.path(), 300)];
+    let (mut zoe, _) = screen(&files, &db, "zoë", QueueKind::Unreviewed, None).expect("app");
+    // bo's bulk (a scripted triage): 299 records accepted in one transaction.
+    let ds = Dataset::open(&files, None).expect("files");
+    let rows: Vec<(Decision, RecordState)> = (1..300)
+        .map(|i| {
+            let rec = ds.record(i).expect("record");
+            let d = Decision::new(&rec, &ds.name, "bo", ActionKind::AcceptAll);
+            (d, reviewed())
+        })
+        .collect();
+    Store::open(&db)
+        .expect("db")
+        .append_each(&rows)
+        .expect("saved");
+    let done = |app: &App| app.states.values().filter(|s| s.reviewed).count();
+    zoe.poll_team();
+    assert_eq!(done(&zoe), 256, "one poll reads at most 256 records");
+    zoe.poll_team();
+    assert_eq!(done(&zoe), 299, "the rest on the next");
 }
 
 /// The toolace sample: reviewers disagree on record `R`'s one gold span.

@@ -94,12 +94,16 @@ impl App {
         ))
     }
 
-    /// Who else is on the record on screen (holds its claim), if anyone.
+    /// Who else is on the record on screen (holds its claim), if anyone. Not said in the
+    /// `mine` queue of a record the plan gives this reviewer: an overlap record is reviewed by
+    /// each of its reviewers, independently.
     #[must_use]
     pub fn held_by(&self) -> Option<&str> {
         let (id, who) = self.team.held.as_ref()?;
         let c = self.cur.as_ref().ok()?;
-        (c.record.id == *id).then_some(who.as_str())
+        let planned = self.queue.kind == QueueKind::Mine
+            && self.team.plan.as_ref().is_some_and(|p| p.mine.contains(id));
+        (c.record.id == *id && !planned).then_some(who.as_str())
     }
 
     /// Whether opening passes over dataset index `idx` to resume: reviewed (in the `mine`
