@@ -415,6 +415,17 @@ fn another_reviewers_decision_reaches_the_open_disputed_queue_without_a_restart(
         app.status
     );
 
+    // A note of bo's on the record changes no lane: the screen is not reloaded under ana.
+    app.scroll.context = 2;
+    let mut note = Decision::new(&rec, &ds.name, "bo", ActionKind::Note);
+    note.note = Some("voir la 2ᵉ phrase".to_owned());
+    Store::open(&db)
+        .expect("db")
+        .append(&note, None)
+        .expect("saved");
+    app.poll_team();
+    assert_eq!(app.scroll.context, 2, "not reloaded");
+
     // bo comes round to ana's view: the record is no longer disputed between them, and the
     // lanes on screen follow.
     Store::open(&db)

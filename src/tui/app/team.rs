@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use super::{App, ModeState, Status};
 use crate::formats::judges::{is_reviewer_source, Judges, LoadedSource};
+use crate::model::Span;
 use crate::review::decision::{replay, Decision};
 use crate::review::disagreement::score;
 use crate::store::claims::{Claim, CLAIM_RENEW};
@@ -353,6 +354,8 @@ impl App {
         if sources.is_empty() && !had {
             return;
         }
+        let here = self.cur.as_ref().ok().map(|c| c.record.id.clone());
+        let lanes_before = here.as_deref().map(|id| reviewer_spans(old, id));
         let mut j: Judges = old.cloned().unwrap_or_default();
         for src in j.sources.iter_mut().filter(|s| is_reviewer_source(&s.name)) {
             src.spans.retain(|id, _| !ids.contains(id.as_str()));
@@ -380,11 +383,15 @@ impl App {
         j.sources
             .retain(|s| !is_reviewer_source(&s.name) || !s.spans.is_empty());
         self.arb_config.judges = (!j.is_empty()).then(|| Arc::new(j));
-        self.rescore(touched);
+        let lanes_after = here
+            .as_deref()
+            .map(|id| reviewer_spans(self.arb_config.judges.as_deref(), id));
+        self.rescore(touched, lanes_before != lanes_after);
     }
 
-    /// Score the `touched` records again under the new sources.
-    fn rescore(&mut self, touched: &[(usize, String)]) {
+    /// Score the `touched` records again under the new sources; `lanes_changed`: the record
+    /// on screen's reviewer sources changed, and the arbitration screen shows them.
+    fn rescore(&mut self, touched: &[(usize, String)], lanes_changed: bool) {
         let mut newly = Vec::new();
         for (idx, id) in touched {
             let Ok(rec) = self.arb_config.read(&self.dataset, *idx) else {
@@ -406,8 +413,8 @@ impl App {
         let here = self.cur.as_ref().ok().map(|c| c.index);
         let status = self.status.clone();
         match here {
-            // The record on screen shows its new lanes (not in the middle of an edit).
-            Some(i) if touched.iter().any(|(t, _)| *t == i) => {
+            // The arbitration screen shows the new lanes (not in the middle of an edit there).
+            Some(i) if lanes_changed && self.arbitrating => {
                 if matches!(self.mode, ModeState::Normal | ModeState::Arbitrate) {
                     self.load(i);
                     self.status = status;
@@ -427,6 +434,17 @@ impl App {
             self.status = Status::Info(s::new_disputes(newly.len()));
         }
     }
+}
+
+/// The reviewer sources' spans on record `id`, by source name.
+fn reviewer_spans(judges: Option<&Judges>, id: &str) -> Vec<(String, Vec<Span>)> {
+    judges.map_or_else(Vec::new, |j| {
+        j.sources
+            .iter()
+            .filter(|s| is_reviewer_source(&s.name))
+            .filter_map(|s| Some((s.name.clone(), s.spans.get(id)?.clone())))
+            .collect()
+    })
 }
 
 /// How many of `records` the stored states call reviewed.
