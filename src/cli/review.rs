@@ -164,7 +164,7 @@ fn default_queue(plan: Option<&[Assignment]>, reviewer: &str, dataset: &str) -> 
     }
     eprintln!(
         "note: the assignment plan of dataset {dataset:?} gives no records to reviewer \
-         {reviewer:?}: reviewing the unreviewed queue (others' records on screen are passed over)"
+         {reviewer:?}; reviewing the unreviewed queue"
     );
     QueueKind::Unreviewed
 }

@@ -300,6 +300,37 @@ fn review_without_queue_opens_the_plan_share_of_the_reviewer_in_a_terminal() {
     t.press(&["q"], "exit=0");
 }
 
+#[test]
+fn a_reviewer_the_plan_leaves_out_reviews_the_unreviewed_queue_and_is_told_why() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("planned.sqlite");
+    Store::open(&db)
+        .expect("db")
+        .save_plan("records", &plan(&[(IDS[0], &["bo"]), (IDS[1], &["zoë"])]))
+        .expect("plan");
+    let Some(t) = Tmux::start("team-out", &review_cmd(&db, "cy"), &env(dir.path())) else {
+        return;
+    };
+    let s = t.wait(IDS[0]);
+    assert!(s.contains("queue unreviewed"), "{s}");
+    let s = t.press(&["q"], "exit=0");
+    assert!(s.contains("gives no records to reviewer \"cy\""), "{s}");
+}
+
+#[test]
+fn review_help_lists_the_mine_queue() {
+    let out = super::common::bin()
+        .args(["review", "--help"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let help = String::from_utf8_lossy(&out);
+    assert!(help.contains("mine (the records the dataset's"), "{help}");
+    assert!(help.contains("the default when the plan gives"), "{help}");
+}
+
 /// `n` records like the fixture's first, with ids `rec°{i}`.
 fn many_records(dir: &Path, n: usize) -> PathBuf {
     let first = std::fs::read_to_string(records()).expect("fixture");
