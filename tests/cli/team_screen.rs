@@ -318,6 +318,24 @@ fn a_reviewer_the_plan_leaves_out_reviews_the_unreviewed_queue_and_is_told_why()
 }
 
 #[test]
+fn review_queue_mine_without_a_plan_exits_2_saying_how_to_make_one() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("unplanned.sqlite");
+    let cmd = format!(
+        "sh -c \"{} review {} --db {} --reviewer zoë --queue mine; echo exit=\\$?; sleep 600\"",
+        bin(),
+        shell_quote(&records()),
+        shell_quote(&db),
+    );
+    let Some(t) = Tmux::start("team-noplan", &cmd, &env(dir.path())) else {
+        return;
+    };
+    let s = t.wait("exit=2");
+    assert!(s.contains("has no assignment plan"), "{s}");
+    assert!(s.contains("spanreview assign"), "{s}");
+}
+
+#[test]
 fn review_help_lists_the_mine_queue() {
     let out = super::common::bin()
         .args(["review", "--help"])
