@@ -392,6 +392,7 @@ impl App {
 
     /// Handle one action.
     pub fn update(&mut self, action: Action) {
+        self.renew_claim_if_due();
         match action {
             Action::MouseDown(x, y) => return self.mouse_down(x, y),
             Action::MouseDrag(x, y) => return self.mouse_drag(x, y),

@@ -216,6 +216,13 @@ fn claims_serve_reviewers_different_records_and_expire_by_the_clock() {
     assert_eq!(bo.held_by(), Some("zoë"));
     let frame = render(&mut bo, 120, 30);
     assert!(frame.contains("zoë is on it"), "{frame}");
+    // zoë keeps working on it (keys, no idle moment): her claim is renewed, so 4 + 2 minutes
+    // after she took it, it still holds.
+    clock.fetch_add(4 * 60, Ordering::SeqCst);
+    zoe.update(Action::Cancel);
+    clock.fetch_add(2 * 60, Ordering::SeqCst);
+    bo.idle();
+    assert_eq!(bo.held_by(), Some("zoë"), "renewed on her keys");
     // zoë's screen stops renewing (a killed process): past the expiry bo's next poll takes
     // the record over.
     clock.fetch_add(6 * 60, Ordering::SeqCst);

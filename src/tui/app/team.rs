@@ -228,14 +228,20 @@ impl App {
         self.team.polled = Some(now);
         let here = self.cur.as_ref().ok().map(|c| c.record.id.clone());
         if let Some(id) = here {
-            let renew = match &self.team.claimed {
-                Some((r, at)) if *r == id => since(Some(*at)).is_none_or(|d| d >= CLAIM_RENEW),
-                // Someone else's: retry once they have let go.
-                _ if self.held_by().is_some() => {
+            let held = self
+                .team
+                .held
+                .as_ref()
+                .filter(|(r, _)| *r == id)
+                .map(|(_, who)| who.clone());
+            let renew = match (&self.team.claimed, held) {
+                (Some((r, at)), _) if *r == id => since(Some(*at)).is_none_or(|d| d >= CLAIM_RENEW),
+                // Someone else's: take it once they have let go (or it expired).
+                (_, Some(who)) => {
                     let others = self.log.team().and_then(|tl| {
                         tl.claims_of_others(&self.dataset.name, &self.reviewer).ok()
                     });
-                    others.is_some_and(|o| o.get(&id).map(String::as_str) != self.held_by())
+                    others.is_some_and(|o| o.get(&id) != Some(&who))
                 }
                 _ => true,
             };
@@ -244,6 +250,24 @@ impl App {
             }
         }
         self.poll_team();
+    }
+
+    /// Renew the claim on the record on screen when [`CLAIM_RENEW`] has passed: called on
+    /// every key too, so a reviewer working without a pause keeps their record.
+    pub(super) fn renew_claim_if_due(&mut self) {
+        let Some((id, at)) = &self.team.claimed else {
+            return;
+        };
+        let here = self.cur.as_ref().is_ok_and(|c| c.record.id == *id);
+        let due = self
+            .log
+            .now()
+            .duration_since(*at)
+            .map_or(true, |d| d >= CLAIM_RENEW);
+        if here && due {
+            let id = id.clone();
+            self.claim(&id);
+        }
     }
 
     /// Take in the decisions saved on the dataset since the last poll (every reviewer's, this
