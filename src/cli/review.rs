@@ -12,11 +12,13 @@ use super::judge_args::{self, JudgeArgs};
 use crate::formats::index::Lazy;
 use crate::formats::{Dataset, Format};
 use crate::model::escape;
-use crate::store::Store;
+use crate::review::disagreement::Options;
+use crate::store::{Assignment, Store};
 use crate::tui::app::App;
 use crate::tui::clustering::ArbConfig;
 use crate::tui::config::Config;
 use crate::tui::queue::QueueKind;
+use crate::tui::team::LiveSources;
 use crate::tui::theme::{ColorChoice, Depth, Theme};
 use crate::tui::{labels, terminal};
 
@@ -40,14 +42,16 @@ pub struct Args {
     /// Reviewer name recorded with each decision (default: $USER).
     #[arg(long, value_name = "NAME")]
     pub reviewer: Option<String>,
-    /// Which records: unreviewed, all, flagged, disputed (where the sources disagree, most
-    /// disputed first, on the arbitration screen), type:T (a corruption type), label:L (a span
-    /// of label L from any source), source:NAME (source NAME has a span),
-    /// confidence:LO-HI (a span whose confidence is in [LO, HI]; spans without one are in no
-    /// range), reviewer:NAME (records NAME decided on) or outcome:open|clean|removed (the
-    /// stored outcome; open = decided on and kept, not untouched).
-    #[arg(long, default_value = "unreviewed", value_parser = clap::value_parser!(String))]
-    pub queue: String,
+    /// Which records: mine (the records the dataset's assignment plan gives --reviewer that they
+    /// have not reviewed; the default when the plan gives them any), unreviewed (the default
+    /// otherwise), all, flagged, disputed (where the sources disagree, most disputed first, on
+    /// the arbitration screen), type:T (a corruption type), label:L (a span of label L from any
+    /// source), source:NAME (source NAME has a span), confidence:LO-HI (a span whose confidence
+    /// is in [LO, HI]; spans without one are in no range), reviewer:NAME (records NAME decided
+    /// on) or outcome:open|clean|removed (the stored outcome; open = decided on and kept, not
+    /// untouched).
+    #[arg(long, value_parser = clap::value_parser!(String))]
+    pub queue: Option<String>,
     /// Read every file in this format instead of detecting it.
     #[arg(long, value_enum)]
     pub format: Option<Format>,
@@ -149,19 +153,54 @@ fn several_reviewers(store: &Store, dataset: &str) -> anyhow::Result<bool> {
     Ok(log.iter().any(|d| d.reviewer != log[0].reviewer))
 }
 
+/// The queue when `--queue` is not given: `mine` when the dataset's plan gives `reviewer`
+/// records, else `unreviewed` (saying so on stderr when there is a plan without them).
+fn default_queue(plan: Option<&[Assignment]>, reviewer: &str, dataset: &str) -> QueueKind {
+    let Some(plan) = plan else {
+        return QueueKind::Unreviewed;
+    };
+    if plan
+        .iter()
+        .any(|a| a.reviewers.iter().any(|r| r == reviewer))
+    {
+        return QueueKind::Mine;
+    }
+    eprintln!(
+        "note: the assignment plan of dataset {dataset:?} gives no records to reviewer \
+         {reviewer:?}; reviewing the unreviewed queue"
+    );
+    QueueKind::Unreviewed
+}
+
+/// The reviewer sources as `--judge`-less arbitration computes them at start
+/// ([`judge_args::reviewers`]), for the screen to refresh them as the team decides.
+#[must_use]
+pub fn live_reviewer_sources(options: Options) -> LiveSources {
+    Box::new(move |log, dataset| {
+        let r = judge_args::reviewers(log, dataset, &options);
+        (r.sources, r.agreed)
+    })
+}
+
 /// Run the subcommand.
 ///
 /// # Errors
 /// Unreadable files, a bad queue, config or label file, a database that cannot be opened, or
 /// no terminal.
 pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
-    let queue: QueueKind = match args.sample {
-        Some(n) => QueueKind::Sample {
+    let queue: Option<QueueKind> = match args.sample {
+        Some(n) => Some(QueueKind::Sample {
             n: usize::try_from(n).unwrap_or(usize::MAX),
             seed: args.seed,
-        },
-        None => args.queue.parse().map_err(anyhow::Error::msg)?,
+        }),
+        None => args
+            .queue
+            .as_deref()
+            .map(str::parse)
+            .transpose()
+            .map_err(anyhow::Error::msg)?,
     };
+    let reviewer = reviewer(args.reviewer.clone());
     let arb = args.arb_config();
     let files = if args.files.is_empty() {
         super::sample::files()?
@@ -200,11 +239,14 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
         Store::open(&db)
     };
     let store = std::rc::Rc::new(store.with_context(|| format!("opening {}", db.display()))?);
+    let plan = store.plan(&dataset.name)?;
+    let queue = queue.unwrap_or_else(|| default_queue(plan.as_deref(), &reviewer, &dataset.name));
     let mut arb = arb;
     // `--judge` sources and several reviewers' decisions are matched to every record by id; a
     // sample is drawn from the dataset's size.
     if !dataset.indexed()
         && (matches!(queue, QueueKind::Sample { .. })
+            || plan.is_some()
             || !args.judges.judges.is_empty()
             || several_reviewers(&store, &dataset.name)?)
     {
@@ -237,14 +279,17 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
     let mut app = App::open(
         dataset,
         Box::new(std::rc::Rc::clone(&store)),
-        &reviewer(args.reviewer.clone()),
+        &reviewer,
         queue,
         config,
         labels,
         arb,
     )
     .map_err(anyhow::Error::msg)?;
-    terminal::run(&mut app).context("the terminal failed")?;
+    app.set_live_sources(live_reviewer_sources(args.judges.options()));
+    let ran = terminal::run(&mut app).context("the terminal failed");
+    app.release_claims();
+    ran?;
     let (done, n, _) = app.progress();
     tracing::info!(done, n, "review closed");
     // The file was deleted or replaced during the review: say where the decisions went

@@ -20,6 +20,7 @@
 //!   read an older database through an up-to-date copy in memory and leave the file as it is.
 
 mod append;
+pub mod claims;
 mod clock;
 mod error;
 mod guard;

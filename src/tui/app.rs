@@ -21,6 +21,7 @@ mod pace;
 mod retype;
 mod speed;
 mod state;
+mod team;
 
 pub use indexing::INDEX_WAIT;
 pub use state::{
@@ -126,6 +127,8 @@ pub struct App {
     pace: pace::Pace,
     /// The search across records (`N`) and the last click, for `v`.
     speed: speed::Speed,
+    /// The team on a shared database: plan, claims, polling.
+    team: super::team::Team,
 }
 
 /// How long opening waits for the background clustering before the first frame: a small
@@ -227,7 +230,9 @@ impl App {
             clustering_deferred: false,
             pace,
             speed: speed::Speed::default(),
+            team: super::team::Team::default(),
         };
+        app.open_team()?;
         let disputed = app.queue.kind == QueueKind::Disputed;
         app.arbitrating = disputed;
         if disputed || app.arb_config.auto_accept || app.arb_config.background {
@@ -270,15 +275,9 @@ impl App {
     fn resume_position(&mut self, from: usize, wait: Duration) -> usize {
         let mut pos = from;
         self.pending = None;
+        let others = self.claims_of_others();
         while let Some(idx) = self.queue_get(pos, wait) {
-            let reviewed = self
-                .dataset
-                .primary()
-                .id(idx)
-                .ok()
-                .and_then(|id| self.states.get(&id))
-                .is_some_and(|s| s.reviewed);
-            if !reviewed {
+            if !self.resume_passes(idx, &others) {
                 return pos;
             }
             pos += 1;
@@ -330,6 +329,7 @@ impl App {
     pub fn idle(&mut self) -> bool {
         self.index_tick();
         self.follow_if_due();
+        self.team_if_due();
         if self.clustering.as_ref().is_some_and(|c| !c.finished) {
             self.drain_clustering(2_000);
         }
@@ -397,6 +397,7 @@ impl App {
 
     /// Handle one action.
     pub fn update(&mut self, action: Action) {
+        self.renew_claim_if_due();
         match action {
             Action::MouseDown(x, y) => return self.mouse_down(x, y),
             Action::MouseDrag(x, y) => return self.mouse_drag(x, y),

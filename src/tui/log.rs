@@ -81,6 +81,11 @@ pub trait DecisionLog {
     fn check(&self) -> Result<(), String> {
         Ok(())
     }
+    /// The team side (plan, claims, polling) when the log is a shared database; `None` for
+    /// logs without one (test logs).
+    fn team(&self) -> Option<&dyn super::team::TeamLog> {
+        None
+    }
 }
 
 /// `r`, unless the database file is no longer in place: a commit into a file deleted or
@@ -127,6 +132,9 @@ impl DecisionLog for Store {
     fn check(&self) -> Result<(), String> {
         self.check_in_place().map_err(|e| e.to_string())
     }
+    fn team(&self) -> Option<&dyn super::team::TeamLog> {
+        Some(self)
+    }
 }
 
 impl<T: DecisionLog + ?Sized> DecisionLog for std::rc::Rc<T> {
@@ -160,6 +168,9 @@ impl<T: DecisionLog + ?Sized> DecisionLog for std::rc::Rc<T> {
     }
     fn check(&self) -> Result<(), String> {
         (**self).check()
+    }
+    fn team(&self) -> Option<&dyn super::team::TeamLog> {
+        (**self).team()
     }
 }
 

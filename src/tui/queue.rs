@@ -38,6 +38,10 @@ pub enum QueueKind {
     /// background clustering ([`Queue::push`]), not from scanning: in file order while it runs,
     /// then the part after the reviewer's position is sorted ([`Queue::finish`]).
     Disputed,
+    /// The records the assignment plan gives this reviewer that they have not reviewed yet
+    /// (others' decisions on shared records do not count), in file order. Members are given
+    /// when the queue is made ([`Queue::force`]), not scanned.
+    Mine,
     /// `n` records chosen uniformly at random, deterministically for `seed` (spot checks), in
     /// file order. Drawn when the queue is made, from the dataset's size: the dataset must be
     /// indexed by then (`review --sample` indexes it first).
@@ -57,11 +61,12 @@ impl FromStr for QueueKind {
             "all" => Ok(Self::All),
             "flagged" => Ok(Self::Flagged),
             "disputed" => Ok(Self::Disputed),
+            "mine" => Ok(Self::Mine),
             _ => {
                 let (prefix, value) = s.split_once(':').unwrap_or((s, ""));
                 match prefix {
                     _ if value.is_empty() => Err(format!(
-                        "unknown queue {s:?} (expected unreviewed, all, flagged, disputed, \
+                        "unknown queue {s:?} (expected unreviewed, mine, all, flagged, disputed, \
                          type:T, label:L, source:NAME, confidence:LO-HI, reviewer:NAME or \
                          outcome:open|clean|removed)"
                     )),
@@ -72,7 +77,7 @@ impl FromStr for QueueKind {
                         Filter::parse(p, value).map(Self::Filter)
                     }
                     _ => Err(format!(
-                        "unknown queue {s:?} (expected unreviewed, all, flagged, disputed, \
+                        "unknown queue {s:?} (expected unreviewed, mine, all, flagged, disputed, \
                          type:T, label:L, source:NAME, confidence:LO-HI, reviewer:NAME or \
                          outcome:open|clean|removed)"
                     )),
@@ -89,6 +94,7 @@ impl fmt::Display for QueueKind {
             Self::All => f.write_str("all"),
             Self::Flagged => f.write_str("flagged"),
             Self::Disputed => f.write_str("disputed"),
+            Self::Mine => f.write_str("mine"),
             Self::Type(t) => write!(f, "type:{t}"),
             Self::Label(l) => write!(f, "label:{l}"),
             Self::Source(s) => write!(f, "source:{s}"),
@@ -204,7 +210,7 @@ impl Queue {
             QueueKind::All => Some(ds.len()),
             QueueKind::Unreviewed => Some(ds.len().saturating_sub(self.stored.0)),
             QueueKind::Flagged => Some(self.stored.1),
-            QueueKind::Sample { .. } => Some(self.members.len()),
+            QueueKind::Sample { .. } | QueueKind::Mine => Some(self.members.len()),
             QueueKind::Type(_)
             | QueueKind::Label(_)
             | QueueKind::Source(_)
@@ -362,7 +368,7 @@ fn admits(
     let state = |id: &str| states.get(id).cloned().unwrap_or_default();
     match kind {
         QueueKind::All => Some(false),
-        QueueKind::Disputed | QueueKind::Sample { .. } => None,
+        QueueKind::Disputed | QueueKind::Sample { .. } | QueueKind::Mine => None,
         QueueKind::Unreviewed => match ds.primary().id(i) {
             Ok(id) => (!state(&id).reviewed).then_some(false),
             Err(_) => Some(false),

@@ -2,6 +2,7 @@
 //! stay consistent.
 
 mod help;
+pub mod team;
 
 pub use help::{describe, describe_in, hint, hint_actions, hint_in, mode_title};
 

@@ -29,6 +29,7 @@ mod search;
 mod stats;
 mod store;
 mod streams;
+mod team_screen;
 mod terminal;
 mod validate;
 mod verdicts;

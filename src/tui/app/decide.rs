@@ -173,7 +173,8 @@ impl App {
                 .get(self.pos + 1, &self.dataset, &self.states)
                 .is_some()
             {
-                self.go(self.pos + 1);
+                let to = self.pass_over_claimed(self.pos + 1);
+                self.go(to);
                 self.status = msg;
             } else {
                 self.status = Status::Saved(format!(

@@ -16,7 +16,10 @@ impl App {
             self.status = Status::Info(strings::QUEUE_START.to_owned());
             return;
         }
-        let to = self.pos.saturating_add_signed(delta);
+        let mut to = self.pos.saturating_add_signed(delta);
+        if delta > 0 {
+            to = self.pass_over_claimed(to);
+        }
         if self.queue_get(to, self.index_wait).is_none() {
             if !self.dataset.indexed() && self.queue.kind != QueueKind::Disputed {
                 return self.wait_to_go(indexing::Pending::Pos(to));
@@ -132,6 +135,7 @@ impl App {
         self.refresh_hits();
         self.placing = None;
         self.load_arb();
+        self.claim_current();
     }
 
     pub(super) fn read(&self, idx: usize) -> Result<Current, String> {

@@ -29,6 +29,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         Span::styled(pos, th.accent()),
         Span::raw(format!(" · queue {}", app.queue.kind)),
     ];
+    if let Some(t) = app.team_line() {
+        first.push(Span::styled(format!(" · {t}"), th.accent()));
+    }
     if let Some(cl) = &app.clustering {
         let msg = if cl.finished {
             strings::disputed(cl.disputed)
@@ -69,6 +72,12 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         };
         second.push(Span::raw(" · "));
         second.push(Span::styled(state, th.accent()));
+        if let Some(who) = app.held_by() {
+            second.push(Span::styled(
+                format!(" · {}", strings::team::on_it(who)),
+                th.stale(),
+            ));
+        }
         if r.flagged {
             second.push(Span::styled(format!(" · {}", strings::FLAGGED), th.stale()));
         }
