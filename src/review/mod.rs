@@ -8,3 +8,4 @@ pub mod labeled;
 pub mod locate;
 pub mod metrics;
 pub mod outcome;
+pub mod team;
