@@ -14,11 +14,13 @@
 //! - **Balance.** Bases are dealt largest first (ties in seeded order) to the least-loaded
 //!   reviewers; loads (records, an overlap record counting for each of its reviewers) then end
 //!   within one base's size of each other.
-//! - **Re-assignment.** A record keeps every reviewer who decided on it (left the team or not),
-//!   and a base goes first to the team members who decided on its records. Otherwise a base's
-//!   reviewers in the standing plan keep it while their load stays within one base of the
-//!   least-loaded candidate, so re-running with the same team moves nothing, and a newcomer
-//!   takes unreviewed records until the loads even out.
+//! - **Re-assignment.** A record keeps every reviewer who decided on it (left the team or not);
+//!   a base keeps the team members who decided on its records, then its reviewers in the
+//!   standing plan still on the team. The places this leaves open (a reviewer left, a new
+//!   record, more overlap) go to the least loaded; then, while the most and the least loaded
+//!   are more than a base apart, a base the former holds and decided nothing of moves to the
+//!   latter. Re-running with the same team moves nothing; a newcomer takes bases until the
+//!   loads even out.
 //!
 //! Deterministic: the same input and seed give the same plan (no hash-map order is used).
 
@@ -155,12 +157,12 @@ pub fn check(team: &[String], opts: &Options) -> Result<(), PlanError> {
 ///
 /// # Errors
 /// The team or the options are unusable ([`check`]).
-pub fn plan(
-    items: &[Item],
-    team: &[String],
+pub fn plan<'a>(
+    items: &'a [Item],
+    team: &'a [String],
     opts: &Options,
-    previous: &[Assigned],
-    decided: &HashMap<String, BTreeSet<String>>,
+    previous: &'a [Assigned],
+    decided: &'a HashMap<String, BTreeSet<String>>,
 ) -> Result<Vec<Assigned>, PlanError> {
     check(team, opts)?;
     let mut seen = BTreeSet::new();
@@ -181,86 +183,153 @@ pub fn plan(
         .iter()
         .map(|a| (a.record_id.as_str(), a.reviewers.as_slice()))
         .collect();
-    let none = BTreeSet::new();
-    let decided_on = |i: usize| decided.get(&items[i].id).unwrap_or(&none);
+    let decided_on = |i: usize| decided.get(&items[i].id).into_iter().flatten();
     let s_max = bases.iter().map(|b| b.members.len()).max().unwrap_or(0);
-
-    let mut order: Vec<usize> = (0..bases.len()).collect();
-    order.sort_by_key(|&b| (std::cmp::Reverse(bases[b].members.len()), bases[b].key));
-    let mut load: HashMap<&str, usize> = team.iter().map(|r| (r.as_str(), 0)).collect();
-    let mut out: Vec<Option<Vec<String>>> = vec![None; items.len()];
-    for b in order {
-        let base = &bases[b];
-        let want = if overlap[b] { opts.k } else { 1 };
-        // Team members who decided on the base's records, most records first.
-        let mut lockers: BTreeMap<&str, usize> = BTreeMap::new();
-        let mut prev: BTreeMap<&str, usize> = BTreeMap::new();
-        for &i in &base.members {
-            for r in decided_on(i) {
-                if rank.contains_key(r.as_str()) {
-                    *lockers.entry(r.as_str()).or_default() += 1;
-                }
+    let want: Vec<usize> = overlap
+        .iter()
+        .map(|&o| if o { opts.k } else { 1 })
+        .collect();
+    // A record's reviewers: who decided on it, then its base's reviewers up to the count.
+    let revs = |i: usize, chosen: &[&'a str], want: usize| -> Vec<&'a str> {
+        let mut v: Vec<&str> = decided_on(i).map(String::as_str).collect();
+        for &c in chosen {
+            if v.len() >= want {
+                break;
             }
-            for r in before
+            if !v.contains(&c) {
+                v.push(c);
+            }
+        }
+        v
+    };
+
+    // Start from what stays: team members who decided on a base's records, then its
+    // reviewers in the standing plan who are still on the team.
+    let mut lockers: Vec<BTreeSet<&str>> = Vec::with_capacity(bases.len());
+    let mut chosen: Vec<Vec<&str>> = Vec::with_capacity(bases.len());
+    for (b, base) in bases.iter().enumerate() {
+        let (mut locks, mut prev) = (BTreeMap::new(), BTreeMap::new());
+        for &i in &base.members {
+            for r in decided_on(i).filter(|r| rank.contains_key(r.as_str())) {
+                *locks.entry(r.as_str()).or_insert(0_usize) += 1;
+            }
+            let before_i = before
                 .get(items[i].id.as_str())
                 .copied()
-                .unwrap_or_default()
-            {
-                if rank.contains_key(r.as_str()) {
-                    *prev.entry(r.as_str()).or_default() += 1;
-                }
+                .unwrap_or_default();
+            for r in before_i.iter().filter(|r| rank.contains_key(r.as_str())) {
+                *prev.entry(r.as_str()).or_insert(0_usize) += 1;
             }
         }
-        let mut lockers: Vec<(&str, usize)> = lockers.into_iter().collect();
-        lockers.sort_by_key(|&(r, n)| (std::cmp::Reverse(n), rank[r]));
-        let mut chosen: Vec<&str> = lockers.iter().take(want).map(|&(r, _)| r).collect();
-        let open = base
-            .members
-            .iter()
-            .filter(|&&i| decided_on(i).is_empty())
-            .count();
-        while chosen.len() < want {
-            let cands: Vec<&str> = team
+        let ordered = |m: BTreeMap<&'a str, usize>| {
+            let mut v: Vec<(&str, usize)> = m.into_iter().collect();
+            v.sort_by_key(|&(r, n)| (std::cmp::Reverse(n), rank[r]));
+            v.into_iter().map(|(r, _)| r).collect::<Vec<_>>()
+        };
+        lockers.push(locks.keys().copied().collect());
+        let mut c = ordered(locks);
+        for r in ordered(prev) {
+            if !c.contains(&r) {
+                c.push(r);
+            }
+        }
+        c.truncate(want[b]);
+        chosen.push(c);
+    }
+    let mut load: HashMap<&str, usize> = team.iter().map(|r| (r.as_str(), 0)).collect();
+    let add = |load: &mut HashMap<&'a str, usize>, b: usize, c: &[&'a str], sign: bool| {
+        for &i in &bases[b].members {
+            for r in revs(i, c, want[b]) {
+                let l = load.entry(r).or_insert(0);
+                *l = if sign { *l + 1 } else { *l - 1 };
+            }
+        }
+    };
+    for (b, c) in chosen.iter().enumerate() {
+        add(&mut load, b, c, true);
+    }
+
+    // Fill the open places, largest bases first, with the least loaded.
+    let mut order: Vec<usize> = (0..bases.len()).collect();
+    order.sort_by_key(|&b| (std::cmp::Reverse(bases[b].members.len()), bases[b].key));
+    for &b in &order {
+        while chosen[b].len() < want[b] {
+            let Some(least) = team
                 .iter()
                 .map(String::as_str)
-                .filter(|r| !chosen.contains(r))
-                .collect();
-            let by_load = |r: &&str| (load[*r], rank[*r]);
-            let Some(least) = cands.iter().copied().min_by_key(by_load) else {
+                .filter(|r| !chosen[b].contains(r))
+                .min_by_key(|r| (load[*r], rank[*r]))
+            else {
                 break;
             };
-            let sticky = cands
+            add(&mut load, b, &chosen[b], false);
+            chosen[b].push(least);
+            add(&mut load, b, &chosen[b], true);
+        }
+    }
+
+    // Even out: move a base the most loaded holds (and decided none of) to the least loaded
+    // while they are more than a base apart; each move lowers the sum of squared loads.
+    loop {
+        let mut by_load: Vec<&str> = team.iter().map(String::as_str).collect();
+        by_load.sort_by_key(|r| (load[*r], rank[*r]));
+        let pairs = by_load
+            .iter()
+            .rev()
+            .flat_map(|&hi| by_load.iter().map(move |&lo| (hi, lo)));
+        let mut pick = None;
+        for (hi, lo) in pairs {
+            let gap = load[hi].saturating_sub(load[lo]);
+            if gap <= s_max {
+                continue;
+            }
+            let held = |b: usize| {
+                bases[b]
+                    .members
+                    .iter()
+                    .filter(|&&i| revs(i, &chosen[b], want[b]).contains(&hi))
+                    .count()
+            };
+            pick = order
                 .iter()
                 .copied()
-                .filter(|r| prev.contains_key(*r) && load[*r] + open <= load[least] + s_max)
-                .min_by_key(by_load);
-            chosen.push(sticky.unwrap_or(least));
+                .filter(|&b| {
+                    chosen[b].contains(&hi) && !chosen[b].contains(&lo) && !lockers[b].contains(hi)
+                })
+                .map(|b| (held(b), b))
+                .filter(|&(n, _)| n > 0 && n < gap)
+                .max_by_key(|&(n, b)| (n, std::cmp::Reverse(bases[b].key)))
+                .map(|(_, b)| (hi, lo, b));
+            if pick.is_some() {
+                break;
+            }
         }
+        let Some((hi, lo, b)) = pick else {
+            break;
+        };
+        add(&mut load, b, &chosen[b], false);
+        for c in &mut chosen[b] {
+            if *c == hi {
+                *c = lo;
+            }
+        }
+        add(&mut load, b, &chosen[b], true);
+    }
+
+    let mut out: Vec<Vec<String>> = vec![Vec::new(); items.len()];
+    for (b, base) in bases.iter().enumerate() {
         for &i in &base.members {
-            let mut revs: Vec<&str> = decided_on(i).iter().map(String::as_str).collect();
-            for &c in &chosen {
-                if revs.len() >= want {
-                    break;
-                }
-                if !revs.contains(&c) {
-                    revs.push(c);
-                }
-            }
-            for r in &revs {
-                if let Some(l) = load.get_mut(r) {
-                    *l += 1;
-                }
-            }
-            revs.sort_by_key(|r| (position.get(r).copied().unwrap_or(usize::MAX), *r));
-            out[i] = Some(revs.into_iter().map(str::to_owned).collect());
+            let mut v = revs(i, &chosen[b], want[b]);
+            v.sort_by_key(|r| (position.get(r).copied().unwrap_or(usize::MAX), *r));
+            out[i] = v.into_iter().map(str::to_owned).collect();
         }
     }
     Ok(items
         .iter()
         .zip(out)
-        .map(|(item, revs)| Assigned {
+        .map(|(item, reviewers)| Assigned {
             record_id: item.id.clone(),
-            reviewers: revs.unwrap_or_default(),
+            reviewers,
         })
         .collect())
 }
