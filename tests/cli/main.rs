@@ -3,6 +3,7 @@
 mod agreement;
 mod app_harness;
 mod arbitrate;
+mod assign;
 mod cold_open;
 mod common;
 mod compare;
