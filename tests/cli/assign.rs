@@ -208,7 +208,7 @@ fn reassigning_moves_only_records_nobody_decided_on() {
             assert!(!revs.contains(&"ana".to_owned()), "{id}: {revs:?}");
         }
         // bo's and cy's records stay, or go to the newcomer to even the loads out.
-        if !before[id].contains(&"ana".to_owned()) && &before[id] != &revs {
+        if !before[id].contains(&"ana".to_owned()) && before[id] != revs {
             assert_eq!(revs, &["dan"], "{id} moved from {:?}", before[id]);
         }
     }
