@@ -66,7 +66,8 @@ pub enum Command {
     /// Write the reviewed records in the input's own schema.
     #[command(after_help = help::EXPORT)]
     Export(export::Args),
-    /// Agreement of every source with the reviewed result, and judges' upheld rates.
+    /// Agreement of every source with the reviewed result, judges' upheld rates, reviewers'
+    /// agreement and pace.
     #[command(after_help = help::STATS)]
     Stats(stats::Args),
     /// Split the records among reviewers (with overlap for agreement) and store the plan.

@@ -27,6 +27,7 @@ mod reviewers;
 mod stats;
 mod store;
 mod streams;
+mod team_stats;
 mod terminal;
 mod validate;
 mod verdicts;

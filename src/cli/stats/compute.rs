@@ -12,6 +12,7 @@ use crate::review::alpha::Alpha;
 use crate::review::decision::{replay, Decision, RecordOutcome, RecordReview};
 use crate::review::metrics::{Agreement, RecordAgreement};
 use crate::review::outcome::{is_verdict_action, votes, JudgeCounts};
+use crate::review::team::Team;
 
 /// Accumulators, per source and per pair, keyed by name in order of first appearance.
 #[derive(Default)]
@@ -51,6 +52,7 @@ pub(super) fn compute(
     let mut progress = Progress::default();
     let mut dis = DisagreementSummary::default();
     let mut acc = Acc::default();
+    let mut team = Team::default();
     let mut upheld: BTreeMap<String, JudgeCounts> = BTreeMap::new();
     let mut stale = Vec::new();
     let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
@@ -77,6 +79,12 @@ pub(super) fn compute(
         let decisions = by_record.get(rec.id.as_str()).unwrap_or(&empty);
         let review = replay(&rec, decisions);
         count_progress(&mut progress, &review);
+        team.add(
+            &rec.id,
+            &rec.output,
+            &super::team::opinions(&rec, decisions),
+            &options,
+        );
         for d in &review.stale {
             stale.push(StaleNote {
                 id: d.id,
@@ -171,6 +179,8 @@ pub(super) fn compute(
         pairs,
         upheld,
         stale,
+        team: team.report(),
+        by_reviewer: None,
     }
 }
 

@@ -21,9 +21,16 @@
 //! the stats screen count them ([`votes::count`]); the JSON also gives the per-span counts (one
 //! per decision) as `upheld_spans`/`dismissed_spans`. Stale decisions (made on other content of a
 //! record) are listed on stderr and in the JSON, and counted nowhere.
+//!
+//! **Team** ([`crate::review::team`]): on the records two or more reviewers of the database
+//! decided on, each pair's and the team's label-aware agreement (character F1, kappa,
+//! Krippendorff's alpha), each reviewer's result replayed from their own decisions, and the
+//! records where they disagree with every reviewer's spans. `--by-reviewer` adds each
+//! reviewer's progress against `spanreview assign`'s plan and their pace.
 
 mod compute;
 mod table;
+mod team;
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -39,6 +46,7 @@ use crate::review::alpha::AlphaScores;
 use crate::review::decision::ActionKind;
 use crate::review::metrics::Scores;
 use crate::review::outcome::JudgeCounts;
+use crate::review::team::{Pace, TeamAgreement};
 use crate::store::Store;
 use anyhow::Context;
 use serde::Serialize;
@@ -70,6 +78,10 @@ pub struct Args {
     /// Read every FILE in this format instead of detecting it.
     #[arg(long, value_enum, value_name = "F")]
     pub format: Option<Format>,
+    /// Add each reviewer's progress: records assigned (by `spanreview assign`'s plan; `-`
+    /// without one), done, left, records per hour of work, time left at that rate.
+    #[arg(long)]
+    pub by_reviewer: bool,
 }
 
 /// Review progress.
@@ -184,6 +196,12 @@ pub struct Report {
     pub upheld: BTreeMap<String, JudgeCounts>,
     /// Stale decisions.
     pub stale: Vec<StaleNote>,
+    /// Agreement among the database's reviewers on the records two or more of them decided on
+    /// (label-aware char F1, kappa, alpha per pair and for the team) and their disagreements;
+    /// `null` when no record has two reviewers' decisions.
+    pub team: Option<TeamAgreement>,
+    /// With `--by-reviewer`: each reviewer's progress and pace.
+    pub by_reviewer: Option<Vec<Pace>>,
 }
 
 /// Run the subcommand.
@@ -211,7 +229,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (judges, notes) = args.judges.load(&dataset, &name, Some(&store))?;
     judge_args::tell(&notes);
     let log = store.decisions(Some(&name))?;
-    let report = compute::compute(
+    let mut report = compute::compute(
         &dataset,
         &judges,
         &log,
@@ -219,6 +237,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &name,
         &db.display().to_string(),
     );
+    if args.by_reviewer {
+        let plan = store.plan(&name)?;
+        report.by_reviewer = Some(team::paces(&log, plan.as_deref()));
+    }
     for s in &report.stale {
         eprintln!(
             "stale: record {:?}: decision #{} ({} by {} at {}) was made on other content of the \
@@ -241,7 +263,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let text = json!(report).to_string();
         writeln!(out, "{}", crate::model::escape::json(&text)).context("writing to stdout")?;
     } else {
-        let table = table::table(&report);
+        let mut table = table::table(&report);
+        if let Some(t) = &report.team {
+            table.push_str(&team::team_table(t));
+        }
+        if let Some(p) = &report.by_reviewer {
+            table.push_str(&team::pace_table(p));
+        }
         write!(out, "{}", crate::model::escape::lines(&table)).context("writing to stdout")?;
     }
     Ok(ExitCode::SUCCESS)
