@@ -89,7 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("{p}");
     }
     let name = args.db.dataset.clone().unwrap_or(dataset.name.clone());
-    let items = items(&dataset);
+    let (items, left_out) = items(&dataset);
     let db = args.db.db_path();
     let store = Store::open(&db)?;
     let previous: Vec<Assigned> = store
@@ -140,13 +140,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         s
     };
-    if args.json {
+    let written = if args.json {
         eprintln!("{note}");
-        return super::write_stdout(json_lines(&plan).as_bytes());
+        super::write_stdout(json_lines(&plan).as_bytes())?
+    } else {
+        let mut out = format!("{note}\n");
+        out.push_str(&summary(&plan, &decided, Some(&args.reviewers)));
+        super::write_stdout(escape::lines(&out).as_bytes())?
+    };
+    if left_out > 0 {
+        eprintln!("{left_out} line(s) without a readable id were left out of the plan (listed)");
+        return Ok(ExitCode::from(1));
     }
-    let mut out = format!("{note}\n");
-    out.push_str(&summary(&plan, &decided, Some(&args.reviewers)));
-    super::write_stdout(escape::lines(&out).as_bytes())
+    Ok(written)
 }
 
 /// `--show`: the standing plan.
@@ -188,10 +194,11 @@ fn show(args: &Args) -> anyhow::Result<ExitCode> {
 
 /// The records as the planner sees them, in file order; an unreadable record is planned by
 /// its id when that can be read (its reviewer will see the error), else left out with a
-/// warning.
-fn items(dataset: &Dataset) -> Vec<Item> {
+/// warning. Also the number left out.
+fn items(dataset: &Dataset) -> (Vec<Item>, usize) {
     let primary = dataset.primary();
     let mut out = Vec::with_capacity(primary.len());
+    let mut left_out = 0;
     let mut first: HashMap<String, u32> = HashMap::new();
     for i in 0..primary.len() {
         let item = match primary.record(i) {
@@ -218,6 +225,7 @@ fn items(dataset: &Dataset) -> Vec<Item> {
                 }
                 Err(_) => {
                     eprintln!("{e} (no id: not assigned)");
+                    left_out += 1;
                     continue;
                 }
             },
@@ -234,7 +242,7 @@ fn items(dataset: &Dataset) -> Vec<Item> {
         first.insert(item.id.clone(), line);
         out.push(item);
     }
-    out
+    (out, left_out)
 }
 
 /// One JSON object per record.

@@ -113,6 +113,7 @@ pub const ASSIGN: &str = concat!(
      \n\
      Exit status:\n  \
        0  planned (or shown)\n  \
+       1  planned, but lines without a readable id were left out (listed)\n  \
        2  a usage or I/O error, a bad --reviewers/--overlap/--overlap-k, or (--show) no plan"
 );
 

@@ -288,3 +288,63 @@ fn unusable_teams_and_options_are_refused() {
         .code(2)
         .stderr(predicates::str::contains("give FILE or --dataset"));
 }
+
+/// A line that is not JSON is named (file and line) and left out, exit 1; a record that cannot
+/// be read but has an id is assigned (its reviewer sees the error); an id seen again is named
+/// and assigned once.
+#[test]
+fn bad_lines_are_named_and_every_readable_id_is_assigned() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let text = std::fs::read_to_string(records()).expect("read");
+    let lines: Vec<&str> = text.lines().take(3).collect();
+    let mut no_output: Value = serde_json::from_str(lines[2]).expect("json");
+    no_output.as_object_mut().expect("object").remove("output");
+    no_output["id"] = "sans_réponse_東".into();
+    let file = dir.path().join("bad.jsonl");
+    std::fs::write(
+        &file,
+        format!(
+            "{}\n{}\n{{\"id\": \"broken\n{}\n{no_output}\n",
+            lines[0], lines[1], lines[0]
+        ),
+    )
+    .expect("write");
+    let db = dir.path().join("team.sqlite");
+    let out = bin()
+        .arg("assign")
+        .arg(&file)
+        .args(["--reviewers", "ana,bo", "--json", "--db"])
+        .arg(&db)
+        .env_remove("SPANREVIEW_DB")
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    let name = file.display().to_string();
+    assert!(
+        stderr.contains(&format!("{name}:3: invalid JSON")) && stderr.contains("not assigned"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("{name}:4: record id")) && stderr.contains("seen on line 1"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&format!("{name}:5: ")), "{stderr}");
+    let ids: Vec<String> = plan_of(&out.get_output().stdout)
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    let first = |l: &str| -> String {
+        serde_json::from_str::<Value>(l).expect("json")["id"]
+            .as_str()
+            .expect("id")
+            .to_owned()
+    };
+    assert_eq!(
+        ids,
+        [
+            first(lines[0]),
+            first(lines[1]),
+            "sans_réponse_東".to_owned()
+        ]
+    );
+}
