@@ -270,6 +270,12 @@ pub fn plan<'a>(
 
     // Even out: move a base the most loaded holds (and decided none of) to the least loaded
     // while they are more than a base apart; each move lowers the sum of squared loads.
+    let mut holds: HashMap<&str, BTreeSet<usize>> = HashMap::new();
+    for (b, c) in chosen.iter().enumerate() {
+        for &r in c {
+            holds.entry(r).or_default().insert(b);
+        }
+    }
     loop {
         let mut by_load: Vec<&str> = team.iter().map(String::as_str).collect();
         by_load.sort_by_key(|r| (load[*r], rank[*r]));
@@ -290,12 +296,12 @@ pub fn plan<'a>(
                     .filter(|&&i| revs(i, &chosen[b], want[b]).contains(&hi))
                     .count()
             };
-            pick = order
-                .iter()
+            pick = holds
+                .get(hi)
+                .into_iter()
+                .flatten()
                 .copied()
-                .filter(|&b| {
-                    chosen[b].contains(&hi) && !chosen[b].contains(&lo) && !lockers[b].contains(hi)
-                })
+                .filter(|&b| !chosen[b].contains(&lo) && !lockers[b].contains(hi))
                 .map(|b| (held(b), b))
                 .filter(|&(n, _)| n > 0 && n < gap)
                 .max_by_key(|&(n, b)| (n, std::cmp::Reverse(bases[b].key)))
@@ -314,6 +320,10 @@ pub fn plan<'a>(
             }
         }
         add(&mut load, b, &chosen[b], true);
+        if let Some(h) = holds.get_mut(hi) {
+            h.remove(&b);
+        }
+        holds.entry(lo).or_default().insert(b);
     }
 
     let mut out: Vec<Vec<String>> = vec![Vec::new(); items.len()];
