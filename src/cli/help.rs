@@ -102,6 +102,21 @@ pub const STATS: &str = concat!(
        2  a usage or I/O error, or no database at --db"
 );
 
+/// `assign --help`.
+pub const ASSIGN: &str = concat!(
+    input_env!(),
+    "\nExamples:\n  \
+       spanreview assign records.jsonl --reviewers ana,bo,cy --overlap 0.2 --db team.sqlite\n  \
+       spanreview assign records.jsonl --reviewers ana,cy,dan --db team.sqlite  (bo left, dan \
+     joined: only records nobody decided on move)\n  \
+       spanreview assign records.jsonl --show --json --db team.sqlite\n\
+     \n\
+     Exit status:\n  \
+       0  planned (or shown)\n  \
+       1  planned, but lines without a readable id were left out (listed)\n  \
+       2  a usage or I/O error, a bad --reviewers/--overlap/--overlap-k, or (--show) no plan"
+);
+
 /// `merge-db --help`.
 pub const MERGE_DB: &str = "\
 Exit status:

@@ -196,7 +196,7 @@ pub struct Conflict {
 }
 
 /// A resolution that upholds or dismisses a reviewer source: arbitration between reviewers.
-fn arbitrates_reviewers(d: &Decision) -> bool {
+pub(crate) fn arbitrates_reviewers(d: &Decision) -> bool {
     d.action == ActionKind::Resolve
         && d.upheld
             .iter()

@@ -1,5 +1,6 @@
 //! The command line: one module per subcommand, each an `Args` struct and a `run`.
 
+pub mod assign;
 pub mod compare;
 pub mod completions;
 pub mod db_args;
@@ -65,9 +66,13 @@ pub enum Command {
     /// Write the reviewed records in the input's own schema.
     #[command(after_help = help::EXPORT)]
     Export(export::Args),
-    /// Agreement of every source with the reviewed result, and judges' upheld rates.
+    /// Agreement of every source with the reviewed result, judges' upheld rates, reviewers'
+    /// agreement and pace.
     #[command(after_help = help::STATS)]
     Stats(stats::Args),
+    /// Split the records among reviewers (with overlap for agreement) and store the plan.
+    #[command(after_help = help::ASSIGN)]
+    Assign(assign::Args),
     /// Combine reviewers' databases into one.
     #[command(after_help = help::MERGE_DB)]
     MergeDb(merge_db::Args),
@@ -164,6 +169,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Decisions(a) => decisions::run(a),
         Command::Export(a) => export::run(a),
         Command::Stats(a) => stats::run(a),
+        Command::Assign(a) => assign::run(a),
         Command::MergeDb(a) => merge_db::run(a),
         Command::Completions(a) => completions::run(&a),
         Command::Man(a) => man::run(&a),

@@ -1,5 +1,6 @@
 //! Pure review logic: decisions applied to spans, arbitration, metrics. Imports only `model`.
 pub mod alpha;
+pub mod assign;
 pub mod decision;
 pub mod disagreement;
 pub mod evidence;
@@ -7,3 +8,4 @@ pub mod labeled;
 pub mod locate;
 pub mod metrics;
 pub mod outcome;
+pub mod team;

@@ -314,6 +314,7 @@ fn every_subcommand_documents_its_exit_status() {
         "export",
         "stats",
         "merge-db",
+        "assign",
         "completions",
         "man",
     ] {

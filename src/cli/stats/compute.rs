@@ -1,0 +1,219 @@
+//! Computing the `stats` report: every record's review replayed, each source compared with the
+//! reviewed result and with the others, arbitration votes counted.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::eprintln;
+use super::{Args, DisagreementSummary, PairStats, Progress, Report, SourceStats, StaleNote};
+use crate::formats::judges::{self, Arbitration, SpanReader};
+use crate::formats::Dataset;
+use crate::model::{Record, SourceRole, Span};
+use crate::review::alpha::Alpha;
+use crate::review::decision::{replay, Decision, RecordOutcome, RecordReview};
+use crate::review::metrics::{Agreement, RecordAgreement};
+use crate::review::outcome::{is_verdict_action, votes, JudgeCounts};
+use crate::review::team::Team;
+
+/// Accumulators, per source and per pair, keyed by name in order of first appearance.
+#[derive(Default)]
+struct Acc {
+    names: Vec<(String, SourceRole)>,
+    sources: HashMap<String, Agreement>,
+    pairs: BTreeMap<(usize, usize), Agreement>,
+    alpha: Alpha,
+}
+
+impl Acc {
+    fn index(&mut self, name: &str, role: SourceRole) -> usize {
+        match self.names.iter().position(|(n, _)| n == name) {
+            Some(i) => i,
+            None => {
+                self.names.push((name.to_owned(), role));
+                self.names.len() - 1
+            }
+        }
+    }
+}
+
+/// Compute the report (no printing).
+pub(super) fn compute(
+    dataset: &Dataset,
+    judges: &judges::Judges,
+    log: &[Decision],
+    args: &Args,
+    name: &str,
+    db: &str,
+) -> Report {
+    let options = args.judges.options();
+    let mut by_record: HashMap<&str, Vec<Decision>> = HashMap::new();
+    for d in log {
+        by_record.entry(&d.record_id).or_default().push(d.clone());
+    }
+    let mut progress = Progress::default();
+    let mut dis = DisagreementSummary::default();
+    let mut acc = Acc::default();
+    let mut team = Team::default();
+    let mut upheld: BTreeMap<String, JudgeCounts> = BTreeMap::new();
+    let mut stale = Vec::new();
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+    // Records nobody decided on are only compared: read without their context (the bulk of a
+    // line). A record with decisions is read in full, as replaying them needs its real hash.
+    let reader = judges::skimmable(dataset).then(|| SpanReader::new(dataset));
+    for i in 0..dataset.len() {
+        progress.records += 1;
+        let skimmed = reader
+            .as_ref()
+            .and_then(|r| r.record(i).ok())
+            .filter(|r| !by_record.contains_key(r.id.as_str()));
+        let mut rec = match skimmed.map_or_else(|| dataset.record(i), Ok) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("{e}");
+                progress.unreadable += 1;
+                continue;
+            }
+        };
+        judges.attach(&mut rec);
+        seen.insert(rec.id.clone());
+        let empty = Vec::new();
+        let decisions = by_record.get(rec.id.as_str()).unwrap_or(&empty);
+        let review = replay(&rec, decisions);
+        count_progress(&mut progress, &review);
+        team.add(
+            &rec.id,
+            &rec.output,
+            &super::team::opinions(&rec, decisions),
+            &options,
+        );
+        for d in &review.stale {
+            stale.push(StaleNote {
+                id: d.id,
+                record_id: d.record_id.clone(),
+                action: d.action,
+                reviewer: d.reviewer.clone(),
+                time: d.time.clone(),
+            });
+        }
+        votes::add_counts(&mut upheld, votes::count(&review.applied));
+        let a = Arbitration::of(&rec, &options);
+        let sc = a.score();
+        dis.disputed_records += usize::from(sc.is_disputed());
+        dis.clusters += sc.clusters;
+        dis.disputed_clusters += sc.disputed_clusters;
+        dis.judge_disputes += sc.judge_disputes;
+        dis.unplaced_claims += sc.unplaced_claims;
+        if matches!(review.outcome, RecordOutcome::Removed { .. })
+            || (args.reviewed_only && !review.is_reviewed())
+        {
+            continue;
+        }
+        progress.compared += 1;
+        let reviewed = review.kept_spans(&rec.output);
+        let opinions = opinions(&rec, &a);
+        let idx: Vec<usize> = opinions
+            .iter()
+            .map(|(n, role, _)| acc.index(n, *role))
+            .collect();
+        for (name, _, spans) in &opinions {
+            let r = RecordAgreement::new(&rec.output, &reviewed, spans);
+            acc.sources.entry(name.clone()).or_default().add(&r);
+        }
+        for x in 0..opinions.len() {
+            for y in x + 1..opinions.len() {
+                let (i, j) = (idx[x].min(idx[y]), idx[x].max(idx[y]));
+                let (sa, sb) = if idx[x] < idx[y] {
+                    (&opinions[x].2, &opinions[y].2)
+                } else {
+                    (&opinions[y].2, &opinions[x].2)
+                };
+                let r = RecordAgreement::new(&rec.output, sa, sb);
+                acc.pairs.entry((i, j)).or_default().add(&r);
+            }
+        }
+        let annotators: Vec<(&str, &[Span])> = opinions
+            .iter()
+            .filter(|(_, role, _)| *role == SourceRole::Annotator)
+            .map(|(n, _, spans)| (n.as_str(), spans.as_slice()))
+            .collect();
+        acc.alpha
+            .add_record(crate::model::offsets::char_len(&rec.output), &annotators);
+    }
+    progress.orphan_decisions = log.iter().filter(|d| !seen.contains(&d.record_id)).count();
+    for (n, _) in &acc.names {
+        upheld.entry(n.clone()).or_default();
+    }
+    let sources = acc
+        .names
+        .iter()
+        .map(|(n, role)| {
+            let j = upheld.get(n).copied().unwrap_or_default();
+            SourceStats {
+                name: n.clone(),
+                role: *role,
+                overall: acc.sources.get(n).cloned().unwrap_or_default().scores(),
+                upheld: j.upheld,
+                dismissed: j.dismissed,
+                upheld_spans: j.upheld_spans,
+                dismissed_spans: j.dismissed_spans,
+            }
+        })
+        .collect();
+    let pairs = acc
+        .pairs
+        .iter()
+        .map(|(&(i, j), ag)| PairStats {
+            a: acc.names[i].0.clone(),
+            b: acc.names[j].0.clone(),
+            overall: ag.scores(),
+        })
+        .collect();
+    Report {
+        dataset: name.to_owned(),
+        db: db.to_owned(),
+        tolerance: options.tolerance,
+        ignore_edge_punct: options.ignore_edge_punct,
+        progress,
+        disagreement: dis,
+        alpha: Some(acc.alpha.scores()).filter(|a| a.coders.len() >= 2),
+        sources,
+        pairs,
+        upheld,
+        stale,
+        team: team.report(),
+        by_reviewer: None,
+    }
+}
+
+fn count_progress(p: &mut Progress, review: &RecordReview) {
+    p.reviewed += usize::from(review.is_reviewed());
+    p.with_decisions += usize::from(review.applied.iter().any(|d| is_verdict_action(d.action)));
+    p.flagged += usize::from(review.flagged);
+    let outcome = match review.outcome {
+        RecordOutcome::Open => "open",
+        RecordOutcome::Clean => "clean",
+        RecordOutcome::Removed { .. } => "removed",
+    };
+    *p.by_outcome.entry(outcome.to_owned()).or_default() += 1;
+    p.stale_decisions += review.stale.len();
+    p.stale_records += usize::from(!review.stale.is_empty());
+}
+
+/// Each source's opinion on `rec`: `(name, role, spans)`; judges by their verdicts' spans.
+fn opinions(rec: &Record, a: &Arbitration) -> Vec<(String, SourceRole, Vec<Span>)> {
+    let mut out = Vec::new();
+    for s in &rec.sources {
+        if s.role == SourceRole::Judge {
+            let mine: Vec<_> = a
+                .verdicts
+                .iter()
+                .filter(|v| v.source == s.name)
+                .cloned()
+                .collect();
+            let spans = judges::verdict_spans(&rec.output, &mine, rec.gold_spans());
+            out.push((s.name.clone(), s.role, spans));
+        } else {
+            out.push((s.name.clone(), s.role, s.spans.clone()));
+        }
+    }
+    out
+}

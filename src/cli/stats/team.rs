@@ -1,0 +1,207 @@
+//! The team figures of `stats`: reviewers' opinions gathered from the log
+//! ([`crate::review::team`]), each reviewer's pace against the assignment plan
+//! (`--by-reviewer`), and their tables.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::time::UNIX_EPOCH;
+
+use unicode_width::UnicodeWidthStr;
+
+use crate::cli::judge_args::arbitrates_reviewers;
+use crate::cli::score4;
+use crate::model::Record;
+use crate::review::decision::Decision;
+use crate::review::team::{decided_by, Opinion, Pace, TeamAgreement};
+use crate::store::{parse_rfc3339, Assignment};
+
+/// Disagreements listed in the table (`--json` lists every one).
+const SHOWN: usize = 50;
+
+/// Each reviewer's opinion on `rec` from `decisions` (the record's log), by name; resolutions
+/// arbitrating between reviewers are no one's opinion.
+pub(super) fn opinions(rec: &Record, decisions: &[Decision]) -> Vec<Opinion> {
+    let mut by: BTreeMap<&str, Vec<Decision>> = BTreeMap::new();
+    for d in decisions.iter().filter(|d| !arbitrates_reviewers(d)) {
+        by.entry(&d.reviewer).or_default().push(d.clone());
+    }
+    if by.len() < 2 {
+        return Vec::new();
+    }
+    by.iter()
+        .filter_map(|(who, ds)| Opinion::of(rec, who, ds))
+        .collect()
+}
+
+/// Every reviewer's pace: those the plan names and those with decisions, by name.
+pub(super) fn paces(log: &[Decision], plan: Option<&[Assignment]>) -> Vec<Pace> {
+    let decided = decided_by(log, arbitrates_reviewers);
+    let mut done: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for (id, who) in &decided {
+        for r in who {
+            done.entry(r).or_default().insert(id);
+        }
+    }
+    let mut times: BTreeMap<&str, Vec<u64>> = BTreeMap::new();
+    for d in log {
+        let t = parse_rfc3339(&d.time)
+            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+            .map(|t| t.as_secs());
+        let e = times.entry(&d.reviewer).or_default();
+        e.extend(t);
+    }
+    let mut assigned: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for a in plan.unwrap_or_default() {
+        for r in &a.reviewers {
+            assigned.entry(r).or_default().insert(&a.record_id);
+        }
+    }
+    let names: BTreeSet<&str> = times.keys().chain(assigned.keys()).copied().collect();
+    let none = BTreeSet::new();
+    names
+        .into_iter()
+        .map(|r| {
+            let mine = plan.map(|_| assigned.get(r).unwrap_or(&none));
+            Pace::of(
+                r,
+                times.get(r).map_or(&[][..], Vec::as_slice),
+                done.get(r).unwrap_or(&none),
+                mine,
+            )
+        })
+        .collect()
+}
+
+/// A left-aligned cell padded to `width` columns.
+fn pad(s: &str, width: usize) -> String {
+    format!("{s}{}", " ".repeat(width.saturating_sub(s.width())))
+}
+
+/// The team section: label-aware agreement per pair and for the team, then the disagreements.
+pub(super) fn team_table(t: &TeamAgreement) -> String {
+    // (who, records, char F1, kappa, alpha)
+    type Row = (String, usize, f64, Option<f64>, Option<f64>);
+    let rows: Vec<Row> = t
+        .pairs
+        .iter()
+        .map(|p| {
+            (
+                format!("{} vs {}", p.a, p.b),
+                p.scores.records,
+                p.scores.char_level_labeled.f1,
+                p.scores.kappa_labeled,
+                p.alpha.labeled,
+            )
+        })
+        .chain(std::iter::once((
+            format!("team ({})", t.reviewers.len()),
+            t.records,
+            t.team.char_level_labeled.f1,
+            t.team.kappa_labeled,
+            t.alpha.labeled,
+        )))
+        .collect();
+    let width = rows
+        .iter()
+        .map(|r| r.0.width())
+        .chain(["reviewers".width()])
+        .max()
+        .unwrap_or(0);
+    let mut s = format!(
+        "\nreviewers' agreement on {} record(s) two or more of them decided on (label-aware):\n",
+        t.records
+    );
+    let _ = writeln!(
+        s,
+        "{} {:>7} {:>7} {:>7} {:>7}",
+        pad("reviewers", width),
+        "records",
+        "char F1",
+        "kappa",
+        "alpha"
+    );
+    for (label, n, f1, kappa, alpha) in rows {
+        let _ = writeln!(
+            s,
+            "{} {n:>7} {f1:>7.4} {:>7} {:>7}",
+            pad(&label, width),
+            score4(kappa),
+            score4(alpha)
+        );
+    }
+    if t.disagreements.is_empty() {
+        s.push_str("no disagreement\n");
+        return s;
+    }
+    let _ = writeln!(s, "disagreements ({}):", t.disagreements.len());
+    for d in t.disagreements.iter().take(SHOWN) {
+        let _ = writeln!(s, "  {}", d.record_id);
+        for o in &d.opinions {
+            let spans = if o.removed {
+                "removed the record".to_owned()
+            } else if o.spans.is_empty() {
+                "no span".to_owned()
+            } else {
+                o.spans
+                    .iter()
+                    .map(|sp| {
+                        format!(
+                            "[{},{}) {} {:?}",
+                            sp.start,
+                            sp.end,
+                            crate::review::labeled::LabelName::of(sp),
+                            sp.text
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            };
+            let _ = writeln!(s, "    {}: {spans}", o.reviewer);
+        }
+    }
+    if t.disagreements.len() > SHOWN {
+        let _ = writeln!(
+            s,
+            "  ... and {} more (--json lists every one)",
+            t.disagreements.len() - SHOWN
+        );
+    }
+    s
+}
+
+/// The `--by-reviewer` section.
+pub(super) fn pace_table(paces: &[Pace]) -> String {
+    let width = paces
+        .iter()
+        .map(|p| p.reviewer.width())
+        .chain(["reviewer".width()])
+        .max()
+        .unwrap_or(0);
+    let opt = |x: Option<usize>| x.map_or_else(|| "-".to_owned(), |v| v.to_string());
+    let hours = |x: Option<f64>| x.map_or_else(|| "-".to_owned(), |v| format!("{v:.1} h"));
+    let mut s = String::from("\nby reviewer (rate: records decided per hour of work):\n");
+    let _ = writeln!(
+        s,
+        "{} {:>8} {:>6} {:>6} {:>8} {:>9}",
+        pad("reviewer", width),
+        "assigned",
+        "done",
+        "left",
+        "rate/h",
+        "time left"
+    );
+    for p in paces {
+        let _ = writeln!(
+            s,
+            "{} {:>8} {:>6} {:>6} {:>8} {:>9}",
+            pad(&p.reviewer, width),
+            opt(p.assigned),
+            p.done,
+            opt(p.left),
+            p.rate_per_hour
+                .map_or_else(|| "-".to_owned(), |r| format!("{r:.1}")),
+            hours(p.hours_left)
+        );
+    }
+    s
+}

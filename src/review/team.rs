@@ -1,0 +1,271 @@
+//! Team review figures: who decided on which record, how far reviewers agree on the records
+//! several of them decided on (`stats`), and each reviewer's pace (`stats --by-reviewer`).
+//!
+//! A reviewer's **opinion** on a record is the record's gold spans with only their own
+//! decisions replayed (their undo and redo respected): their kept spans, none when they
+//! reclassified it clean or removed it. They have one when a decision of theirs other than
+//! flags and notes is in force there ([`is_verdict_action`]), as the `reviewer:NAME` sources
+//! read it. On a record with two or more opinions each pair of reviewers is compared with the
+//! label-aware figures of [`super::metrics`] (character F1, kappa) and Krippendorff's alpha
+//! ([`super::alpha`]); the team's F1 and kappa pool every pair's counts, its alpha takes every
+//! reviewer as a coder. A record is a **disagreement** when the reviewers' spans dispute under
+//! the clustering options ([`disagreement::cluster`]) or some removed it and others kept it.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use serde::Serialize;
+
+use super::alpha::{Alpha, AlphaScores};
+use super::decision::{active_ids, replay, Decision, RecordOutcome};
+use super::disagreement::{self, Options};
+use super::labeled::LabelName;
+use super::metrics::{Agreement, RecordAgreement, Scores};
+use super::outcome::is_verdict_action;
+use crate::model::offsets::char_len;
+use crate::model::{Record, Source, SourceRole, Span};
+
+/// Per record id, the reviewers with a verdict decision in force on it (undo and redo
+/// respected), leaving out the decisions `skip` says are no reviewer's own work (a resolution
+/// arbitrating between reviewers).
+#[must_use]
+pub fn decided_by(
+    log: &[Decision],
+    skip: impl Fn(&Decision) -> bool,
+) -> HashMap<String, BTreeSet<String>> {
+    let active = active_ids(log);
+    let mut out: HashMap<String, BTreeSet<String>> = HashMap::new();
+    for d in log {
+        if is_verdict_action(d.action) && active.get(&d.id).copied().unwrap_or(false) && !skip(d) {
+            out.entry(d.record_id.clone())
+                .or_default()
+                .insert(d.reviewer.clone());
+        }
+    }
+    out
+}
+
+/// One reviewer's result on one record.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Opinion {
+    /// The reviewer.
+    pub reviewer: String,
+    /// They removed the record (it has no span then).
+    pub removed: bool,
+    /// Their kept spans (none for a record they reclassified clean or removed).
+    #[serde(serialize_with = "spans_json")]
+    pub spans: Vec<Span>,
+}
+
+impl Opinion {
+    /// `reviewer`'s opinion on `record` from their `decisions` on it; `None` when none of
+    /// their verdict decisions is in force (a stale decision is not).
+    #[must_use]
+    pub fn of(record: &Record, reviewer: &str, decisions: &[Decision]) -> Option<Self> {
+        let review = replay(record, decisions);
+        if !review.applied.iter().any(|d| is_verdict_action(d.action)) {
+            return None;
+        }
+        let removed = matches!(review.outcome, RecordOutcome::Removed { .. });
+        Some(Self {
+            reviewer: reviewer.to_owned(),
+            removed,
+            spans: review.kept_spans(&record.output),
+        })
+    }
+}
+
+/// A span as the disagreement list writes it: code-point range, label (with category and
+/// subcategory), text.
+fn spans_json<S: serde::Serializer>(spans: &[Span], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(spans.len()))?;
+    for sp in spans {
+        seq.serialize_element(&serde_json::json!({
+            "start": sp.start,
+            "end": sp.end,
+            "label": LabelName::of(sp).to_string(),
+            "text": sp.text,
+        }))?;
+    }
+    seq.end()
+}
+
+/// A record the reviewers disagree on.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Disagreement {
+    /// The record.
+    pub record_id: String,
+    /// Each reviewer's result, by name.
+    pub opinions: Vec<Opinion>,
+}
+
+/// Two reviewers on the records both decided on.
+#[derive(Debug, Clone, Serialize)]
+pub struct PairAgreement {
+    /// One reviewer (the reference of P and R; F1 and kappa are symmetric).
+    pub a: String,
+    /// The other.
+    pub b: String,
+    /// Character, example and span figures, label-blind and label-aware.
+    pub scores: Scores,
+    /// Krippendorff's alpha between the two.
+    pub alpha: AlphaScores,
+}
+
+/// Everything the team section of `stats` prints.
+#[derive(Debug, Clone, Serialize)]
+pub struct TeamAgreement {
+    /// Records with opinions from two or more reviewers.
+    pub records: usize,
+    /// The reviewers with an opinion on any of them, by name.
+    pub reviewers: Vec<String>,
+    /// Per pair of reviewers, by names.
+    pub pairs: Vec<PairAgreement>,
+    /// Every pair's counts pooled.
+    pub team: Scores,
+    /// Krippendorff's alpha with every reviewer a coder.
+    pub alpha: AlphaScores,
+    /// The records they disagree on, in the order added.
+    pub disagreements: Vec<Disagreement>,
+}
+
+/// Accumulates [`TeamAgreement`] over records.
+#[derive(Debug, Default)]
+pub struct Team {
+    records: usize,
+    reviewers: BTreeSet<String>,
+    pairs: BTreeMap<(String, String), (Agreement, Alpha)>,
+    pooled: Agreement,
+    alpha: Alpha,
+    disagreements: Vec<Disagreement>,
+}
+
+impl Team {
+    /// Add a record with its reviewers' opinions (fewer than two: nothing to compare).
+    pub fn add(&mut self, record_id: &str, output: &str, opinions: &[Opinion], options: &Options) {
+        if opinions.len() < 2 {
+            return;
+        }
+        let mut ops: Vec<&Opinion> = opinions.iter().collect();
+        ops.sort_by(|a, b| a.reviewer.cmp(&b.reviewer));
+        self.records += 1;
+        let len = char_len(output);
+        for (i, a) in ops.iter().enumerate() {
+            self.reviewers.insert(a.reviewer.clone());
+            for b in &ops[i + 1..] {
+                let r = RecordAgreement::new(output, &a.spans, &b.spans);
+                self.pooled.add(&r);
+                let (ag, al) = self
+                    .pairs
+                    .entry((a.reviewer.clone(), b.reviewer.clone()))
+                    .or_default();
+                ag.add(&r);
+                al.add_record(len, &[(&a.reviewer, &a.spans), (&b.reviewer, &b.spans)]);
+            }
+        }
+        let coders: Vec<(&str, &[Span])> = ops
+            .iter()
+            .map(|o| (o.reviewer.as_str(), o.spans.as_slice()))
+            .collect();
+        self.alpha.add_record(len, &coders);
+        let lanes: Vec<Source> = ops
+            .iter()
+            .map(|o| Source::new(o.reviewer.clone(), SourceRole::Annotator, o.spans.clone()))
+            .collect();
+        let removed = ops.iter().filter(|o| o.removed).count();
+        let outcomes_differ = removed > 0 && removed < ops.len();
+        if outcomes_differ || disagreement::cluster(output, &lanes, options).is_disputed() {
+            self.disagreements.push(Disagreement {
+                record_id: record_id.to_owned(),
+                opinions: ops.into_iter().cloned().collect(),
+            });
+        }
+    }
+
+    /// The figures; `None` when no record had two opinions.
+    #[must_use]
+    pub fn report(&self) -> Option<TeamAgreement> {
+        if self.records == 0 {
+            return None;
+        }
+        Some(TeamAgreement {
+            records: self.records,
+            reviewers: self.reviewers.iter().cloned().collect(),
+            pairs: self
+                .pairs
+                .iter()
+                .map(|((a, b), (ag, al))| PairAgreement {
+                    a: a.clone(),
+                    b: b.clone(),
+                    scores: ag.scores(),
+                    alpha: al.scores(),
+                })
+                .collect(),
+            team: self.pooled.scores(),
+            alpha: self.alpha.scores(),
+            disagreements: self.disagreements.clone(),
+        })
+    }
+}
+
+/// A gap between two decisions longer than this is a break: it counts as this much work.
+pub const IDLE_SECS: u64 = 600;
+
+/// One reviewer's pace.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Pace {
+    /// The reviewer.
+    pub reviewer: String,
+    /// Records the plan gives them (`None` without a plan).
+    pub assigned: Option<usize>,
+    /// Records they decided on.
+    pub done: usize,
+    /// Records the plan gives them that they have not decided on (`None` without a plan).
+    pub left: Option<usize>,
+    /// Hours of work: the gaps between their decisions, each at most [`IDLE_SECS`].
+    pub hours: f64,
+    /// Records decided per hour of work (`None` before an hour can be measured: fewer than
+    /// two decisions).
+    pub rate_per_hour: Option<f64>,
+    /// `left` at that rate, in hours.
+    pub hours_left: Option<f64>,
+}
+
+impl Pace {
+    /// `reviewer`'s pace from the times of their decisions (seconds, any order), the records
+    /// they decided on, and, with a plan, those it gives them.
+    #[must_use]
+    pub fn of(
+        reviewer: &str,
+        times: &[u64],
+        done: &BTreeSet<&str>,
+        assigned: Option<&BTreeSet<&str>>,
+    ) -> Self {
+        let mut t = times.to_vec();
+        t.sort_unstable();
+        let secs: u64 = t.windows(2).map(|w| (w[1] - w[0]).min(IDLE_SECS)).sum();
+        #[allow(clippy::cast_precision_loss)] // seconds and records are far below 2^52
+        let hours = secs as f64 / 3600.0;
+        #[allow(clippy::cast_precision_loss)]
+        let rate = (hours > 0.0).then(|| done.len() as f64 / hours);
+        let left = assigned.map(|a| a.difference(done).count());
+        #[allow(clippy::cast_precision_loss)]
+        let hours_left = match (left, rate) {
+            (Some(0), _) => Some(0.0),
+            (Some(l), Some(r)) if r > 0.0 => Some(l as f64 / r),
+            _ => None,
+        };
+        Self {
+            reviewer: reviewer.to_owned(),
+            assigned: assigned.map(BTreeSet::len),
+            done: done.len(),
+            left,
+            hours,
+            rate_per_hour: rate,
+            hours_left,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,212 @@
+//! Integration tests: `stats` on a database two reviewers share: their agreement on the records
+//! both decided on (known values), the disagreements listed, and `--by-reviewer`. The records
+//! are three of the toolace sample with a non-ASCII answer put in:
+//! `Il fait 25°C à 東京 👋 aujourd’hui.` (32 code points), one gold span `25°C` at [8, 12).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use spanreview::formats::Dataset;
+use spanreview::review::decision::{ActionKind, Decision, SpanValue};
+use spanreview::store::Store;
+
+use crate::common::{bin, data};
+
+const OUT: &str = "Il fait 25°C à 東京 👋 aujourd’hui.";
+
+/// Three toolace records (distinct bases), each answering `OUT` with the span `25°C`.
+fn records(dir: &Path) -> PathBuf {
+    let text =
+        std::fs::read_to_string(data("toolace/test_records_reconstructed.jsonl")).expect("read");
+    let mut seen = std::collections::HashSet::new();
+    let mut lines = Vec::new();
+    for l in text.lines() {
+        let mut v: Value = serde_json::from_str(l).expect("json");
+        let base = v["meta"]["base_id"].as_str().expect("base").to_owned();
+        if !seen.insert(base) {
+            continue;
+        }
+        v["output"] = OUT.into();
+        v["meta"]["corruption_type"] = "contradiction".into();
+        v["hallucination_labels"] = serde_json::json!([
+            {"start": 8, "end": 12, "label": "contradiction", "text": "25°C"}
+        ]);
+        lines.push(v.to_string());
+        if lines.len() == 3 {
+            break;
+        }
+    }
+    let p = dir.join("weather.jsonl");
+    std::fs::write(&p, lines.join("\n") + "\n").expect("write");
+    p
+}
+
+/// `who` accepts (`keep`) or drops the span of record `i` at second `at` of the day.
+fn decide(store: &Store, ds: &Dataset, i: usize, who: &str, keep: bool, at: u32) {
+    let rec = ds.record(i).expect("record");
+    let action = if keep {
+        ActionKind::Accept
+    } else {
+        ActionKind::Drop
+    };
+    let mut d = Decision::new(&rec, &ds.name, who, action);
+    d.span_key = Some("gold:0".into());
+    d.before = Some(SpanValue::of(&rec.gold_spans()[0]));
+    d.time = format!("2026-12-01T10:{:02}:{:02}Z", at / 60, at % 60);
+    store.append(&d, None).expect("save");
+}
+
+fn stats(file: &Path, db: &Path, extra: &[&str]) -> Vec<u8> {
+    bin()
+        .arg("stats")
+        .arg(file)
+        .arg("--db")
+        .arg(db)
+        .args(extra)
+        .env_remove("SPANREVIEW_DB")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone()
+}
+
+fn team_json(file: &Path, db: &Path) -> Value {
+    let v: Value = serde_json::from_slice(&stats(file, db, &["--json"])).expect("json");
+    v["team"].clone()
+}
+
+fn close(v: &Value, want: f64) {
+    let x = v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"));
+    assert!((x - want).abs() < 1e-9, "{x} != {want}");
+}
+
+/// Agreeing on record 0: every figure 1, nothing listed.
+#[test]
+fn agreeing_reviewers_score_one_and_list_nothing() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let file = records(dir.path());
+    let db = dir.path().join("team.sqlite");
+    let ds = Dataset::open(std::slice::from_ref(&file), None).expect("open");
+    let store = Store::open(&db).expect("db");
+    decide(&store, &ds, 0, "ana", true, 0);
+    decide(&store, &ds, 0, "bo", true, 1);
+    decide(&store, &ds, 1, "ana", true, 2); // ana alone: no overlap record
+    let t = team_json(&file, &db);
+    assert_eq!(t["records"], 1, "{t}");
+    let pair = &t["pairs"][0];
+    assert_eq!(
+        (pair["a"].as_str(), pair["b"].as_str()),
+        (Some("ana"), Some("bo"))
+    );
+    close(&pair["scores"]["char_level_labeled"]["f1"], 1.0);
+    close(&pair["scores"]["kappa_labeled"], 1.0);
+    close(&pair["alpha"]["labeled"], 1.0);
+    close(&t["alpha"]["labeled"], 1.0);
+    assert_eq!(t["disagreements"], serde_json::json!([]));
+    let text = String::from_utf8(stats(&file, &db, &[])).expect("utf-8");
+    assert!(text.contains("no disagreement"), "{text}");
+}
+
+/// Known-bad: ana keeps `25°C`, bo drops it. Label-aware: tp 0, fp 0, fn 4: F1 0; every code
+/// point bo leaves unmarked, so observed = expected agreement: kappa 0. Alpha with L = 4 marked
+/// of N = 32: o(con, none) = 4 each way, o(none, none) = 56; n_con = 4, n_none = 60, n = 64:
+/// α = 1 − 63·8 / (2·4·60) = (1 − L)/(2N − L) = −3/60.
+#[test]
+fn disagreeing_reviewers_score_the_known_lower_values_and_are_listed() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let file = records(dir.path());
+    let db = dir.path().join("team.sqlite");
+    let ds = Dataset::open(std::slice::from_ref(&file), None).expect("open");
+    let store = Store::open(&db).expect("db");
+    decide(&store, &ds, 0, "ana", true, 0);
+    decide(&store, &ds, 0, "bo", false, 1);
+    let t = team_json(&file, &db);
+    let pair = &t["pairs"][0];
+    close(&pair["scores"]["char_level_labeled"]["f1"], 0.0);
+    close(&pair["scores"]["kappa_labeled"], 0.0);
+    close(&pair["alpha"]["labeled"], -3.0 / 60.0);
+    close(&t["team"]["char_level_labeled"]["f1"], 0.0);
+    let d = &t["disagreements"][0];
+    let id = ds.record(0).expect("record").id;
+    assert_eq!(d["record_id"], id.as_str());
+    assert_eq!(
+        d["opinions"][0]["spans"][0],
+        serde_json::json!({"start": 8, "end": 12, "label": "contradiction", "text": "25°C"})
+    );
+    assert_eq!(d["opinions"][1]["reviewer"], "bo");
+    assert_eq!(d["opinions"][1]["spans"], serde_json::json!([]));
+    let text = String::from_utf8(stats(&file, &db, &[])).expect("utf-8");
+    assert!(text.contains("disagreements (1):"), "{text}");
+    assert!(
+        text.contains("ana: [8,12) contradiction \"25°C\""),
+        "{text}"
+    );
+    assert!(text.contains("bo: no span"), "{text}");
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("ana vs bo"))
+        .expect("pair row");
+    assert_eq!(
+        row.split_whitespace().skip(3).collect::<Vec<_>>(),
+        ["1", "0.0000", "0.0000", "-0.0500"],
+        "{text}"
+    );
+}
+
+/// ana decides on the three records at 10:00:00, 10:01:00 and 10:02:00 (2 minutes of work:
+/// 90 records an hour); bo on one, once (no rate). Without a plan assigned is `-`; with one,
+/// assigned and left follow it.
+#[test]
+fn by_reviewer_gives_progress_and_pace_with_and_without_a_plan() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let file = records(dir.path());
+    let db = dir.path().join("team.sqlite");
+    let ds = Dataset::open(std::slice::from_ref(&file), None).expect("open");
+    {
+        let store = Store::open(&db).expect("db");
+        for (i, at) in [(0, 0), (1, 60), (2, 120)] {
+            decide(&store, &ds, i, "ana", true, at);
+        }
+        decide(&store, &ds, 2, "bo", true, 30);
+    }
+    let v: Value =
+        serde_json::from_slice(&stats(&file, &db, &["--json", "--by-reviewer"])).expect("json");
+    let ana = &v["by_reviewer"][0];
+    assert_eq!(ana["reviewer"], "ana");
+    assert_eq!(
+        (ana["assigned"].clone(), ana["done"].clone()),
+        (Value::Null, 3.into())
+    );
+    close(&ana["rate_per_hour"], 90.0);
+    assert_eq!(v["by_reviewer"][1]["rate_per_hour"], Value::Null);
+    let text = String::from_utf8(stats(&file, &db, &["--by-reviewer"])).expect("utf-8");
+    let row = |text: &str, who: &str| -> Vec<String> {
+        text.lines()
+            .skip_while(|l| !l.starts_with("by reviewer"))
+            .find(|l| l.starts_with(who))
+            .unwrap_or_else(|| panic!("no {who} row:\n{text}"))
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(row(&text, "ana"), ["ana", "-", "3", "-", "90.0", "-"]);
+
+    // A plan giving every record to both: ana is done; bo has 2 left at no measurable rate.
+    bin()
+        .args(["assign"])
+        .arg(&file)
+        .args(["--reviewers", "ana,bo", "--overlap", "1", "--db"])
+        .arg(&db)
+        .env_remove("SPANREVIEW_DB")
+        .assert()
+        .success();
+    let text = String::from_utf8(stats(&file, &db, &["--by-reviewer"])).expect("utf-8");
+    assert_eq!(
+        row(&text, "ana"),
+        ["ana", "3", "3", "0", "90.0", "0.0", "h"]
+    );
+    assert_eq!(row(&text, "bo"), ["bo", "3", "1", "2", "-", "-"]);
+    // Overlap records: record 2, which both decided on and agree on.
+    assert!(text.contains("agreement on 1 record(s)"), "{text}");
+}
