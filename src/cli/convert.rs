@@ -69,14 +69,14 @@ pub struct Args {
     #[arg(long, value_name = "ORIGINAL")]
     pub records: Option<PathBuf>,
     /// The Label Studio `data` field holding the record's id [default: the first of id, rid,
-    /// record_id present].
+    /// record_id present]; in JSON_MIN rows, the row's field [default: rid, record_id, id].
     #[arg(long, value_name = "F")]
     pub id_field: Option<String>,
     /// Write the labeling config (--to label-studio) here rather than to standard output.
     #[arg(long, value_name = "OUT.xml")]
     pub config: Option<PathBuf>,
     /// Take this source's spans instead of the gold (a detector, `annotator_<id>`, a Label
-    /// Studio `model_version`).
+    /// Studio prediction's `model_version`; its `gold` is `prediction_gold`).
     #[arg(long, value_name = "NAME")]
     pub source: Option<String>,
 }

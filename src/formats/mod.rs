@@ -62,8 +62,8 @@ macro_rules! registry {
 }
 
 registry! {
-    /// Label Studio JSON_MIN exports: flat rows, regions under the control's name. First: a
-    /// row holds its task's data fields, which may be another format's record.
+    // First: a row holds its task's data fields flat, which may be another format's record.
+    /// Label Studio JSON_MIN exports: flat rows, regions under the control's name.
     LabelStudioMin => labelstudio_min,
     /// RAGTruth-compatible records (toolace-hallucination-spans): `hallucination_labels`.
     Ragtruth => ragtruth,
