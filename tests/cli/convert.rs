@@ -1,17 +1,13 @@
 //! Integration tests: `spanreview convert` between RAGTruth, Label Studio (full and JSON_MIN)
 //! and back onto the original records; round trips over every data file; a span that does not
-//! slice; standard input and output; a Label Studio export as a `--judge` file and a `review`
-//! input.
+//! slice; standard input and output; the labeling config; arguments refused.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use serde_json::{json, Value};
 use spanreview::formats::{DataFile, Dataset, Format};
-use spanreview::tui::clustering::ArbConfig;
-use spanreview::tui::queue::QueueKind;
 
-use super::app_harness::{mem, open, render};
 use super::common::{bin, data, fixture, root, shared};
 
 fn records() -> PathBuf {
@@ -505,78 +501,50 @@ fn several_annotators_need_a_source_and_bad_arguments_exit_2() {
 }
 
 #[test]
-fn a_label_studio_export_is_a_judge_source() {
-    let out = bin()
-        .args([
-            "compare",
-            "--json",
-            "--a",
-            "gold",
-            "--b",
-            "ls/prediction_gold",
-        ])
-        .arg(records())
-        .arg("--judge")
-        .arg(format!(
-            "ls={}",
-            fixture("formats/labelstudio/export_sample.json").display()
-        ))
-        .output()
-        .expect("runs");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let v: Value = serde_json::from_slice(out.stdout.split(|b| *b == b'\n').next().expect("line"))
-        .expect("json");
-    // The two records the export shares with the records file, their gold as its prediction.
-    assert_eq!(v["overall"]["char_level"]["f1"], 1.0, "{v}");
-    assert!(
-        v["overall"]["char_level"]["tp"]
-            .as_u64()
-            .is_some_and(|n| n > 0),
-        "{v}"
-    );
-}
-
-#[test]
-fn a_label_studio_export_opens_in_the_review_screen() {
-    let store = mem();
-    let path = fixture("formats/labelstudio/export_sample.json");
-    let mut app = open(&[path], &store, QueueKind::All, ArbConfig::default());
-    let screen = render(&mut app, 140, 40);
-    assert!(
-        screen.contains("toolace_train_00021__overgeneration"),
-        "{screen}"
-    );
-    assert!(screen.contains("Your generated password"), "{screen}");
-}
-
-#[test]
-fn bash_completes_the_formats_of_convert_to() {
-    if !std::process::Command::new("sh")
-        .args(["-c", "command -v bash"])
-        .status()
-        .is_ok_and(|s| s.success())
-    {
-        eprintln!("SKIP: bash is not installed");
-        return;
-    }
+fn reviewed_spans_go_onto_a_label_studio_export_as_spanreviews_annotation() {
     let dir = tempfile::tempdir().expect("tmp");
-    let script = dir.path().join("spanreview.bash");
-    let out = bin().args(["completions", "bash"]).output().expect("runs");
-    std::fs::write(&script, &out.stdout).expect("write");
-    let run = std::process::Command::new("bash")
-        .arg("-c")
-        .arg(
-            "source \"$1\" && COMP_WORDS=(spanreview convert x --to pro) COMP_CWORD=4 && \
-              _spanreview spanreview pro --to && echo \"to: ${COMPREPLY[*]}\"",
-        )
-        .arg("bash")
-        .arg(&script)
-        .output()
-        .expect("bash runs");
-    let text = String::from_utf8_lossy(&run.stdout);
-    assert!(
-        text.contains("to: prodigy"),
-        "{text}{}",
-        String::from_utf8_lossy(&run.stderr)
+    let export = fixture("formats/labelstudio/export_sample.json");
+    let out_path = dir.path().join("tasks.json");
+    let out = convert(&[
+        s(&records()),
+        "--to",
+        "label-studio",
+        "--records",
+        s(&export),
+        "--out",
+        s(&out_path),
+    ]);
+    // The records the Label Studio project does not hold are told, not written.
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out).matches("; not placed").count(),
+        173,
+        "{}",
+        stderr(&out)
     );
+    let (orig, got) = (values(&export), values(&out_path));
+    assert_eq!(got.len(), orig.len(), "every task written");
+    let want = lines(&records());
+    for (o, g) in orig.iter().zip(&got) {
+        let Some(r) = want.iter().find(|r| r["id"] == o["data"]["rid"]) else {
+            assert_eq!(o, g, "a task with no record: untouched");
+            continue;
+        };
+        let ann = &g["annotations"][0];
+        assert_eq!(ann["completed_by"], "spanreview");
+        let spans: Vec<(Value, Value)> = ann["result"]
+            .as_array()
+            .expect("result")
+            .iter()
+            .map(|x| (x["value"]["start"].clone(), x["value"]["text"].clone()))
+            .collect();
+        let gold: Vec<(Value, Value)> = r["hallucination_labels"]
+            .as_array()
+            .expect("labels")
+            .iter()
+            .map(|x| (x["start"].clone(), x["text"].clone()))
+            .collect();
+        assert_eq!(spans, gold);
+        assert_eq!(g["predictions"], o["predictions"], "predictions kept");
+    }
 }

@@ -18,6 +18,7 @@ mod formats;
 mod hostile;
 mod judges;
 mod keys;
+mod labelstudio;
 mod layout;
 mod prodigy;
 mod queue_more;
