@@ -119,6 +119,8 @@ struct Made {
     values: Vec<Value>,
     problems: Vec<String>,
     labels: BTreeSet<String>,
+    /// Input records nobody annotated, whose originals were left as they were.
+    unannotated: usize,
 }
 
 /// Run the subcommand.
@@ -168,7 +170,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         made.problems
             .extend(rec.warnings.iter().map(|w| format!("{at}: {w}")));
         let spans = match pick::spans(&rec, from, args.to, args.source.as_deref()) {
-            Ok(s) => s,
+            Ok(Some(s)) => s,
+            // Nobody annotated it: an original record keeps its own spans.
+            Ok(None) if originals.is_some() => {
+                made.unannotated += 1;
+                continue;
+            }
+            Ok(None) => Vec::new(),
             Err(e) => {
                 made.problems.push(format!("{at}: {e}; not converted"));
                 continue;
@@ -241,8 +249,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for p in &made.problems {
         eprintln!("{p}");
     }
+    let left = if made.unannotated > 0 {
+        format!(
+            "; {} not annotated in the input, left as they were",
+            made.unannotated
+        )
+    } else {
+        String::new()
+    };
     eprintln!(
-        "{} records written as {} to {} ({} problems)",
+        "{} records written as {} to {} ({} problems{left})",
         made.values.len(),
         args.to.name(),
         args.out.display(),

@@ -88,3 +88,75 @@ fn bash_completes_the_formats_of_convert_to() {
         String::from_utf8_lossy(&run.stderr)
     );
 }
+
+/// label-studio-converter's own JSON_MIN export of the fixture tasks (see the fixture README).
+fn json_min() -> std::path::PathBuf {
+    fixture("formats/labelstudio/json_min_sample.json")
+}
+
+#[test]
+fn label_studio_converters_json_min_reads_in_code_points() {
+    use spanreview::formats::{Dataset, Format};
+    let ds = Dataset::open(&[json_min()], None).expect("open");
+    assert_eq!(ds.primary().format, Format::LabelStudioMin);
+    assert_eq!(ds.len(), 3, "no row for the cancelled annotation");
+    let emoji = ds.record(2).expect("record");
+    assert_eq!(emoji.id, "toolace_train_00021__overgeneration__emoji");
+    let texts: Vec<&str> = emoji.gold_spans().iter().map(|s| s.text.as_str()).collect();
+    assert_eq!(texts, ["Your generated password", "H4G8fb9A3eKt2LpO"]);
+    assert!(emoji.warnings.is_empty(), "{:?}", emoji.warnings);
+    let out = bin()
+        .arg("validate")
+        .arg(json_min())
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("0 problems"), "{text}");
+}
+
+#[test]
+fn json_min_annotations_go_onto_the_records_and_unannotated_ones_stay() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let records = data("toolace/test_records_reconstructed.jsonl");
+    let out_path = dir.path().join("out.jsonl");
+    let out = bin()
+        .arg("convert")
+        .arg(json_min())
+        .args(["--to", "ragtruth", "--records"])
+        .arg(&records)
+        .arg("--out")
+        .arg(&out_path)
+        .output()
+        .expect("runs");
+    let err = stderr(&out);
+    // The emoji task's record is not in the records file: told, with its id.
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("id \"toolace_train_00021__overgeneration__emoji\" is not in"),
+        "{err}"
+    );
+    assert!(
+        err.contains("1 not annotated in the input, left as they were"),
+        "{err}"
+    );
+    let read = |p: &std::path::Path| -> Vec<Value> {
+        std::fs::read_to_string(p)
+            .expect("read")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("json"))
+            .collect()
+    };
+    let (orig, got) = (read(&records), read(&out_path));
+    assert_eq!(orig.len(), got.len());
+    for (o, g) in orig.iter().zip(&got) {
+        if o["id"] == "toolace_train_00021__overgeneration" {
+            assert_eq!(
+                g["hallucination_labels"],
+                serde_json::json!([{"end": 14, "label": "contradiction", "start": 5, "text": "generated"}])
+            );
+        } else {
+            // toolace_train_00021__missing_tool's row has no annotation: its labels stay.
+            assert_eq!(o, g);
+        }
+    }
+}

@@ -4,7 +4,9 @@
 //! another format has a gold only once spanreview wrote one (the annotation `completed_by:
 //! "spanreview"`); until then its one annotator's latest annotation stands, and with no
 //! annotation the prediction `gold` (the record's own spans, as `--to label-studio` wrote them).
-//! Several annotators and no `--source` is a problem to settle by name, never a guess.
+//! Several annotators and no `--source` is a problem to settle by name, never a guess. A task
+//! or JSON_MIN row nobody annotated (and with no `gold` prediction) has nothing to take: its
+//! original record is left as it was.
 
 use serde_json::Value;
 
@@ -15,7 +17,7 @@ use crate::model::{Record, SourceRole, Span};
 /// The source Label Studio's reader names the prediction `gold` (`model_version: "gold"`).
 const PREDICTED_GOLD: &str = "prediction_gold";
 
-/// The spans `rec` (read as `from`) carries into `to`, or why there are none to take.
+/// The spans `rec` (read as `from`) carries into `to`; `None` when nobody annotated it.
 ///
 /// # Errors
 /// The named source is not in the record, or several annotators and no name.
@@ -24,19 +26,25 @@ pub fn spans(
     from: Format,
     to: Format,
     source: Option<&str>,
-) -> Result<Vec<Span>, String> {
+) -> Result<Option<Vec<Span>>, String> {
     if let Some(name) = source {
-        return rec.source(name).map(|s| s.spans.clone()).ok_or_else(|| {
-            let names: Vec<&str> = rec.sources.iter().map(|s| s.name.as_str()).collect();
-            format!(
-                "record {}: no source {name:?} (it has {})",
-                rec.id,
-                names.join(", ")
-            )
-        });
+        return rec
+            .source(name)
+            .map(|s| Some(s.spans.clone()))
+            .ok_or_else(|| {
+                let names: Vec<&str> = rec.sources.iter().map(|s| s.name.as_str()).collect();
+                format!(
+                    "record {}: no source {name:?} (it has {})",
+                    rec.id,
+                    names.join(", ")
+                )
+            });
+    }
+    if from == Format::LabelStudioMin && rec.raw.get("annotation_id").is_none_or(Value::is_null) {
+        return Ok(None);
     }
     if from != Format::LabelStudio || to == Format::LabelStudio || reviewed(&rec.raw) {
-        return Ok(rec.gold_spans().to_vec());
+        return Ok(Some(rec.gold_spans().to_vec()));
     }
     let annotators: Vec<_> = rec
         .sources
@@ -44,10 +52,8 @@ pub fn spans(
         .filter(|s| s.role == SourceRole::Annotator)
         .collect();
     match annotators.as_slice() {
-        [one] => Ok(one.spans.clone()),
-        [] => Ok(rec
-            .source(PREDICTED_GOLD)
-            .map_or_else(|| rec.gold_spans().to_vec(), |s| s.spans.clone())),
+        [one] => Ok(Some(one.spans.clone())),
+        [] => Ok(rec.source(PREDICTED_GOLD).map(|s| s.spans.clone())),
         many => {
             let names: Vec<&str> = many.iter().map(|s| s.name.as_str()).collect();
             Err(format!(
@@ -139,15 +145,15 @@ mod tests {
     #[test]
     fn a_label_studio_tasks_spans_are_the_reviewer_then_one_annotator_then_the_gold_prediction() {
         let (ls, rt) = (Format::LabelStudio, Format::Ragtruth);
-        let texts = |v: Vec<Span>| v.iter().map(|s| s.text.clone()).collect::<Vec<_>>();
-        assert_eq!(
-            texts(spans(&task(json!([])), ls, rt, None).expect("pred")),
-            ["été"]
-        );
+        let texts = |v: Result<Option<Vec<Span>>, String>| -> Vec<String> {
+            let v = v.expect("spans").expect("some");
+            v.iter().map(|s| s.text.clone()).collect()
+        };
+        assert_eq!(texts(spans(&task(json!([])), ls, rt, None)), ["été"]);
         let one = task(json!([{"completed_by": 3, "result": [region(4, 6)]}]));
-        assert_eq!(texts(spans(&one, ls, rt, None).expect("one")), ["東京"]);
+        assert_eq!(texts(spans(&one, ls, rt, None)), ["東京"]);
         // Label Studio to Label Studio: the gold, which is none yet.
-        assert!(spans(&one, ls, ls, None).expect("ls").is_empty());
+        assert!(texts(spans(&one, ls, ls, None)).is_empty());
         let two = task(json!([{"completed_by": 3, "result": [region(4, 6)]},
                               {"completed_by": 5, "result": []}]));
         let e = spans(&two, ls, rt, None).expect_err("two");
@@ -155,17 +161,24 @@ mod tests {
             e.contains("annotations of 2 annotators (annotator_3, annotator_5)"),
             "{e}"
         );
-        assert!(spans(&two, ls, rt, Some("annotator_5"))
-            .expect("named")
-            .is_empty());
+        assert!(texts(spans(&two, ls, rt, Some("annotator_5"))).is_empty());
         let reviewed = task(json!([{"completed_by": 3, "result": [region(4, 6)]},
                                    {"completed_by": "spanreview", "result": []}]));
         assert!(
-            spans(&reviewed, ls, rt, None).expect("reviewed").is_empty(),
+            texts(spans(&reviewed, ls, rt, None)).is_empty(),
             "dropped all"
         );
         let e = spans(&reviewed, ls, rt, Some("nobody")).expect_err("unknown");
         assert!(e.contains("no source \"nobody\""), "{e}");
+        // Nobody annotated and no gold prediction: nothing to take.
+        let mut bare = task(json!([])).raw;
+        bare["predictions"] = json!([]);
+        let bare = Format::LabelStudio.parse(bare, "x").expect("task");
+        assert_eq!(spans(&bare, ls, rt, None), Ok(None));
+        let row =
+            json!({"rid": "r", "output": "x", "id": 1, "annotator": null, "annotation_id": null});
+        let row = Format::LabelStudioMin.parse(row, "x").expect("row");
+        assert_eq!(spans(&row, Format::LabelStudioMin, rt, None), Ok(None));
     }
 
     #[test]
