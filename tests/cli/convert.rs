@@ -548,3 +548,79 @@ fn reviewed_spans_go_onto_a_label_studio_export_as_spanreviews_annotation() {
         assert_eq!(g["predictions"], o["predictions"], "predictions kept");
     }
 }
+
+#[test]
+fn written_offsets_slice_in_python_and_the_man_page_renders() {
+    // Label Studio tasks and Prodigy lines made from the emoji tasks: every region's and span's
+    // offsets are Python string indices of the answer.
+    let dir = tempfile::tempdir().expect("tmp");
+    let export = fixture("formats/labelstudio/export_sample.json");
+    let (ls, pg) = (dir.path().join("t.json"), dir.path().join("p.jsonl"));
+    let cfg = dir.path().join("c.xml");
+    for (to, out) in [("label-studio", &ls), ("prodigy", &pg)] {
+        let mut args = vec![s(&export), "--to", to, "--out", s(out)];
+        if to == "label-studio" {
+            args.extend(["--config", s(&cfg)]);
+        }
+        let o = convert(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    // The Prodigy spans are the tasks' gold predictions, in order: same text by Python slicing.
+    let script = "import json,sys\n\
+        n=0\n\
+        tasks=json.load(open(sys.argv[1]))\n\
+        for t,l in zip(tasks,open(sys.argv[2])):\n\
+        \x20   for r in t['predictions'][0]['result']:\n\
+        \x20       v=r['value']; assert t['data']['output'][v['start']:v['end']]==v['text'], v; n+=1\n\
+        \x20   p=json.loads(l)\n\
+        \x20   want=[r['value']['text'] for r in t['predictions'][0]['result']]\n\
+        \x20   got=[p['text'][sp['start']:sp['end']] for sp in p['spans']]\n\
+        \x20   assert got==want, (got, want); n+=len(got)\n\
+        print(n)\n";
+    match std::process::Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(&ls)
+        .arg(&pg)
+        .output()
+    {
+        Err(_) => eprintln!("SKIP: python3 is not installed (.ci/run installs it)"),
+        Ok(o) => {
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            let n: usize = String::from_utf8_lossy(&o.stdout)
+                .trim()
+                .parse()
+                .expect("count");
+            assert!(n >= 8, "{n} spans checked");
+        }
+    }
+    // `spanreview-convert.1` as man shows it: the examples and the exit status.
+    let man1 = dir.path().join("man1");
+    let o = bin()
+        .arg("man")
+        .arg("--dir")
+        .arg(&man1)
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    if !std::process::Command::new("sh")
+        .args(["-c", "command -v man"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        eprintln!("SKIP: man is not installed");
+        return;
+    }
+    let page = std::process::Command::new("man")
+        .arg("-l")
+        .arg(man1.join("spanreview-convert.1"))
+        .env("MANWIDTH", "100")
+        .env("MANPAGER", "cat")
+        .env("PAGER", "cat")
+        .output()
+        .expect("man runs");
+    let text = String::from_utf8_lossy(&page.stdout);
+    assert!(text.contains("spanreview-convert"), "{text}");
+    assert!(text.contains("--records"), "{text}");
+    assert!(text.contains("Exit status"), "{text}");
+}
