@@ -30,7 +30,8 @@ use crate::model::{Record, Span};
 Spans: the gold, or --source's. A Label Studio task has a gold once spanreview wrote one \
 (the annotation completed_by \"spanreview\"); before that, converted to another format, its \
 one annotator's latest annotation stands, or with none the prediction \"gold\". Several \
-annotators need --source annotator_<id>. A Prodigy task's spans are its gold when accepted; \
+annotators need --source annotator_<id> (in JSON_MIN, a row per annotation, it keeps that \
+annotator's rows). A Prodigy task's spans are its gold when accepted; \
 rejected or ignored, they are the source prodigy_reject / prodigy_ignore.
 
 --to label-studio writes a JSON array of tasks: data is the record (every field) with rid, \
@@ -171,8 +172,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .extend(rec.warnings.iter().map(|w| format!("{at}: {w}")));
         let spans = match pick::spans(&rec, from, args.to, args.source.as_deref()) {
             Ok(Some(s)) => s,
-            // Nobody annotated it: an original record keeps its own spans.
-            Ok(None) if originals.is_some() => {
+            // Nobody annotated it (or not the annotator --source names): an original record
+            // keeps its own spans, and another annotator's JSON_MIN row is left out.
+            Ok(None) if originals.is_some() || args.source.is_some() => {
                 made.unannotated += 1;
                 continue;
             }
@@ -209,8 +211,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             };
             let value = onto(args.to, o.file.value(j)?, &spans);
             if placed.insert(j, value).is_some() {
-                made.problems
-                    .push(format!("{at}: id {k:?} again; this later record stands"));
+                made.problems.push(format!(
+                    "{at}: id {k:?} again (JSON_MIN: another annotator's row? pass --source \
+                     annotator_<id>); this later record stands"
+                ));
             }
             continue;
         }
@@ -250,8 +254,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("{p}");
     }
     let left = if made.unannotated > 0 {
+        let what = if originals.is_some() {
+            "their records left as they were"
+        } else {
+            "left out"
+        };
         format!(
-            "; {} not annotated in the input, left as they were",
+            "; {} not annotated in the input, or not by --source: {what}",
             made.unannotated
         )
     } else {

@@ -136,7 +136,9 @@ fn json_min_annotations_go_onto_the_records_and_unannotated_ones_stay() {
         "{err}"
     );
     assert!(
-        err.contains("1 not annotated in the input, left as they were"),
+        err.contains(
+            "1 not annotated in the input, or not by --source: their records left as they were"
+        ),
         "{err}"
     );
     let read = |p: &std::path::Path| -> Vec<Value> {
@@ -159,4 +161,45 @@ fn json_min_annotations_go_onto_the_records_and_unannotated_ones_stay() {
             assert_eq!(o, g);
         }
     }
+}
+
+#[test]
+fn json_min_rows_of_two_annotators_need_a_source() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let rows: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(json_min()).expect("read")).expect("json");
+    // The first task annotated again by annotator 2, who marks nothing.
+    let mut second = rows[0].clone();
+    second.as_object_mut().expect("row").shift_remove("label");
+    (second["annotator"], second["annotation_id"]) = (2.into(), 14.into());
+    let two = dir.path().join("two.json");
+    let both = serde_json::json!([rows[0], second]);
+    std::fs::write(&two, serde_json::to_string_pretty(&both).expect("json")).expect("write");
+    let records = data("toolace/test_records_reconstructed.jsonl");
+    let run = |extra: &[&str]| {
+        let out_path = dir.path().join("out.jsonl");
+        let out = bin()
+            .arg("convert")
+            .arg(&two)
+            .args(["--to", "ragtruth", "--records"])
+            .arg(&records)
+            .arg("--out")
+            .arg(&out_path)
+            .args(extra)
+            .output()
+            .expect("runs");
+        let text = std::fs::read_to_string(&out_path).expect("read");
+        let first: Value = serde_json::from_str(text.lines().next().expect("line")).expect("json");
+        (out, first["hallucination_labels"].clone())
+    };
+    let (out, _) = run(&[]);
+    assert_eq!(out.status.code(), Some(1));
+    let want = "again (JSON_MIN: another annotator's row? pass --source annotator_<id>)";
+    assert!(stderr(&out).contains(want), "{}", stderr(&out));
+    let (out, labels) = run(&["--source", "annotator_1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(labels[0]["text"], "generated");
+    let (out, labels) = run(&["--source", "annotator_2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(labels, serde_json::json!([]));
 }

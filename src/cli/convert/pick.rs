@@ -6,7 +6,8 @@
 //! annotation the prediction `gold` (the record's own spans, as `--to label-studio` wrote them).
 //! Several annotators and no `--source` is a problem to settle by name, never a guess. A task
 //! or JSON_MIN row nobody annotated (and with no `gold` prediction) has nothing to take: its
-//! original record is left as it was.
+//! original record is left as it was. JSON_MIN holds one annotation a row, so `--source
+//! annotator_<id>` keeps that annotator's rows.
 
 use serde_json::Value;
 
@@ -27,6 +28,9 @@ pub fn spans(
     to: Format,
     source: Option<&str>,
 ) -> Result<Option<Vec<Span>>, String> {
+    if from == Format::LabelStudioMin {
+        return Ok(row_spans(rec, source));
+    }
     if let Some(name) = source {
         return rec
             .source(name)
@@ -39,9 +43,6 @@ pub fn spans(
                     names.join(", ")
                 )
             });
-    }
-    if from == Format::LabelStudioMin && rec.raw.get("annotation_id").is_none_or(Value::is_null) {
-        return Ok(None);
     }
     if from != Format::LabelStudio || to == Format::LabelStudio || reviewed(&rec.raw) {
         return Ok(Some(rec.gold_spans().to_vec()));
@@ -63,6 +64,23 @@ pub fn spans(
                 names.join(", ")
             ))
         }
+    }
+}
+
+/// A JSON_MIN row's regions: `None` for a row with no annotation, or one of an annotator
+/// other than `source` (`annotator_<id>`, as the full export names them), when given.
+fn row_spans(rec: &Record, source: Option<&str>) -> Option<Vec<Span>> {
+    let annotator = match rec.raw.get("annotator") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        _ => return None,
+    };
+    if rec.raw.get("annotation_id").is_none_or(Value::is_null) {
+        return None;
+    }
+    match source {
+        Some(name) if name != format!("annotator_{annotator}") => None,
+        _ => Some(rec.gold_spans().to_vec()),
     }
 }
 
@@ -175,10 +193,21 @@ mod tests {
         bare["predictions"] = json!([]);
         let bare = Format::LabelStudio.parse(bare, "x").expect("task");
         assert_eq!(spans(&bare, ls, rt, None), Ok(None));
+        let min = Format::LabelStudioMin;
         let row =
             json!({"rid": "r", "output": "x", "id": 1, "annotator": null, "annotation_id": null});
-        let row = Format::LabelStudioMin.parse(row, "x").expect("row");
-        assert_eq!(spans(&row, Format::LabelStudioMin, rt, None), Ok(None));
+        let row = min.parse(row, "x").expect("row");
+        assert_eq!(spans(&row, min, rt, None), Ok(None));
+        // A JSON_MIN row is one annotator's: --source keeps that annotator's rows.
+        let row = json!({"rid": "r", "output": "été", "id": 1, "annotator": "a@b.c", "annotation_id": 4,
+                         "label": [{"start": 0, "end": 3, "text": "été", "labels": ["x"]}]});
+        let row = min.parse(row, "x").expect("row");
+        assert_eq!(texts(spans(&row, min, rt, None)), ["été"]);
+        assert_eq!(
+            texts(spans(&row, min, rt, Some("annotator_a@b.c"))),
+            ["été"]
+        );
+        assert_eq!(spans(&row, min, rt, Some("annotator_7")), Ok(None));
     }
 
     #[test]
