@@ -3,6 +3,7 @@
 pub mod assign;
 pub mod compare;
 pub mod completions;
+pub mod convert;
 pub mod db_args;
 pub mod decisions;
 pub mod export;
@@ -76,6 +77,9 @@ pub enum Command {
     /// Combine reviewers' databases into one.
     #[command(after_help = help::MERGE_DB)]
     MergeDb(merge_db::Args),
+    /// Convert records between formats (RAGTruth, Label Studio, Prodigy), or put converted
+    /// spans back onto the original records.
+    Convert(convert::Args),
     /// Print the shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(after_help = help::COMPLETIONS)]
     Completions(completions::Args),
@@ -171,6 +175,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Stats(a) => stats::run(a),
         Command::Assign(a) => assign::run(a),
         Command::MergeDb(a) => merge_db::run(a),
+        Command::Convert(a) => convert::run(a),
         Command::Completions(a) => completions::run(&a),
         Command::Man(a) => man::run(&a),
     }

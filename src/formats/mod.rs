@@ -62,6 +62,9 @@ macro_rules! registry {
 }
 
 registry! {
+    // First: a row holds its task's data fields flat, which may be another format's record.
+    /// Label Studio JSON_MIN exports: flat rows, regions under the control's name.
+    LabelStudioMin => labelstudio_min,
     /// RAGTruth-compatible records (toolace-hallucination-spans): `hallucination_labels`.
     Ragtruth => ragtruth,
     /// Detector prediction files: `gold_spans` + `pred_spans`.
@@ -74,6 +77,8 @@ registry! {
     Lettuce => lettuce,
     /// Label Studio JSON exports: `annotations[].result[]` and `predictions[].result[]`.
     LabelStudio => labelstudio,
+    /// Prodigy JSONL: `text` and `spans`.
+    Prodigy => prodigy,
 }
 
 impl Format {

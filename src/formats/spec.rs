@@ -100,8 +100,9 @@ mod tests {
         assert_eq!(Format::detect(&json!({"id": "a"})), None);
         assert_eq!(
             Format::undetected(),
-            "no known field (hallucination_labels, pred_spans, labeled_span, model_output_text, \
-             answer+labels, data+annotations/predictions)"
+            "no known field (annotator+annotation_id, hallucination_labels, pred_spans, \
+             labeled_span, model_output_text, answer+labels, data+annotations/predictions, \
+             text+spans/_input_hash)"
         );
     }
 
@@ -143,7 +144,14 @@ mod tests {
             .collect();
         assert_eq!(
             counted,
-            ["ragtruth", "predictions", "lettuce", "label-studio"]
+            [
+                "label-studio-min",
+                "ragtruth",
+                "predictions",
+                "lettuce",
+                "label-studio",
+                "prodigy"
+            ]
         );
     }
 }

@@ -134,6 +134,7 @@ fn completions_name_every_subcommand_in_every_shell() {
             "export",
             "stats",
             "merge-db",
+            "convert",
             "completions",
             "man",
         ] {
@@ -263,6 +264,7 @@ fn man_dir_writes_a_page_per_subcommand_that_renders() {
         "-compare",
         "-export",
         "-merge-db",
+        "-convert",
         "-man",
     ] {
         let page = man1.join(format!("spanreview{sub}.1"));

@@ -1,0 +1,366 @@
+//! `spanreview convert`: records from one format to another (RAGTruth, Label Studio, Prodigy,
+//! or any format given records of it to write onto).
+//!
+//! Each input record is read as `review` reads it (several files joined by id), its spans picked
+//! ([`pick::spans`]) and written onto the record it came from when that is known: the
+//! `--records` file's record of the same id, a Label Studio task's own data ([`tasks::record_of`]),
+//! or the input record itself when the format does not change. Otherwise a new record of the
+//! target format is made (RAGTruth, Prodigy, Label Studio). An unchanged span keeps its
+//! original object, so a round trip gives back the same JSON.
+
+mod pick;
+mod tasks;
+
+use std::collections::{BTreeSet, HashMap};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use serde_json::{json, Value};
+
+use crate::cli::eprintln;
+use crate::formats::index::Layout;
+use crate::formats::{prodigy, DataFile, Dataset, Format};
+use crate::model::{Record, Span};
+
+/// Arguments of `spanreview convert`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Spans: the gold, or --source's. A Label Studio task has a gold once spanreview wrote one \
+(the annotation completed_by \"spanreview\"); before that, converted to another format, its \
+one annotator's latest annotation stands, or with none the prediction \"gold\". Several \
+annotators need --source annotator_<id> (in JSON_MIN, a row per annotation, it keeps that \
+annotator's rows). A Prodigy task's spans are its gold when accepted; \
+rejected or ignored, they are the source prodigy_reject / prodigy_ignore.
+
+--to label-studio writes a JSON array of tasks: data is the record (every field) with rid, \
+output, query and context set, each source a prediction (model_version: its name; gold for \
+the gold); the labeling config for its labels goes to --config, else standard output. \
+--to prodigy writes {text, query, context, spans, meta.id} per line. A span whose text is not \
+the answer's [start:end] in code points is reported with its file and line and kept as given.
+
+Examples:
+  spanreview convert data.jsonl --to label-studio --out tasks.json --config config.xml
+  spanreview convert export.json --to ragtruth --records data.jsonl --out reviewed.jsonl
+  spanreview convert export.json --to ragtruth --out - --source annotator_3 | head
+  spanreview convert prodigy.jsonl --to ragtruth --records data.jsonl --out data.new.jsonl
+
+Exit status:
+  0  converted, nothing to report
+  1  converted, with problems reported (spans that do not slice, records with no original in \
+--records or no spans to take)
+  2  a usage or I/O error (nothing written)")]
+pub struct Args {
+    /// Input files (JSONL or a JSON array; several are joined by id). `-` is standard input.
+    #[arg(required = true, value_name = "IN")]
+    pub inputs: Vec<PathBuf>,
+    /// Read every input in this format instead of detecting it.
+    #[arg(long, value_enum, value_name = "F")]
+    pub format: Option<Format>,
+    /// The format to write: ragtruth, label-studio, prodigy (others with --records).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub to: Format,
+    /// Where to write. `-` is standard output.
+    #[arg(long, value_name = "OUT")]
+    pub out: PathBuf,
+    /// Write onto these records, matched by id: each is written out in its order, every field
+    /// kept, with its spans replaced by those of the input record of its id (untouched when
+    /// there is none).
+    #[arg(long, value_name = "ORIGINAL")]
+    pub records: Option<PathBuf>,
+    /// The Label Studio `data` field holding the record's id [default: the first of id, rid,
+    /// record_id present]; in JSON_MIN rows, the row's field [default: rid, record_id, id].
+    #[arg(long, value_name = "F")]
+    pub id_field: Option<String>,
+    /// Write the labeling config (--to label-studio) here rather than to standard output.
+    #[arg(long, value_name = "OUT.xml")]
+    pub config: Option<PathBuf>,
+    /// Take this source's spans instead of the gold (a detector, `annotator_<id>`, a Label
+    /// Studio prediction's `model_version`; its `gold` is `prediction_gold`).
+    #[arg(long, value_name = "NAME")]
+    pub source: Option<String>,
+}
+
+/// The target formats that records of other formats can be made into.
+const BUILDS: [Format; 3] = [Format::Ragtruth, Format::LabelStudio, Format::Prodigy];
+
+/// The records to write onto (`--records`), by key.
+struct Originals {
+    file: DataFile,
+    by_key: HashMap<String, usize>,
+}
+
+impl Originals {
+    fn open(path: &Path, to: Format, id_field: Option<&str>) -> anyhow::Result<Self> {
+        let file = DataFile::open(path, None, None)?;
+        if file.format != to {
+            bail!(
+                "{}: --records are {} records, and convert writes onto them in their own format: \
+                 pass --to {}",
+                path.display(),
+                file.format.name(),
+                file.format.name()
+            );
+        }
+        let mut by_key = HashMap::new();
+        for i in 0..file.len() {
+            let rec = file.record(i)?;
+            if let Some(k) = pick::key(&rec, file.format, id_field) {
+                by_key.entry(k).or_insert(i);
+            }
+        }
+        Ok(Self { file, by_key })
+    }
+}
+
+/// What a run made: the lines to write, the problems met, the labels seen.
+#[derive(Default)]
+struct Made {
+    values: Vec<Value>,
+    problems: Vec<String>,
+    labels: BTreeSet<String>,
+    /// Input records nobody annotated, whose originals were left as they were.
+    unannotated: usize,
+}
+
+/// Run the subcommand.
+///
+/// # Errors
+/// Usage and I/O errors: an unreadable input, a target that cannot be made from the input
+/// without `--records`, an output that cannot be written.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.config.is_some() && args.to != Format::LabelStudio {
+        bail!("--config is the labeling config of --to label-studio");
+    }
+    let ds = Dataset::open(&args.inputs, args.format)?;
+    let from = ds.primary().format;
+    if args.records.is_none()
+        && !BUILDS.contains(&args.to)
+        && from != args.to
+        && from != Format::LabelStudio
+    {
+        bail!(
+            "{} records cannot be made from {} records: pass --records FILE of {} records to \
+             write onto",
+            args.to.name(),
+            from.name(),
+            args.to.name()
+        );
+    }
+    let id_field = args.id_field.as_deref();
+    let originals = args
+        .records
+        .as_deref()
+        .map(|p| Originals::open(p, args.to, id_field))
+        .transpose()?;
+    let mut made = Made {
+        problems: ds.problems.clone(),
+        ..Made::default()
+    };
+    let mut placed: HashMap<usize, Value> = HashMap::new();
+    for i in 0..ds.len() {
+        let at = place(ds.primary(), i);
+        let rec = match ds.record(i) {
+            Ok(r) => r,
+            Err(e) => {
+                made.problems.push(format!("{e}; not converted"));
+                continue;
+            }
+        };
+        made.problems
+            .extend(rec.warnings.iter().map(|w| format!("{at}: {w}")));
+        let spans = match pick::spans(&rec, from, args.to, args.source.as_deref()) {
+            Ok(Some(s)) => s,
+            // Nobody annotated it (or not the annotator --source names): an original record
+            // keeps its own spans, and another annotator's JSON_MIN row is left out.
+            Ok(None) if originals.is_some() || args.source.is_some() => {
+                made.unannotated += 1;
+                continue;
+            }
+            Ok(None) => Vec::new(),
+            Err(e) => {
+                made.problems.push(format!("{at}: {e}; not converted"));
+                continue;
+            }
+        };
+        // The labeling config lists every label a task shows: all sources are predictions.
+        let shown = if args.to == Format::LabelStudio {
+            &rec.sources[..]
+        } else {
+            &[]
+        };
+        let labels = spans.iter().chain(shown.iter().flat_map(|s| &s.spans));
+        made.labels
+            .extend(labels.map(|s| s.label.clone()).filter(|l| !l.is_empty()));
+        if let Some(o) = &originals {
+            let Some(k) = pick::key(&rec, from, id_field) else {
+                made.problems.push(format!(
+                    "{at}: record {}: no id field {:?}; not placed",
+                    rec.id,
+                    id_field.unwrap_or("id")
+                ));
+                continue;
+            };
+            let Some(&j) = o.by_key.get(&k) else {
+                made.problems.push(format!(
+                    "{at}: id {k:?} is not in {}; not placed",
+                    o.file.path().display()
+                ));
+                continue;
+            };
+            let value = onto(args.to, o.file.value(j)?, &spans);
+            if placed.insert(j, value).is_some() {
+                made.problems.push(format!(
+                    "{at}: id {k:?} again (JSON_MIN: another annotator's row? pass --source \
+                     annotator_<id>); this later record stands"
+                ));
+            }
+            continue;
+        }
+        match convert(&rec, from, args.to, &spans) {
+            Some(v) => made.values.push(v),
+            None => made.problems.push(format!(
+                "{at}: record {}: a {} record cannot be made from it (its task data is no {} \
+                 record); pass --records; not converted",
+                rec.id,
+                args.to.name(),
+                args.to.name()
+            )),
+        }
+    }
+    let layout = match &originals {
+        Some(o) => {
+            made.values = (0..o.file.len())
+                .map(|j| placed.remove(&j).map_or_else(|| o.file.value(j), Ok))
+                .collect::<Result<_, _>>()?;
+            o.file.index.layout()
+        }
+        None if matches!(args.to, Format::LabelStudio | Format::LabelStudioMin) => Layout::Array,
+        None => Layout::Lines,
+    };
+    write_out(&args.out, &made.values, layout)?;
+    if args.to == Format::LabelStudio && originals.is_none() {
+        let xml = tasks::config(&made.labels);
+        match (&args.config, args.out.as_os_str() == "-") {
+            (Some(p), _) => std::fs::write(p, xml).with_context(|| format!("writing {}", p.display()))?,
+            (None, false) => {
+                crate::cli::write_stdout(xml.as_bytes())?;
+            }
+            (None, true) => eprintln!("the labeling config is not printed (the tasks are on standard output): pass --config OUT.xml"),
+        }
+    }
+    for p in &made.problems {
+        eprintln!("{p}");
+    }
+    let left = if made.unannotated > 0 {
+        let what = if originals.is_some() {
+            "their records left as they were"
+        } else {
+            "left out"
+        };
+        format!(
+            "; {} not annotated in the input, or not by --source: {what}",
+            made.unannotated
+        )
+    } else {
+        String::new()
+    };
+    eprintln!(
+        "{} records written as {} to {} ({} problems{left})",
+        made.values.len(),
+        args.to.name(),
+        args.out.display(),
+        made.problems.len()
+    );
+    Ok(if made.problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// `FILE:LINE` of record `i`, with its place in a JSON array (an export is often one line).
+fn place(file: &DataFile, i: usize) -> String {
+    let at = format!("{}:{}", file.path().display(), file.line(i));
+    match file.index.layout() {
+        Layout::Array => format!("{at} (element {})", i + 1),
+        Layout::Lines => at,
+    }
+}
+
+/// `spans` written onto `original`, a record of `to`: the spans it already has keep their objects.
+fn onto(to: Format, original: Value, spans: &[Span]) -> Value {
+    let own = to
+        .parse(original.clone(), "")
+        .map(|r| r.gold_spans().to_vec())
+        .unwrap_or_default();
+    to.write(&original, &pick::carry(&own, spans), None)
+}
+
+/// `rec` (read as `from`) as a record of `to` carrying `spans`; `None` when there is no record
+/// of `to` to write onto and none can be made.
+fn convert(rec: &Record, from: Format, to: Format, spans: &[Span]) -> Option<Value> {
+    if from == to {
+        return Some(onto(to, rec.raw.clone(), spans));
+    }
+    if from == Format::LabelStudio {
+        if let Some((f, data)) = tasks::record_of(&rec.raw) {
+            if f == to {
+                return Some(onto(to, data, spans));
+            }
+        }
+    }
+    let fresh = pick::carry(&[], spans);
+    match to {
+        Format::LabelStudio => Some(tasks::task(rec, from)),
+        Format::Prodigy => Some(to.write(&prodigy::build(rec), &fresh, None)),
+        Format::Ragtruth => {
+            let mut r = json!({"id": rec.id, "query": rec.query, "context": rec.context,
+                               "output": rec.output, "hallucination_labels": []});
+            if let Some(t) = &rec.corruption_type {
+                r["meta"] = json!({"corruption_type": t});
+            }
+            Some(to.write(&r, &fresh, None))
+        }
+        _ => None,
+    }
+}
+
+/// Write `values` to `path` (`-`: standard output) as JSONL or a JSON array (one element a
+/// line, as Label Studio reads it); a file is written beside and renamed over, so a failed
+/// run leaves the old one.
+fn write_out(path: &Path, values: &[Value], layout: Layout) -> anyhow::Result<()> {
+    let mut bytes = Vec::new();
+    if layout == Layout::Array {
+        bytes.extend_from_slice(b"[\n");
+    }
+    for (i, v) in values.iter().enumerate() {
+        serde_json::to_writer(&mut bytes, v)?;
+        if layout == Layout::Array && i + 1 < values.len() {
+            bytes.push(b',');
+        }
+        bytes.push(b'\n');
+    }
+    if layout == Layout::Array {
+        bytes.extend_from_slice(b"]\n");
+    }
+    if path.as_os_str() == "-" {
+        crate::cli::write_stdout(&bytes)?;
+        return Ok(());
+    }
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".spanreview-tmp");
+    let tmp = PathBuf::from(tmp);
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(&bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    };
+    write()
+        .with_context(|| format!("writing {}", path.display()))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })
+}
