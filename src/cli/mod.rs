@@ -1,5 +1,6 @@
 //! The command line: one module per subcommand, each an `Args` struct and a `run`.
 
+pub mod apply;
 pub mod compare;
 pub mod completions;
 pub mod db_args;
@@ -68,6 +69,8 @@ pub enum Command {
     /// Agreement of every source with the reviewed result, and judges' upheld rates.
     #[command(after_help = help::STATS)]
     Stats(stats::Args),
+    /// Append decisions from a file of JSON lines, each checked as the review screen checks a key.
+    Apply(apply::Args),
     /// Combine reviewers' databases into one.
     #[command(after_help = help::MERGE_DB)]
     MergeDb(merge_db::Args),
@@ -164,6 +167,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Decisions(a) => decisions::run(a),
         Command::Export(a) => export::run(a),
         Command::Stats(a) => stats::run(a),
+        Command::Apply(a) => apply::run(a),
         Command::MergeDb(a) => merge_db::run(a),
         Command::Completions(a) => completions::run(&a),
         Command::Man(a) => man::run(&a),

@@ -20,6 +20,7 @@
 //!   read an older database through an up-to-date copy in memory and leave the file as it is.
 
 mod append;
+mod apply;
 mod clock;
 mod error;
 mod guard;
@@ -35,6 +36,7 @@ use std::time::Duration;
 
 use rusqlite::{params, Connection, Transaction, TransactionBehavior};
 
+pub use apply::{Batch, BATCH_BUSY_TIMEOUT, PROVISIONAL};
 pub use clock::{new_origin, now, parse_rfc3339, rfc3339};
 pub use error::StoreError;
 pub use guard::Clock;
