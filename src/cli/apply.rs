@@ -84,7 +84,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let store = Store::open(&args.db.db_path())?;
     let asked = Instant::now();
     let mut took = asked;
-    let mut planner = Planner::new(&dataset, &name, args.reviewer.as_deref(), args.dry_run)?;
+    // A line that is no decision saves nothing of the file; the others are still checked, to
+    // report every refused line at once.
+    let check_only = args.dry_run || !refused.is_empty();
+    let mut planner = Planner::new(&dataset, &name, args.reviewer.as_deref(), check_only)?;
     let result = store.append_batch(|s| {
         took = Instant::now();
         planner.plan(s, &lines)
@@ -140,9 +143,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     super::write_stdout(format!("{}\n", crate::model::escape::line(&message)).as_bytes())
 }
 
+/// Lines by number: the parsed ones, and the refused ones with why.
+type Parsed = (Vec<(usize, Line)>, Vec<(usize, String)>);
+
 /// The non-blank lines of `path` (`-`: stdin), parsed, with their line numbers; and the lines
 /// that are not a decision, with why.
-fn read_lines(path: &Path, shown: &str) -> anyhow::Result<(Vec<(usize, Line)>, Vec<(usize, String)>)> {
+fn read_lines(path: &Path, shown: &str) -> anyhow::Result<Parsed> {
     let reader: Box<dyn BufRead> = if path == Path::new("-") {
         Box::new(io::stdin().lock())
     } else {

@@ -13,8 +13,8 @@
 use thiserror::Error;
 
 use super::decision::{
-    redo_target, replay, undo_target, ActionKind, Decision, OutcomeKind, RecordReview,
-    SpanStatus, SpanValue,
+    redo_target, replay, undo_target, ActionKind, Decision, OutcomeKind, RecordReview, SpanStatus,
+    SpanValue,
 };
 use crate::model::span::{range_problem, RangeProblem};
 use crate::model::Record;
@@ -73,7 +73,9 @@ pub enum Refusal {
         key: String,
     },
     /// `before` is not the span's value now.
-    #[error("span {key} is {now} now, not {given} (before): the decision was made on another state")]
+    #[error(
+        "span {key} is {now} now, not {given} (before): the decision was made on another state"
+    )]
     BeforeDiffers {
         /// The key.
         key: String,
@@ -152,7 +154,11 @@ fn range_why(p: &RangeProblem) -> String {
 /// database) is reopened by this reviewer's span decision on replay, so it stops nothing.
 #[must_use]
 pub fn closed_to(review: &RecordReview, reviewer: &str) -> Option<OutcomeKind> {
-    if review.outcome_by.as_deref().is_some_and(|by| by != reviewer) {
+    if review
+        .outcome_by
+        .as_deref()
+        .is_some_and(|by| by != reviewer)
+    {
         return None;
     }
     Some(review.outcome.kind()).filter(|k| *k != OutcomeKind::Open)

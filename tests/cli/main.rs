@@ -2,6 +2,7 @@
 
 mod agreement;
 mod app_harness;
+mod apply;
 mod arbitrate;
 mod cold_open;
 mod common;

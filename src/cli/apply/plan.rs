@@ -155,9 +155,7 @@ impl<'a> Planner<'a> {
             };
             if log.iter().any(|d| d.id >= PROVISIONAL) {
                 let state = state_of(&replay(rec, log));
-                batch
-                    .states
-                    .push((self.name.to_owned(), id.clone(), state));
+                batch.states.push((self.name.to_owned(), id.clone(), state));
             }
         }
         Ok(batch)
@@ -179,7 +177,9 @@ impl<'a> Planner<'a> {
             )));
         }
         let Some(reviewer) = l.reviewer.as_deref().or(self.reviewer) else {
-            return Ok(Err("no reviewer: the line names none, give --reviewer".to_owned()));
+            return Ok(Err(
+                "no reviewer: the line names none, give --reviewer".to_owned()
+            ));
         };
         if let Some(o) = &l.origin {
             let known = match self.origins.get(o) {
@@ -219,7 +219,9 @@ impl<'a> Planner<'a> {
             dataset,
             reviewer,
             &l.record_id,
-            &l.record_hash.clone().unwrap_or_else(|| record.content_hash()),
+            &l.record_hash
+                .clone()
+                .unwrap_or_else(|| record.content_hash()),
             l.action,
         );
         d.time = l.time.clone().unwrap_or_default();
@@ -243,7 +245,12 @@ impl<'a> Planner<'a> {
         }
         if d.action.is_meta() && !self.mine.contains_key(reviewer) {
             let mut log = store.reviewer_log(dataset, reviewer)?;
-            log.extend(self.planned.iter().filter(|p| p.reviewer == reviewer).cloned());
+            log.extend(
+                self.planned
+                    .iter()
+                    .filter(|p| p.reviewer == reviewer)
+                    .cloned(),
+            );
             self.mine.insert(reviewer.to_owned(), log);
         }
         let log = self.logs.get(&l.record_id).map_or(&[][..], Vec::as_slice);
