@@ -38,8 +38,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let path = args.db.db_path();
     let store = Store::open_existing(&path)?;
-    let rows =
-        store.decisions_with_origin(args.db.dataset.as_deref(), args.reviewer.as_deref())?;
+    let rows = store.decisions_with_origin(args.db.dataset.as_deref(), args.reviewer.as_deref())?;
     let log: Vec<Decision> = rows.iter().map(|(d, _)| d.clone()).collect();
     if let Some(ds) = args.db.dataset.as_deref().filter(|_| log.is_empty()) {
         let known = store.datasets()?;

@@ -115,11 +115,9 @@ impl Store {
     ) -> Result<Vec<(Decision, String)>, StoreError> {
         let what = "reading the decision log";
         match (dataset, reviewer) {
-            (Some(ds), Some(r)) => self.select_with_origin(
-                what,
-                "WHERE dataset = ?1 AND reviewer = ?2",
-                &[&ds, &r],
-            ),
+            (Some(ds), Some(r)) => {
+                self.select_with_origin(what, "WHERE dataset = ?1 AND reviewer = ?2", &[&ds, &r])
+            }
             (Some(ds), None) => self.select_with_origin(what, "WHERE dataset = ?1", &[&ds]),
             (None, Some(r)) => self.select_with_origin(what, "WHERE reviewer = ?1", &[&r]),
             (None, None) => self.select_with_origin(what, "", &[]),
