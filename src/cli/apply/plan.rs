@@ -68,7 +68,9 @@ pub struct Planner<'a> {
     dry_run: bool,
     /// Record id → its index in the dataset.
     index: HashMap<String, usize>,
-    records: HashMap<String, Record>,
+    /// The records named so far, with their content hashes (or why they cannot be read).
+    records: HashMap<String, (Record, String)>,
+    unreadable: HashMap<String, String>,
     /// Each touched record's log, the file's decisions so far included.
     logs: HashMap<String, Vec<Decision>>,
     /// Each reviewer's log on the dataset (read for undo and redo), the file's included.
@@ -107,6 +109,7 @@ impl<'a> Planner<'a> {
             dry_run,
             index,
             records: HashMap::new(),
+            unreadable: HashMap::new(),
             logs: HashMap::new(),
             mine: HashMap::new(),
             ids: HashMap::new(),
@@ -114,6 +117,38 @@ impl<'a> Planner<'a> {
             present: 0,
             planned: Vec::new(),
         })
+    }
+
+    /// Read the records `lines` name (before the write lock is taken: it is held while the
+    /// lines are checked, and other reviewers wait for it).
+    pub fn read_records(&mut self, lines: &[(usize, Line)]) {
+        for (_, l) in lines {
+            if let Some(&at) = self.index.get(&l.record_id) {
+                if !self.records.contains_key(&l.record_id) {
+                    // Why a record cannot be read is reported on the lines naming it.
+                    let _ = self.load(&l.record_id, at);
+                }
+            }
+        }
+    }
+
+    /// Read record `id` (at `at` in the dataset) with its content hash.
+    fn load(&mut self, id: &str, at: usize) -> Result<(), String> {
+        if let Some(e) = self.unreadable.get(id) {
+            return Err(e.clone());
+        }
+        match self.dataset.record(at) {
+            Ok(r) => {
+                let hash = r.content_hash();
+                self.records.insert(id.to_owned(), (r, hash));
+                Ok(())
+            }
+            Err(e) => {
+                let e = format!("record {id:?}: {e}");
+                self.unreadable.insert(id.to_owned(), e.clone());
+                Err(e)
+            }
+        }
     }
 
     /// Lines skipped because their origin is already saved (or earlier in the file).
@@ -150,7 +185,7 @@ impl<'a> Planner<'a> {
         let mut touched: Vec<&String> = self.logs.keys().collect();
         touched.sort();
         for id in touched {
-            let (Some(rec), Some(log)) = (self.records.get(id), self.logs.get(id)) else {
+            let (Some((rec, _)), Some(log)) = (self.records.get(id), self.logs.get(id)) else {
                 continue;
             };
             if log.iter().any(|d| d.id >= PROVISIONAL) {
@@ -207,21 +242,18 @@ impl<'a> Planner<'a> {
             )));
         };
         if !self.records.contains_key(&l.record_id) {
-            match self.dataset.record(at) {
-                Ok(r) => self.records.insert(l.record_id.clone(), r),
-                Err(e) => return Ok(Err(format!("record {:?}: {e}", l.record_id))),
-            };
+            if let Err(e) = self.load(&l.record_id, at) {
+                return Ok(Err(e));
+            }
         }
-        let Some(record) = self.records.get(&l.record_id) else {
+        let Some((record, hash)) = self.records.get(&l.record_id) else {
             return Ok(Err(format!("record {:?} cannot be read", l.record_id)));
         };
         let mut d = Decision::about(
             dataset,
             reviewer,
             &l.record_id,
-            &l.record_hash
-                .clone()
-                .unwrap_or_else(|| record.content_hash()),
+            l.record_hash.as_deref().unwrap_or(hash),
             l.action,
         );
         d.time = l.time.clone().unwrap_or_default();
