@@ -408,15 +408,19 @@ fn check_meta(mine: &[Decision], d: &mut Decision) -> Result<(), Refusal> {
         target,
         why,
     };
-    let log: Vec<Decision> = mine
-        .iter()
-        .filter(|x| {
-            x.reviewer == d.reviewer
-                && x.dataset == d.dataset
-                && (!x.auto || x.record_id == d.record_id)
-        })
-        .cloned()
-        .collect();
+    let counts = |x: &Decision| {
+        x.reviewer == d.reviewer
+            && x.dataset == d.dataset
+            && (!x.auto || x.record_id == d.record_id)
+    };
+    // Copied only when something is left out (a long log is checked once per undo).
+    let filtered: Vec<Decision>;
+    let log: &[Decision] = if mine.iter().all(counts) {
+        mine
+    } else {
+        filtered = mine.iter().filter(|x| counts(x)).cloned().collect();
+        &filtered
+    };
     let Some(td) = log.iter().find(|x| x.id == target) else {
         return Err(err(format!(
             "it is not a decision of {} on dataset {:?} (in the database or earlier in the file)",
@@ -430,9 +434,9 @@ fn check_meta(mine: &[Decision], d: &mut Decision) -> Result<(), Refusal> {
         )));
     }
     let want = if d.action == ActionKind::Undo {
-        undo_target(&log)
+        undo_target(log)
     } else {
-        redo_target(&log)
+        redo_target(log)
     };
     if want != Some(target) {
         return Err(err(match want {
