@@ -357,13 +357,7 @@ fn check_add(
             problem,
         });
     }
-    let twin = review.spans.iter().any(|s| {
-        s.kept()
-            && (s.current.start, s.current.end) == (a.start, a.end)
-            && s.current.label == a.label
-            && s.current.subcategory == a.subcategory
-    });
-    if twin {
+    if twin(review, a).is_some() {
         return Err(Refusal::AlreadyThere {
             record: record.id.clone(),
             span: a.clone(),
@@ -375,14 +369,8 @@ fn check_add(
 /// Accept-all keeps every pending span: each must slice the answer (the screen accepts the
 /// others one by one instead, and leaves those for `t` or `x`).
 fn check_accept_all(review: &RecordReview, record: &Record) -> Result<(), Refusal> {
-    if review.outcome.kind() != OutcomeKind::Open {
-        return Ok(());
-    }
-    for s in &review.spans {
-        if s.status != SpanStatus::Pending {
-            continue;
-        }
-        if let Some(problem) = range_problem(s.current.start, s.current.end, &record.output) {
+    for (i, s) in review.spans.iter().enumerate() {
+        if let Some(problem) = blocks_accept_all(review, i, &record.output) {
             return Err(Refusal::CannotKeep {
                 span: s.current.clone(),
                 problem,
@@ -390,6 +378,33 @@ fn check_accept_all(review: &RecordReview, record: &Record) -> Result<(), Refusa
         }
     }
     Ok(())
+}
+
+/// Why span `i` of `review` cannot be kept by an accept-all over `output` (it is pending and
+/// does not slice the answer), or `None`. A record reclassified clean or removed keeps no span
+/// whatever their state, so nothing blocks it there.
+#[must_use]
+pub fn blocks_accept_all(review: &RecordReview, i: usize, output: &str) -> Option<RangeProblem> {
+    if review.outcome.kind() != OutcomeKind::Open {
+        return None;
+    }
+    let s = review.spans.get(i)?;
+    if s.status != SpanStatus::Pending {
+        return None;
+    }
+    range_problem(s.current.start, s.current.end, output)
+}
+
+/// The span of `review` already kept with `v`'s boundaries and label (an add of `v` would be a
+/// second identical label in the export), by index.
+#[must_use]
+pub fn twin(review: &RecordReview, v: &SpanValue) -> Option<usize> {
+    review.spans.iter().position(|s| {
+        s.kept()
+            && (s.current.start, s.current.end) == (v.start, v.end)
+            && s.current.label == v.label
+            && s.current.subcategory == v.subcategory
+    })
 }
 
 /// An undo reverts, and a redo restores, what the screen's key would: the reviewer's latest
