@@ -178,6 +178,10 @@ fn each_refused_line_is_named_and_nothing_of_the_file_is_saved() {
             vec![json!({"record_id": QUOTE_ID, "action": "clean", "target": 1})],
             "a clean takes no target",
         ),
+        (
+            vec![json!({"record_id": QUOTE_ID, "action": "flag", "time": "yesterday"})],
+            "bad time \"yesterday\": expected RFC 3339",
+        ),
     ];
     for (k, (lines, why)) in cases.into_iter().enumerate() {
         let dir = tempfile::tempdir().expect("tmp");
@@ -411,4 +415,39 @@ fn a_log_applied_to_a_fresh_database_exports_the_same_files() {
         std::fs::read(&file).expect("in"),
         "the review changed something"
     );
+}
+
+#[test]
+fn applies_running_at_once_lose_nothing() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let file = records(dir.path());
+    let db = dir.path().join("db.sqlite");
+    let children: Vec<std::process::Child> = (0..4)
+        .map(|k| {
+            let d = dir.path().join(format!("d{k}.jsonl"));
+            let lines: String = (0..25)
+                .map(|i| {
+                    let l = json!({"record_id": QUOTE_ID, "action": "note",
+                        "note": format!("{k}/{i} ’°")});
+                    format!("{l}\n")
+                })
+                .collect();
+            std::fs::write(&d, lines).expect("write");
+            std::process::Command::new(env!("CARGO_BIN_EXE_spanreview"))
+                .arg("apply")
+                .arg(&file)
+                .arg("--decisions")
+                .arg(&d)
+                .arg("--db")
+                .arg(&db)
+                .args(["--reviewer", &format!("r{k}")])
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .expect("spawn")
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().expect("wait").success());
+    }
+    assert_eq!(log(&db).len(), 100);
 }
