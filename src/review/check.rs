@@ -36,7 +36,7 @@ pub enum Refusal {
         now: String,
     },
     /// A field the action needs is missing or empty.
-    #[error("a {action} needs {field}")]
+    #[error("action {action} needs {field}")]
     Missing {
         /// The action's name.
         action: &'static str,
@@ -44,7 +44,7 @@ pub enum Refusal {
         field: &'static str,
     },
     /// A field the action does not take.
-    #[error("a {action} takes no {field}")]
+    #[error("action {action} takes no {field}")]
     Extra {
         /// The action's name.
         action: &'static str,
@@ -93,7 +93,7 @@ pub enum Refusal {
         problem: RangeProblem,
     },
     /// An edit that changes nothing (the screen saves none).
-    #[error("a {action} of span {key} that changes nothing (or more than it may: {what})")]
+    #[error("the {action} of span {key} changes nothing, or what it may not (only {what})")]
     Unchanged {
         /// The action.
         action: &'static str,

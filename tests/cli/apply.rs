@@ -153,7 +153,7 @@ fn each_refused_line_is_named_and_nothing_of_the_file_is_saved() {
                 json!({"record_id": QUOTE_ID, "action": "adjust", "span_key": "gold:0",
                 "after": span(s, s + 4)}),
             ],
-            "a adjust of span gold:0 that changes nothing",
+            "the adjust of span gold:0 changes nothing, or what it may not (only its boundaries",
         ),
         (
             vec![
@@ -164,7 +164,7 @@ fn each_refused_line_is_named_and_nothing_of_the_file_is_saved() {
         ),
         (
             vec![json!({"record_id": QUOTE_ID, "action": "note", "note": " "})],
-            "a note needs a note",
+            "action note needs a note",
         ),
         (
             vec![json!({"record_id": QUOTE_ID, "action": "clean", "dataset": "other"})],
@@ -176,7 +176,7 @@ fn each_refused_line_is_named_and_nothing_of_the_file_is_saved() {
         ),
         (
             vec![json!({"record_id": QUOTE_ID, "action": "clean", "target": 1})],
-            "a clean takes no target",
+            "action clean takes no target",
         ),
         (
             vec![json!({"record_id": QUOTE_ID, "action": "flag", "time": "yesterday"})],
