@@ -7,6 +7,8 @@
 #   bench/team_load.sh --repeat 1 --no-build
 #
 # Options: --procs N (20)  --per N (500)  --screens N (8)  --repeat R (3)  --no-build
+#          --chunks K (1): each of the PROCS workers applies its PER decisions as K files, one
+#          `apply` (one transaction) after another: more commits to take the latency of
 #          --file RECORDS (data/toolace/test_records_reconstructed.jsonl)
 # Env: BENCH_DIR (work folder; default /tmp/team-load), CARGO_TARGET_DIR, BIN (the binary to
 # run instead of the release build's).
@@ -23,7 +25,7 @@
 # Not a test: .ci/run does not call it.
 set -euo pipefail
 
-PROCS=20 PER=500 SCREENS=8 REPEAT=3 BUILD=1
+PROCS=20 PER=500 SCREENS=8 REPEAT=3 BUILD=1 CHUNKS=1
 FILE=data/toolace/test_records_reconstructed.jsonl
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -31,6 +33,7 @@ while [ $# -gt 0 ]; do
         --per) PER=$2; shift 2 ;;
         --screens) SCREENS=$2; shift 2 ;;
         --repeat) REPEAT=$2; shift 2 ;;
+        --chunks) CHUNKS=$2; shift 2 ;;
         --file) FILE=$2; shift 2 ;;
         --no-build) BUILD=0; shift ;;
         *) echo "unknown option $1" >&2; exit 2 ;;
@@ -44,7 +47,7 @@ BIN=$(realpath "${BIN:-$TARGET/release/spanreview}")
 W=${BENCH_DIR:-/tmp/team-load}
 rm -rf "$W"
 mkdir -p "$W"
-python3 bench/team_load_gen.py "$FILE" "$PROCS" "$PER" "$W"
+python3 bench/team_load_gen.py "$FILE" "$PROCS" "$PER" "$W" "$CHUNKS"
 FILE=$(realpath "$FILE")
 TAG="srload$$"
 fail=0
@@ -100,8 +103,17 @@ for run in $(seq 1 "$REPEAT"); do
     t0=$(now)
     pids=()
     for p in $(seq -f "%02g" 1 "$PROCS"); do
-        "$BIN" apply "$FILE" --decisions "$W/d-$p.jsonl" --db "$DB" \
-            --timings "$R/timings.tsv" > "$R/apply-$p.out" 2> "$R/apply-$p.err" &
+        if [ "$CHUNKS" = 1 ]; then
+            "$BIN" apply "$FILE" --decisions "$W/d-$p.jsonl" --db "$DB" \
+                --timings "$R/timings.tsv" > "$R/apply-$p.out" 2> "$R/apply-$p.err" &
+        else
+            (
+                for c in $(seq -f "%02g" 0 $((CHUNKS - 1))); do
+                    "$BIN" apply "$FILE" --decisions "$W/d-$p-$c.jsonl" --db "$DB" \
+                        --timings "$R/timings.tsv" >> "$R/apply-$p.out" 2>> "$R/apply-$p.err" || exit $?
+                done
+            ) &
+        fi
         pids+=($!)
     done
     for i in "${!pids[@]}"; do
@@ -130,7 +142,8 @@ for run in $(seq 1 "$REPEAT"); do
         fi
     done
     for p in $(seq -f "%02g" 1 "$PROCS"); do
-        grep -q "$PER decisions saved" "$R/apply-$p.out" || bad "run $run: apply $p: $(cat "$R/apply-$p.out")"
+        saved=$(grep -o "[0-9]* decisions saved" "$R/apply-$p.out" | awk '{s += $1} END {print s + 0}')
+        [ "$saved" = "$PER" ] || bad "run $run: apply $p saved $saved: $(head -3 "$R/apply-$p.out")"
         if [ -s "$R/apply-$p.err" ]; then bad "run $run: apply $p stderr: $(head -1 "$R/apply-$p.err")"; fi
     done
     rows=$(q "$DB" "SELECT count(*) FROM decision WHERE reviewer LIKE 'apply-%'")
@@ -157,12 +170,12 @@ b = [x for r in range(1, repeat + 1) for x in tsv(f"{w}/run{r}/base-timings.tsv"
 lat = [x[0] + x[1] for x in t]
 held = [x[1] for x in t]
 ml, mb = statistics.median(load), statistics.median(base)
-print(f"{procs} apply x {per} decisions + {screens} screens, {repeat} runs (median wall)")
+print(f"{procs} apply x {per} decisions + {screens} screens, {repeat} runs (median wall), {len(t)} transactions")
 print(f"| load wall (s) | {ml:.2f} | runs: {', '.join(f'{x:.2f}' for x in load)} |")
 print(f"| baseline: 1 process, all {int(procs)*int(per)} (s) | {mb:.2f} | runs: {', '.join(f'{x:.2f}' for x in base)} |")
 print(f"| load / baseline | {ml / mb:.2f} | |")
 print(f"| commit latency (wait + held), ms: p50 / p99 / max | {pct(lat, 50):.0f} / {pct(lat, 99):.0f} / {max(lat):.0f} | {len(lat)} transactions |")
-print(f"| lock held per transaction ({per} rows), ms: p50 / p99 | {pct(held, 50):.0f} / {pct(held, 99):.0f} | |")
+print(f"| lock held per transaction ({int(t[0][2]) if t else 0} rows), ms: p50 / p99 | {pct(held, 50):.0f} / {pct(held, 99):.0f} | |")
 print(f"| baseline lock held ({int(procs)*int(per)} rows), ms | {statistics.median([x[1] for x in b]):.0f} | |")
 EOF
 [ "$fail" = 0 ] || { echo "FAILED (details above; files in $W)" >&2; exit 1; }

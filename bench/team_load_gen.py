@@ -2,9 +2,11 @@
 """Decision files for bench/team_load.sh: PROCS files of PER decisions each, one reviewer per
 file (apply-01, ...), every line valid whatever order the files are applied in.
 
-Usage: team_load_gen.py RECORDS.jsonl PROCS PER OUT_DIR
+Usage: team_load_gen.py RECORDS.jsonl PROCS PER OUT_DIR [CHUNKS]
 
-Writes OUT_DIR/d-NN.jsonl and OUT_DIR/all.jsonl (every file, one after another: the baseline of
+Writes OUT_DIR/d-NN.jsonl (and with CHUNKS > 1 the same lines cut into CHUNKS files
+OUT_DIR/d-NN-CC.jsonl, an undo never first in one: its target must be in its file), and
+OUT_DIR/all.jsonl (every file, one after another: the baseline of
 one process applying them all). Offsets are code points (Python string indices). The mix, over
 the records in turn: accept, relabel (a label of its own), drop, note, flag, add (bounds and
 label of its own, so no two files add the same span), and an undo of the line before it. No
@@ -21,6 +23,8 @@ def keepable(s, n):
 
 def main():
     path, procs, per, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    chunks = int(sys.argv[5]) if len(sys.argv) > 5 else 1
+    size = -(-per // chunks)
     recs = [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
     every = []
     for p in range(1, procs + 1):
@@ -54,7 +58,7 @@ def main():
                 after = {"start": start, "end": start + 1, "label": f"{who}-added-{k}"}
                 lines.append({**base, "action": "add", "span_key": f"added:{who}-{k}",
                               "after": after})
-            elif kind == 6 and lines and lines[-1]["reviewer"] == who:
+            elif kind == 6 and lines and len(lines) % size != 0:
                 prev = lines[-1]
                 if prev["action"] in ("undo", "redo"):
                     continue
@@ -63,6 +67,11 @@ def main():
         with open(f"{out}/d-{p:02d}.jsonl", "w", encoding="utf-8") as f:
             for line in lines:
                 f.write(json.dumps(line, ensure_ascii=False) + "\n")
+        if chunks > 1:
+            for c in range(chunks):
+                with open(f"{out}/d-{p:02d}-{c:02d}.jsonl", "w", encoding="utf-8") as f:
+                    for line in lines[c * size:(c + 1) * size]:
+                        f.write(json.dumps(line, ensure_ascii=False) + "\n")
         every.extend(lines)
     with open(f"{out}/all.jsonl", "w", encoding="utf-8") as f:
         for line in every:
