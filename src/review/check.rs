@@ -193,15 +193,16 @@ pub fn check(
             field: "target (only undo and redo name one)",
         });
     }
-    let review = replay(record, log);
     let mut out = d.clone();
+    // The record's state now, replayed only for the actions that look at its spans.
+    let review = || replay(record, log);
     match d.action {
         ActionKind::Accept
         | ActionKind::Drop
         | ActionKind::Adjust
         | ActionKind::Relabel
-        | ActionKind::Add => check_span(record, &review, &mut out)?,
-        ActionKind::AcceptAll => check_accept_all(&review, record)?,
+        | ActionKind::Add => check_span(record, &review(), &mut out)?,
+        ActionKind::AcceptAll => check_accept_all(&review(), record)?,
         ActionKind::Note if d.note.as_deref().is_none_or(|n| n.trim().is_empty()) => {
             return Err(Refusal::Missing {
                 action,
