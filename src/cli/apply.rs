@@ -68,13 +68,19 @@ pub struct Args {
 /// The records or the decisions cannot be read, or the database cannot be opened or written
 /// (exit 2; nothing saved).
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let stdin = Path::new("-");
+    if args.decisions == stdin && args.files.iter().any(|f| f == stdin) {
+        anyhow::bail!(
+            "the records and --decisions cannot both be standard input (-): give one a file"
+        );
+    }
     let dataset = Dataset::open(&args.files, None)?;
     let name = args
         .db
         .dataset
         .clone()
         .unwrap_or_else(|| dataset.name.clone());
-    let shown = if args.decisions == Path::new("-") {
+    let shown = if args.decisions == stdin {
         "<stdin>".to_owned()
     } else {
         args.decisions.display().to_string()

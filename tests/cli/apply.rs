@@ -451,3 +451,15 @@ fn applies_running_at_once_lose_nothing() {
     }
     assert_eq!(log(&db).len(), 100);
 }
+
+#[test]
+fn records_and_decisions_cannot_both_be_stdin() {
+    let dir = tempfile::tempdir().expect("tmp");
+    bin()
+        .args(["apply", "-", "--decisions", "-", "--db"])
+        .arg(dir.path().join("db.sqlite"))
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("cannot both be standard input"));
+}
