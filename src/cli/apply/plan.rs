@@ -85,15 +85,12 @@ pub struct Planner<'a> {
 
 impl<'a> Planner<'a> {
     /// A planner for decisions on `dataset`, named `name` in the log.
-    ///
-    /// # Errors
-    /// A record's id cannot be read.
     pub fn new(
         dataset: &'a Dataset,
         name: &'a str,
         reviewer: Option<&'a str>,
         dry_run: bool,
-    ) -> anyhow::Result<Self> {
+    ) -> Self {
         let primary = dataset.primary();
         let mut index = HashMap::with_capacity(primary.len());
         for i in 0..primary.len() {
@@ -102,7 +99,7 @@ impl<'a> Planner<'a> {
                 index.entry(id).or_insert(i);
             }
         }
-        Ok(Self {
+        Self {
             dataset,
             name,
             reviewer,
@@ -116,7 +113,7 @@ impl<'a> Planner<'a> {
             origins: HashMap::new(),
             present: 0,
             planned: Vec::new(),
-        })
+        }
     }
 
     /// Read the records `lines` name (before the write lock is taken: it is held while the
