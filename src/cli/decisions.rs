@@ -25,7 +25,8 @@ pub struct Args {
     /// Only this reviewer's decisions.
     #[arg(long, value_name = "R")]
     pub reviewer: Option<String>,
-    /// Print one JSON object per decision (the log's own fields) instead of the table.
+    /// Print one JSON object per decision (the log's own fields and its origin) instead of the
+    /// table.
     #[arg(long)]
     pub json: bool,
 }
@@ -37,16 +38,8 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let path = args.db.db_path();
     let store = Store::open_existing(&path)?;
-    let log = match (&args.db.dataset, &args.reviewer) {
-        (Some(ds), Some(who)) => store.reviewer_log(ds, who)?,
-        (ds, who) => {
-            let mut log = store.decisions(ds.as_deref())?;
-            if let Some(who) = who {
-                log.retain(|d| &d.reviewer == who);
-            }
-            log
-        }
-    };
+    let rows = store.decisions_with_origin(args.db.dataset.as_deref(), args.reviewer.as_deref())?;
+    let log: Vec<Decision> = rows.iter().map(|(d, _)| d.clone()).collect();
     if let Some(ds) = args.db.dataset.as_deref().filter(|_| log.is_empty()) {
         let known = store.datasets()?;
         if !known.iter().any(|k| k == ds) {
@@ -63,7 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let out = io::stdout().lock();
     let written = if args.json {
-        write_json(out, &log)
+        write_json(out, &rows)
     } else {
         write_table(out, &log)
     };
@@ -77,10 +70,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn write_json(out: impl Write, log: &[Decision]) -> io::Result<()> {
+/// A decision as `--json` prints it: the log's fields and the row's origin (what `apply`
+/// recognises to add a decision once however often it is given).
+#[derive(serde::Serialize)]
+struct JsonRow<'a> {
+    #[serde(flatten)]
+    decision: &'a Decision,
+    origin: &'a str,
+}
+
+fn write_json(out: impl Write, rows: &[(Decision, String)]) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
-    for d in log {
-        let text = serde_json::to_string(d)?;
+    for (decision, origin) in rows {
+        let text = serde_json::to_string(&JsonRow { decision, origin })?;
         writeln!(out, "{}", escape::json(&text))?;
     }
     out.flush()

@@ -1,5 +1,6 @@
 //! The command line: one module per subcommand, each an `Args` struct and a `run`.
 
+pub mod apply;
 pub mod assign;
 pub mod compare;
 pub mod completions;
@@ -74,6 +75,8 @@ pub enum Command {
     /// Split the records among reviewers (with overlap for agreement) and store the plan.
     #[command(after_help = help::ASSIGN)]
     Assign(assign::Args),
+    /// Append decisions from a file of JSON lines, each checked as the review screen checks a key.
+    Apply(apply::Args),
     /// Combine reviewers' databases into one.
     #[command(after_help = help::MERGE_DB)]
     MergeDb(merge_db::Args),
@@ -174,6 +177,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Export(a) => export::run(a),
         Command::Stats(a) => stats::run(a),
         Command::Assign(a) => assign::run(a),
+        Command::Apply(a) => apply::run(a),
         Command::MergeDb(a) => merge_db::run(a),
         Command::Convert(a) => convert::run(a),
         Command::Completions(a) => completions::run(&a),

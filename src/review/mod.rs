@@ -1,6 +1,7 @@
 //! Pure review logic: decisions applied to spans, arbitration, metrics. Imports only `model`.
 pub mod alpha;
 pub mod assign;
+pub mod check;
 pub mod decision;
 pub mod disagreement;
 pub mod evidence;

@@ -11,8 +11,9 @@
 //! - **Append-only.** Triggers refuse `UPDATE` and `DELETE` on the `decision` table; an undo is a
 //!   new row naming its target.
 //! - **Several processes.** Writers take the write lock up front (`BEGIN IMMEDIATE`) and hold it
-//!   for one short transaction; a busy timeout of 5 s makes a second process wait instead of
-//!   failing. Readers never block writers (WAL).
+//!   for one short transaction; a busy timeout of 30 s makes a second process wait instead of
+//!   failing, also behind a flood of other writers (`apply` batches). Readers never block
+//!   writers (WAL).
 //! - **Migrations** are the numbered files in `migrations/`, applied in order and tracked by
 //!   `PRAGMA user_version`. They are append-only: never edit a released one, add the next.
 //!   A database whose version is newer than this build knows is refused, untouched. Only
@@ -20,6 +21,7 @@
 //!   read an older database through an up-to-date copy in memory and leave the file as it is.
 
 mod append;
+mod apply;
 pub mod claims;
 mod clock;
 mod error;
@@ -36,6 +38,7 @@ use std::time::Duration;
 
 use rusqlite::{params, Connection, Transaction, TransactionBehavior};
 
+pub use apply::{Batch, BATCH_BUSY_TIMEOUT, PROVISIONAL};
 pub use clock::{new_origin, now, parse_rfc3339, rfc3339};
 pub use error::StoreError;
 pub use guard::Clock;
@@ -58,8 +61,10 @@ const MIGRATIONS: &[&str] = &[
 /// The schema version this build writes (the number of migrations).
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
-/// How long a writer waits for another process's transaction before giving up.
-pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a writer waits for other processes' transactions before giving up. SQLite's
+/// waiter polls and is served in no order, so it may wait for every writer queued meanwhile:
+/// 20 `apply` batches at once kept a review screen waiting past 5 s (bench/team_load.sh).
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The environment variable that overrides the default database path.
 pub const DB_ENV: &str = "SPANREVIEW_DB";
@@ -91,7 +96,7 @@ pub struct Store {
 
 impl Store {
     /// Open (creating the file and its folder if needed) the database at `path`, in WAL mode
-    /// with a 5 s busy timeout and foreign keys on, and bring its schema up to date.
+    /// with a busy timeout ([`BUSY_TIMEOUT`]) and foreign keys on, and bring its schema up to date.
     ///
     /// # Errors
     /// `path` is a folder ([`StoreError::IsFolder`]), the folder cannot be created, the file is

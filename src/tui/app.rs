@@ -42,7 +42,7 @@ use super::stats_model::StatsView;
 use super::strings;
 use super::Action;
 use crate::formats::Dataset;
-use crate::review::decision::{replay, RecordOutcome};
+use crate::review::decision::{replay, OutcomeKind};
 use crate::review::disagreement::RecordScore;
 use crate::store::RecordState;
 
@@ -510,19 +510,11 @@ impl App {
     /// so the status line says so instead.
     pub(super) fn require_open(&mut self) -> bool {
         let Ok(c) = &self.cur else { return true };
-        // Another reviewer's reclassification (a merged database) is reopened by this
-        // reviewer's span decision (replay): only one's own stands in the way.
-        if c.review
-            .outcome_by
-            .as_deref()
-            .is_some_and(|by| by != self.reviewer)
-        {
-            return true;
-        }
-        let msg = match &c.review.outcome {
-            RecordOutcome::Clean => strings::SPANS_OF_CLEAN,
-            RecordOutcome::Removed { .. } => strings::SPANS_OF_REMOVED,
-            RecordOutcome::Open => return true,
+        // The rule `apply` checks too (another reviewer's reclassification stands in no way).
+        let msg = match crate::review::check::closed_to(&c.review, &self.reviewer) {
+            Some(OutcomeKind::Clean) => strings::SPANS_OF_CLEAN,
+            Some(OutcomeKind::Removed) => strings::SPANS_OF_REMOVED,
+            Some(OutcomeKind::Open) | None => return true,
         };
         self.status = Status::Info(msg.to_owned());
         false

@@ -3,6 +3,7 @@
 mod add_start;
 mod agreement;
 mod app_harness;
+mod apply;
 mod arbitrate;
 mod assign;
 mod cold_open;

@@ -320,13 +320,15 @@ impl App {
                 }
                 // The same span twice would be two identical labels in the export.
                 let twin = self.cur.as_ref().ok().and_then(|c| {
-                    c.order.iter().position(|&k| {
-                        let s = &c.review.spans[k];
-                        s.kept()
-                            && (s.current.start, s.current.end) == (*start, *end)
-                            && s.current.label == choice.label
-                            && s.current.subcategory == choice.subcategory
-                    })
+                    let v = SpanValue {
+                        start: *start,
+                        end: *end,
+                        label: choice.label.clone(),
+                        category: None,
+                        subcategory: choice.subcategory.clone(),
+                    };
+                    let k = crate::review::check::twin(&c.review, &v)?;
+                    c.order.iter().position(|&o| o == k)
                 });
                 if let Some(p) = twin {
                     if let Ok(c) = &mut self.cur {

@@ -5,6 +5,7 @@
 
 use super::{App, Status};
 use crate::model::span::{range_problem, RangeProblem};
+use crate::review::check::blocks_accept_all;
 use crate::review::decision::{ActionKind, Decision, RecordOutcome, SpanStatus, SpanValue};
 use crate::tui::strings;
 
@@ -37,20 +38,13 @@ impl App {
     /// position in the span list, offsets and problem.
     fn unkeepable_pending(&self) -> Vec<(usize, usize, usize, RangeProblem)> {
         let Ok(c) = &self.cur else { return Vec::new() };
-        // A record reclassified clean or removed keeps no span whatever their state.
-        if c.review.outcome != RecordOutcome::Open {
-            return Vec::new();
-        }
+        // The rule `apply` checks too.
         c.order
             .iter()
             .enumerate()
             .filter_map(|(p, &i)| {
-                let s = &c.review.spans[i];
-                if s.status != SpanStatus::Pending {
-                    return None;
-                }
-                let v = &s.current;
-                range_problem(v.start, v.end, &c.record.output).map(|e| (p, v.start, v.end, e))
+                let v = &c.review.spans[i].current;
+                blocks_accept_all(&c.review, i, &c.record.output).map(|e| (p, v.start, v.end, e))
             })
             .collect()
     }

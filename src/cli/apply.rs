@@ -1,0 +1,179 @@
+//! `spanreview apply`: append decisions given as JSON lines (the shape `decisions --json`
+//! prints) to the log, each checked as the review screen checks a key
+//! ([`crate::review::check`]), all or none.
+//!
+//! The lines are read and parsed first; the check then runs under the database's write lock,
+//! against the log as it is then (other reviewers may be saving), and the decisions are saved in
+//! that same transaction with each record's new state. A line carrying an `origin` that the
+//! database already holds is skipped (applying a file twice adds nothing); a line without one
+//! gets a fresh one. An undo or redo's `target` that is the `id` of an earlier line of the file
+//! means that line's decision; any other target is a decision id in the database.
+
+mod plan;
+
+use std::io::{self, BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+
+use super::db_args::DbArgs;
+use super::eprintln;
+use crate::formats::Dataset;
+use crate::store::Store;
+
+use plan::{Line, Planner};
+
+/// Arguments of `spanreview apply`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    spanreview apply data/toolace/test_records_reconstructed.jsonl --decisions triage.jsonl \
+    --reviewer llm-pass\n  \
+    spanreview decisions --json --db a.sqlite | spanreview apply records.jsonl --decisions - \
+    --db b.sqlite\n\n\
+Each line is one JSON object in the shape `decisions --json` prints: record_id and action, and \
+as the action needs span_key, before, after, reason, note, target, record_type; dataset and \
+reviewer default to the flags, record_hash to the record's in FILE, time to now, origin to a new \
+one. Offsets are code points.\n\n\
+Exit status:\n  \
+0  every line saved (or already in the database; with --dry-run: every line would be)\n  \
+1  a line was refused (each reported as D.jsonl:LINE: why); nothing was saved\n  \
+2  a usage or I/O error; nothing was saved")]
+pub struct Args {
+    /// The records the decisions are on (and files joined to them by `id`), as for review.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// The decisions, one JSON object per line (`-`: standard input).
+    #[arg(long, value_name = "D.jsonl")]
+    pub decisions: PathBuf,
+    /// The database and the dataset the decisions are on.
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// Reviewer of the lines that name none.
+    #[arg(long, value_name = "R")]
+    pub reviewer: Option<String>,
+    /// Check every line and say what would be saved; save nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Append one line per transaction to this file: milliseconds waiting for the write lock,
+    /// then holding it (check, save, commit), and the rows saved (for the load benchmark).
+    #[arg(long, value_name = "PATH", hide = true)]
+    pub timings: Option<PathBuf>,
+}
+
+/// Run the subcommand.
+///
+/// # Errors
+/// The records or the decisions cannot be read, or the database cannot be opened or written
+/// (exit 2; nothing saved).
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let stdin = Path::new("-");
+    if args.decisions == stdin && args.files.iter().any(|f| f == stdin) {
+        anyhow::bail!(
+            "the records and --decisions cannot both be standard input (-): give one a file"
+        );
+    }
+    let dataset = Dataset::open(&args.files, None)?;
+    let name = args
+        .db
+        .dataset
+        .clone()
+        .unwrap_or_else(|| dataset.name.clone());
+    let shown = if args.decisions == stdin {
+        "<stdin>".to_owned()
+    } else {
+        args.decisions.display().to_string()
+    };
+    let (lines, mut refused) = read_lines(&args.decisions, &shown)?;
+    let total = lines.len() + refused.len();
+    let store = Store::open(&args.db.db_path())?;
+    let asked = Instant::now();
+    let mut took = asked;
+    // A line that is no decision saves nothing of the file; the others are still checked, to
+    // report every refused line at once.
+    let check_only = args.dry_run || !refused.is_empty();
+    let mut planner = Planner::new(&dataset, &name, args.reviewer.as_deref(), check_only);
+    planner.read_records(&lines);
+    let result = store.append_batch(|s| {
+        took = Instant::now();
+        planner.plan(s, &lines)
+    })?;
+    let done = Instant::now();
+    let outcome = match result {
+        Ok(saved) => saved,
+        Err(plan::Refused::Lines(mut r)) => {
+            refused.append(&mut r);
+            Vec::new()
+        }
+        Err(plan::Refused::Store(e)) => return Err(e.into()),
+    };
+    if let Some(path) = &args.timings {
+        let line = format!(
+            "{:.3}\t{:.3}\t{}\n",
+            (took - asked).as_secs_f64() * 1e3,
+            (done - took).as_secs_f64() * 1e3,
+            outcome.len()
+        );
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .and_then(|mut f| f.write_all(line.as_bytes()))
+            .with_context(|| format!("writing the timings to {}", path.display()))?;
+    }
+    if !refused.is_empty() {
+        refused.sort_by_key(|(n, _)| *n);
+        for (n, why) in &refused {
+            eprintln!("{shown}:{n}: {why}");
+        }
+        eprintln!(
+            "nothing saved: {} of {total} line{} refused",
+            refused.len(),
+            if total == 1 { "" } else { "s" }
+        );
+        return Ok(ExitCode::from(1));
+    }
+    let present = planner.present();
+    let message = if args.dry_run {
+        format!(
+            "{shown}: {total} lines checked: {} would be saved, {present} already in the \
+             database (dry run: nothing saved)",
+            planner.planned()
+        )
+    } else {
+        format!(
+            "{shown}: {} decisions saved, {present} already in the database",
+            outcome.len()
+        )
+    };
+    super::write_stdout(format!("{}\n", crate::model::escape::line(&message)).as_bytes())
+}
+
+/// Lines by number: the parsed ones, and the refused ones with why.
+type Parsed = (Vec<(usize, Line)>, Vec<(usize, String)>);
+
+/// The non-blank lines of `path` (`-`: stdin), parsed, with their line numbers; and the lines
+/// that are not a decision, with why.
+fn read_lines(path: &Path, shown: &str) -> anyhow::Result<Parsed> {
+    let reader: Box<dyn BufRead> = if path == Path::new("-") {
+        Box::new(io::stdin().lock())
+    } else {
+        let f = std::fs::File::open(path)
+            .with_context(|| format!("{shown}: cannot read the decisions"))?;
+        Box::new(io::BufReader::new(f))
+    };
+    let mut lines = Vec::new();
+    let mut refused = Vec::new();
+    for (i, text) in reader.lines().enumerate() {
+        let text = text.with_context(|| format!("{shown}:{}: cannot read the line", i + 1))?;
+        if text.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Line>(&text) {
+            Ok(l) => lines.push((i + 1, l)),
+            Err(e) => refused.push((i + 1, format!("not a decision: {e}"))),
+        }
+    }
+    Ok((lines, refused))
+}

@@ -1,0 +1,158 @@
+use rstest::rstest;
+use serde_json::Value;
+
+use super::*;
+use crate::model::{Source, SourceRole, Span, GOLD};
+
+/// 14 code points, 21 bytes; one label over `25°C` and a reversed one read from a file.
+const OUT: &str = "It’s 25°C 東京 👋";
+
+fn record() -> Record {
+    let mut reversed = Span::new(OUT, 0, 2, "x");
+    (reversed.start, reversed.end) = (9, 5);
+    Record {
+        id: "r".into(),
+        query: String::new(),
+        context: String::new(),
+        output: OUT.into(),
+        corruption_type: Some("contradiction".into()),
+        sources: vec![Source::new(
+            GOLD,
+            SourceRole::Gold,
+            vec![Span::new(OUT, 5, 9, "contradiction"), reversed],
+        )],
+        raw: Value::Null,
+        warnings: Vec::new(),
+    }
+}
+
+fn dec(who: &str, action: ActionKind, id: i64) -> Decision {
+    let mut d = Decision::new(&record(), "ds", who, action);
+    d.id = id;
+    d
+}
+
+fn on(mut d: Decision, key: &str) -> Decision {
+    d.span_key = Some(key.into());
+    d
+}
+
+#[rstest]
+#[case::whole_answer(0, 14, true)]
+#[case::last_code_point(13, 14, true)]
+#[case::one_past_in_code_points(13, 15, false)]
+#[case::empty(3, 3, false)]
+fn an_added_span_must_slice_the_answer_in_code_points(
+    #[case] start: usize,
+    #[case] end: usize,
+    #[case] ok: bool,
+) {
+    let mut d = on(dec("ana", ActionKind::Add, 0), "added:a");
+    d.after = Some(SpanValue::new(start, end, "x"));
+    assert_eq!(
+        check(&record(), &[], &[], &d).is_ok(),
+        ok,
+        "[{start}, {end})"
+    );
+}
+
+#[test]
+fn before_is_filled_from_the_span_now_and_left_out_for_a_reversed_one() {
+    let d = check(
+        &record(),
+        &[],
+        &[],
+        &on(dec("ana", ActionKind::Drop, 0), "gold:0"),
+    );
+    assert_eq!(
+        d.expect("ok").before,
+        Some(SpanValue::new(5, 9, "contradiction"))
+    );
+    let d = check(
+        &record(),
+        &[],
+        &[],
+        &on(dec("ana", ActionKind::Drop, 0), "gold:1"),
+    );
+    assert_eq!(d.expect("ok").before, None);
+    // Accepting the reversed span is refused, as `a` refuses it.
+    let e = check(
+        &record(),
+        &[],
+        &[],
+        &on(dec("ana", ActionKind::Accept, 0), "gold:1"),
+    );
+    assert!(matches!(
+        e,
+        Err(Refusal::CannotKeep {
+            problem: RangeProblem::Reversed,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn only_ones_own_reclassification_stops_span_edits() {
+    let log = [dec("bo", ActionKind::Clean, 1)];
+    let review = replay(&record(), &log);
+    assert_eq!(closed_to(&review, "bo"), Some(OutcomeKind::Clean));
+    assert_eq!(closed_to(&review, "ana"), None);
+    let accept = |who: &str| {
+        check(
+            &record(),
+            &log,
+            &[],
+            &on(dec(who, ActionKind::Accept, 0), "gold:0"),
+        )
+    };
+    assert!(accept("ana").is_ok());
+    assert!(matches!(accept("bo"), Err(Refusal::Closed { .. })));
+    // A drop changes nothing kept: the screen allows it on a closed record.
+    let drop = on(dec("bo", ActionKind::Drop, 0), "gold:0");
+    assert!(check(&record(), &log, &[], &drop).is_ok());
+}
+
+#[test]
+fn undo_and_redo_take_what_the_keys_would() {
+    let mine = vec![dec("ana", ActionKind::Flag, 1), {
+        let mut n = dec("ana", ActionKind::Note, 2);
+        n.note = Some("n".into());
+        n
+    }];
+    let meta = |action, target| {
+        let mut d = dec("ana", action, 0);
+        d.target = Some(target);
+        check(&record(), &mine, &mine, &d)
+    };
+    assert!(meta(ActionKind::Undo, 2).is_ok());
+    assert!(matches!(
+        meta(ActionKind::Undo, 1),
+        Err(Refusal::Target { .. })
+    ));
+    assert!(matches!(
+        meta(ActionKind::Redo, 2),
+        Err(Refusal::Target { .. })
+    ));
+    let mut undone = mine.clone();
+    let mut u = dec("ana", ActionKind::Undo, 3);
+    u.target = Some(2);
+    undone.push(u);
+    let mut redo = dec("ana", ActionKind::Redo, 0);
+    redo.target = Some(2);
+    assert!(check(&record(), &undone, &undone, &redo).is_ok());
+    // Someone else's decision is not ana's to undo.
+    let theirs = vec![dec("bo", ActionKind::Flag, 1)];
+    let mut d = dec("ana", ActionKind::Undo, 0);
+    d.target = Some(1);
+    assert!(check(&record(), &theirs, &theirs, &d).is_err());
+}
+
+#[test]
+fn a_stale_hash_is_refused() {
+    let mut d = dec("ana", ActionKind::Clean, 0);
+    d.record_hash = "old".into();
+    assert!(matches!(
+        check(&record(), &[], &[], &d),
+        Err(Refusal::Stale { .. })
+    ));
+}
