@@ -102,28 +102,20 @@ impl DataFile {
             .map_err(|m| self.error(i, m))
     }
 
-    /// The `id` of record `i`, read without building the record.
+    /// The id of record `i` as its format reads it, without building the record.
     ///
     /// # Errors
-    /// I/O errors, invalid JSON, or no string `id`.
+    /// I/O errors, invalid JSON, or no id the format can read.
     pub fn id(&self, i: usize) -> Result<String, FormatError> {
         let bytes = self.index.bytes(i)?;
         self.id_in(i, &bytes)
     }
 
-    /// The `id` of record `i`, whose bytes are `bytes`: read by the fast path when it is sure,
-    /// else by `serde_json`.
+    /// The id of record `i`, whose bytes are `bytes`, as its format reads it
+    /// ([`FormatSpec::record_id`](super::FormatSpec::record_id)).
     fn id_in(&self, i: usize, bytes: &[u8]) -> Result<String, FormatError> {
-        if let Some(id) = id_member(bytes) {
+        if let Some(id) = (self.format.spec().record_id)(bytes) {
             return Ok(id);
-        }
-        // A format whose id is not a string `id` member (Label Studio's `data.rid`): the
-        // record's own id, as the reader gives it.
-        if let Some(rec) = serde_json::from_slice::<Value>(bytes)
-            .ok()
-            .and_then(|v| self.format.parse(v, &self.source).ok())
-        {
-            return Ok(rec.id);
         }
         if let Err(e) = std::str::from_utf8(bytes) {
             return Err(self.error(

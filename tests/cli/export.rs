@@ -2277,3 +2277,23 @@ fn a_retype_writes_the_new_type_into_the_record() {
         unmanaged(&input()["f11"])
     );
 }
+
+#[test]
+fn a_second_file_of_records_is_said_to_be_only_joined_but_a_second_prediction_file_is_not() {
+    let dir = TempDir::new().expect("tmp");
+    let db = dir.path().join("db.sqlite");
+    Store::open(&db).expect("db");
+    let predictions = common::data("toolace/ensemble/predictions_combined.jsonl");
+    for (file, told) in [(fixture(), true), (predictions, false)] {
+        let copy = dir.path().join("second.jsonl");
+        fs::copy(&file, &copy).expect("copy");
+        let out = dir.path().join("out.jsonl");
+        let a = export_in(dir.path(), &file, &db, &[s(&copy), "--out", s(&out)]).success();
+        let err = stderr(&a);
+        assert_eq!(
+            err.contains("only its extra sources are read"),
+            told,
+            "{err}"
+        );
+    }
+}

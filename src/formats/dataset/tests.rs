@@ -74,3 +74,40 @@ fn id_member_reads_escapes_and_refuses_what_is_not_a_string_id() {
         assert_eq!(id_member(bad), None, "{}", String::from_utf8_lossy(bad));
     }
 }
+
+#[test]
+fn each_line_id_is_the_id_the_reader_gives() {
+    // Label Studio: `data.rid` before the task's own `id`, even a string one; LettuceDetect: a
+    // numeric `id`, or none (a hash of prompt and answer).
+    let cases = [
+        (
+            Format::LabelStudio,
+            [
+                r#"{"id": "task-1", "data": {"rid": "r°1", "output": "25°C 東京"}, "annotations": []}"#,
+                r#"{"id": 2, "data": {"output": "’🙂"}, "annotations": []}"#,
+            ],
+        ),
+        (
+            Format::Lettuce,
+            [
+                r#"{"id": 7, "answer": "25°C 東京", "labels": []}"#,
+                r#"{"prompt": "p", "answer": "e\u0301 中", "labels": []}"#,
+            ],
+        ),
+    ];
+    let dir = tempfile::tempdir().expect("dir");
+    for (format, lines) in cases {
+        let path = dir.path().join(format!("{}.jsonl", format.name()));
+        std::fs::write(&path, lines.join("\n")).expect("write");
+        let file = DataFile::open(&path, Some(format), None).expect("open");
+        for i in 0..file.len() {
+            let rec = file.record(i).expect("record");
+            assert_eq!(
+                file.id(i).expect("id"),
+                rec.id,
+                "{} line {i}",
+                format.name()
+            );
+        }
+    }
+}
