@@ -271,33 +271,53 @@ impl FileIndex {
     ) -> Result<(), FormatError> {
         const BLOCK: u64 = 1 << 20;
         let entries = self.entries.get(range.clone()).unwrap_or_default();
-        let mut buf: Vec<u8> = Vec::new();
-        let mut i = 0;
-        while i < entries.len() {
-            let start = entries[i].offset;
-            let mut end = start + u64::from(entries[i].len);
-            let mut j = i + 1;
-            while let Some(e) = entries.get(j) {
-                let e_end = e.offset + u64::from(e.len);
-                if e_end - start > BLOCK {
-                    break;
-                }
-                end = e_end;
-                j += 1;
-            }
-            buf.resize(usize::try_from(end - start).unwrap_or(usize::MAX), 0);
-            read_exact_at(&self.file, &mut buf, start).map_err(|source| FormatError::Io {
-                path: self.path.clone(),
-                source,
-            })?;
-            for (k, e) in entries[i..j].iter().enumerate() {
-                let at = usize::try_from(e.offset - start).unwrap_or(0);
-                f(range.start + i + k, &buf[at..at + e.len as usize]);
-            }
-            i = j;
-        }
+        read_in_blocks(&self.file, entries, BLOCK, |k, _, bytes| {
+            f(range.start + k, bytes);
+        })
+        .map_err(|source| FormatError::Io {
+            path: self.path.clone(),
+            source,
+        })?;
         Ok(())
     }
+}
+
+/// Call `f(k, entry, bytes)` for each of `entries` of `file` in order, reading consecutive
+/// entries at once in blocks of up to `block` bytes (a longer record is read alone): one read
+/// for many records instead of one each.
+///
+/// # Errors
+/// Reading fails (or the file is shorter than indexed); entries before the failing block were
+/// handed out.
+pub(crate) fn read_in_blocks(
+    file: &File,
+    entries: &[Entry],
+    block: u64,
+    mut f: impl FnMut(usize, &Entry, &[u8]),
+) -> std::io::Result<()> {
+    let mut buf: Vec<u8> = Vec::new();
+    let mut i = 0;
+    while i < entries.len() {
+        let start = entries[i].offset;
+        let mut end = start + u64::from(entries[i].len);
+        let mut j = i + 1;
+        while let Some(e) = entries.get(j) {
+            let e_end = e.offset + u64::from(e.len);
+            if e_end - start > block {
+                break;
+            }
+            end = e_end;
+            j += 1;
+        }
+        buf.resize(usize::try_from(end - start).unwrap_or(usize::MAX), 0);
+        read_exact_at(file, &mut buf, start)?;
+        for (k, e) in entries[i..j].iter().enumerate() {
+            let at = usize::try_from(e.offset - start).unwrap_or(0);
+            f(i + k, e, &buf[at..at + e.len as usize]);
+        }
+        i = j;
+    }
+    Ok(())
 }
 
 /// Index a JSONL file: one entry per non-blank line. Two threads each scan half of the file.
@@ -387,11 +407,7 @@ fn scan_lines_each(
                     );
                     line_no += 1;
                     if content {
-                        entries.push(Entry {
-                            offset: first_content,
-                            len: u32::try_from(last_content - first_content).unwrap_or(u32::MAX),
-                            line: line_no,
-                        });
+                        entries.push(line_entry(first_content, last_content, line_no));
                     }
                     content = false;
                     i += j + 1;
@@ -419,15 +435,21 @@ fn scan_lines_each(
     if line_start < pos {
         line_no += 1;
         if content {
-            entries.push(Entry {
-                offset: first_content,
-                len: u32::try_from(last_content - first_content).unwrap_or(u32::MAX),
-                line: line_no,
-            });
+            entries.push(line_entry(first_content, last_content, line_no));
         }
     }
     emit(&mut entries);
     Ok((entries, line_no))
+}
+
+/// The entry of JSONL line `line` whose content runs from `first` to `last` (blank edges and
+/// the line end left out).
+fn line_entry(first: u64, last: u64, line: u32) -> Entry {
+    Entry {
+        offset: first,
+        len: u32::try_from(last - first).unwrap_or(u32::MAX),
+        line,
+    }
 }
 
 /// Track the first and last non-whitespace byte of the current line across chunk borders.
