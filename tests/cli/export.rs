@@ -14,27 +14,13 @@ use spanreview::review::outcome::original_invalid;
 use spanreview::store::Store;
 use tempfile::TempDir;
 
+use super::common::{lines, records, stderr};
 use crate::common;
 
 /// The fixture: 11 RAGTruth-compatible records full of non-ASCII text (`°`, `’`, CJK, emoji,
 /// combining marks, ZWJ sequences), extra keys at every level.
 pub(crate) fn fixture() -> PathBuf {
     common::fixture("export/records.jsonl")
-}
-
-/// Every record of a file.
-fn records(path: &Path) -> Vec<Record> {
-    let f = DataFile::open(path, None, None).expect("open");
-    (0..f.len()).map(|i| f.record(i).expect("record")).collect()
-}
-
-fn lines(path: &Path) -> Vec<Value> {
-    fs::read_to_string(path)
-        .expect("read")
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).expect("json line"))
-        .collect()
 }
 
 fn by_id(values: Vec<Value>) -> BTreeMap<String, Value> {
@@ -1597,10 +1583,6 @@ fn export_in(dir: &Path, file: &Path, db: &Path, extra: &[&str]) -> assert_cmd::
         .arg(db)
         .args(extra)
         .assert()
-}
-
-fn stderr(a: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&a.get_output().stderr).into_owned()
 }
 
 /// The names of the files in `dir` starting with `prefix`.

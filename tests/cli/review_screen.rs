@@ -10,12 +10,12 @@ use std::rc::Rc;
 use serde_json::json;
 use spanreview::review::decision::{replay, ActionKind, Decision, SpanStatus};
 use spanreview::store::Store;
-use spanreview::tui::app::{App, ModeState, Status};
+use spanreview::tui::app::{ModeState, Status};
 use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
-use super::app_harness::{mem, open, render};
+use super::app_harness::{feed, goto, id, mem, open, render};
 use super::common::fixture;
 
 fn review_files() -> Vec<PathBuf> {
@@ -23,29 +23,6 @@ fn review_files() -> Vec<PathBuf> {
         fixture("review/records.jsonl"),
         fixture("review/predictions_detector.jsonl"),
     ]
-}
-
-fn feed(app: &mut App, actions: &[Action]) {
-    for a in actions {
-        app.update(*a);
-    }
-}
-
-fn typed(app: &mut App, s: &str) {
-    for c in s.chars() {
-        app.update(Action::Input(c));
-    }
-}
-
-fn id(app: &App) -> String {
-    app.cur.as_ref().expect("a record").record.id.clone()
-}
-
-fn goto(app: &mut App, what: &str) {
-    app.update(Action::Goto);
-    typed(app, what);
-    app.update(Action::Confirm);
-    assert_eq!(id(app), what, "{:?}", app.status);
 }
 
 fn log(store: &Store) -> Vec<Decision> {
