@@ -434,7 +434,7 @@ fn styled_review(name: &str, extra: &str, env: &[(&str, &str)]) -> Option<String
         terminal::shell_quote(&db),
     );
     let t = Tmux::start(name, &cmd, &e)?;
-    t.wait("uni_1__contradiction");
+    t.wait_frame("uni_1__contradiction");
     let styled = t.tmux(&["capture-pane", "-p", "-e", "-t", "t"]);
     t.keys(&["q"]);
     t.wait("exit=0");
