@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 use std::rc::Rc;
+use std::time::{Duration, Instant};
 
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -88,4 +89,17 @@ pub fn goto(app: &mut App, what: &str) {
     typed(app, what);
     app.update(Action::Confirm);
     assert_eq!(id(app), what, "{:?}", app.status);
+}
+
+/// Run idle work until the background clustering (and what follows it) has finished. The
+/// clustering runs on threads the app polls in `idle`; bounded, so a bug fails instead of
+/// hanging.
+pub fn finish(app: &mut App) {
+    let t0 = Instant::now();
+    while app.busy() {
+        if !app.idle() {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        assert!(t0.elapsed() < Duration::from_secs(60), "idle work hangs");
+    }
 }

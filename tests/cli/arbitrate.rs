@@ -19,7 +19,7 @@ use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
-use super::app_harness::{goto, id, mem, open, render};
+use super::app_harness::{finish, goto, id, mem, open, render};
 use super::common::{data, fixture};
 use super::terminal::{bin, env, shell_quote, Tmux};
 
@@ -51,17 +51,6 @@ fn disputed_fixture(config: ArbConfig) -> (Rc<Store>, App) {
     let mut app = open(&fixture_files(), &store, QueueKind::Disputed, config);
     finish(&mut app);
     (store, app)
-}
-
-/// Run idle work until the background clustering (and what follows it) has finished.
-fn finish(app: &mut App) {
-    let t0 = Instant::now();
-    while app.busy() {
-        if !app.idle() {
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        assert!(t0.elapsed() < Duration::from_secs(60), "idle work hangs");
-    }
 }
 
 /// What resolving the selected cluster `how` should save.

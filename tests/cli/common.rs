@@ -62,3 +62,16 @@ pub fn lines(path: &Path) -> Vec<Value> {
 pub fn stderr(a: &assert_cmd::assert::Assert) -> String {
     String::from_utf8_lossy(&a.get_output().stderr).into_owned()
 }
+
+/// Write `lines` to `path` as JSONL.
+pub fn write_jsonl(path: &Path, lines: &[Value]) {
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(path, text).expect("write fixture");
+}
+
+/// Write `lines` as JSONL to the file `name` in `dir`; its path.
+pub fn write(dir: &Path, name: &str, lines: &[Value]) -> PathBuf {
+    let p = dir.join(name);
+    write_jsonl(&p, lines);
+    p
+}

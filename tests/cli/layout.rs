@@ -4,7 +4,6 @@
 //! fed exactly what the crossterm backend would send; one run in tmux on Mu-SHROOM `val-hi-7`.
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 use ratatui::backend::{Backend, ClearType, TestBackend, WindowSize};
 use ratatui::buffer::Cell;
@@ -17,6 +16,7 @@ use spanreview::tui::{terminal, Action};
 use unicode_width::UnicodeWidthChar;
 
 use super::app_harness;
+use super::app_harness::finish;
 use super::common::fixture;
 use super::terminal::{bin, env, shell_quote, Tmux};
 
@@ -182,17 +182,6 @@ fn open(file: &str) -> App {
         QueueKind::All,
         ArbConfig::default(),
     )
-}
-
-/// Run idle work (clustering for the arbitration screen) until there is none.
-fn finish(app: &mut App) {
-    let t0 = Instant::now();
-    while app.busy() {
-        if !app.idle() {
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        assert!(t0.elapsed() < Duration::from_secs(60), "idle work hangs");
-    }
 }
 
 /// The screen `app` draws on a terminal that shows nothing yet.

@@ -12,6 +12,7 @@ use spanreview::tui::Action;
 
 use super::app_harness;
 use super::app_harness::{feed, render};
+use super::common::write_jsonl;
 
 fn open(files: &[PathBuf]) -> App {
     app_harness::open(
@@ -20,11 +21,6 @@ fn open(files: &[PathBuf]) -> App {
         QueueKind::All,
         ArbConfig::default(),
     )
-}
-
-fn write_jsonl(path: &Path, lines: &[serde_json::Value]) {
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    std::fs::write(path, text).expect("write fixture");
 }
 
 /// A record whose context is 3,000 numbered lines (`° ’ 東京` in each).

@@ -16,7 +16,7 @@ use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
 use super::app_harness::{feed, goto, id, mem, open, render};
-use super::common::fixture;
+use super::common::{fixture, write_jsonl};
 
 fn review_files() -> Vec<PathBuf> {
     vec![
@@ -27,11 +27,6 @@ fn review_files() -> Vec<PathBuf> {
 
 fn log(store: &Store) -> Vec<Decision> {
     store.decisions(None).expect("log reads")
-}
-
-fn write_jsonl(path: &Path, lines: &[serde_json::Value]) {
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    std::fs::write(path, text).expect("write fixture");
 }
 
 #[test]
