@@ -21,7 +21,7 @@ mod open;
 
 pub use cache::Cache;
 pub use lazy::{Gate, Lazy, Permits, Then};
-pub(crate) use open::{changed, open_input, read_exact_at};
+pub(crate) use open::{changed, head, open_input, read_exact_at};
 pub use open::{NEEDS_REGULAR, STDIN};
 
 /// Where one record's bytes are in the file.
@@ -99,22 +99,10 @@ impl FileIndex {
             path: path.to_path_buf(),
             source: e,
         };
-        let size = file.metadata().map_err(io)?.len();
-        let mut head = [0u8; 4096];
-        let n = file.read_at(&mut head, 0).map_err(io)?;
-        let head = &head[..n];
-        let bom: u64 = if head.starts_with(b"\xEF\xBB\xBF") {
-            3
-        } else {
-            0
-        };
-        let first = head[usize::from(bom == 3) * 3..]
-            .iter()
-            .find(|b| !b.is_ascii_whitespace())
-            .copied();
+        let open::Head { size, bom, array } = open::head(&file).map_err(io)?;
         let mut from_cache = false;
         let mut cached = None;
-        let (layout, entries, problems) = if first == Some(b'[') {
+        let (layout, entries, problems) = if array {
             let (e, p) = index_array(&file, size).map_err(io)?;
             (Layout::Array, e, p)
         } else {
