@@ -76,6 +76,7 @@ use super::db_args::DbArgs;
 use super::eprintln;
 use super::judge_args::{self, Conflict, JudgeArgs};
 use crate::formats::{Dataset, Format};
+use crate::model::SourceRole;
 use crate::review::decision::Decision;
 use crate::review::outcome::Tally;
 use crate::store::Store;
@@ -280,8 +281,10 @@ fn tell_about_inputs(dataset: &Dataset) {
         eprintln!("{p}");
     }
     let primary = dataset.primary();
+    // A second file of the records' format whose gold is its own opinion (not a detector's
+    // predictions over the same gold) loses that gold in the join: say so.
     for f in dataset.files().skip(1) {
-        if f.format == primary.format && f.format != Format::Predictions {
+        if f.format == primary.format && f.format.spec().judge_role == SourceRole::Annotator {
             eprintln!(
                 "note: {} is joined to {} by id (only its extra sources are read); export writes \
                  the records of {} only (run export once per file to export both)",

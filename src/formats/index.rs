@@ -21,7 +21,7 @@ mod open;
 
 pub use cache::Cache;
 pub use lazy::{Gate, Lazy, Permits, Then};
-pub(crate) use open::{changed, open_input, read_exact_at};
+pub(crate) use open::{changed, head, open_input, read_exact_at};
 pub use open::{NEEDS_REGULAR, STDIN};
 
 /// Where one record's bytes are in the file.
@@ -99,22 +99,10 @@ impl FileIndex {
             path: path.to_path_buf(),
             source: e,
         };
-        let size = file.metadata().map_err(io)?.len();
-        let mut head = [0u8; 4096];
-        let n = file.read_at(&mut head, 0).map_err(io)?;
-        let head = &head[..n];
-        let bom: u64 = if head.starts_with(b"\xEF\xBB\xBF") {
-            3
-        } else {
-            0
-        };
-        let first = head[usize::from(bom == 3) * 3..]
-            .iter()
-            .find(|b| !b.is_ascii_whitespace())
-            .copied();
+        let open::Head { size, bom, array } = open::head(&file).map_err(io)?;
         let mut from_cache = false;
         let mut cached = None;
-        let (layout, entries, problems) = if first == Some(b'[') {
+        let (layout, entries, problems) = if array {
             let (e, p) = index_array(&file, size).map_err(io)?;
             (Layout::Array, e, p)
         } else {
@@ -271,33 +259,53 @@ impl FileIndex {
     ) -> Result<(), FormatError> {
         const BLOCK: u64 = 1 << 20;
         let entries = self.entries.get(range.clone()).unwrap_or_default();
-        let mut buf: Vec<u8> = Vec::new();
-        let mut i = 0;
-        while i < entries.len() {
-            let start = entries[i].offset;
-            let mut end = start + u64::from(entries[i].len);
-            let mut j = i + 1;
-            while let Some(e) = entries.get(j) {
-                let e_end = e.offset + u64::from(e.len);
-                if e_end - start > BLOCK {
-                    break;
-                }
-                end = e_end;
-                j += 1;
-            }
-            buf.resize(usize::try_from(end - start).unwrap_or(usize::MAX), 0);
-            read_exact_at(&self.file, &mut buf, start).map_err(|source| FormatError::Io {
-                path: self.path.clone(),
-                source,
-            })?;
-            for (k, e) in entries[i..j].iter().enumerate() {
-                let at = usize::try_from(e.offset - start).unwrap_or(0);
-                f(range.start + i + k, &buf[at..at + e.len as usize]);
-            }
-            i = j;
-        }
+        read_in_blocks(&self.file, entries, BLOCK, |k, _, bytes| {
+            f(range.start + k, bytes);
+        })
+        .map_err(|source| FormatError::Io {
+            path: self.path.clone(),
+            source,
+        })?;
         Ok(())
     }
+}
+
+/// Call `f(k, entry, bytes)` for each of `entries` of `file` in order, reading consecutive
+/// entries at once in blocks of up to `block` bytes (a longer record is read alone): one read
+/// for many records instead of one each.
+///
+/// # Errors
+/// Reading fails (or the file is shorter than indexed); entries before the failing block were
+/// handed out.
+pub(crate) fn read_in_blocks(
+    file: &File,
+    entries: &[Entry],
+    block: u64,
+    mut f: impl FnMut(usize, &Entry, &[u8]),
+) -> std::io::Result<()> {
+    let mut buf: Vec<u8> = Vec::new();
+    let mut i = 0;
+    while i < entries.len() {
+        let start = entries[i].offset;
+        let mut end = start + u64::from(entries[i].len);
+        let mut j = i + 1;
+        while let Some(e) = entries.get(j) {
+            let e_end = e.offset + u64::from(e.len);
+            if e_end - start > block {
+                break;
+            }
+            end = e_end;
+            j += 1;
+        }
+        buf.resize(usize::try_from(end - start).unwrap_or(usize::MAX), 0);
+        read_exact_at(file, &mut buf, start)?;
+        for (k, e) in entries[i..j].iter().enumerate() {
+            let at = usize::try_from(e.offset - start).unwrap_or(0);
+            f(i + k, e, &buf[at..at + e.len as usize]);
+        }
+        i = j;
+    }
+    Ok(())
 }
 
 /// Index a JSONL file: one entry per non-blank line. Two threads each scan half of the file.
@@ -387,11 +395,7 @@ fn scan_lines_each(
                     );
                     line_no += 1;
                     if content {
-                        entries.push(Entry {
-                            offset: first_content,
-                            len: u32::try_from(last_content - first_content).unwrap_or(u32::MAX),
-                            line: line_no,
-                        });
+                        entries.push(line_entry(first_content, last_content, line_no));
                     }
                     content = false;
                     i += j + 1;
@@ -419,15 +423,21 @@ fn scan_lines_each(
     if line_start < pos {
         line_no += 1;
         if content {
-            entries.push(Entry {
-                offset: first_content,
-                len: u32::try_from(last_content - first_content).unwrap_or(u32::MAX),
-                line: line_no,
-            });
+            entries.push(line_entry(first_content, last_content, line_no));
         }
     }
     emit(&mut entries);
     Ok((entries, line_no))
+}
+
+/// The entry of JSONL line `line` whose content runs from `first` to `last` (blank edges and
+/// the line end left out).
+fn line_entry(first: u64, last: u64, line: u32) -> Entry {
+    Entry {
+        offset: first,
+        len: u32::try_from(last - first).unwrap_or(u32::MAX),
+        line,
+    }
 }
 
 /// Track the first and last non-whitespace byte of the current line across chunk borders.
@@ -538,350 +548,4 @@ fn mk_entry(start: usize, end: usize, line: u32) -> Entry {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::io::Write;
-
-    fn index_of(content: &[u8]) -> (FileIndex, tempfile::NamedTempFile) {
-        let mut f = tempfile::NamedTempFile::new().expect("tempfile");
-        f.write_all(content).expect("write");
-        (FileIndex::open(f.path()).expect("open"), f)
-    }
-
-    fn texts(ix: &FileIndex) -> Vec<(String, u32)> {
-        (0..ix.len())
-            .map(|i| {
-                (
-                    String::from_utf8(ix.bytes(i).expect("bytes")).expect("utf8"),
-                    ix.entry(i).expect("entry").line,
-                )
-            })
-            .collect()
-    }
-
-    #[test]
-    fn a_file_cut_short_after_indexing_says_it_changed() {
-        let line = "{\"id\": \"東京 °C\"}\n".repeat(4);
-        let (ix, f) = index_of(line.as_bytes());
-        f.as_file().set_len(10).expect("truncate");
-        for e in [
-            ix.bytes(3).expect_err("cut short"),
-            ix.for_each_in(0..4, |_, _| {}).expect_err("cut short"),
-        ] {
-            let msg = e.to_string();
-            assert!(
-                msg.contains("the file changed since it was opened"),
-                "{msg}"
-            );
-            assert!(msg.contains(&f.path().display().to_string()), "{msg}");
-            assert!(!msg.contains("failed to fill whole buffer"), "{msg}");
-        }
-    }
-
-    #[test]
-    fn lines_with_bom_crlf_and_blank_lines() {
-        let (ix, _f) =
-            index_of(b"\xEF\xBB\xBF{\"a\":1}\r\n\r\n  \n{\"b\":\"\xC2\xB0\"}\r\n{\"c\":3}");
-        assert_eq!(ix.layout(), Layout::Lines);
-        assert_eq!(
-            texts(&ix),
-            vec![
-                ("{\"a\":1}".to_owned(), 1),
-                ("{\"b\":\"°\"}".to_owned(), 4),
-                ("{\"c\":3}".to_owned(), 5)
-            ]
-        );
-    }
-
-    #[test]
-    fn array_elements_with_lines() {
-        let (ix, _f) = index_of(b"[\n {\"a\": \"x,]}\\\"\"},\n {\"b\": [1, 2]}\n]\n");
-        assert_eq!(ix.layout(), Layout::Array);
-        assert_eq!(
-            texts(&ix),
-            vec![
-                ("{\"a\": \"x,]}\\\"\"}".to_owned(), 2),
-                ("{\"b\": [1, 2]}".to_owned(), 3)
-            ]
-        );
-        assert!(ix.problems.is_empty());
-    }
-
-    #[test]
-    fn truncated_array_keeps_complete_elements() {
-        let (ix, _f) = index_of(b"[{\"a\":1},\n{\"b\":2},\n{\"c\": \"trunc");
-        assert_eq!(ix.len(), 2);
-        assert_eq!(ix.problems.len(), 1);
-        assert_eq!(ix.problems[0].0, 3);
-    }
-
-    /// A JSONL file of `n` records in `dir`, and a cache in `dir/cache` for files of any size.
-    fn cached_file(dir: &Path, n: usize) -> (PathBuf, Cache) {
-        let path = dir.join("r.jsonl");
-        let mut content = String::from("\u{feff}");
-        for i in 0..n {
-            content.push_str(&format!(
-                "{{\"id\": \"r{i}\", \"t\": \"{}\"}}\r\n",
-                "é".repeat(i % 50)
-            ));
-            if i % 5 == 0 {
-                content.push_str("  \n");
-            }
-        }
-        std::fs::write(&path, content).expect("write");
-        (path, Cache::new(dir.join("cache"), 0))
-    }
-
-    fn sidecars(cache_dir: &Path) -> Vec<PathBuf> {
-        std::fs::read_dir(cache_dir)
-            .map(|d| d.map(|e| e.expect("entry").path()).collect())
-            .unwrap_or_default()
-    }
-
-    #[test]
-    fn sidecar_is_written_then_used() {
-        let dir = tempfile::tempdir().expect("dir");
-        let (path, cache) = cached_file(dir.path(), 200);
-        let plain = FileIndex::open_with(&path, None).expect("open");
-        let first = FileIndex::open_with(&path, Some(&cache)).expect("open");
-        assert!(!first.from_cache());
-        assert_eq!(sidecars(&dir.path().join("cache")).len(), 1);
-        let second = FileIndex::open_with(&path, Some(&cache)).expect("open");
-        assert!(second.from_cache());
-        assert_eq!(second.entries(), plain.entries());
-        assert_eq!(first.entries(), plain.entries());
-        assert_eq!(
-            second.bytes(199).expect("bytes"),
-            plain.bytes(199).expect("bytes")
-        );
-        // Small files are not cached by the default size threshold.
-        let strict = Cache::new(dir.path().join("cache2"), 1 << 30);
-        assert!(!FileIndex::open_with(&path, Some(&strict))
-            .expect("open")
-            .from_cache());
-        assert!(sidecars(&dir.path().join("cache2")).is_empty());
-    }
-
-    #[test]
-    fn saved_ids_are_checked_before_use() {
-        let dir = tempfile::tempdir().expect("dir");
-        let (path, cache) = cached_file(dir.path(), 100);
-        let id = |_: usize, b: &[u8]| {
-            let v: serde_json::Value = serde_json::from_slice(b).ok()?;
-            v["id"].as_str().map(str::to_owned)
-        };
-        let ix = FileIndex::open_with(&path, Some(&cache)).expect("open");
-        assert!(ix.saved_ids(id).is_none());
-        let ids: Vec<String> = (0..100).map(|i| format!("r{i}")).collect();
-        ix.save_ids(&ids);
-        let again = FileIndex::open_with(&path, Some(&cache)).expect("open");
-        assert_eq!(again.saved_ids(id), Some(ids.clone()));
-        // Ids that do not match the file at a sampled record are not used.
-        let mut wrong = ids.clone();
-        wrong[99] = "other".to_owned();
-        again.save_ids(&wrong);
-        assert!(again.saved_ids(id).is_none());
-        // Nor are they once the file changed.
-        again.save_ids(&ids);
-        let mut f = std::fs::OpenOptions::new()
-            .append(true)
-            .open(&path)
-            .expect("append");
-        f.write_all(b"{\"id\": \"r100\"}\n").expect("write");
-        drop(f);
-        let grown = FileIndex::open_with(&path, Some(&cache)).expect("open");
-        assert!(grown.saved_ids(id).is_none());
-        // Without a cache there is nothing to save or read.
-        let plain = FileIndex::open_with(&path, None).expect("open");
-        plain.save_ids(&ids);
-        assert!(plain.saved_ids(id).is_none());
-    }
-
-    #[test]
-    fn stale_sidecar_is_rebuilt() {
-        let dir = tempfile::tempdir().expect("dir");
-        let (path, cache) = cached_file(dir.path(), 100);
-        FileIndex::open_with(&path, Some(&cache)).expect("open");
-        // Same size, other content (a record edited in place), mtime moved on.
-        let mut bytes = std::fs::read(&path).expect("read");
-        let at = bytes.len() / 2;
-        let nl = at
-            + bytes[at..]
-                .iter()
-                .position(|&b| b == b'\n')
-                .expect("newline");
-        bytes[nl] = b' ';
-        bytes[nl - 1] = b'\n';
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        std::fs::write(&path, &bytes).expect("rewrite");
-        let again = FileIndex::open_with(&path, Some(&cache)).expect("open");
-        assert!(!again.from_cache());
-        assert_eq!(
-            again.entries(),
-            FileIndex::open_with(&path, None).expect("open").entries()
-        );
-        // ... and the rebuilt sidecar is used next time.
-        assert!(FileIndex::open_with(&path, Some(&cache))
-            .expect("open")
-            .from_cache());
-    }
-
-    #[test]
-    fn a_rewrite_with_the_old_size_and_mtime_set_back_is_detected() {
-        // As `cp -p`, `touch -d` or an archive's fixed dates leave it: same size, same mtime,
-        // other lines in the middle (two lines swapped). Only the inode change time tells.
-        let dir = tempfile::tempdir().expect("dir");
-        let (path, cache) = cached_file(dir.path(), 6000);
-        let first = FileIndex::open_with(&path, Some(&cache)).expect("open");
-        let ids = |ix: &FileIndex| {
-            (0..ix.len())
-                .map(|i| ix.bytes(i).expect("bytes"))
-                .collect::<Vec<_>>()
-        };
-        first.save_ids(&(0..6000).map(|i| format!("r{i}")).collect::<Vec<_>>());
-        let mtime = std::fs::metadata(&path)
-            .expect("meta")
-            .modified()
-            .expect("mtime");
-        let text = std::fs::read_to_string(&path).expect("read");
-        let mut lines: Vec<&str> = text.split_inclusive('\n').collect();
-        // In the middle: the key's hashes of the first and last 64 KiB do not see it.
-        let (a, b) = (3000, 3010);
-        assert!(std::fs::metadata(&path).expect("size").len() > 256 << 10);
-        assert_ne!(lines[a], lines[b]);
-        lines.swap(a, b);
-        let swapped: String = lines.concat();
-        assert_eq!(swapped.len(), text.len());
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        std::fs::write(&path, &swapped).expect("rewrite");
-        std::fs::File::options()
-            .write(true)
-            .open(&path)
-            .expect("open")
-            .set_modified(mtime)
-            .expect("set mtime back");
-        let again = FileIndex::open_with(&path, Some(&cache)).expect("open");
-        assert!(!again.from_cache(), "the old sidecar is not trusted");
-        let id = |_: usize, b: &[u8]| {
-            serde_json::from_slice::<serde_json::Value>(b).ok()?["id"]
-                .as_str()
-                .map(str::to_owned)
-        };
-        assert!(again.saved_ids(id).is_none(), "nor the old ids");
-        assert_eq!(
-            ids(&again),
-            ids(&FileIndex::open_with(&path, None).expect("scan"))
-        );
-    }
-
-    #[test]
-    fn appended_file_is_detected() {
-        let dir = tempfile::tempdir().expect("dir");
-        let (path, cache) = cached_file(dir.path(), 100);
-        assert_eq!(
-            FileIndex::open_with(&path, Some(&cache))
-                .expect("open")
-                .len(),
-            100
-        );
-        let mut f = std::fs::OpenOptions::new()
-            .append(true)
-            .open(&path)
-            .expect("append");
-        f.write_all(b"{\"id\": \"new\"}\n").expect("write");
-        drop(f);
-        let again = FileIndex::open_with(&path, Some(&cache)).expect("open");
-        assert!(!again.from_cache());
-        assert_eq!(again.len(), 101);
-        assert_eq!(again.bytes(100).expect("bytes"), b"{\"id\": \"new\"}");
-    }
-
-    #[test]
-    fn corrupted_or_foreign_sidecar_is_ignored() {
-        let dir = tempfile::tempdir().expect("dir");
-        let (path, cache) = cached_file(dir.path(), 100);
-        let want = FileIndex::open_with(&path, None).expect("open");
-        FileIndex::open_with(&path, Some(&cache)).expect("open");
-        let side = sidecars(&dir.path().join("cache")).pop().expect("sidecar");
-        let good = std::fs::read(&side).expect("read");
-        // A flipped byte in an entry, a truncated file, garbage: all ignored, then rebuilt.
-        let mut flipped = good.clone();
-        let k = flipped.len() - 20;
-        flipped[k] ^= 0x40;
-        for bad in [
-            flipped,
-            good[..good.len() / 2].to_vec(),
-            b"not an index".to_vec(),
-            Vec::new(),
-        ] {
-            std::fs::write(&side, &bad).expect("corrupt");
-            let ix = FileIndex::open_with(&path, Some(&cache)).expect("open");
-            assert!(!ix.from_cache());
-            assert_eq!(ix.entries(), want.entries());
-            assert_eq!(std::fs::read(&side).expect("rewritten"), good);
-        }
-        // Entries that pass the checksum but do not sit on the file's lines: a sidecar
-        // re-checksummed after an edit (or written by a buggy version) is still not trusted.
-        let mut shifted = good[..good.len() - 8].to_vec();
-        let n = want.len();
-        let first = shifted.len() - n * 16;
-        for e in 0..n {
-            let at = first + e * 16;
-            let off = u64::from_le_bytes(shifted[at..at + 8].try_into().expect("8")) + 1;
-            shifted[at..at + 8].copy_from_slice(&off.to_le_bytes());
-        }
-        let sum = cache::checksum_for_tests(&shifted);
-        shifted.extend_from_slice(&sum.to_le_bytes());
-        std::fs::write(&side, &shifted).expect("shift");
-        let ix = FileIndex::open_with(&path, Some(&cache)).expect("open");
-        assert!(!ix.from_cache());
-        assert_eq!(ix.entries(), want.entries());
-    }
-
-    #[test]
-    fn for_each_in_reads_blocks_in_order() {
-        // Records of 1 byte to 3 MiB, so some blocks hold many records and some records are
-        // larger than a block.
-        let mut content = Vec::new();
-        let mut want = Vec::new();
-        for k in 0..40usize {
-            let n = if k % 13 == 5 { 3 << 20 } else { k * 1000 };
-            let rec = format!("{{\"k\":\"{}\"}}", "é".repeat(n / 2));
-            content.extend_from_slice(rec.as_bytes());
-            content.extend_from_slice(if k % 3 == 0 { b"\r\n\n" } else { b"\n" });
-            want.push(rec);
-        }
-        let (ix, _f) = index_of(&content);
-        let mut got = Vec::new();
-        ix.for_each_in(3..37, |i, b| {
-            got.push((i, String::from_utf8(b.to_vec()).expect("utf8")));
-        })
-        .expect("read");
-        let expected: Vec<(usize, String)> = (3..37).map(|i| (i, want[i].clone())).collect();
-        assert_eq!(got, expected);
-        let mut none = 0;
-        ix.for_each_in(40..40, |_, _| none += 1).expect("empty");
-        assert_eq!(none, 0);
-    }
-
-    #[test]
-    fn large_file_split_across_threads_keeps_line_numbers() {
-        let mut content = Vec::new();
-        let line = format!("{{\"x\":\"{}\"}}\n", "é".repeat(500));
-        let n = (3 * CHUNK) / line.len() + 10;
-        for i in 0..n {
-            if i % 7 == 0 {
-                content.extend_from_slice(b"\n");
-            }
-            content.extend_from_slice(line.as_bytes());
-        }
-        let (ix, _f) = index_of(&content);
-        assert_eq!(ix.len(), n);
-        // line k (0-based record) is preceded by floor(k/7)+1 blank lines
-        for k in [0usize, 1, 6, 7, n / 2, n - 1] {
-            let want = u32::try_from(k + k / 7 + 1 + 1).expect("fits");
-            assert_eq!(ix.entry(k).expect("entry").line, want, "record {k}");
-            assert_eq!(ix.bytes(k).expect("bytes"), line.trim_end().as_bytes());
-        }
-    }
-}
+mod tests;

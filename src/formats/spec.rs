@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
+pub use super::dataset::id_member;
 use super::validate::check::{Checker, Facts};
 use crate::model::{Record, SourceRole, Span};
 
@@ -21,6 +22,11 @@ pub struct FormatSpec {
     pub detect: fn(&Map<String, Value>) -> bool,
     /// The keys `detect` looks for, for the message when no format fits.
     pub detect_keys: &'static str,
+    /// The id of a record line, read without building the record (the review queue,
+    /// navigation, joins): [`id_member`] where the id is the line's string `id` member; a
+    /// format whose id is elsewhere, or derived, reads it from the parsed line
+    /// ([`id_of_object`]). `None` when the line has none (the caller words the problem).
+    pub record_id: fn(&[u8]) -> Option<String>,
     /// True when records carry their own answer text (so the file can lead a join).
     pub has_output: bool,
     /// The name of the non-gold source a file at this path contributes, when none is given.
@@ -49,7 +55,8 @@ pub struct FormatSpec {
     pub(crate) check: fn(&mut Checker<'_>, &[u8]) -> Option<Facts>,
     /// The role of the source a `--judge` file of this format contributes under its own name:
     /// `Annotator` means the file's gold is its opinion (other sources become `NAME/<source>`);
-    /// `Detector` and `Judge` files give their non-gold sources and drop their gold.
+    /// `Detector` and `Judge` files give their non-gold sources and drop their gold. Export
+    /// also reads it: a second `Annotator` file of the records' format loses its gold in a join.
     pub judge_role: SourceRole,
     /// True when the span reader (`judges::SpanReader`) reads records as the full reader
     /// does: explicit ids, one line per id, nothing it skips needed for the id.
@@ -57,6 +64,17 @@ pub struct FormatSpec {
     /// Top-level fields the span reader steps over: what clustering does not read (evidence,
     /// request, metadata, raw judge output).
     pub skim_skips: &'static [&'static str],
+}
+
+/// The id that `read` finds in a line holding one JSON object, for a [`FormatSpec::record_id`]
+/// that needs the parsed line; `None` when the line is not one or `read` finds none.
+#[must_use]
+pub fn id_of_object(
+    bytes: &[u8],
+    read: fn(&Map<String, Value>) -> Result<String, String>,
+) -> Option<String> {
+    let value: Value = serde_json::from_slice(bytes).ok()?;
+    read(value.as_object()?).ok()
 }
 
 /// The file's stem, the source name of formats that have no better one.
@@ -98,12 +116,20 @@ mod tests {
         let both = json!({"model_output_text": "x", "answer": "x", "labels": []});
         assert_eq!(Format::detect(&both), Some(Format::Mushroom));
         assert_eq!(Format::detect(&json!({"id": "a"})), None);
+        let keys: Vec<&str> = Format::ALL.iter().map(|f| f.spec().detect_keys).collect();
         assert_eq!(
             Format::undetected(),
-            "no known field (annotator+annotation_id, hallucination_labels, pred_spans, \
-             labeled_span, model_output_text, answer+labels, data+annotations/predictions, \
-             text+spans/_input_hash)"
+            format!("no known field ({})", keys.join(", "))
         );
+    }
+
+    #[test]
+    fn the_id_reader_reads_the_id_the_parser_gives() {
+        for &f in Format::ALL {
+            let rec = f.parse(sample(f), "det").expect("parse");
+            let read = (f.spec().record_id)(f.sample().as_bytes());
+            assert_eq!(read.as_deref(), Some(rec.id.as_str()), "{}", f.name());
+        }
     }
 
     #[test]
@@ -137,21 +163,9 @@ mod tests {
     #[test]
     fn unlabeled_spans_count_only_where_labels_are_required() {
         let spans = [Span::new("ab", 0, 1, ""), Span::new("ab", 1, 2, "x")];
-        let counted: Vec<&str> = Format::ALL
-            .iter()
-            .filter(|f| f.unlabeled(&spans).count() == 1)
-            .map(|f| f.name())
-            .collect();
-        assert_eq!(
-            counted,
-            [
-                "label-studio-min",
-                "ragtruth",
-                "predictions",
-                "lettuce",
-                "label-studio",
-                "prodigy"
-            ]
-        );
+        for &f in Format::ALL {
+            let want = usize::from(f.spec().labels_required);
+            assert_eq!(f.unlabeled(&spans).count(), want, "{}", f.name());
+        }
     }
 }

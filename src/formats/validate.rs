@@ -398,27 +398,9 @@ fn check_range(
     };
     // The file as it was opened and indexed (a stream's copy has no path to open again).
     let handle = file.index.file();
-    let mut buf: Vec<u8> = Vec::new();
-    let mut i = 0;
-    while i < entries.len() {
-        let start = entries[i].offset;
-        let mut end = start + u64::from(entries[i].len);
-        let mut j = i + 1;
-        while j < entries.len() {
-            let e = entries[j].offset + u64::from(entries[j].len);
-            if e - start > BLOCK {
-                break;
-            }
-            end = e;
-            j += 1;
-        }
-        buf.resize(usize::try_from(end - start).unwrap_or(usize::MAX), 0);
-        super::index::read_exact_at(handle, &mut buf, start).map_err(io)?;
-        for e in &entries[i..j] {
-            let at = usize::try_from(e.offset - start).unwrap_or(0);
-            part.consume(fi, e.line, &buf[at..at + e.len as usize], settings);
-        }
-        i = j;
-    }
+    super::index::read_in_blocks(handle, entries, BLOCK, |_, e, bytes| {
+        part.consume(fi, e.line, bytes, settings);
+    })
+    .map_err(io)?;
     Ok(part)
 }

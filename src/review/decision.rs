@@ -9,12 +9,16 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{Record, Span};
 
+mod record_outcome;
 mod replay;
 mod resolved;
+mod review_span;
 mod values;
 
+pub use record_outcome::{OutcomeKind, RecordOutcome};
 pub use replay::{active_ids, redo_target, replay, undo_target};
 pub use resolved::resolution_decisions;
+pub use review_span::{ReviewSpan, SpanStatus};
 pub use values::{SpanKey, SpanValue, Unit};
 
 /// What a decision does. The snake-case names are the log's vocabulary.
@@ -206,127 +210,6 @@ impl Decision {
     #[must_use]
     pub fn key(&self) -> Option<SpanKey> {
         self.span_key.as_deref().and_then(|k| k.parse().ok())
-    }
-}
-
-/// Where a span stands in review.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "state")]
-pub enum SpanStatus {
-    /// Not decided yet.
-    Pending,
-    /// Kept (possibly adjusted or relabeled).
-    Accepted,
-    /// Dropped.
-    Dropped {
-        /// Why, when given.
-        reason: Option<String>,
-    },
-}
-
-/// A span as the review has left it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ReviewSpan {
-    /// Its key.
-    pub key: SpanKey,
-    /// The span as read (`None` for added spans).
-    pub original: Option<Span>,
-    /// Its value now.
-    pub current: SpanValue,
-    /// Decided or not.
-    pub status: SpanStatus,
-}
-
-impl ReviewSpan {
-    /// Boundaries differ from the original.
-    #[must_use]
-    pub fn adjusted(&self) -> bool {
-        self.original
-            .as_ref()
-            .is_some_and(|o| o.start != self.current.start || o.end != self.current.end)
-    }
-
-    /// Label, category or subcategory differ from the original.
-    #[must_use]
-    pub fn relabeled(&self) -> bool {
-        self.original.as_ref().is_some_and(|o| {
-            o.label != self.current.label
-                || (self.current.category.is_some() && o.category != self.current.category)
-                || (self.current.subcategory.is_some() && o.subcategory != self.current.subcategory)
-        })
-    }
-
-    /// Added in review.
-    #[must_use]
-    pub fn added(&self) -> bool {
-        self.original.is_none()
-    }
-
-    /// Kept in the reviewed result (accepted or still pending).
-    #[must_use]
-    pub fn kept(&self) -> bool {
-        !matches!(self.status, SpanStatus::Dropped { .. })
-    }
-}
-
-/// What happened to the record as a whole.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "outcome")]
-pub enum RecordOutcome {
-    /// Still open, or reviewed span by span.
-    Open,
-    /// Reclassified clean.
-    Clean,
-    /// Removed from the dataset.
-    Removed {
-        /// Why.
-        reason: String,
-    },
-}
-
-impl RecordOutcome {
-    /// Which outcome this is, without its details (what a record's stored summary keeps).
-    #[must_use]
-    pub fn kind(&self) -> OutcomeKind {
-        match self {
-            Self::Open => OutcomeKind::Open,
-            Self::Clean => OutcomeKind::Clean,
-            Self::Removed { .. } => OutcomeKind::Removed,
-        }
-    }
-}
-
-/// A [`RecordOutcome`] without its details: the `outcome` column of a record's summary.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OutcomeKind {
-    /// Still open, or reviewed span by span.
-    #[default]
-    Open,
-    /// Reclassified clean.
-    Clean,
-    /// Removed from the dataset.
-    Removed,
-}
-
-impl OutcomeKind {
-    /// Every kind, in the order the schema lists them.
-    pub const ALL: [Self; 3] = [Self::Open, Self::Clean, Self::Removed];
-
-    /// The name stored in the database and shown to users.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Open => "open",
-            Self::Clean => "clean",
-            Self::Removed => "removed",
-        }
-    }
-
-    /// The kind named `name`, if any.
-    #[must_use]
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.name() == name)
     }
 }
 

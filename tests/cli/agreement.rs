@@ -2,19 +2,11 @@
 //! --by-label` and Krippendorff's alpha (`compare --alpha`, `stats`), the alphas checked against
 //! the `krippendorff` package on PyPI over real Mu-SHROOM files.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
-use crate::common::{bin, shared};
-
-fn write(dir: &Path, name: &str, lines: &[Value]) -> PathBuf {
-    let p = dir.join(name);
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    fs::write(&p, text).expect("write");
-    p
-}
+use crate::common::{bin, shared, write};
 
 /// A prediction line: gold and predicted spans as `(start, end, label)`.
 fn pred(

@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 use std::rc::Rc;
+use std::time::{Duration, Instant};
 
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -13,7 +14,7 @@ use spanreview::tui::app::App;
 use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
-use spanreview::tui::terminal;
+use spanreview::tui::{terminal, Action};
 
 /// A decision store in memory.
 pub fn mem() -> Rc<Store> {
@@ -61,4 +62,44 @@ pub fn cell_of(app: &App, cp: usize) -> (u16, u16) {
         }
     }
     panic!("code point {cp} is not on screen");
+}
+
+/// Feed `actions` to `app`, in order.
+pub fn feed(app: &mut App, actions: &[Action]) {
+    for a in actions {
+        app.update(*a);
+    }
+}
+
+/// Type `s` into the prompt or picker open in `app`.
+pub fn typed(app: &mut App, s: &str) {
+    for c in s.chars() {
+        app.update(Action::Input(c));
+    }
+}
+
+/// The id of the record on screen.
+pub fn id(app: &App) -> String {
+    app.cur.as_ref().expect("a record").record.id.clone()
+}
+
+/// Go to record `what` (an id) with the go-to prompt, and check it is on screen.
+pub fn goto(app: &mut App, what: &str) {
+    app.update(Action::Goto);
+    typed(app, what);
+    app.update(Action::Confirm);
+    assert_eq!(id(app), what, "{:?}", app.status);
+}
+
+/// Run idle work until the background clustering (and what follows it) has finished. The
+/// clustering runs on threads the app polls in `idle`; bounded, so a bug fails instead of
+/// hanging.
+pub fn finish(app: &mut App) {
+    let t0 = Instant::now();
+    while app.busy() {
+        if !app.idle() {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        assert!(t0.elapsed() < Duration::from_secs(60), "idle work hangs");
+    }
 }

@@ -19,7 +19,7 @@ use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
-use super::app_harness::{mem, open, render};
+use super::app_harness::{finish, goto, id, mem, open, render};
 use super::common::{data, fixture};
 use super::terminal::{bin, env, shell_quote, Tmux};
 
@@ -51,21 +51,6 @@ fn disputed_fixture(config: ArbConfig) -> (Rc<Store>, App) {
     let mut app = open(&fixture_files(), &store, QueueKind::Disputed, config);
     finish(&mut app);
     (store, app)
-}
-
-fn id(app: &App) -> String {
-    app.cur.as_ref().expect("a record").record.id.clone()
-}
-
-/// Run idle work until the background clustering (and what follows it) has finished.
-fn finish(app: &mut App) {
-    let t0 = Instant::now();
-    while app.busy() {
-        if !app.idle() {
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        assert!(t0.elapsed() < Duration::from_secs(60), "idle work hangs");
-    }
 }
 
 /// What resolving the selected cluster `how` should save.
@@ -586,15 +571,6 @@ fn judged_app(store: &Rc<Store>) -> App {
         },
     )
     .expect("app")
-}
-
-fn goto(app: &mut App, what: &str) {
-    app.update(Action::Goto);
-    for ch in what.chars() {
-        app.update(Action::Input(ch));
-    }
-    app.update(Action::Confirm);
-    assert_eq!(id(app), what, "{:?}", app.status);
 }
 
 #[test]

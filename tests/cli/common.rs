@@ -1,7 +1,11 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use spanreview::formats::DataFile;
+use spanreview::model::Record;
 
 /// The crate root.
 pub fn root() -> PathBuf {
@@ -36,4 +40,38 @@ pub fn shared(rel: &str) -> Option<PathBuf> {
 /// The binary under test.
 pub fn bin() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("spanreview").expect("binary built")
+}
+
+/// Every record of a file, as the library reads it.
+pub fn records(path: &Path) -> Vec<Record> {
+    let f = DataFile::open(path, None, None).expect("open");
+    (0..f.len()).map(|i| f.record(i).expect("record")).collect()
+}
+
+/// The JSON values of a JSONL file, one a line (blank lines skipped).
+pub fn lines(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .expect("read")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect()
+}
+
+/// What a finished command wrote to standard error.
+pub fn stderr(a: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&a.get_output().stderr).into_owned()
+}
+
+/// Write `lines` to `path` as JSONL.
+pub fn write_jsonl(path: &Path, lines: &[Value]) {
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(path, text).expect("write fixture");
+}
+
+/// Write `lines` as JSONL to the file `name` in `dir`; its path.
+pub fn write(dir: &Path, name: &str, lines: &[Value]) -> PathBuf {
+    let p = dir.join(name);
+    write_jsonl(&p, lines);
+    p
 }

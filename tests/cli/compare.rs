@@ -9,7 +9,7 @@ use spanreview::formats::Dataset;
 use spanreview::model::{Record, GOLD};
 use spanreview::review::metrics::{self, Comparison, RecordAgreement};
 
-use crate::common::{bin, data, shared};
+use crate::common::{bin, data, shared, write};
 
 const CONFIGS: [&str; 4] = [
     "combined",
@@ -467,13 +467,6 @@ fn python_agrees_on_records_joined_with_predictions() {
     assert_eq!(lines[0]["b"], "ensemble");
     assert_eq!(lines[0]["records"], 175);
     assert_eq!(char_counts(&lines[0]), py);
-}
-
-fn write(dir: &Path, name: &str, lines: &[Value]) -> PathBuf {
-    let p = dir.join(name);
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    fs::write(&p, text).expect("write");
-    p
 }
 
 fn pred(

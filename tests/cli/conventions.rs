@@ -437,18 +437,8 @@ fn styled_review(name: &str, extra: &str, env: &[(&str, &str)]) -> Option<String
         terminal::shell_quote(&db),
     );
     let t = Tmux::start(name, &cmd, &e)?;
-    t.wait("uni_1__contradiction");
-    // The header can be on the pane before the rest of the frame: take the styled screen once
-    // two captures in a row agree and the plain screen shows the whole frame (its hint bar).
-    t.wait_settled("the whole frame", |s| s.contains("help"));
-    let mut styled = t.tmux(&["capture-pane", "-p", "-e", "-t", "t"]);
-    for _ in 0..500 {
-        let again = t.tmux(&["capture-pane", "-p", "-e", "-t", "t"]);
-        if again == styled {
-            break;
-        }
-        styled = again;
-    }
+    t.wait_frame("uni_1__contradiction");
+    let styled = t.tmux(&["capture-pane", "-p", "-e", "-t", "t"]);
     t.keys(&["q"]);
     t.wait("exit=0");
     Some(styled)

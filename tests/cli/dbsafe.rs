@@ -16,6 +16,7 @@ use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
+use super::app_harness::typed;
 use super::common::{bin, fixture};
 
 /// A clock tests move by hand, shared by several stores.
@@ -61,12 +62,6 @@ fn status(app: &App) -> String {
     match &app.status {
         Status::None => String::new(),
         Status::Info(m) | Status::Saved(m) | Status::Error(m) => m.clone(),
-    }
-}
-
-fn typed(app: &mut App, s: &str) {
-    for c in s.chars() {
-        app.update(Action::Input(c));
     }
 }
 

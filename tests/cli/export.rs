@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use serde_json::Value;
 use spanreview::formats::DataFile;
@@ -14,27 +15,13 @@ use spanreview::review::outcome::original_invalid;
 use spanreview::store::Store;
 use tempfile::TempDir;
 
+use super::common::{lines, records, stderr};
 use crate::common;
 
 /// The fixture: 11 RAGTruth-compatible records full of non-ASCII text (`°`, `’`, CJK, emoji,
 /// combining marks, ZWJ sequences), extra keys at every level.
 pub(crate) fn fixture() -> PathBuf {
     common::fixture("export/records.jsonl")
-}
-
-/// Every record of a file.
-fn records(path: &Path) -> Vec<Record> {
-    let f = DataFile::open(path, None, None).expect("open");
-    (0..f.len()).map(|i| f.record(i).expect("record")).collect()
-}
-
-fn lines(path: &Path) -> Vec<Value> {
-    fs::read_to_string(path)
-        .expect("read")
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).expect("json line"))
-        .collect()
 }
 
 fn by_id(values: Vec<Value>) -> BTreeMap<String, Value> {
@@ -181,9 +168,8 @@ fn s(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
 }
 
-/// Export the scripted review with verdicts and report (and `extra` options).
+/// What an export of the scripted review wrote: its output, verdicts and report, read back.
 struct Run {
-    _dir: TempDir,
     out: BTreeMap<String, Value>,
     verdicts: BTreeMap<String, Value>,
     report: String,
@@ -191,6 +177,7 @@ struct Run {
     out_raw: String,
 }
 
+/// Export the scripted review with verdicts and report (and `extra` options).
 fn run(extra: &[&str]) -> Run {
     let (dir, db) = scripted();
     let out = dir.path().join("reviewed.jsonl");
@@ -212,8 +199,14 @@ fn run(extra: &[&str]) -> Run {
         report: fs::read_to_string(&report).expect("report"),
         stderr: String::from_utf8_lossy(&a.get_output().stderr).into_owned(),
         out_raw: fs::read_to_string(&out).expect("out"),
-        _dir: dir,
     }
+}
+
+/// The export of the scripted review with no extra option: run once, read by every test that
+/// checks it.
+fn plain() -> &'static Run {
+    static PLAIN: OnceLock<Run> = OnceLock::new();
+    PLAIN.get_or_init(|| run(&[]))
 }
 
 fn input() -> BTreeMap<String, Value> {
@@ -256,7 +249,7 @@ fn texts(v: &Value) -> Vec<String> {
 
 #[test]
 fn unmanaged_fields_pass_through_and_untouched_lines_are_byte_equal() {
-    let r = run(&[]);
+    let r = plain();
     let inp = input();
     assert_eq!(r.out.len(), 10, "f07 was removed");
     for (id, v) in &r.out {
@@ -292,14 +285,14 @@ fn unmanaged_fields_pass_through_and_untouched_lines_are_byte_equal() {
 
 #[test]
 fn accept_exports_the_input_value() {
-    let r = run(&[]);
+    let r = plain();
     let id = "f01__contradiction";
     assert_eq!(r.out[id], input()[id]);
 }
 
 #[test]
 fn tighten_moves_the_boundaries_and_retakes_the_text() {
-    let r = run(&[]);
+    let r = plain();
     let v = &r.out["f02__overgeneration"];
     let out = v["output"].as_str().expect("output");
     let (a, b) = cp(out, "rating is 4.5 ★");
@@ -322,7 +315,7 @@ fn tighten_moves_the_boundaries_and_retakes_the_text() {
 
 #[test]
 fn relabel_changes_the_label_and_keeps_extra_keys() {
-    let r = run(&[]);
+    let r = plain();
     let l = &r.out["f03__contradiction"]["hallucination_labels"][0];
     assert_eq!(l["label"], "overgeneration");
     assert_eq!(l["text"], "25°C");
@@ -336,7 +329,7 @@ fn relabel_changes_the_label_and_keeps_extra_keys() {
 
 #[test]
 fn add_appends_a_span_in_the_list_style() {
-    let r = run(&[]);
+    let r = plain();
     let v = &r.out["f04__missing_tool"];
     assert_eq!(texts(v), ["booked the flight ✈️", "emailed José"]);
     let keys: Vec<&String> = v["hallucination_labels"][1]
@@ -349,14 +342,14 @@ fn add_appends_a_span_in_the_list_style() {
 
 #[test]
 fn drop_removes_the_label() {
-    let r = run(&[]);
+    let r = plain();
     assert!(texts(&r.out["f05__contradiction"]).is_empty());
     assert!(texts(&r.out["f09__contradiction"]).is_empty());
 }
 
 #[test]
 fn clean_empties_labels_and_sets_the_type() {
-    let r = run(&[]);
+    let r = plain();
     let v = &r.out["f06__contradiction"];
     assert!(texts(v).is_empty());
     assert_eq!(v["meta"]["corruption_type"], "clean");
@@ -364,7 +357,7 @@ fn clean_empties_labels_and_sets_the_type() {
 
 #[test]
 fn remove_leaves_the_record_out_unless_kept_with_a_marker() {
-    let r = run(&[]);
+    let r = plain();
     assert!(!r.out.contains_key("f07__overgeneration"));
     let r = run(&["--keep-removed"]);
     let v = &r.out["f07__overgeneration"];
@@ -375,7 +368,7 @@ fn remove_leaves_the_record_out_unless_kept_with_a_marker() {
 
 #[test]
 fn resolutions_keep_drop_and_add_spans() {
-    let r = run(&[]);
+    let r = plain();
     assert_eq!(texts(&r.out["f08__contradiction"]), ["30°C", "80 %"]);
     let v = &r.verdicts["f08__contradiction"];
     assert_eq!(v["upheld"], serde_json::json!(["judge_a", "judge_b"]));
@@ -642,7 +635,7 @@ fn a_relabel_mushroom_cannot_carry_is_warned_about() {
 
 #[test]
 fn verdicts_account_for_every_decision() {
-    let r = run(&[]);
+    let r = plain();
     // f01..f10 have decisions; f11 has none; "gone" is not in the input
     assert_eq!(r.verdicts.len(), 10);
     let v = &r.verdicts["f01__contradiction"];
@@ -1599,10 +1592,6 @@ fn export_in(dir: &Path, file: &Path, db: &Path, extra: &[&str]) -> assert_cmd::
         .assert()
 }
 
-fn stderr(a: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&a.get_output().stderr).into_owned()
-}
-
 /// The names of the files in `dir` starting with `prefix`.
 fn files_starting(dir: &Path, prefix: &str) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(dir)
@@ -2276,4 +2265,24 @@ fn a_retype_writes_the_new_type_into_the_record() {
         unmanaged(&by_id(lines(&out))["f11"]),
         unmanaged(&input()["f11"])
     );
+}
+
+#[test]
+fn a_second_file_of_records_is_said_to_be_only_joined_but_a_second_prediction_file_is_not() {
+    let dir = TempDir::new().expect("tmp");
+    let db = dir.path().join("db.sqlite");
+    Store::open(&db).expect("db");
+    let predictions = common::data("toolace/ensemble/predictions_combined.jsonl");
+    for (file, told) in [(fixture(), true), (predictions, false)] {
+        let copy = dir.path().join("second.jsonl");
+        fs::copy(&file, &copy).expect("copy");
+        let out = dir.path().join("out.jsonl");
+        let a = export_in(dir.path(), &file, &db, &[s(&copy), "--out", s(&out)]).success();
+        let err = stderr(&a);
+        assert_eq!(
+            err.contains("only its extra sources are read"),
+            told,
+            "{err}"
+        );
+    }
 }

@@ -9,12 +9,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use serde_json::Value;
-use spanreview::formats::DataFile;
 use spanreview::model::Record;
 use spanreview::review::decision::{ActionKind, Decision, SpanValue};
 use spanreview::store::Store;
 use tempfile::TempDir;
 
+use super::common::{records, stderr};
 use crate::common;
 
 /// The export fixture: 11 RAGTruth-compatible records of non-ASCII text.
@@ -38,10 +38,6 @@ fn export(db: &Path, input: &Path) -> assert_cmd::Command {
     let mut cmd = common::bin();
     cmd.arg("export").arg(input).arg("--db").arg(db);
     cmd
-}
-
-fn stderr(a: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&a.get_output().stderr).into_owned()
 }
 
 /// Names in `dir` that are export temporary files.
@@ -356,11 +352,6 @@ fn the_outputs_are_listed_in_a_manifest_and_a_set_cut_in_two_is_reported() {
 }
 
 // ---- spans that do not slice the answer ------------------------------------------------------
-
-fn records(path: &Path) -> Vec<Record> {
-    let f = DataFile::open(path, None, None).expect("open");
-    (0..f.len()).map(|i| f.record(i).expect("record")).collect()
-}
 
 fn decide(
     db: &Path,

@@ -8,18 +8,12 @@ use std::fs;
 use std::path::Path;
 
 use serde_json::Value;
-use spanreview::formats::DataFile;
-use spanreview::model::Record;
 use spanreview::review::decision::{ActionKind, Decision};
 use spanreview::store::Store;
 use tempfile::TempDir;
 
+use super::common::records;
 use crate::common;
-
-fn records(path: &Path) -> Vec<Record> {
-    let f = DataFile::open(path, None, None).expect("open");
-    (0..f.len()).map(|i| f.record(i).expect("record")).collect()
-}
 
 fn lines(path: &Path) -> Vec<Value> {
     fs::read_to_string(path)

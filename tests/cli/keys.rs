@@ -17,7 +17,7 @@ use spanreview::tui::keymap::{Key, Mode};
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
-use super::app_harness::{cell_of, mem, render};
+use super::app_harness::{cell_of, feed, mem, render, typed};
 use super::common::{data, fixture};
 use super::terminal::{bin, env, shell_quote, Tmux};
 
@@ -52,18 +52,6 @@ fn sample_files() -> Vec<PathBuf> {
         data("toolace/ensemble/predictions_combined.jsonl"),
         data("toolace/modernbert_ft/predictions_combined.jsonl"),
     ]
-}
-
-fn feed(app: &mut App, actions: &[Action]) {
-    for a in actions {
-        app.update(*a);
-    }
-}
-
-fn typed(app: &mut App, s: &str) {
-    for c in s.chars() {
-        app.update(Action::Input(c));
-    }
 }
 
 fn adjusting(app: &App) -> Bounds {

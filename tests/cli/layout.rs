@@ -4,22 +4,19 @@
 //! fed exactly what the crossterm backend would send; one run in tmux on Mu-SHROOM `val-hi-7`.
 
 use std::path::PathBuf;
-use std::rc::Rc;
-use std::time::{Duration, Instant};
 
 use ratatui::backend::{Backend, ClearType, TestBackend, WindowSize};
 use ratatui::buffer::Cell;
 use ratatui::layout::{Position, Rect, Size};
 use ratatui::Terminal;
-use spanreview::formats::Dataset;
-use spanreview::store::Store;
 use spanreview::tui::app::App;
 use spanreview::tui::clustering::ArbConfig;
-use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::{terminal, Action};
 use unicode_width::UnicodeWidthChar;
 
+use super::app_harness;
+use super::app_harness::finish;
 use super::common::fixture;
 use super::terminal::{bin, env, shell_quote, Tmux};
 
@@ -178,29 +175,13 @@ impl Backend for Vt {
 }
 
 fn open(file: &str) -> App {
-    let ds = Dataset::open(&[fixture(&format!("layout/{file}"))], None).expect("fixture opens");
-    let store = Rc::new(Store::open_in_memory().expect("memory db"));
-    App::open(
-        ds,
-        Box::new(store),
-        "tester",
+    let files = [fixture(&format!("layout/{file}"))];
+    app_harness::open(
+        &files,
+        &app_harness::mem(),
         QueueKind::All,
-        Config::defaults(true),
-        None,
         ArbConfig::default(),
     )
-    .expect("app")
-}
-
-/// Run idle work (clustering for the arbitration screen) until there is none.
-fn finish(app: &mut App) {
-    let t0 = Instant::now();
-    while app.busy() {
-        if !app.idle() {
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        assert!(t0.elapsed() < Duration::from_secs(60), "idle work hangs");
-    }
 }
 
 /// The screen `app` draws on a terminal that shows nothing yet.

@@ -19,7 +19,7 @@ use spanreview::tui::log::DecisionLog;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::{terminal, Action};
 
-use super::app_harness::{cell_of, mem, render};
+use super::app_harness::{cell_of, feed, goto, id, mem, render, typed};
 use super::common::fixture;
 
 const DS: &str = "records";
@@ -44,24 +44,8 @@ fn app(store: &Rc<Store>) -> App {
     app_on(&fixture_files(), Box::new(Rc::clone(store)), QueueKind::All)
 }
 
-fn feed(app: &mut App, actions: &[Action]) {
-    for a in actions {
-        app.update(*a);
-    }
-}
-
-fn typed(app: &mut App, s: &str) {
-    for c in s.chars() {
-        app.update(Action::Input(c));
-    }
-}
-
 fn log(store: &Store) -> Vec<Decision> {
     store.decisions(Some(DS)).expect("log reads")
-}
-
-fn id(app: &App) -> String {
-    app.cur.as_ref().expect("a record").record.id.clone()
 }
 
 fn selected_text(app: &App) -> String {
@@ -81,13 +65,6 @@ fn assert_saved(app: &App, n: i64) {
         Status::Saved(m) => assert!(m.starts_with(&format!("saved #{n} ")), "{m}"),
         other => panic!("expected saved #{n}, got {other:?}"),
     }
-}
-
-fn goto(app: &mut App, what: &str) {
-    app.update(Action::Goto);
-    typed(app, what);
-    app.update(Action::Confirm);
-    assert_eq!(id(app), what, "{:?}", app.status);
 }
 
 #[test]

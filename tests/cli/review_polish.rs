@@ -3,43 +3,24 @@
 //! lanes, Mu-SHROOM's evidence. Actions are fed into `App`; views rendered into `TestBackend`.
 
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 
 use serde_json::json;
-use spanreview::formats::Dataset;
-use spanreview::store::Store;
 use spanreview::tui::app::App;
 use spanreview::tui::clustering::ArbConfig;
-use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
-use super::app_harness::render;
+use super::app_harness;
+use super::app_harness::{feed, render};
+use super::common::write_jsonl;
 
 fn open(files: &[PathBuf]) -> App {
-    let ds = Dataset::open(files, None).expect("files open");
-    let store = Rc::new(Store::open_in_memory().expect("memory db"));
-    App::open(
-        ds,
-        Box::new(store),
-        "tester",
+    app_harness::open(
+        files,
+        &app_harness::mem(),
         QueueKind::All,
-        Config::defaults(true),
-        None,
         ArbConfig::default(),
     )
-    .expect("app")
-}
-
-fn feed(app: &mut App, actions: &[Action]) {
-    for a in actions {
-        app.update(*a);
-    }
-}
-
-fn write_jsonl(path: &Path, lines: &[serde_json::Value]) {
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    std::fs::write(path, text).expect("write fixture");
 }
 
 /// A record whose context is 3,000 numbered lines (`° ’ 東京` in each).

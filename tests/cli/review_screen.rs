@@ -10,13 +10,13 @@ use std::rc::Rc;
 use serde_json::json;
 use spanreview::review::decision::{replay, ActionKind, Decision, SpanStatus};
 use spanreview::store::Store;
-use spanreview::tui::app::{App, ModeState, Status};
+use spanreview::tui::app::{ModeState, Status};
 use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
-use super::app_harness::{mem, open, render};
-use super::common::fixture;
+use super::app_harness::{feed, goto, id, mem, open, render};
+use super::common::{fixture, write_jsonl};
 
 fn review_files() -> Vec<PathBuf> {
     vec![
@@ -25,36 +25,8 @@ fn review_files() -> Vec<PathBuf> {
     ]
 }
 
-fn feed(app: &mut App, actions: &[Action]) {
-    for a in actions {
-        app.update(*a);
-    }
-}
-
-fn typed(app: &mut App, s: &str) {
-    for c in s.chars() {
-        app.update(Action::Input(c));
-    }
-}
-
-fn id(app: &App) -> String {
-    app.cur.as_ref().expect("a record").record.id.clone()
-}
-
-fn goto(app: &mut App, what: &str) {
-    app.update(Action::Goto);
-    typed(app, what);
-    app.update(Action::Confirm);
-    assert_eq!(id(app), what, "{:?}", app.status);
-}
-
 fn log(store: &Store) -> Vec<Decision> {
     store.decisions(None).expect("log reads")
-}
-
-fn write_jsonl(path: &Path, lines: &[serde_json::Value]) {
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    std::fs::write(path, text).expect("write fixture");
 }
 
 #[test]

@@ -8,7 +8,6 @@
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use spanreview::cli::judge_args::{self, JudgeArgs};
@@ -133,13 +132,7 @@ fn disputed_app(ds: Dataset, db: &Path) -> (App, Rc<Store>) {
         arb,
     )
     .expect("app");
-    let t0 = Instant::now();
-    while app.busy() {
-        if !app.idle() {
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        assert!(t0.elapsed() < Duration::from_secs(60), "idle work hangs");
-    }
+    super::app_harness::finish(&mut app);
     (app, store)
 }
 

@@ -1,9 +1,16 @@
 //! End-to-end runs of `spanreview review` in a real pseudo-terminal (tmux): every row of the
 //! key table pressed for real, quit, reopen at the resume point; a `kill -9` that loses nothing
 //! shown as saved; the terminal restored after a panic. Skipped (with a message) without tmux.
+//!
+//! Waits sleep on nothing: tmux pipes the pane's output into a FIFO read on a thread, and a wait
+//! re-reads the screen each time output arrives (tmux parses what it reads from the pane before
+//! it writes it to the pipe, so a capture after a notice sees it). Only a pane's death is still
+//! polled ([`Tmux::wait_dead`] says why).
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use spanreview::review::decision::ActionKind;
@@ -16,9 +23,19 @@ use super::common::fixture;
 /// can stall for many seconds behind a machine busy writing gigabytes.
 const DEADLINE: Duration = Duration::from_secs(60);
 
+/// How long the pane stays quiet before a frame counts as settled ([`Tmux::wait_settled`]).
+const QUIET: Duration = Duration::from_millis(50);
+
+/// The pane's height.
+const ROWS: usize = 30;
+
 /// A tmux server of our own (its own socket), killed on drop.
 pub(super) struct Tmux {
     socket: String,
+    /// A notice each time the pane writes output (see the module's comment).
+    output: Receiver<()>,
+    /// Holds the FIFO the pane's output is piped into.
+    _pipe: tempfile::TempDir,
 }
 
 impl Tmux {
@@ -28,8 +45,31 @@ impl Tmux {
             eprintln!("SKIP: tmux is not installed; the end-to-end terminal tests need it");
             return None;
         }
+        let pipe = tempfile::tempdir().expect("tmp");
+        let fifo = pipe.path().join("output");
+        let made = Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success(), "mkfifo {}", fifo.display());
+        let (tx, output) = mpsc::channel();
+        let reader = fifo.clone();
+        // Blocks until tmux opens the pipe; ends when it closes (the pane or the server ends).
+        std::thread::spawn(move || {
+            let Ok(mut f) = std::fs::File::open(&reader) else {
+                return;
+            };
+            let mut buf = [0u8; 8192];
+            while matches!(f.read(&mut buf), Ok(n) if n > 0) {
+                if tx.send(()).is_err() {
+                    return;
+                }
+            }
+        });
         let t = Self {
             socket: format!("spanreview-{}-{name}", std::process::id()),
+            output,
+            _pipe: pipe,
         };
         let mut args: Vec<String> = [
             "-f",
@@ -41,7 +81,7 @@ impl Tmux {
             "-x",
             "100",
             "-y",
-            "30",
+            &ROWS.to_string(),
         ]
         .iter()
         .map(|s| (*s).to_owned())
@@ -54,6 +94,8 @@ impl Tmux {
         t.tmux(&args.iter().map(String::as_str).collect::<Vec<_>>());
         t.tmux(&["set-option", "-g", "remain-on-exit", "on"]);
         t.tmux(&["set-option", "-s", "escape-time", "0"]);
+        let cat = format!("cat > {}", shell_quote(&fifo));
+        t.tmux(&["pipe-pane", "-O", "-t", "t", &cat]);
         Some(t)
     }
 
@@ -87,38 +129,86 @@ impl Tmux {
         self.tmux(&["send-keys", "-t", "t", "-l", s]);
     }
 
-    /// Wait until the screen contains `want`; the screen is returned.
-    pub(super) fn wait(&self, want: &str) -> String {
+    /// Wait until `check` gives a value, checking again each time the pane writes output;
+    /// bounded by [`DEADLINE`] (the message names `what` and shows the screen).
+    pub(super) fn until<T>(&self, what: &str, mut check: impl FnMut() -> Option<T>) -> T {
         let start = Instant::now();
         loop {
-            let s = self.screen();
-            if s.contains(want) {
-                return s;
+            if let Some(v) = check() {
+                return v;
             }
-            assert!(
-                start.elapsed() < DEADLINE,
-                "timed out waiting for {want:?}; the screen:\n{s}"
-            );
-            std::thread::sleep(Duration::from_millis(40));
+            let left = DEADLINE.saturating_sub(start.elapsed());
+            match self.output.recv_timeout(left) {
+                Ok(()) => {}
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!(
+                        "timed out waiting for {what}; the screen:\n{}",
+                        self.screen()
+                    )
+                }
+                // No more output will come: what is not on screen now never will be.
+                Err(RecvTimeoutError::Disconnected) => {
+                    return check().unwrap_or_else(|| {
+                        panic!(
+                            "the pane closed before {what}; the screen:\n{}",
+                            self.screen()
+                        )
+                    })
+                }
+            }
         }
     }
 
-    /// Wait until `done` holds of the screen and two captures in a row agree (the frame has
-    /// reached tmux whole); the screen is returned.
-    pub(super) fn wait_settled(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
-        let start = Instant::now();
-        let mut last = String::new();
-        loop {
+    /// Wait until the screen contains `want`, captured after all the output tmux had read
+    /// from the pane; the screen is returned.
+    pub(super) fn wait(&self, want: &str) -> String {
+        self.until(&format!("{want:?}"), || loop {
             let s = self.screen();
-            if done(&s) && s == last {
-                return s;
+            if !s.contains(want) {
+                return None;
             }
-            assert!(
-                start.elapsed() < DEADLINE,
-                "timed out waiting for {what}; the screen:\n{s}"
-            );
-            last = s;
-            std::thread::sleep(Duration::from_millis(40));
+            if self.output.try_recv().is_err() {
+                return Some(s);
+            }
+        })
+    }
+
+    /// Wait until `done` holds of the screen and the pane has then been quiet for [`QUIET`]
+    /// (the frame has reached tmux whole); the screen is returned. Output meanwhile starts the
+    /// check again at once: the quiet period is what "settled" means, not a poll.
+    pub(super) fn wait_settled(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
+        self.until(what, || loop {
+            let s = self.screen();
+            if !done(&s) {
+                return None;
+            }
+            match self.output.recv_timeout(QUIET) {
+                Ok(()) => {}
+                Err(_) => return Some(s),
+            }
+        })
+    }
+
+    /// Wait until `want` is on screen and the whole first frame has reached tmux: it is drawn
+    /// top to bottom, so until its bottom row (the key hints) is there too.
+    pub(super) fn wait_frame(&self, want: &str) -> String {
+        self.until(&format!("{want:?} and the bottom row"), || {
+            let s = self.screen();
+            let bottom = s.trim_end_matches('\n').lines().count() >= ROWS;
+            (s.contains(want) && bottom).then_some(s)
+        })
+    }
+
+    /// Wait until the pane's program has exited and its terminal closed, bounded by
+    /// [`DEADLINE`]. The one wait that polls (every 20 ms): tmux gives no event for it that
+    /// holds everywhere. The pipe of the pane's output stays open, and the `pane-died` hook
+    /// waits for the exit status, which a server started with SIGCHLD blocked never reaps (seen
+    /// in the full suite: `pane_dead` 1, `pane_dead_status` empty, the hook never run).
+    pub(super) fn wait_dead(&self) {
+        let start = Instant::now();
+        while self.pane("#{pane_dead}") != "1" {
+            assert!(start.elapsed() < DEADLINE, "the process did not die");
+            std::thread::sleep(Duration::from_millis(20));
         }
     }
 
@@ -348,11 +438,7 @@ fn kill_9_loses_nothing_shown_as_saved() {
             .status()
             .expect("kill runs");
         assert!(status.success());
-        let start = Instant::now();
-        while t.pane("#{pane_dead}") != "1" {
-            assert!(start.elapsed() < DEADLINE, "the process did not die");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        t.wait_dead();
         let n = actions(&db).len();
         assert!(
             n >= acknowledged,
@@ -452,15 +538,9 @@ fn mouse_click_selects_drag_adds_wheel_scrolls() {
     for _ in 0..3 {
         t.text(&mouse(65, cx, cy, false));
     }
-    let start = Instant::now();
-    while t.screen().contains("\"content\": {") {
-        assert!(
-            start.elapsed() < DEADLINE,
-            "the context did not scroll:\n{}",
-            t.screen()
-        );
-        std::thread::sleep(Duration::from_millis(40));
-    }
+    t.until("the context to scroll", || {
+        (!t.screen().contains("\"content\": {")).then_some(())
+    });
     t.keys(&["q"]);
     t.wait("tty-checked");
     let store = Store::open(&db).expect("db");
@@ -495,14 +575,10 @@ fn colours_by_default_none_with_no_color() {
                 s.contains("48;2;213;94;0")
             }
         };
-        let mut styled = t.tmux(&["capture-pane", "-p", "-e", "-t", "t"]);
-        for _ in 0..100 {
-            if drawn(&styled) {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-            styled = t.tmux(&["capture-pane", "-p", "-e", "-t", "t"]);
-        }
+        let styled = t.until("the spans drawn", || {
+            let s = t.tmux(&["capture-pane", "-p", "-e", "-t", "t"]);
+            drawn(&s).then_some(s)
+        });
         // The contradiction span's vermillion background (Okabe-Ito #D55E00).
         let vermillion = styled.contains("48;2;213;94;0");
         let any_rgb = styled.contains("38;2;") || styled.contains("48;2;");

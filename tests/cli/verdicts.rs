@@ -8,31 +8,20 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use serde_json::Value;
-use spanreview::formats::{DataFile, Dataset};
 use spanreview::model::Record;
 use spanreview::review::decision::{ActionKind, Decision, SpanValue};
 use spanreview::store::Store;
 use spanreview::tui::app::App;
 use spanreview::tui::clustering::ArbConfig;
-use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 use tempfile::TempDir;
 
-use crate::common::{bin, fixture};
+use super::app_harness;
+use super::common::{bin, fixture, records};
 
 fn app(files: &[PathBuf], store: &Rc<Store>) -> App {
-    let ds = Dataset::open(files, None).expect("files open");
-    App::open(
-        ds,
-        Box::new(Rc::clone(store)),
-        "tester",
-        QueueKind::All,
-        Config::defaults(true),
-        None,
-        ArbConfig::default(),
-    )
-    .expect("app")
+    app_harness::open(files, store, QueueKind::All, ArbConfig::default())
 }
 
 /// `export FILE --db DB --skip-stale` with verdicts and report in `dir`: the verdict lines and
@@ -114,12 +103,6 @@ fn widening_a_span_with_t_w_w_enter_is_counted_widened() {
     assert_eq!(cell(&report, "Boundaries widened"), "1");
     assert_eq!(cell(&report, "Boundaries tightened"), "0");
     assert_eq!(cell(&report, "Boundaries shifted"), "0");
-}
-
-/// Every record of a file.
-fn records(path: &Path) -> Vec<Record> {
-    let f = DataFile::open(path, None, None).expect("open");
-    (0..f.len()).map(|i| f.record(i).expect("record")).collect()
 }
 
 /// Save decisions on the export fixture's records into `db` (dataset `records`).

@@ -192,16 +192,22 @@ fn encode(key: &Key, entries: &[Entry]) -> Vec<u8> {
     out
 }
 
-/// The entries of a sidecar's bytes when they are whole and made for `key`.
-fn decode(bytes: &[u8], key: &Key) -> Option<Vec<Entry>> {
+/// What follows the header of a sidecar's `bytes`, when its checksum holds and its header is
+/// `magic` and `key` (a sidecar of that kind made for the file as it is now).
+fn after_header<'b>(bytes: &'b [u8], magic: &[u8], key: &Key) -> Option<&'b [u8]> {
     let (body, sum) = bytes.split_at_checked(bytes.len().checked_sub(8)?)?;
     if checksum(body) != u64::from_le_bytes(sum.try_into().ok()?) {
         return None;
     }
     let mut want = Vec::with_capacity(128 + key.path.len());
-    want.extend_from_slice(MAGIC);
+    want.extend_from_slice(magic);
     key.write(&mut want);
-    let rest = body.strip_prefix(want.as_slice())?;
+    body.strip_prefix(want.as_slice())
+}
+
+/// The entries of a sidecar's bytes when they are whole and made for `key`.
+fn decode(bytes: &[u8], key: &Key) -> Option<Vec<Entry>> {
+    let rest = after_header(bytes, MAGIC, key)?;
     let (n, rest) = rest.split_at_checked(8)?;
     let n = usize::try_from(u64::from_le_bytes(n.try_into().ok()?)).ok()?;
     if rest.len() != n.checked_mul(16)? {
@@ -284,15 +290,8 @@ pub fn load(cache: &Cache, key: &Key, file: &File) -> Option<Vec<Entry>> {
 #[must_use]
 pub fn load_ids(cache: &Cache, key: &Key, n: usize) -> Option<Vec<String>> {
     let bytes = std::fs::read(cache.ids_sidecar(key)).ok()?;
-    let (body, sum) = bytes.split_at_checked(bytes.len().checked_sub(8)?)?;
-    if checksum(body) != u64::from_le_bytes(sum.try_into().ok()?) {
-        return None;
-    }
-    let mut want = Vec::with_capacity(128 + key.path.len());
-    want.extend_from_slice(MAGIC_IDS);
-    key.write(&mut want);
-    want.extend_from_slice(&u64::try_from(n).ok()?.to_le_bytes());
-    let mut rest = body.strip_prefix(want.as_slice())?;
+    let count = u64::try_from(n).ok()?.to_le_bytes();
+    let mut rest = after_header(&bytes, MAGIC_IDS, key)?.strip_prefix(count.as_slice())?;
     let mut ids = Vec::with_capacity(n);
     for _ in 0..n {
         let (len, r) = rest.split_at_checked(4)?;

@@ -30,6 +30,38 @@ pub(crate) fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io
     })
 }
 
+/// What the start of a file says about it, before it is indexed or its format told.
+pub(crate) struct Head {
+    /// The file's size in bytes.
+    pub size: u64,
+    /// The length of its UTF-8 byte-order mark: 3, or 0 without one.
+    pub bom: u64,
+    /// Its first non-blank byte (in its first 4 KiB) opens a JSON array: one array of
+    /// records, not JSONL.
+    pub array: bool,
+}
+
+/// Read the start of `file` ([`Head`]).
+pub(crate) fn head(file: &File) -> std::io::Result<Head> {
+    let size = file.metadata()?.len();
+    let mut buf = [0u8; 4096];
+    let n = file.read_at(&mut buf, 0)?;
+    let start = &buf[..n];
+    let bom: u64 = if start.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let first = start[usize::from(bom == 3) * 3..]
+        .iter()
+        .find(|b| !b.is_ascii_whitespace());
+    Ok(Head {
+        size,
+        bom,
+        array: first == Some(&b'['),
+    })
+}
+
 /// The path that names standard input (`validate -`): read as a stream, whatever it is.
 pub const STDIN: &str = "-";
 

@@ -150,6 +150,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     name: "decisions",
     detect: |r| r.contains_key("labeled_span") || r.contains_key("judge"),
     detect_keys: "labeled_span",
+    record_id: super::spec::id_member,
     has_output: false,
     default_source: stem_source,
     parse,

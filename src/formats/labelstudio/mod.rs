@@ -46,12 +46,7 @@ pub(crate) fn read(value: Value, problems: &mut Vec<Problem>) -> Result<Record, 
     let output = super::spans::required_str(data, "output").map_err(|e| format!("data: {e}"))?;
     let query = super::spans::optional_str(data, "query").map_err(|e| format!("data: {e}"))?;
     let context = super::spans::optional_str(data, "context").map_err(|e| format!("data: {e}"))?;
-    let id = match (data.get("rid"), obj.get("id")) {
-        (Some(Value::String(s)), _) => s.clone(),
-        (_, Some(Value::Number(n))) => n.to_string(),
-        (_, Some(Value::String(s))) => s.clone(),
-        _ => return Err("missing field \"data.rid\" or \"id\"".to_owned()),
-    };
+    let id = task_id(obj)?;
     let task = format!("task {id}");
     let mut gold = Vec::new();
     let mut sources: Vec<Source> = Vec::new();
@@ -91,6 +86,17 @@ pub(crate) fn read(value: Value, problems: &mut Vec<Problem>) -> Result<Record, 
         sources,
         raw: value.clone(),
         warnings: Vec::new(),
+    })
+}
+
+/// The task's id: `data.rid`, else the task's `id` (a number or a string).
+fn task_id(obj: &Map<String, Value>) -> Result<String, String> {
+    let rid = obj.get("data").and_then(|d| d.get("rid"));
+    Ok(match (rid, obj.get("id")) {
+        (Some(Value::String(s)), _) => s.clone(),
+        (_, Some(Value::Number(n))) => n.to_string(),
+        (_, Some(Value::String(s))) => s.clone(),
+        _ => return Err("missing field \"data.rid\" or \"id\"".to_owned()),
     })
 }
 
@@ -276,6 +282,8 @@ pub const SPEC: FormatSpec = FormatSpec {
     name: "label-studio",
     detect,
     detect_keys: "data+annotations/predictions",
+    // `data.rid` before the task's `id`, as the reader: from the line.
+    record_id: |line| super::spec::id_of_object(line, task_id),
     has_output: true,
     default_source: super::spec::stem_source,
     parse: |v, _| parse(v),

@@ -26,6 +26,18 @@ pub const CONTROL: &str = "label";
 /// A problem met reading a row, for `validate` (its kind) and the record's warnings.
 pub(crate) type Problem = (Kind, String);
 
+/// A row's record id: `rid`, else `record_id`, else the task id the converter wrote over `id`.
+fn row_id(obj: &Map<String, Value>) -> Result<String, String> {
+    ["rid", "record_id", "id"]
+        .iter()
+        .find_map(|k| match obj.get(*k) {
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(Value::Number(n)) => Some(n.to_string()),
+            _ => None,
+        })
+        .ok_or_else(|| "missing field \"rid\", \"record_id\" or \"id\"".to_owned())
+}
+
 /// Parse one row.
 pub(crate) fn parse(value: Value) -> Result<Record, String> {
     let mut problems = Vec::new();
@@ -56,14 +68,7 @@ pub(crate) fn read(value: Value, problems: &mut Vec<Problem>) -> Result<Record, 
     let output = spans::required_str(obj, "output")?;
     let query = spans::optional_str(obj, "query")?;
     let context = spans::optional_str(obj, "context")?;
-    let id = ["rid", "record_id", "id"]
-        .iter()
-        .find_map(|k| match obj.get(*k) {
-            Some(Value::String(s)) => Some(s.clone()),
-            Some(Value::Number(n)) => Some(n.to_string()),
-            _ => None,
-        })
-        .ok_or_else(|| "missing field \"rid\", \"record_id\" or \"id\"".to_owned())?;
+    let id = row_id(obj)?;
     let key = control(obj).to_owned();
     for (k, _) in obj.iter().filter(|(k, v)| **k != key && is_regions(v)) {
         problems.push((
@@ -181,6 +186,7 @@ fn detect(r: &Map<String, Value>) -> bool {
 
 /// The format's entry in the registry (`formats::Format`).
 pub const SPEC: FormatSpec = FormatSpec {
+    record_id: |line| super::spec::id_of_object(line, row_id),
     name: "label-studio-min",
     detect,
     detect_keys: "annotator+annotation_id",

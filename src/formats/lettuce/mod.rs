@@ -8,12 +8,25 @@
 
 pub(crate) mod check;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use super::{quote, spans, write};
 use super::spec::{FormatSpec, stem_source};
 use crate::model::{Record, Source, SourceRole, Span, GOLD};
+
+/// A sample's id: `id` (a string or a number), else `lettuce-` and a hash of prompt and answer.
+fn record_id(obj: &Map<String, Value>) -> Result<String, String> {
+    Ok(match obj.get("id") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        None | Some(Value::Null) => content_id(
+            &spans::optional_str(obj, "prompt")?,
+            &spans::required_str(obj, "answer")?,
+        ),
+        Some(v) => return Err(format!("field \"id\" is not a string: {}", quote(v))),
+    })
+}
 
 /// Parse one sample.
 pub(crate) fn parse(value: Value) -> Result<Record, String> {
@@ -26,12 +39,7 @@ pub(crate) fn parse(value: Value) -> Result<Record, String> {
         Some(Value::String(s)) => s.clone(),
         _ => prompt.clone(),
     };
-    let id = match obj.get("id") {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Number(n)) => n.to_string(),
-        None | Some(Value::Null) => content_id(&prompt, &output),
-        Some(v) => return Err(format!("field \"id\" is not a string: {}", quote(v))),
-    };
+    let id = record_id(obj)?;
     let mut gold: Vec<Span> = spans::span_list(obj, "labels", "", &mut warnings)?;
     let out = write::Output::new(&output);
     for s in &mut gold {
@@ -76,6 +84,10 @@ pub const SPEC: FormatSpec = FormatSpec {
     name: "lettuce",
     detect: |r| r.contains_key("answer") && r.contains_key("labels"),
     detect_keys: "answer+labels",
+    // A string `id` at once; a numeric or missing one (a hash of the content) from the line.
+    record_id: |line| {
+        super::spec::id_member(line).or_else(|| super::spec::id_of_object(line, record_id))
+    },
     has_output: true,
     default_source: stem_source,
     parse: |v, _| parse(v),

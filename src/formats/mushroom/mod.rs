@@ -128,6 +128,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     name: "mushroom",
     detect: |r| r.contains_key("model_output_text"),
     detect_keys: "model_output_text",
+    record_id: super::spec::id_member,
     has_output: true,
     default_source: stem_source,
     parse: |v, _| parse(v),

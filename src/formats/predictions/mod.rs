@@ -89,6 +89,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     name: "predictions",
     detect: |r| r.contains_key("pred_spans") || r.contains_key("gold_spans"),
     detect_keys: "pred_spans",
+    record_id: super::spec::id_member,
     has_output: true,
     default_source: detector_name,
     parse,

@@ -231,6 +231,7 @@ fn detect(r: &Map<String, Value>) -> bool {
 
 /// The format's entry in the registry (`formats::Format`).
 pub const SPEC: FormatSpec = FormatSpec {
+    record_id: |line| super::spec::id_of_object(line, id_of),
     name: "prodigy",
     detect,
     detect_keys: "text+spans/_input_hash",

@@ -54,6 +54,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     name: "ragtruth",
     detect: |r| r.contains_key("hallucination_labels"),
     detect_keys: "hallucination_labels",
+    record_id: super::spec::id_member,
     has_output: true,
     default_source: stem_source,
     parse: |v, _| parse(v),

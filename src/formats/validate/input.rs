@@ -45,20 +45,9 @@ impl Input {
             source,
         };
         let (file, _) = open_input(path)?;
-        let size = file.metadata().map_err(io)?.len();
-        let mut head = [0u8; 4096];
-        let n = file.read_at(&mut head, 0).map_err(io)?;
-        let head = &head[..n];
-        let start: u64 = if head.starts_with(b"\xEF\xBB\xBF") {
-            3
-        } else {
-            0
-        };
-        let first = head
-            .iter()
-            .skip(usize::try_from(start).unwrap_or(0))
-            .find(|b| !b.is_ascii_whitespace());
-        if first == Some(&b'[') {
+        let head = crate::formats::index::head(&file).map_err(io)?;
+        let (start, size) = (head.bom, head.size);
+        if head.array {
             let data = DataFile::with_index(FileIndex::index(path, file, None)?, format, None)?;
             return Ok(Self {
                 path: path.to_path_buf(),

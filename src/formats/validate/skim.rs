@@ -215,29 +215,47 @@ impl Skim<'_> {
         }
     }
 
-    fn array(&mut self, depth: usize) -> Result<(), Invalid> {
+    /// Step into an array or object at nesting `depth` (refused past [`MAX_DEPTH`]); false when
+    /// it is empty (its `close` consumed).
+    fn open(&mut self, depth: usize, close: u8) -> Result<bool, Invalid> {
         if depth >= MAX_DEPTH {
             return self.err(TOO_DEEP);
         }
         self.i += 1;
         self.ws();
-        if self.peek() == Some(b']') {
+        if self.peek() == Some(close) {
             self.i += 1;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// After an element or member: true at `,` (another follows), false at `close` (consumed).
+    fn more(&mut self, close: u8) -> Result<bool, Invalid> {
+        self.ws();
+        match self.peek() {
+            Some(b',') => {
+                self.i += 1;
+                self.ws();
+                Ok(true)
+            }
+            Some(c) if c == close => {
+                self.i += 1;
+                Ok(false)
+            }
+            _ if close == b']' => self.err("expected `,` or `]`"),
+            _ => self.err("expected `,` or `}`"),
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> Result<(), Invalid> {
+        if !self.open(depth, b']')? {
             return Ok(());
         }
         loop {
             self.value(depth)?;
-            self.ws();
-            match self.peek() {
-                Some(b',') => {
-                    self.i += 1;
-                    self.ws();
-                }
-                Some(b']') => {
-                    self.i += 1;
-                    return Ok(());
-                }
-                _ => return self.err("expected `,` or `]`"),
+            if !self.more(b']')? {
+                return Ok(());
             }
         }
     }
@@ -249,13 +267,7 @@ impl Skim<'_> {
         depth: usize,
         mut f: impl FnMut(&mut Self, (usize, usize), usize) -> Result<(), Invalid>,
     ) -> Result<(), Invalid> {
-        if depth >= MAX_DEPTH {
-            return self.err(TOO_DEEP);
-        }
-        self.i += 1;
-        self.ws();
-        if self.peek() == Some(b'}') {
-            self.i += 1;
+        if !self.open(depth, b'}')? {
             return Ok(());
         }
         loop {
@@ -276,17 +288,8 @@ impl Skim<'_> {
             if self.i == v0 {
                 self.value(depth)?;
             }
-            self.ws();
-            match self.peek() {
-                Some(b',') => {
-                    self.i += 1;
-                    self.ws();
-                }
-                Some(b'}') => {
-                    self.i += 1;
-                    return Ok(());
-                }
-                _ => return self.err("expected `,` or `}`"),
+            if !self.more(b'}')? {
+                return Ok(());
             }
         }
     }

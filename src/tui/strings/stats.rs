@@ -1,0 +1,25 @@
+//! The stats screen.
+
+use super::status::records;
+
+/// Stats screen title.
+pub const STATS: &str = "Stats";
+
+/// The stats screen's place for per-source numbers under `--blind`.
+pub const STATS_BLIND: &str = "blind review: per-source agreement and upheld counts are hidden \
+until the session ends (run `spanreview stats` afterwards)";
+
+/// What the stats are computed over.
+#[must_use]
+pub fn stats_scope(n: usize) -> String {
+    format!(
+        "agreement over the {} read this session (not the whole file); progress over every record",
+        records(n)
+    )
+}
+
+/// The stats screen's pace row.
+#[must_use]
+pub fn stats_pace(pace: &str) -> String {
+    format!("pace this session: {pace}")
+}
