@@ -7,8 +7,8 @@
 #   bench/cold_open.sh --repeat 5 --times 10
 #
 # Options: --records N  --seed S  --repeat R (runs per contender, interleaved; medians)
-#          --times K (the big file: the records file K times over; made only when /tmp has 3x
-#          its size free; 0 for none)  --no-build  --no-cold (skip the cold page cache runs)
+#          --times K (the big file: the records file K times over; made only when /tmp has its
+#          size + 2 GiB free; 0 for none)  --no-build  --no-cold (skip the cold page cache runs)
 # Contenders, each run with a new, empty SPANREVIEW_CACHE_DIR (no sidecar: never opened):
 #   wc      `wc -l FILE` (wall time of the process, measured from Python)
 #   lazy    examples/cold_open.rs: `Dataset::open_lazy` (as `spanreview review` opens one file)
@@ -17,7 +17,7 @@
 #           + the same first frame
 # Warm page cache (the file read once before the runs); with cold runs also one run each after
 # evicting the file from the page cache (posix_fadvise DONTNEED). The data files live in /tmp
-# and are deleted at exit. Not a test: .ci/run does not call it.
+# and are deleted at exit, also on Ctrl-C or kill. Not a test: .ci/run does not call it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RECORDS=150000
@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
     --times) TIMES=$2; shift ;;
     --no-build) BUILD=0 ;;
     --no-cold) COLD=0 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "cold_open.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -49,6 +49,8 @@ LAZY=$TARGET/release/examples/cold_open
 EAGER=$TARGET/release/examples/review_open
 WORK=$(mktemp -d /tmp/spanreview-cold-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
+# A signal exits through the EXIT trap, so an interrupted run leaves no 15 GB file behind.
+trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP
 RES=$WORK/results.jsonl
 
 echo "== generate $RECORDS records in $WORK" >&2
@@ -58,12 +60,14 @@ size=$(stat -c %s "$WORK/records.jsonl")
 if [ "$TIMES" -gt 1 ]; then
   big=$((size * TIMES))
   free=$(( $(df --output=avail -B1 /tmp | tail -1) ))
-  if [ "$free" -ge $((3 * big)) ]; then
+  # The records file is already written: what is left to fit is the big file and the index
+  # sidecars in $WORK/cache (16 bytes a record + ids, tens of MB), hence 2 GiB of margin.
+  if [ "$free" -ge $((big + (2 << 30))) ]; then
     echo "== the same file $TIMES times over ($((big >> 20)) MiB)" >&2
     for _ in $(seq "$TIMES"); do cat "$WORK/records.jsonl"; done >"$WORK/records-x$TIMES.jsonl"
     FILES+=("$WORK/records-x$TIMES.jsonl")
   else
-    echo "cold_open.sh: $((big >> 20)) MiB x 3 does not fit in /tmp ($((free >> 20)) MiB free): big file skipped" >&2
+    echo "cold_open.sh: $((big >> 20)) MiB + 2 GiB does not fit in /tmp ($((free >> 20)) MiB free): big file skipped" >&2
   fi
 fi
 
@@ -73,6 +77,13 @@ t = time.perf_counter(); subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,
 print("%.1f" % ((time.perf_counter() - t) * 1e3))' "$@"; }
 # fresh CMD...: run with a new, empty index cache.
 fresh() { rm -rf "$WORK/cache"; SPANREVIEW_CACHE_DIR=$WORK/cache "$@"; }
+# resident FILE: how much of FILE the page cache holds (a warm run of a file larger than the
+# free memory reads part of it from disk); empty without util-linux fincore.
+resident() {
+  command -v fincore >/dev/null || return 0
+  local res; res=$(fincore -b -n -o RES "$1")
+  echo "$(basename "$1"): $((res >> 20)) of $(($(stat -c %s "$1") >> 20)) MiB in the page cache $2"
+}
 evict() {
   python3 -c 'import os, sys; fd = os.open(sys.argv[1], os.O_RDONLY); os.fsync(fd); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$1"
 }
@@ -84,11 +95,13 @@ evict() {
 for f in "${FILES[@]}"; do
   echo "== $(basename "$f") x$REPEAT (interleaved)" >&2
   cat "$f" >/dev/null
+  resident "$f" "after warming"
   for _ in $(seq "$REPEAT"); do
     echo "{\"file\": \"$f\", \"tool\": \"wc\", \"ms\": $(ms wc -l "$f")}" >>"$RES"
     fresh "$LAZY" "$f" | sed "s|^{|{\"file\": \"$f\", |" >>"$RES"
     fresh "$EAGER" "$f" | sed "s|^{|{\"file\": \"$f\", \"tool2\": \"eager\", |" >>"$RES"
   done
+  resident "$f" "after the warm runs"
   if [ "$COLD" = 1 ]; then
     evict "$f"; echo "{\"file\": \"$f\", \"tool\": \"wc_cold\", \"ms\": $(ms wc -l "$f")}" >>"$RES"
     evict "$f"; fresh "$LAZY" "$f" | sed "s|^{|{\"file\": \"$f\", \"cold\": true, |" >>"$RES"
