@@ -388,12 +388,7 @@ impl App {
                 Some(g) => SpanKey::Gold(g),
                 None => SpanKey::Added(format!("{tok}-{k}")),
             };
-            let mut d = Decision::new(
-                &c.record,
-                &self.dataset.name,
-                &self.reviewer,
-                ActionKind::Resolve,
-            );
+            let mut d = self.decision_on(&c.record, ActionKind::Resolve);
             d.before = c.review.span(&key).map(|s| s.current.clone());
             d.span_key = Some(key.to_string());
             d.after = a.after.as_ref().map(SpanValue::of);
@@ -420,23 +415,13 @@ impl App {
             {
                 continue;
             }
-            let mut d = Decision::new(
-                &c.record,
-                &self.dataset.name,
-                &self.reviewer,
-                ActionKind::Resolve,
-            );
+            let mut d = self.decision_on(&c.record, ActionKind::Resolve);
             d.before = c.review.span(&key).map(|s| s.current.clone());
             d.span_key = Some(key.to_string());
             rows.push(d);
         }
         if rows.is_empty() {
-            rows.push(Decision::new(
-                &c.record,
-                &self.dataset.name,
-                &self.reviewer,
-                ActionKind::Resolve,
-            ));
+            rows.push(self.decision_on(&c.record, ActionKind::Resolve));
         }
         for d in &mut rows {
             d.upheld.clone_from(&outcome.upheld);

@@ -30,12 +30,7 @@ impl App {
         };
         let u = arb.d.unplaced.get(k)?;
         let tok = token();
-        let mut d = Decision::new(
-            &c.record,
-            &self.dataset.name,
-            &self.reviewer,
-            ActionKind::Resolve,
-        );
+        let mut d = self.decision_on(&c.record, ActionKind::Resolve);
         d.note = Some(format!("{RESOLUTION}{tok}"));
         d.unit = Some(Unit::Claim(u.verdict));
         d.record_units = Some(arb.d.units());
