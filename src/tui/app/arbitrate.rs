@@ -64,20 +64,7 @@ impl App {
     /// True when cluster `i` has an applied resolution.
     #[must_use]
     pub fn is_resolved(&self, i: usize) -> bool {
-        let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
-            return false;
-        };
-        let Some(cl) = arb.d.clusters.get(i) else {
-            return false;
-        };
-        let unit = Unit::Cluster {
-            start: cl.start,
-            end: cl.end,
-        };
-        c.review
-            .applied
-            .iter()
-            .any(|d| d.action == ActionKind::Resolve && d.unit == Some(unit))
+        self.resolution_of(i).is_some()
     }
 
     /// How cluster `i` was resolved (the reason of its latest resolution, as written for
@@ -88,10 +75,7 @@ impl App {
             return None;
         };
         let cl = arb.d.clusters.get(i)?;
-        let unit = Unit::Cluster {
-            start: cl.start,
-            end: cl.end,
-        };
+        let unit = Unit::of_cluster(cl);
         c.review
             .applied
             .iter()
@@ -395,10 +379,7 @@ impl App {
             rows.push(d);
         }
         // Spans an earlier resolution of this cluster added, still kept: dropped now.
-        let unit = Unit::Cluster {
-            start: cl.start,
-            end: cl.end,
-        };
+        let unit = Unit::of_cluster(cl);
         let earlier: Vec<SpanKey> = c
             .review
             .applied
