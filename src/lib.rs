@@ -14,3 +14,6 @@ pub mod model;
 pub mod review;
 pub mod store;
 pub mod tui;
+
+#[cfg(test)]
+mod test_util;

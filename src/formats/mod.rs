@@ -14,6 +14,7 @@ pub mod judges;
 pub mod spans;
 pub mod spec;
 pub mod validate;
+mod whole;
 pub mod write;
 
 use std::path::{Path, PathBuf};

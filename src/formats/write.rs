@@ -36,6 +36,12 @@ impl<'a> Output<'a> {
     pub fn slice(&self, start: usize, end: usize) -> Option<&'a str> {
         self.map.slice(self.text, start, end)
     }
+
+    /// The whole answer.
+    #[must_use]
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
 }
 
 /// The output string of a record object's `key`, when it is a string.

@@ -137,21 +137,14 @@ impl Record {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_util::gold_record;
 
     fn rec(output: &str) -> Record {
+        let gold = vec![Span::new(output, 0, 2, "contradiction")];
         Record {
-            id: "r1".into(),
             query: "q".into(),
             context: "c".into(),
-            output: output.into(),
-            corruption_type: Some("contradiction".into()),
-            sources: vec![Source::new(
-                GOLD,
-                SourceRole::Gold,
-                vec![Span::new(output, 0, 2, "contradiction")],
-            )],
-            raw: Value::Null,
-            warnings: Vec::new(),
+            ..gold_record("r1", output, Some("contradiction"), gold)
         }
     }
 

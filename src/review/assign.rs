@@ -26,6 +26,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use crate::review::splitmix::SplitMix64;
+
 /// One record as the planner sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Item {
@@ -95,19 +97,6 @@ pub enum PlanError {
     },
 }
 
-/// splitmix64 (Steele, Lea, Flood 2014): the same sequence on every platform.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 /// A base: its records (indices into the deduplicated items) and sort keys.
 struct Base {
     members: Vec<usize>,
@@ -173,7 +162,7 @@ pub fn plan<'a>(
     let mut rng = SplitMix64(opts.seed);
     let bases = bases(&items, &mut rng);
     let overlap = choose_overlap(&bases, opts.overlap);
-    let rank: HashMap<&str, u64> = team.iter().map(|r| (r.as_str(), rng.next())).collect();
+    let rank: HashMap<&str, u64> = team.iter().map(|r| (r.as_str(), rng.next_u64())).collect();
     let position: HashMap<&str, usize> = team
         .iter()
         .enumerate()
@@ -353,7 +342,7 @@ fn bases(items: &[&Item], rng: &mut SplitMix64) -> Vec<Base> {
             out.push(Base {
                 members: Vec::new(),
                 types: Vec::new(),
-                key: rng.next(),
+                key: rng.next_u64(),
             });
             out.len() - 1
         });

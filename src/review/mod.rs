@@ -9,4 +9,5 @@ pub mod labeled;
 pub mod locate;
 pub mod metrics;
 pub mod outcome;
+pub mod splitmix;
 pub mod team;

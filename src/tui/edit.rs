@@ -51,10 +51,7 @@ pub fn prev_boundary(chars: &[char], pos: usize) -> usize {
 #[must_use]
 pub fn line_first(chars: &[char], pos: usize) -> usize {
     let pos = pos.min(chars.len());
-    let start = chars[..pos]
-        .iter()
-        .rposition(|&c| c == '\n')
-        .map_or(0, |i| i + 1);
+    let start = line_start(chars, pos);
     let end = line_past(chars, pos);
     (start..end)
         .find(|&i| !chars[i].is_whitespace())
@@ -66,15 +63,20 @@ pub fn line_first(chars: &[char], pos: usize) -> usize {
 #[must_use]
 pub fn line_last(chars: &[char], pos: usize) -> usize {
     let pos = pos.min(chars.len());
-    let start = chars[..pos]
-        .iter()
-        .rposition(|&c| c == '\n')
-        .map_or(0, |i| i + 1);
+    let start = line_start(chars, pos);
     let mut end = line_past(chars, pos);
     while end > start && chars[end - 1].is_whitespace() {
         end -= 1;
     }
     end
+}
+
+/// The first character of the line holding `pos` (`pos` at most `chars.len()`).
+fn line_start(chars: &[char], pos: usize) -> usize {
+    chars[..pos]
+        .iter()
+        .rposition(|&c| c == '\n')
+        .map_or(0, |i| i + 1)
 }
 
 /// Index of the `\n` that ends the line holding `pos`, or the length.

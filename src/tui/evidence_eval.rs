@@ -72,47 +72,60 @@ mod tests {
     use serde_json::Value;
     use std::collections::HashMap;
 
-    const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/evidence");
+    /// The records by id and the hand-checked table of a fixture folder (`records.jsonl`,
+    /// `table.jsonl`).
+    fn fixture(dir: &str) -> (HashMap<String, Value>, Vec<Value>) {
+        let jsonl = |name: &str| -> Vec<Value> {
+            std::fs::read_to_string(format!("{dir}/{name}"))
+                .expect("fixture")
+                .lines()
+                .map(|l| serde_json::from_str(l).expect("json line"))
+                .collect()
+        };
+        let records = jsonl("records.jsonl")
+            .into_iter()
+            .map(|r| (r["id"].as_str().expect("id").to_owned(), r))
+            .collect();
+        (records, jsonl("table.jsonl"))
+    }
 
-    fn jsonl(name: &str) -> Vec<Value> {
-        let path = format!("{DIR}/{name}");
-        let text = std::fs::read_to_string(&path).expect("fixture");
-        text.lines()
-            .map(|l| serde_json::from_str(l).expect("json line"))
-            .collect()
+    /// A table row's record and span `(answer, start, end)`, checked against the row's `span`.
+    fn row_span<'r>(
+        records: &'r HashMap<String, Value>,
+        row: &Value,
+    ) -> (&'r Value, (&'r str, usize, usize)) {
+        let r = &records[row["id"].as_str().expect("id")];
+        let answer = r["output"].as_str().expect("output");
+        let (s, e) = (
+            row["start"].as_u64().expect("start") as usize,
+            row["end"].as_u64().expect("end") as usize,
+        );
+        assert_eq!(
+            crate::model::offsets::slice(answer, s, e),
+            row["span"].as_str()
+        );
+        (r, (answer, s, e))
     }
 
     /// Hand-checked top-3 shares on the 30 contradiction spans of the ToolACE test split:
     /// a regression in the ranking fails here.
     #[test]
     fn hand_checked_contradictions_find_their_evidence_in_the_top_3() {
-        let records: HashMap<String, Value> = jsonl("records.jsonl")
-            .into_iter()
-            .map(|r| (r["id"].as_str().expect("id").to_owned(), r))
-            .collect();
-        let table = jsonl("table.jsonl");
+        let (records, table) = fixture(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/evidence"
+        ));
         assert_eq!(table.len(), 30);
         let (mut with, mut before, mut after) = (0, 0, 0);
         let mut missed = Vec::new();
         for row in &table {
-            let r = &records[row["id"].as_str().expect("id")];
-            let (answer, context) = (
-                r["output"].as_str().expect("output"),
-                r["context"].as_str().expect("context"),
-            );
-            let (s, e) = (
-                row["start"].as_u64().expect("start") as usize,
-                row["end"].as_u64().expect("end") as usize,
-            );
-            assert_eq!(
-                crate::model::offsets::slice(answer, s, e),
-                row["span"].as_str()
-            );
+            let (r, span) = row_span(&records, row);
+            let context = r["context"].as_str().expect("context");
             let Some(evidence) = row["evidence"].as_str() else {
                 continue;
             };
             with += 1;
-            let o = judge((answer, s, e), context, evidence, TOP);
+            let o = judge(span, context, evidence, TOP);
             before += usize::from(o.before);
             after += usize::from(o.after);
             if !o.after {
@@ -135,36 +148,15 @@ mod tests {
     /// (`tests/fixtures/evidence_heldout/README.md`). A regression fails here.
     #[test]
     fn held_out_contradictions_find_their_evidence_in_the_top_3() {
-        let dir = concat!(
+        let (records, table) = fixture(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/tests/fixtures/evidence_heldout"
-        );
-        let read = |name: &str| -> Vec<Value> {
-            std::fs::read_to_string(format!("{dir}/{name}"))
-                .expect("fixture")
-                .lines()
-                .map(|l| serde_json::from_str(l).expect("json line"))
-                .collect()
-        };
-        let records: HashMap<String, Value> = read("records.jsonl")
-            .into_iter()
-            .map(|r| (r["id"].as_str().expect("id").to_owned(), r))
-            .collect();
-        let table = read("table.jsonl");
+        ));
         assert_eq!(table.len(), 30);
         let (mut with, mut after) = (0, 0);
         let mut missed = Vec::new();
         for row in &table {
-            let r = &records[row["id"].as_str().expect("id")];
-            let answer = r["output"].as_str().expect("output");
-            let (s, e) = (
-                row["start"].as_u64().expect("start") as usize,
-                row["end"].as_u64().expect("end") as usize,
-            );
-            assert_eq!(
-                crate::model::offsets::slice(answer, s, e),
-                row["span"].as_str()
-            );
+            let (r, span) = row_span(&records, row);
             let Some(evidence) = row["evidence"].as_str() else {
                 continue;
             };
@@ -178,7 +170,7 @@ mod tests {
                 "{evidence:?} in {}",
                 row["id"]
             );
-            if judge_nth((answer, s, e), context, (evidence, nth), TOP).after {
+            if judge_nth(span, context, (evidence, nth), TOP).after {
                 after += 1;
             } else {
                 missed.push(row["id"].as_str().unwrap_or_default().to_owned());

@@ -168,21 +168,13 @@ pub fn choices(given: Option<&[LabelChoice]>, record: &Record) -> Vec<LabelChoic
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Source, SourceRole, Span, GOLD};
+    use crate::model::Span;
+    use crate::test_util::gold_record;
 
     fn record(category: Option<&str>, label: &str) -> Record {
         let mut span = Span::new("some output", 0, 4, label);
         span.category = category.map(str::to_owned);
-        Record {
-            id: "r".into(),
-            query: String::new(),
-            context: String::new(),
-            output: "some output".into(),
-            corruption_type: None,
-            sources: vec![Source::new(GOLD, SourceRole::Gold, vec![span])],
-            raw: serde_json::Value::Null,
-            warnings: Vec::new(),
-        }
+        gold_record("r", "some output", None, vec![span])
     }
 
     #[test]

@@ -10,6 +10,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::formats::Dataset;
+use crate::review::splitmix::SplitMix64;
 use crate::store::RecordState;
 
 mod filters;
@@ -421,27 +422,6 @@ fn sample(len: usize, n: usize, seed: u64) -> Vec<usize> {
     let mut v: Vec<usize> = chosen.into_iter().collect();
     v.sort_unstable();
     v
-}
-
-/// splitmix64 (Steele, Lea, Flood 2014): a few lines, good enough for choosing records, and
-/// the same sequence on every platform.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..m` (multiply-shift: the bias, under m / 2^64, is far below what a
-    /// sample of records could show).
-    fn below(&mut self, m: usize) -> usize {
-        let m = m as u128;
-        usize::try_from((u128::from(self.next()) * m) >> 64).unwrap_or(0)
-    }
 }
 
 #[cfg(test)]

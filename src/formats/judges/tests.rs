@@ -1,6 +1,6 @@
 use super::*;
-use crate::model::GOLD;
 use crate::review::locate::MatchKind;
+use crate::test_util::gold_record;
 use serde_json::json;
 
 fn judge_span(line: serde_json::Value) -> Span {
@@ -14,18 +14,9 @@ fn judge_span(line: serde_json::Value) -> Span {
 }
 
 fn record(output: &str, gold: Vec<Span>, extra: Vec<Source>) -> Record {
-    let mut sources = vec![Source::new(GOLD, SourceRole::Gold, gold)];
-    sources.extend(extra);
-    Record {
-        id: "r".into(),
-        query: String::new(),
-        context: String::new(),
-        output: output.into(),
-        corruption_type: Some("contradiction".into()),
-        sources,
-        raw: serde_json::Value::Null,
-        warnings: Vec::new(),
-    }
+    let mut rec = gold_record("r", output, Some("contradiction"), gold);
+    rec.sources.extend(extra);
+    rec
 }
 
 #[test]

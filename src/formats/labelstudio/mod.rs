@@ -10,29 +10,20 @@
 //! Label Studio 1.23 stores code points, so a span whose `value.text` is not `output[start:end]`
 //! is kept as given (never shifted) and reported.
 
-pub(crate) mod check;
-
 use serde_json::{json, Map, Value};
 
 use super::spec::FormatSpec;
 use super::validate::Kind;
+use super::whole::{self, Problem};
 use super::{quote, write};
 use crate::model::{Record, Source, SourceRole, Span, GOLD};
 
 /// `completed_by` of the annotation spanreview writes: the reviewed spans.
 pub const REVIEWER: &str = "spanreview";
 
-/// A problem met reading a task, for `validate` (its kind) and the record's warnings.
-pub(crate) type Problem = (Kind, String);
-
 /// Parse one task.
 pub(crate) fn parse(value: Value) -> Result<Record, String> {
-    let mut problems = Vec::new();
-    let rec = read(value, &mut problems)?;
-    Ok(Record {
-        warnings: problems.into_iter().map(|(_, m)| m).collect(),
-        ..rec
-    })
+    whole::parse(value, read)
 }
 
 /// The task as a record; what does not read is told in `problems` (the record keeps the rest).
@@ -196,21 +187,8 @@ fn results(
             .and_then(|v| v.get("labels")?.as_array()?.first()?.as_str())
             .unwrap_or_default();
         let given = value.and_then(|v| v.get("text")?.as_str());
-        match (out.slice(start, end), given) {
-            (None, _) => problems.push((
-                Kind::OutOfRange,
-                format!("{at}: [{start}, {end}) is past the end of data.output ({} code points); kept as given", output.chars().count()),
-            )),
-            (Some(s), Some(t)) if s != t => problems.push((
-                Kind::TextMismatch,
-                format!(
-                    "{at}: value.text {} is not data.output[{start}:{end}] {} (code points); kept as given, not shifted",
-                    quote(&Value::from(t)),
-                    quote(&Value::from(s))
-                ),
-            )),
-            _ => {}
-        }
+        let region = whole::Region { at: &at, field: "data.output", text_key: "value.text", start, end, given };
+        whole::check_region(problems, &out, &region);
         let mut span = Span::new(output, start, end, label);
         if let Some(id) = r.get("id") {
             span.raw.insert("id".to_owned(), id.clone());
@@ -293,7 +271,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     labels_required: true,
     labels_not_written: None,
     builtin_labels: None,
-    check: check::check,
+    check: |c, bytes| whole::check(c, bytes, read),
     judge_role: SourceRole::Annotator,
     // The id may come from the task's `id` when `data.rid` is absent.
     skimmable: false,

@@ -10,21 +10,17 @@
 //! the request and evidence. Offsets are code points (Label Studio 1.23 keeps them so); a region
 //! whose `text` is not `output[start:end]` is kept as given (never shifted) and reported.
 
-pub(crate) mod check;
-
 use serde_json::{Map, Value};
 
 use super::spec::{stem_source, FormatSpec};
 use super::validate::Kind;
+use super::whole::{self, Problem};
 use super::{quote, spans, write};
 use crate::model::{Record, Source, SourceRole, Span, GOLD};
 
 /// The control name regions are written under when a row has none (the name in the labeling
 /// config `convert --to label-studio` prints).
 pub const CONTROL: &str = "label";
-
-/// A problem met reading a row, for `validate` (its kind) and the record's warnings.
-pub(crate) type Problem = (Kind, String);
 
 /// A row's record id: `rid`, else `record_id`, else the task id the converter wrote over `id`.
 fn row_id(obj: &Map<String, Value>) -> Result<String, String> {
@@ -40,12 +36,7 @@ fn row_id(obj: &Map<String, Value>) -> Result<String, String> {
 
 /// Parse one row.
 pub(crate) fn parse(value: Value) -> Result<Record, String> {
-    let mut problems = Vec::new();
-    let rec = read(value, &mut problems)?;
-    Ok(Record {
-        warnings: problems.into_iter().map(|(_, m)| m).collect(),
-        ..rec
-    })
+    whole::parse(value, read)
 }
 
 /// True for a list of regions: objects with `labels`.
@@ -95,24 +86,8 @@ pub(crate) fn read(value: Value, problems: &mut Vec<Problem>) -> Result<Record, 
             continue;
         };
         let given = r.get("text").and_then(Value::as_str);
-        match (out.slice(start, end), given) {
-            (None, _) => problems.push((
-                Kind::OutOfRange,
-                format!(
-                    "{at}: [{start}, {end}) is past the end of output ({} code points); kept as given",
-                    output.chars().count()
-                ),
-            )),
-            (Some(s), Some(t)) if s != t => problems.push((
-                Kind::TextMismatch,
-                format!(
-                    "{at}: text {} is not output[{start}:{end}] {} (code points); kept as given, not shifted",
-                    quote(&Value::from(t)),
-                    quote(&Value::from(s))
-                ),
-            )),
-            _ => {}
-        }
+        let region = whole::Region { at: &at, field: "output", text_key: "text", start, end, given };
+        whole::check_region(problems, &out, &region);
         let label = r
             .get("labels")
             .and_then(|l| l.as_array()?.first()?.as_str())
@@ -199,7 +174,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     labels_required: true,
     labels_not_written: None,
     builtin_labels: None,
-    check: check::check,
+    check: |c, bytes| whole::check(c, bytes, read),
     judge_role: SourceRole::Annotator,
     // The id may be Label Studio's task id, and rows of one task repeat it.
     skimmable: false,

@@ -10,26 +10,17 @@
 //! `prodigy_ignore` and the gold is empty. A span whose `text` is not `text[start:end]` in code
 //! points is kept as given (never shifted) and reported.
 
-pub(crate) mod check;
-
 use serde_json::{json, Map, Value};
 
 use super::spec::{stem_source, FormatSpec};
 use super::validate::Kind;
+use super::whole::{self, Problem};
 use super::{quote, spans, write};
 use crate::model::{Record, Source, SourceRole, Span, GOLD};
 
-/// A problem met reading a task, for `validate` (its kind) and the record's warnings.
-pub(crate) type Problem = (Kind, String);
-
 /// Parse one task.
 pub(crate) fn parse(value: Value) -> Result<Record, String> {
-    let mut problems = Vec::new();
-    let rec = read(value, &mut problems)?;
-    Ok(Record {
-        warnings: problems.into_iter().map(|(_, m)| m).collect(),
-        ..rec
-    })
+    whole::parse(value, read)
 }
 
 /// A string under `key` at the top level, else in `meta`.
@@ -70,29 +61,10 @@ pub(crate) fn read(value: Value, problems: &mut Vec<Problem>) -> Result<Record, 
     problems.extend(warnings.into_iter().map(|w| (Kind::NonIntegerOffset, w)));
     let out = write::Output::new(&output);
     for (i, s) in read.iter().enumerate() {
+        let at = format!("spans[{i}]");
         let given = s.raw.get("text").and_then(Value::as_str);
-        match (out.slice(s.start, s.end), given) {
-            (None, _) => problems.push((
-                Kind::OutOfRange,
-                format!(
-                    "spans[{i}]: [{}, {}) is past the end of text ({} code points); kept as given",
-                    s.start,
-                    s.end,
-                    output.chars().count()
-                ),
-            )),
-            (Some(sl), Some(t)) if sl != t => problems.push((
-                Kind::TextMismatch,
-                format!(
-                    "spans[{i}]: text {} is not text[{}:{}] {} (code points); kept as given, not shifted",
-                    quote(&Value::from(t)),
-                    s.start,
-                    s.end,
-                    quote(&Value::from(sl))
-                ),
-            )),
-            _ => {}
-        }
+        let region = whole::Region { at: &at, field: "text", text_key: "text", start: s.start, end: s.end, given };
+        whole::check_region(problems, &out, &region);
     }
     let read: Vec<Span> = read
         .into_iter()
@@ -243,7 +215,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     labels_required: true,
     labels_not_written: None,
     builtin_labels: None,
-    check: check::check,
+    check: |c, bytes| whole::check(c, bytes, read),
     judge_role: SourceRole::Annotator,
     // The id may come from `meta` or the input hash.
     skimmable: false,

@@ -1,8 +1,8 @@
 use rstest::rstest;
-use serde_json::Value;
 
 use super::*;
-use crate::model::{Source, SourceRole, Span, GOLD};
+use crate::model::Span;
+use crate::test_util::gold_record;
 
 /// 14 code points, 21 bytes; one label over `25°C` and a reversed one read from a file.
 const OUT: &str = "It’s 25°C 東京 👋";
@@ -10,20 +10,8 @@ const OUT: &str = "It’s 25°C 東京 👋";
 fn record() -> Record {
     let mut reversed = Span::new(OUT, 0, 2, "x");
     (reversed.start, reversed.end) = (9, 5);
-    Record {
-        id: "r".into(),
-        query: String::new(),
-        context: String::new(),
-        output: OUT.into(),
-        corruption_type: Some("contradiction".into()),
-        sources: vec![Source::new(
-            GOLD,
-            SourceRole::Gold,
-            vec![Span::new(OUT, 5, 9, "contradiction"), reversed],
-        )],
-        raw: Value::Null,
-        warnings: Vec::new(),
-    }
+    let gold = vec![Span::new(OUT, 5, 9, "contradiction"), reversed];
+    gold_record("r", OUT, Some("contradiction"), gold)
 }
 
 fn dec(who: &str, action: ActionKind, id: i64) -> Decision {

@@ -41,10 +41,7 @@ pub fn resolution_decisions(
         .and_then(|c| d.gold.and_then(|g| c.source(g)))
         .map(|p| p.spans.clone())
         .unwrap_or_default();
-    let unit = d.clusters.get(cluster).map(|c| Unit::Cluster {
-        start: c.start,
-        end: c.end,
-    });
+    let unit = d.clusters.get(cluster).map(Unit::of_cluster);
     let tag = unit.map(|_| "resolved".to_owned());
     let group: String = new_id().chars().take(12).collect();
     let base = |key: Option<String>| {

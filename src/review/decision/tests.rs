@@ -1,27 +1,15 @@
 //! Replay, undo and redo of decision logs.
 
 use super::*;
-use crate::model::{Source, SourceRole, GOLD};
+use crate::test_util::gold_record;
 
 fn record() -> Record {
     let output = "Il fait 25°C à 東京 👋 aujourd’hui.";
-    Record {
-        id: "r1".into(),
-        query: String::new(),
-        context: String::new(),
-        output: output.into(),
-        corruption_type: Some("contradiction".into()),
-        sources: vec![Source::new(
-            GOLD,
-            SourceRole::Gold,
-            vec![
-                Span::new(output, 8, 12, "contradiction"),
-                Span::new(output, 15, 17, "contradiction"),
-            ],
-        )],
-        raw: serde_json::Value::Null,
-        warnings: Vec::new(),
-    }
+    let gold = vec![
+        Span::new(output, 8, 12, "contradiction"),
+        Span::new(output, 15, 17, "contradiction"),
+    ];
+    gold_record("r1", output, Some("contradiction"), gold)
 }
 
 struct Log {

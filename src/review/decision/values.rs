@@ -7,6 +7,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::model::Span;
+use crate::review::disagreement::Cluster;
 
 /// Which span a decision is about.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -97,6 +98,17 @@ pub enum Unit {
     },
     /// The unplaced judge claim with this index (its verdict's).
     Claim(usize),
+}
+
+impl Unit {
+    /// The unit of disagreement cluster `c` (its range).
+    #[must_use]
+    pub fn of_cluster(c: &Cluster) -> Self {
+        Self::Cluster {
+            start: c.start,
+            end: c.end,
+        }
+    }
 }
 
 impl fmt::Display for Unit {

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::model::{Source, SourceRole, GOLD};
+use crate::test_util::gold_record;
 use rstest::rstest;
 
 fn spans(v: &[(usize, usize)]) -> Vec<Span> {
@@ -148,20 +149,12 @@ fn record(
     a: &[(usize, usize)],
     b: Option<&[(usize, usize)]>,
 ) -> Record {
-    let mut sources = vec![Source::new(GOLD, SourceRole::Gold, spans(a))];
+    let mut rec = gold_record(id, output, ty, spans(a));
     if let Some(b) = b {
-        sources.push(Source::new("det", SourceRole::Detector, spans(b)));
+        rec.sources
+            .push(Source::new("det", SourceRole::Detector, spans(b)));
     }
-    Record {
-        id: id.into(),
-        query: String::new(),
-        context: String::new(),
-        output: output.into(),
-        corruption_type: ty.map(str::to_owned),
-        sources,
-        raw: serde_json::Value::Null,
-        warnings: Vec::new(),
-    }
+    rec
 }
 
 #[test]

@@ -1,32 +1,20 @@
 //! Verdicts and report numbers from scripted reviews: each number asserted.
 
 use super::*;
-use crate::model::{Source, SourceRole, GOLD};
 use crate::review::decision::{replay, Decision, SpanValue, Unit};
+use crate::test_util::gold_record;
 
 /// A record with three labels over non-ASCII text; label 2 is out of range.
 fn record(id: &str, ty: &str) -> Record {
     let output = "Il fait 25°C à 東京 👋 aujourd’hui.";
     let mut bad = Span::new(output, 30, 40, ty);
     bad.text = "gone".into();
-    Record {
-        id: id.into(),
-        query: String::new(),
-        context: String::new(),
-        output: output.into(),
-        corruption_type: Some(ty.into()),
-        sources: vec![Source::new(
-            GOLD,
-            SourceRole::Gold,
-            vec![
-                Span::new(output, 8, 12, ty),
-                Span::new(output, 15, 17, ty),
-                bad,
-            ],
-        )],
-        raw: serde_json::Value::Null,
-        warnings: Vec::new(),
-    }
+    let gold = vec![
+        Span::new(output, 8, 12, ty),
+        Span::new(output, 15, 17, ty),
+        bad,
+    ];
+    gold_record(id, output, Some(ty), gold)
 }
 
 fn value(start: usize, end: usize, label: &str) -> SpanValue {

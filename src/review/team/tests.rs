@@ -2,8 +2,8 @@
 //! comments), a disagreeing pair scoring lower, opinions replayed from decisions, pace.
 
 use super::*;
-use crate::model::GOLD;
 use crate::review::decision::{ActionKind, SpanValue};
+use crate::test_util::gold_record;
 
 /// Ten code points: a b ° c ’ 東 京 x 😀 y.
 const OUT: &str = "ab°c’東京x😀y";
@@ -152,20 +152,8 @@ fn a_removal_against_kept_spans_is_a_disagreement() {
 }
 
 fn record() -> Record {
-    Record {
-        id: "r1".into(),
-        query: String::new(),
-        context: String::new(),
-        output: OUT.into(),
-        corruption_type: Some("contradiction".into()),
-        sources: vec![Source::new(
-            GOLD,
-            SourceRole::Gold,
-            vec![Span::new(OUT, 5, 7, "contradiction")],
-        )],
-        raw: serde_json::Value::Null,
-        warnings: Vec::new(),
-    }
+    let gold = vec![Span::new(OUT, 5, 7, "contradiction")];
+    gold_record("r1", OUT, Some("contradiction"), gold)
 }
 
 fn decision(id: i64, who: &str, action: ActionKind) -> Decision {

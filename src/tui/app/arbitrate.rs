@@ -64,20 +64,7 @@ impl App {
     /// True when cluster `i` has an applied resolution.
     #[must_use]
     pub fn is_resolved(&self, i: usize) -> bool {
-        let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
-            return false;
-        };
-        let Some(cl) = arb.d.clusters.get(i) else {
-            return false;
-        };
-        let unit = Unit::Cluster {
-            start: cl.start,
-            end: cl.end,
-        };
-        c.review
-            .applied
-            .iter()
-            .any(|d| d.action == ActionKind::Resolve && d.unit == Some(unit))
+        self.resolution_of(i).is_some()
     }
 
     /// How cluster `i` was resolved (the reason of its latest resolution, as written for
@@ -88,10 +75,7 @@ impl App {
             return None;
         };
         let cl = arb.d.clusters.get(i)?;
-        let unit = Unit::Cluster {
-            start: cl.start,
-            end: cl.end,
-        };
+        let unit = Unit::of_cluster(cl);
         c.review
             .applied
             .iter()
@@ -388,22 +372,14 @@ impl App {
                 Some(g) => SpanKey::Gold(g),
                 None => SpanKey::Added(format!("{tok}-{k}")),
             };
-            let mut d = Decision::new(
-                &c.record,
-                &self.dataset.name,
-                &self.reviewer,
-                ActionKind::Resolve,
-            );
+            let mut d = self.decision_on(&c.record, ActionKind::Resolve);
             d.before = c.review.span(&key).map(|s| s.current.clone());
             d.span_key = Some(key.to_string());
             d.after = a.after.as_ref().map(SpanValue::of);
             rows.push(d);
         }
         // Spans an earlier resolution of this cluster added, still kept: dropped now.
-        let unit = Unit::Cluster {
-            start: cl.start,
-            end: cl.end,
-        };
+        let unit = Unit::of_cluster(cl);
         let earlier: Vec<SpanKey> = c
             .review
             .applied
@@ -420,23 +396,13 @@ impl App {
             {
                 continue;
             }
-            let mut d = Decision::new(
-                &c.record,
-                &self.dataset.name,
-                &self.reviewer,
-                ActionKind::Resolve,
-            );
+            let mut d = self.decision_on(&c.record, ActionKind::Resolve);
             d.before = c.review.span(&key).map(|s| s.current.clone());
             d.span_key = Some(key.to_string());
             rows.push(d);
         }
         if rows.is_empty() {
-            rows.push(Decision::new(
-                &c.record,
-                &self.dataset.name,
-                &self.reviewer,
-                ActionKind::Resolve,
-            ));
+            rows.push(self.decision_on(&c.record, ActionKind::Resolve));
         }
         for d in &mut rows {
             d.upheld.clone_from(&outcome.upheld);

@@ -22,6 +22,22 @@ impl App {
         Some(arb.claim.min(arb.d.unplaced.len() - 1))
     }
 
+    /// A `resolve` row on unplaced claim `k` of the shown record, in a resolution group of its
+    /// own, and the claim's judge; `None` when there is no such claim.
+    fn claim_resolution(&self, k: usize) -> Option<(Decision, String)> {
+        let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
+            return None;
+        };
+        let u = arb.d.unplaced.get(k)?;
+        let tok = token();
+        let mut d = self.decision_on(&c.record, ActionKind::Resolve);
+        d.note = Some(format!("{RESOLUTION}{tok}"));
+        d.unit = Some(Unit::Claim(u.verdict));
+        d.record_units = Some(arb.d.units());
+        d.group = Some(tok);
+        Some((d, u.judge.clone()))
+    }
+
     pub(super) fn open_place_claim(&mut self) {
         let Some(k) = self.selected_claim() else {
             return;
@@ -42,19 +58,10 @@ impl App {
         end: usize,
         choice: &LabelChoice,
     ) {
-        let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
+        let Some((mut d, judge)) = self.claim_resolution(k) else {
             return;
         };
-        let Some(u) = arb.d.unplaced.get(k) else {
-            return;
-        };
-        let tok = token();
-        let mut d = Decision::new(
-            &c.record,
-            &self.dataset.name,
-            &self.reviewer,
-            ActionKind::Resolve,
-        );
+        let tok = d.group.clone().unwrap_or_default();
         d.span_key = Some(SpanKey::Added(format!("{tok}-0")).to_string());
         d.after = Some(SpanValue {
             start,
@@ -63,12 +70,8 @@ impl App {
             category: choice.category.clone(),
             subcategory: choice.subcategory.clone(),
         });
-        d.upheld = vec![u.judge.clone()];
+        d.upheld = vec![judge];
         d.reason = Some("placed".to_owned());
-        d.note = Some(format!("{RESOLUTION}{tok}"));
-        d.unit = Some(Unit::Claim(u.verdict));
-        d.record_units = Some(arb.d.units());
-        d.group = Some(tok);
         self.mode = ModeState::Arbitrate;
         if let Some((a, b)) = self.commit_group(&[d]) {
             let judge = self
@@ -85,26 +88,11 @@ impl App {
         let Some(k) = self.selected_claim() else {
             return;
         };
-        let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
+        let Some((mut d, judge)) = self.claim_resolution(k) else {
             return;
         };
-        let Some(u) = arb.d.unplaced.get(k) else {
-            return;
-        };
-        let tok = token();
-        let mut d = Decision::new(
-            &c.record,
-            &self.dataset.name,
-            &self.reviewer,
-            ActionKind::Resolve,
-        );
-        d.dismissed = vec![u.judge.clone()];
+        d.dismissed = vec![judge.clone()];
         d.reason = Some("dismissed".to_owned());
-        d.note = Some(format!("{RESOLUTION}{tok}"));
-        d.unit = Some(Unit::Claim(u.verdict));
-        d.record_units = Some(arb.d.units());
-        d.group = Some(tok);
-        let judge = u.judge.clone();
         if let Some((a, b)) = self.commit_group(&[d]) {
             self.status = Status::Saved(strings::resolved(a, b, "none", &self.shown_name(&judge)));
         }

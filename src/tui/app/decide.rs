@@ -6,6 +6,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::boundary::Edited;
 use super::{App, ModeState, PickerKind, Status};
+use crate::model::Record;
 use crate::review::decision::{
     redo_target, replay, undo_target, ActionKind, Decision, SpanStatus, SpanValue,
 };
@@ -22,12 +23,12 @@ impl App {
     /// A new decision on the record on screen (`None` when no record is shown).
     pub(super) fn decision(&self, action: ActionKind) -> Option<Decision> {
         let c = self.cur.as_ref().ok()?;
-        Some(Decision::new(
-            &c.record,
-            &self.dataset.name,
-            &self.reviewer,
-            action,
-        ))
+        Some(self.decision_on(&c.record, action))
+    }
+
+    /// A new decision of this reviewer on `record` of this dataset.
+    pub(super) fn decision_on(&self, record: &Record, action: ActionKind) -> Decision {
+        Decision::new(record, &self.dataset.name, &self.reviewer, action)
     }
 
     /// A new decision about the selected span, with `before` filled in.
@@ -38,7 +39,7 @@ impl App {
             return None;
         };
         let s = &c.review.spans[i];
-        let mut d = Decision::new(&c.record, &self.dataset.name, &self.reviewer, action);
+        let mut d = self.decision_on(&c.record, action);
         d.span_key = Some(s.key.to_string());
         // The log cannot hold a reversed span (its schema refuses one): dropping or adjusting
         // one read from the file is saved without `before` (the key names the span).

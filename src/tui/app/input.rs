@@ -81,27 +81,20 @@ impl App {
             self.status = Status::Info(strings::NO_EVIDENCE.to_owned());
             return;
         }
-        if c.hits.ranked.pos.is_some() || c.hits.current.is_none() {
-            if let Some((i, why)) = c.hits.ranked.step() {
-                let msg = strings::candidate(why);
-                c.hits.set_context(Some(i));
-                self.scroll.context_anchor = c.hits.context.get(i).map(|h| h.start);
-                self.status = Status::Info(msg);
-                return;
-            }
+        let ranked = c.hits.ranked.pos.is_some() || c.hits.current.is_none();
+        if ranked && self.show_ranked() {
+            return;
         }
+        let Ok(c) = &mut self.cur else { return };
         let next = c.hits.current.map_or(0, |i| (i + 1) % n);
         if next == 0 && !c.hits.ranked.order.is_empty() {
             // A full walk done: the next `e` starts the ranking again.
             c.hits.ranked.pos = None;
-            if let Some((i, why)) = c.hits.ranked.step() {
-                let msg = strings::candidate(why);
-                c.hits.set_context(Some(i));
-                self.scroll.context_anchor = c.hits.context.get(i).map(|h| h.start);
-                self.status = Status::Info(msg);
+            if self.show_ranked() {
                 return;
             }
         }
+        let Ok(c) = &mut self.cur else { return };
         c.hits.current = Some(next);
         let pane = match c.hits.current_context() {
             Some(i) => {
@@ -111,6 +104,20 @@ impl App {
             None => strings::QUERY,
         };
         self.status = Status::Info(strings::occurrence(next + 1, n, pane));
+    }
+
+    /// Show the next candidate of the ranked walk in the context, saying why it ranks; false
+    /// when the walk is over.
+    fn show_ranked(&mut self) -> bool {
+        let Ok(c) = &mut self.cur else { return false };
+        let Some((i, why)) = c.hits.ranked.step() else {
+            return false;
+        };
+        let msg = strings::candidate(why);
+        c.hits.set_context(Some(i));
+        self.scroll.context_anchor = c.hits.context.get(i).map(|h| h.start);
+        self.status = Status::Info(msg);
+        true
     }
 
     // ----- counts before moves -----

@@ -70,12 +70,7 @@ impl App {
             })
             .map(|(_, &i)| {
                 let s = &c.review.spans[i];
-                let mut d = Decision::new(
-                    &c.record,
-                    &self.dataset.name,
-                    &self.reviewer,
-                    ActionKind::Accept,
-                );
+                let mut d = self.decision_on(&c.record, ActionKind::Accept);
                 d.span_key = Some(s.key.to_string());
                 d.before = Some(s.current.clone());
                 d

@@ -26,16 +26,7 @@ pub fn body(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
     let (Ok(c), Some(arb)) = (&app.cur, &app.arb) else {
         return;
     };
-    let wide = area.width >= 80;
-    let (left, right) = if wide {
-        let [l, r] = Layout::horizontal([Constraint::Percentage(58), Constraint::Percentage(42)])
-            .areas(area);
-        (l, r)
-    } else {
-        let [l, r] =
-            Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(area);
-        (l, r)
-    };
+    let (left, right) = super::split_two(area, 58, 60);
     lanes(frame, left, app, c, arb, out);
     if right.height >= 12 {
         let [panel, ctx] =

@@ -64,16 +64,7 @@ fn body_view(frame: &mut Frame<'_>, body: Rect, app: &App, out: &mut ScreenLayou
     if show_query {
         out.query = panes::query(frame, query, app);
     }
-    let wide = main.width >= 80;
-    let (left, right) = if wide {
-        let [l, r] = Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)])
-            .areas(main);
-        (l, r)
-    } else {
-        let [l, r] =
-            Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(main);
-        (l, r)
-    };
+    let (left, right) = split_two(main, 55, 55);
     let panel_h = bottom_panel_height(app, left.height);
     let [output, panel] = Layout::default()
         .direction(Direction::Vertical)
@@ -88,6 +79,25 @@ fn body_view(frame: &mut Frame<'_>, body: Rect, app: &App, out: &mut ScreenLayou
         }
     }
     panes::context(frame, right, app, out);
+}
+
+/// `area` in two: side by side when it is 80 columns wide or more (the first part `wide`
+/// percent of the width), else stacked (the first part `narrow` percent of the height).
+fn split_two(area: Rect, wide: u16, narrow: u16) -> (Rect, Rect) {
+    let [l, r] = if area.width >= 80 {
+        Layout::horizontal([
+            Constraint::Percentage(wide),
+            Constraint::Percentage(100 - wide),
+        ])
+        .areas(area)
+    } else {
+        Layout::vertical([
+            Constraint::Percentage(narrow),
+            Constraint::Percentage(100 - narrow),
+        ])
+        .areas(area)
+    };
+    (l, r)
 }
 
 fn bottom_panel_height(app: &App, avail: u16) -> u16 {
