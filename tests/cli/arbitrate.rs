@@ -636,6 +636,9 @@ fn judges_reasoning_is_shown_and_unplaced_claims_are_dismissed_or_placed() {
     assert_eq!(d.after.as_ref().map(|a| a.end - a.start), Some(5));
     assert!(app.claim_settled(0));
     assert_eq!(app.mode, ModeState::Arbitrate);
+    // The status names the judge upheld (the claim's, not whatever is at its index after saving).
+    let s = render(&mut app, 140, 40);
+    assert!(s.contains("upheld llm · dismissed none"), "{s}");
 }
 
 #[test]

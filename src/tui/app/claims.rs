@@ -70,16 +70,10 @@ impl App {
             category: choice.category.clone(),
             subcategory: choice.subcategory.clone(),
         });
-        d.upheld = vec![judge];
+        d.upheld = vec![judge.clone()];
         d.reason = Some("placed".to_owned());
         self.mode = ModeState::Arbitrate;
         if let Some((a, b)) = self.commit_group(&[d]) {
-            let judge = self
-                .arb
-                .as_ref()
-                .and_then(|x| x.d.unplaced.get(k))
-                .map(|u| u.judge.clone())
-                .unwrap_or_default();
             self.status = Status::Saved(strings::resolved(a, b, &self.shown_name(&judge), "none"));
         }
     }
