@@ -100,7 +100,7 @@ impl Store {
     /// in the log); returns them with their ids.
     fn insert_rows(
         &self,
-        tx: &rusqlite::Transaction<'_>,
+        _tx: &super::Tx<'_>,
         decisions: &[Decision],
     ) -> Result<Vec<Decision>, StoreError> {
         let mut saved = Vec::with_capacity(decisions.len());
@@ -117,7 +117,7 @@ impl Store {
                     )));
                 }
             }
-            s.id = row::insert(tx, &s, &new_origin())
+            s.id = row::insert(&self.conn, &s, &new_origin())
                 .map_err(|e| self.err(format!("saving a {} decision", s.action.name()), e))?;
             saved.push(s);
         }
