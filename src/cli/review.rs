@@ -196,7 +196,8 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
     } else {
         Store::open(&db)
     };
-    let store = std::rc::Rc::new(store.with_context(|| format!("opening {}", db.display()))?);
+    let store =
+        std::rc::Rc::new(store.with_context(|| format!("opening {}", crate::store::shown(&db)))?);
     let mut arb = arb;
     // `--judge` sources and several reviewers' decisions are matched to every record by id; a
     // sample is drawn from the dataset's size.
@@ -219,7 +220,7 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
     tracing::info!(
         dataset = %dataset.name,
         records = dataset.len(),
-        db = %db.display(),
+        db = %crate::store::shown(&db),
         queue = %queue,
         "review opened"
     );
@@ -250,7 +251,7 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
         eprintln!("{done}/{n} reviewed in queue {}; {e}", app.queue.kind);
         return Ok(ExitCode::from(1));
     }
-    let db = db.display().to_string();
+    let db = crate::store::shown(&db);
     println!(
         "{done}/{n} reviewed in queue {}; decisions are in {}",
         app.queue.kind,

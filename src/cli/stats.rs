@@ -217,7 +217,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &log,
         &args,
         &name,
-        &db.display().to_string(),
+        &crate::store::shown(&db),
     );
     for s in &report.stale {
         eprintln!(

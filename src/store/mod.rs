@@ -50,6 +50,7 @@ use std::time::Duration;
 use rusqlite::Connection;
 
 use engine::{vals, Conn, DbError, Tx};
+pub use open_pg::shown;
 use open_pg::{url_of, Access};
 
 pub use clock::{new_origin, now, parse_rfc3339, rfc3339};
@@ -360,7 +361,7 @@ impl Store {
         )
     }
 
-    /// The database file (`None` in memory).
+    /// The database file, or the URL with its password removed (`None` in memory).
     #[must_use]
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()

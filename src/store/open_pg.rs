@@ -26,6 +26,12 @@ pub(super) enum Access {
     Read,
 }
 
+/// A `--db` value as it may be shown: a file's path, or a URL with its password removed.
+#[must_use]
+pub fn shown(path: &Path) -> String {
+    pg::redact(&path.display().to_string())
+}
+
 /// The URL in a `--db` value, if it is one.
 pub(super) fn url_of(path: &Path) -> Option<&str> {
     path.to_str().filter(|s| pg::is_url(s))

@@ -18,6 +18,7 @@ mod hostile;
 mod judges;
 mod keys;
 mod layout;
+mod pg_server;
 mod queue_more;
 mod review_flow;
 mod review_polish;

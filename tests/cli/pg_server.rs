@@ -1,0 +1,181 @@
+//! The subcommands on a PostgreSQL database (`--db postgresql://...`): the same scripted review
+//! exported from SQLite and from PostgreSQL gives the same bytes, `merge-db` moves a log between
+//! the engines and back, and a server that is down is a clear error (exit 2) that never shows a
+//! password. The tests that need a server run when `SPANREVIEW_TEST_PG` names one (CI starts
+//! one: `.ci/pg.sh`) and say they were skipped otherwise.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use tempfile::TempDir;
+
+use super::common;
+
+/// A fresh database on the test server, dropped after the test.
+struct PgDb {
+    admin: String,
+    name: String,
+    url: String,
+}
+
+static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+impl PgDb {
+    fn create() -> Option<Self> {
+        let Some(admin) = std::env::var("SPANREVIEW_TEST_PG")
+            .ok()
+            .filter(|u| !u.is_empty())
+        else {
+            eprintln!(
+                "SKIP: SPANREVIEW_TEST_PG is not set: the PostgreSQL end-to-end test is skipped"
+            );
+            return None;
+        };
+        let name = format!(
+            "spanreview_cli{}_{}",
+            std::process::id(),
+            NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        );
+        let mut c = postgres::Client::connect(&admin, postgres::NoTls).expect("test server");
+        c.batch_execute(&format!("CREATE DATABASE {name}"))
+            .expect("create database");
+        let (base, _) = admin.rsplit_once('/').expect("a URL with a database");
+        let url = format!("{base}/{name}");
+        Some(Self { admin, name, url })
+    }
+
+    fn path(&self) -> PathBuf {
+        PathBuf::from(&self.url)
+    }
+}
+
+impl Drop for PgDb {
+    fn drop(&mut self) {
+        if let Ok(mut c) = postgres::Client::connect(&self.admin, postgres::NoTls) {
+            let _ = c.batch_execute(&format!(
+                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                self.name
+            ));
+        }
+    }
+}
+
+/// Export the fixture with `db`'s decisions into `out/`: reviewed records, verdicts, report.
+fn export(db: &Path, out: &Path) -> Vec<(String, Vec<u8>)> {
+    fs::create_dir_all(out).expect("out");
+    let files = ["reviewed.jsonl", "verdicts.jsonl", "report.md"];
+    common::bin()
+        .arg("export")
+        .arg(common::fixture("export/records.jsonl"))
+        .arg("--db")
+        .arg(db)
+        .arg("--out")
+        .arg(out.join(files[0]))
+        .arg("--verdicts")
+        .arg(out.join(files[1]))
+        .arg("--report")
+        .arg(out.join(files[2]))
+        .assert()
+        .success();
+    files
+        .iter()
+        .map(|f| ((*f).to_owned(), fs::read(out.join(f)).expect("exported")))
+        .collect()
+}
+
+#[test]
+fn the_same_review_exports_the_same_bytes_from_sqlite_and_postgresql() {
+    let Some(pg) = PgDb::create() else { return };
+    let dir = TempDir::new().expect("tmp");
+    let file = dir.path().join("review.sqlite");
+    super::export::script(&file);
+    super::export::script(&pg.path());
+    let a = export(&file, &dir.path().join("from-sqlite"));
+    let b = export(&pg.path(), &dir.path().join("from-postgresql"));
+    for ((name, x), (_, y)) in a.iter().zip(&b) {
+        assert!(!x.is_empty(), "{name} is empty");
+        assert!(
+            x == y,
+            "{name} differs:\n--- sqlite\n{}\n--- postgresql\n{}",
+            String::from_utf8_lossy(x),
+            String::from_utf8_lossy(y)
+        );
+    }
+}
+
+fn decisions_json(db: &Path) -> String {
+    let out = common::bin()
+        .args(["decisions", "--json", "--db"])
+        .arg(db)
+        .assert()
+        .success();
+    String::from_utf8(out.get_output().stdout.clone()).expect("utf-8")
+}
+
+#[test]
+fn merge_db_moves_a_postgresql_log_into_sqlite_and_back_losing_nothing() {
+    let (Some(team), Some(back)) = (PgDb::create(), PgDb::create()) else {
+        return;
+    };
+    super::export::script(&team.path());
+    let dir = TempDir::new().expect("tmp");
+    let file = dir.path().join("laptop.sqlite");
+    for (out, input) in [(file.clone(), team.path()), (back.path(), file.clone())] {
+        let a = common::bin()
+            .arg("merge-db")
+            .arg(&out)
+            .arg(&input)
+            .assert()
+            .success();
+        let said = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
+        assert!(said.contains("0 already present"), "{said}");
+    }
+    let original = decisions_json(&team.path());
+    assert!(original.lines().count() > 10, "{original}");
+    assert_eq!(decisions_json(&file), original);
+    assert_eq!(decisions_json(&back.path()), original);
+}
+
+#[test]
+fn a_server_that_is_down_exits_2_and_never_shows_the_password() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("port")
+        .port();
+    let url = format!("postgresql://ana:hunter2@127.0.0.1:{port}/team");
+    for args in [
+        vec!["decisions"],
+        vec!["merge-db", "out.sqlite"],
+        vec!["stats", "records.jsonl"],
+    ] {
+        let dir = TempDir::new().expect("tmp");
+        fs::copy(
+            common::fixture("export/records.jsonl"),
+            dir.path().join("records.jsonl"),
+        )
+        .expect("copy");
+        let mut cmd = common::bin();
+        cmd.current_dir(dir.path()).args(&args);
+        if args[0] == "merge-db" {
+            cmd.arg(&url);
+        } else {
+            cmd.arg("--db").arg(&url);
+        }
+        let a = cmd.assert().code(2);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+        assert!(
+            err.contains("cannot connect to the PostgreSQL database"),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains("ana:***@127.0.0.1"), "{args:?}: {err}");
+        assert!(!err.contains("hunter2"), "{args:?}: {err}");
+    }
+    // The password from PGPASSWORD is not shown either.
+    let a = common::bin()
+        .env("PGPASSWORD", "hunter2")
+        .args(["decisions", "--db"])
+        .arg(format!("postgresql://ana@127.0.0.1:{port}/team"))
+        .assert()
+        .code(2);
+    assert!(!String::from_utf8_lossy(&a.get_output().stderr).contains("hunter2"));
+}
