@@ -213,3 +213,55 @@ fn merge_moves_a_postgres_log_into_sqlite_and_back_losing_nothing() {
     };
     assert_eq!(origins(&home), origins(&pg), "origins carried");
 }
+
+#[test]
+fn a_reviewer_role_with_insert_and_select_only_on_the_log_can_review() {
+    let Some(db) = PgDb::create() else { return };
+    drop(Store::open(&db.path()).expect("migrated by the owner"));
+    let role = format!("spanreview_r{}", std::process::id());
+    let mut admin = postgres::Client::connect(&db.url, postgres::NoTls).expect("admin");
+    admin
+        .batch_execute(&format!(
+            "DROP ROLE IF EXISTS {role}; CREATE ROLE {role} LOGIN; {}",
+            include_str!("pg/reviewer_role.sql").replace("TO reviewer", &format!("TO {role}"))
+        ))
+        .expect("role");
+    let url = db.url.replacen("://postgres@", &format!("://{role}@"), 1);
+    assert_ne!(url, db.url, "the test server's URL names the user postgres");
+    let result = std::panic::catch_unwind(|| {
+        let store = Store::open(Path::new(&url)).expect("the reviewer opens it");
+        let d = store
+            .append(
+                &dec("r1", "ana", ActionKind::Accept, 1),
+                Some(&RecordState::default()),
+            )
+            .expect("appends, with the record state");
+        store
+            .append(
+                &dec("r1", "ana", ActionKind::Flag, 2),
+                Some(&RecordState::default()),
+            )
+            .expect("updates the record state");
+        let e = store
+            .conn
+            .execute("UPDATE decision SET note = 'x' WHERE id = ?1", &vals![d.id])
+            .expect_err("no UPDATE on the log");
+        assert!(e.to_string().contains("permission denied"), "{e}");
+        let e = store
+            .conn
+            .execute("DELETE FROM decision", &[])
+            .expect_err("no DELETE on the log");
+        assert!(e.to_string().contains("permission denied"), "{e}");
+        assert_eq!(store.decisions(None).expect("log").len(), 2);
+    });
+    drop(admin);
+    drop(db);
+    if let Ok(server) = std::env::var(super::test_db::TEST_PG) {
+        if let Ok(mut c) = postgres::Client::connect(&server, postgres::NoTls) {
+            let _ = c.batch_execute(&format!("DROP ROLE IF EXISTS {role}"));
+        }
+    }
+    if let Err(p) = result {
+        std::panic::resume_unwind(p);
+    }
+}

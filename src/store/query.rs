@@ -130,6 +130,21 @@ impl Store {
             .map_err(|e| self.err(format!("reading the state of record {record_id:?}"), e))
     }
 
+    /// How far the log of `dataset` is: its number of decisions and its last id (0 when none),
+    /// which change with every decision appended (a `--judge` database's stand-in for a hash).
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub fn log_stamp(&self, dataset: &str) -> Result<(i64, i64), StoreError> {
+        self.conn
+            .query_opt(
+                "SELECT COUNT(*), COALESCE(MAX(id), 0) FROM decision WHERE dataset = ?1",
+                &vals![dataset],
+            )
+            .and_then(|r| r.map_or(Ok((0, 0)), |r| Ok((r.get(0)?, r.get(1)?))))
+            .map_err(|e| self.err(format!("reading how far dataset {dataset:?} is"), e))
+    }
+
     /// Names of the datasets with decisions or record states, sorted.
     ///
     /// # Errors

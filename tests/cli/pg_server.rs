@@ -179,3 +179,38 @@ fn a_server_that_is_down_exits_2_and_never_shows_the_password() {
         .code(2);
     assert!(!String::from_utf8_lossy(&a.get_output().stderr).contains("hunter2"));
 }
+
+/// `stats --json` of the fixture with `--judge alice=JUDGE`, on the database `db`.
+fn stats_with_judge(db: &Path, judge: &Path) -> serde_json::Value {
+    drop(spanreview::store::Store::open(db).expect("this reviewer's database"));
+    let out = common::bin()
+        .arg("stats")
+        .arg(common::fixture("export/records.jsonl"))
+        .args(["--json", "--db"])
+        .arg(db)
+        .arg("--judge")
+        .arg(format!("alice={}", judge.display()))
+        .assert()
+        .success();
+    serde_json::from_slice(&out.get_output().stdout).expect("json")
+}
+
+#[test]
+fn a_judge_on_a_postgresql_database_is_read_as_a_judge_file_is() {
+    let Some(pg) = PgDb::create() else { return };
+    let dir = TempDir::new().expect("tmp");
+    let file = dir.path().join("alice.sqlite");
+    super::export::script(&file);
+    super::export::script(&pg.path());
+    let from_file = stats_with_judge(&dir.path().join("me-a.sqlite"), &file);
+    let me = dir.path().join("me-b.sqlite");
+    let from_pg = stats_with_judge(&me, &pg.path());
+    assert_eq!(from_pg["sources"][1]["name"], "alice");
+    assert_eq!(from_pg["sources"], from_file["sources"]);
+    assert!(from_pg["sources"][1]["overall"]["records"].as_u64() > Some(0));
+    // The second time it is read from this database's import (the log has not moved).
+    assert_eq!(
+        stats_with_judge(&me, &pg.path())["sources"],
+        from_pg["sources"]
+    );
+}
