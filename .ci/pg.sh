@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL 15 server on loopback, for the tests that run against PostgreSQL.
 #
-#   eval "$(.ci/pg.sh start)"   # starts one; prints `export SPANREVIEW_TEST_PG=...; export PG_TEST_DIR=...`
-#   .ci/pg.sh stop "$PG_TEST_DIR"   # stops it and removes its folder
+#   eval "$(.ci/pg.sh start)"        # starts one; prints `export SPANREVIEW_TEST_PG=...; export PG_TEST_DIR=...`
+#   .ci/pg.sh stop "$PG_TEST_DIR"    # stops it and removes its folder
+#   .ci/pg.sh down DIR; .ci/pg.sh up DIR   # stop it and start it again, data kept (restart tests)
 #
-# The server runs as the `postgres` user (initdb refuses root) in a new temporary folder, on a
-# free port, listening on 127.0.0.1 only, with trust authentication for loopback: it is for
-# tests, and is gone when stopped. Needs PostgreSQL 15's binaries (Debian: postgresql-15).
+# The server runs as the `postgres` user when run by root (initdb refuses root) in a new
+# temporary folder, on a free port, listening on 127.0.0.1 only, with trust authentication: it
+# is for tests (fsync off), and is gone when stopped. Needs PostgreSQL 15's binaries (Debian:
+# postgresql-15; PG_BIN overrides where they are).
 set -euo pipefail
 
 bin=${PG_BIN:-/usr/lib/postgresql/15/bin}
@@ -14,19 +16,31 @@ as_pg() {
   if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
+# Start the server of folder $1 on port $2.
+up() {
+  as_pg "$bin/pg_ctl" -D "$1/data" -l "$1/server.log" -w -t 60 \
+    -o "-c listen_addresses=127.0.0.1 -p $2 -k $1 -c max_connections=200 -c fsync=off" start >/dev/null \
+    || { cat "$1/server.log" >&2; exit 1; }
+}
+
 case "${1:-}" in
 start)
   [ -x "$bin/initdb" ] || { echo "pg.sh: no PostgreSQL binaries in $bin (set PG_BIN)" >&2; exit 1; }
   dir=$(mktemp -d /tmp/spanreview-pg.XXXXXX)
-  [ "$(id -u)" = 0 ] && chown postgres: "$dir"
+  if [ "$(id -u)" = 0 ]; then chown postgres: "$dir"; fi
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  echo "$port" >"$dir/port"
   as_pg "$bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
     || { cat "$dir/initdb.log" >&2; exit 1; }
-  as_pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=200 -c fsync=off" start >/dev/null \
-    || { cat "$dir/server.log" >&2; exit 1; }
+  up "$dir" "$port"
   echo "export SPANREVIEW_TEST_PG=postgresql://postgres@127.0.0.1:$port/postgres"
   echo "export PG_TEST_DIR=$dir"
+  ;;
+down)
+  as_pg "$bin/pg_ctl" -D "${2:?usage: pg.sh down DIR}/data" -m fast -w stop >/dev/null
+  ;;
+up)
+  up "${2:?usage: pg.sh up DIR}" "$(cat "$2/port")"
   ;;
 stop)
   dir=${2:?usage: pg.sh stop DIR}
@@ -36,7 +50,7 @@ stop)
   case "$dir" in /tmp/spanreview-pg.*) rm -rf "$dir" ;; esac
   ;;
 *)
-  echo "usage: pg.sh start | pg.sh stop DIR" >&2
+  echo "usage: pg.sh start | stop DIR | down DIR | up DIR" >&2
   exit 2
   ;;
 esac

@@ -214,3 +214,115 @@ fn a_judge_on_a_postgresql_database_is_read_as_a_judge_file_is() {
         from_pg["sources"]
     );
 }
+
+/// A private test server (`.ci/pg.sh`), which a test may stop and start; stopped and removed
+/// when dropped.
+struct PrivateServer {
+    dir: String,
+    url: String,
+}
+
+impl PrivateServer {
+    fn start() -> Self {
+        let out = std::process::Command::new(common::root().join(".ci/pg.sh"))
+            .arg("start")
+            .output()
+            .expect(".ci/pg.sh runs");
+        assert!(
+            out.status.success(),
+            ".ci/pg.sh start: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).expect("utf-8");
+        let value = |key: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(&format!("export {key}=")))
+                .expect(key)
+                .to_owned()
+        };
+        Self {
+            dir: value("PG_TEST_DIR"),
+            url: value("SPANREVIEW_TEST_PG"),
+        }
+    }
+
+    fn pg(&self, verb: &str) {
+        let ok = std::process::Command::new(common::root().join(".ci/pg.sh"))
+            .args([verb, &self.dir])
+            .status()
+            .expect(".ci/pg.sh runs");
+        assert!(ok.success(), ".ci/pg.sh {verb}");
+    }
+}
+
+impl Drop for PrivateServer {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new(common::root().join(".ci/pg.sh"))
+            .args(["stop", &self.dir])
+            .status();
+    }
+}
+
+#[test]
+fn a_review_goes_on_through_a_server_restart_and_saves_only_what_it_says() {
+    use spanreview::review::decision::ActionKind;
+    use spanreview::tui::app::Status;
+    use spanreview::tui::queue::QueueKind;
+    use spanreview::tui::Action;
+    if PgDb::create().is_none() {
+        return;
+    }
+    // A server of its own: stopping the shared one would fail the other tests.
+    let server = PrivateServer::start();
+    let store = std::rc::Rc::new(
+        spanreview::store::Store::open(Path::new(&server.url)).expect("the team database"),
+    );
+    let files = [
+        common::fixture("review/records.jsonl"),
+        common::fixture("review/predictions_detector.jsonl"),
+    ];
+    let mut app = super::app_harness::open(
+        &files,
+        &store,
+        QueueKind::All,
+        spanreview::tui::clustering::ArbConfig::default(),
+    );
+    let said = |app: &spanreview::tui::app::App| match &app.status {
+        Status::Saved(m) => format!("saved: {m}"),
+        Status::Error(m) => format!("error: {m}"),
+        other => format!("{other:?}"),
+    };
+    app.update(Action::Accept);
+    assert!(said(&app).starts_with("saved: saved #1"), "{}", said(&app));
+
+    server.pg("down");
+    app.update(Action::Accept);
+    let down = said(&app);
+    assert!(down.starts_with("error: NOT saved"), "{down}");
+    assert!(!down.contains("saved #"), "{down}");
+
+    server.pg("up");
+    // The reviewer presses the key again: the store connects anew and saves it, once.
+    app.update(Action::Accept);
+    assert!(said(&app).starts_with("saved: saved #2"), "{}", said(&app));
+    // The log is the one the same two saved keys give without an outage.
+    let shape = |s: &spanreview::store::Store| -> Vec<_> {
+        s.decisions(None)
+            .expect("log")
+            .into_iter()
+            .map(|d| (d.id, d.action, d.record_id, d.span_key))
+            .collect()
+    };
+    let calm = super::app_harness::mem();
+    let mut calm_app = super::app_harness::open(
+        &files,
+        &calm,
+        QueueKind::All,
+        spanreview::tui::clustering::ArbConfig::default(),
+    );
+    calm_app.update(Action::Accept);
+    calm_app.update(Action::Accept);
+    assert_eq!(shape(&store), shape(&calm));
+    assert_eq!(shape(&store).len(), 2);
+    assert!(shape(&store).iter().all(|d| d.1 == ActionKind::Accept));
+}
