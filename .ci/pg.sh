@@ -4,6 +4,8 @@
 #   eval "$(.ci/pg.sh start)"        # starts one; prints `export SPANREVIEW_TEST_PG=...; export PG_TEST_DIR=...`
 #   .ci/pg.sh stop "$PG_TEST_DIR"    # stops it and removes its folder
 #   .ci/pg.sh down DIR; .ci/pg.sh up DIR   # stop it and start it again, data kept (restart tests)
+#   PG_SSL=1 .ci/pg.sh start         # also TLS: a new test CA (DIR/root.crt) signed the server's
+#                                    # certificate (for localhost and 127.0.0.1: TLS tests)
 #
 # The server runs as the `postgres` user when run by root (initdb refuses root) in a new
 # temporary folder, on a free port, listening on 127.0.0.1 only, with trust authentication: it
@@ -32,6 +34,21 @@ start)
   echo "$port" >"$dir/port"
   as_pg "$bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
     || { cat "$dir/initdb.log" >&2; exit 1; }
+  if [ -n "${PG_SSL:-}" ]; then
+    # A test CA (DIR/root.crt, for sslrootcert) and the server's certificate signed by it.
+    (
+      cd "$dir"
+      openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=spanreview-test-ca \
+        -keyout ca.key -out root.crt
+      openssl req -newkey rsa:2048 -nodes -subj /CN=localhost -keyout data/server.key -out server.csr
+      printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\n' >server.ext
+      openssl x509 -req -in server.csr -CA root.crt -CAkey ca.key -CAcreateserial -days 2 \
+        -extfile server.ext -out data/server.crt
+    ) >/dev/null 2>&1
+    chmod 600 "$dir/data/server.key"
+    if [ "$(id -u)" = 0 ]; then chown postgres: "$dir/data/server.key" "$dir/data/server.crt"; fi
+    echo "ssl = on" >>"$dir/data/postgresql.conf"
+  fi
   up "$dir" "$port"
   echo "export SPANREVIEW_TEST_PG=postgresql://postgres@127.0.0.1:$port/postgres"
   echo "export PG_TEST_DIR=$dir"

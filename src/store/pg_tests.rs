@@ -2,7 +2,7 @@
 //! a connection lost mid-review, and logs moved between the engines. The tests that need a
 //! server are skipped (and say so) without `SPANREVIEW_TEST_PG`; the others always run.
 
-use super::test_db::PgDb;
+use super::test_db::{PgDb, PrivateServer};
 use super::*;
 use crate::review::decision::{ActionKind, OutcomeKind};
 
@@ -264,4 +264,47 @@ fn a_reviewer_role_with_insert_and_select_only_on_the_log_can_review() {
     if let Err(p) = result {
         std::panic::resume_unwind(p);
     }
+}
+
+/// Whether the store's connection is encrypted, as the server sees it.
+fn encrypted(store: &Store) -> bool {
+    store
+        .conn
+        .query(
+            "SELECT ssl::int FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+            &[],
+        )
+        .expect("pg_stat_ssl")[0]
+        .get(0)
+        .expect("ssl")
+}
+
+#[test]
+fn sslmode_is_honoured_through_rustls() {
+    let Some(db) = PgDb::create() else { return };
+    // The shared test server has no TLS: `require` and `verify-full` refuse to go on without.
+    for mode in ["require", "verify-full"] {
+        let e = Store::open(Path::new(&format!("{}?sslmode={mode}", db.url))).expect_err(mode);
+        assert!(matches!(e, StoreError::Unreachable { .. }), "{mode}: {e}");
+        assert!(e.to_string().contains("TLS"), "{mode}: {e}");
+    }
+    let plain = Store::open(Path::new(&format!("{}?sslmode=prefer", db.url))).expect("prefer");
+    assert!(!encrypted(&plain));
+
+    let server = PrivateServer::start_tls();
+    let base = server.url.clone();
+    let cert = server.dir.join("root.crt");
+    // require: encrypted, the certificate (of a CA nobody trusts) not checked, as libpq.
+    let store = Store::open(Path::new(&format!("{base}?sslmode=require"))).expect("require");
+    assert!(encrypted(&store));
+    // verify-full: checked against sslrootcert and the host name; refused against the public
+    // roots, and for a name the certificate does not carry.
+    let good = format!("{base}?sslmode=verify-full&sslrootcert={}", cert.display());
+    assert!(encrypted(&Store::open(Path::new(&good)).expect("verified")));
+    let e = Store::open(Path::new(&format!("{base}?sslmode=verify-full"))).expect_err("unknown");
+    assert!(e.to_string().contains("certificate"), "{e}");
+    // The same server under a name its certificate does not carry (hostaddr: where to connect).
+    let other_name = good.replace("@127.0.0.1:", "@db.example:") + "&hostaddr=127.0.0.1";
+    let e = Store::open(Path::new(&other_name)).expect_err("not its name");
+    assert!(e.to_string().contains("certificate"), "{e}");
 }

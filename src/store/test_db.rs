@@ -139,3 +139,49 @@ fn the_test_database_url_keeps_host_and_parameters() {
     );
     assert_eq!(with_dbname("postgres://u@h", "t2"), "postgres://u@h/t2");
 }
+
+/// A test server of its own (`.ci/pg.sh start`, with TLS: `PG_SSL=1`), stopped and removed when
+/// dropped: for what the shared one must not be put through.
+pub struct PrivateServer {
+    /// Its folder (with TLS, `root.crt` there: the test CA that signed its certificate).
+    pub dir: PathBuf,
+    /// The URL of its `postgres` database.
+    pub url: String,
+}
+
+impl PrivateServer {
+    /// Start one with TLS on (a certificate for localhost and 127.0.0.1 from a test CA).
+    pub fn start_tls() -> Self {
+        let out =
+            std::process::Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/pg.sh"))
+                .arg("start")
+                .env("PG_SSL", "1")
+                .output()
+                .expect(".ci/pg.sh runs");
+        assert!(
+            out.status.success(),
+            ".ci/pg.sh start: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let value = |key: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(&format!("export {key}=")))
+                .unwrap_or_else(|| panic!("{key} in {text}"))
+                .to_owned()
+        };
+        Self {
+            dir: PathBuf::from(value("PG_TEST_DIR")),
+            url: value(TEST_PG),
+        }
+    }
+}
+
+impl Drop for PrivateServer {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/pg.sh"))
+            .arg("stop")
+            .arg(&self.dir)
+            .status();
+    }
+}
