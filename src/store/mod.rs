@@ -537,6 +537,8 @@ fn check_existing(path: &Path) -> Result<(), StoreError> {
 }
 
 #[cfg(test)]
+mod append_tests;
+#[cfg(test)]
 mod guard_tests;
 #[cfg(test)]
 mod pg_tests;
