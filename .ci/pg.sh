@@ -4,6 +4,7 @@
 #   eval "$(.ci/pg.sh start)"        # starts one; prints `export SPANREVIEW_TEST_PG=...; export PG_TEST_DIR=...`
 #   .ci/pg.sh stop "$PG_TEST_DIR"    # stops it and removes its folder
 #   .ci/pg.sh down DIR; .ci/pg.sh up DIR   # stop it and start it again, data kept (restart tests)
+#   PG_FSYNC=on .ci/pg.sh start     # fsync on, as a real server (load benchmarks)
 #   PG_SSL=1 .ci/pg.sh start         # also TLS: a new test CA (DIR/root.crt) signed the server's
 #                                    # certificate (for localhost and 127.0.0.1: TLS tests)
 #
@@ -21,7 +22,7 @@ as_pg() {
 # Start the server of folder $1 on port $2.
 up() {
   as_pg "$bin/pg_ctl" -D "$1/data" -l "$1/server.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -p $2 -k $1 -c max_connections=200 -c fsync=off" start >/dev/null \
+    -o "-c listen_addresses=127.0.0.1 -p $2 -k $1 -c max_connections=200 -c fsync=${PG_FSYNC:-off}" start >/dev/null \
     || { cat "$1/server.log" >&2; exit 1; }
 }
 

@@ -326,3 +326,50 @@ fn a_review_goes_on_through_a_server_restart_and_saves_only_what_it_says() {
     assert_eq!(shape(&store).len(), 2);
     assert!(shape(&store).iter().all(|d| d.1 == ActionKind::Accept));
 }
+
+#[test]
+fn another_reviewers_decision_on_the_server_appears_on_screen_within_a_second() {
+    use spanreview::review::decision::{ActionKind, Decision};
+    use spanreview::tui::queue::QueueKind;
+    let Some(pg) = PgDb::create() else { return };
+    let mine = std::rc::Rc::new(spanreview::store::Store::open(&pg.path()).expect("mine"));
+    // The screen's clock, stepped by hand: no sleeping.
+    let t = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let clock = std::sync::Arc::clone(&t);
+    mine.set_clock(std::sync::Arc::new(move || {
+        std::time::UNIX_EPOCH
+            + std::time::Duration::from_millis(
+                1_796_000_000_000 + clock.load(std::sync::atomic::Ordering::Relaxed),
+            )
+    }));
+    let files = [
+        common::fixture("review/records.jsonl"),
+        common::fixture("review/predictions_detector.jsonl"),
+    ];
+    let mut app = super::app_harness::open(
+        &files,
+        &mine,
+        QueueKind::All,
+        spanreview::tui::clustering::ArbConfig::default(),
+    );
+    app.idle();
+    let on_screen = app.cur.as_ref().expect("a record").record.clone();
+    // Another reviewer, on another machine, drops the record's first span.
+    let theirs = spanreview::store::Store::open(&pg.path()).expect("theirs");
+    let mut d = Decision::new(&on_screen, "records", "bo", ActionKind::Drop);
+    d.span_key = Some("gold:0".into());
+    let saved = theirs.append(&d, None).expect("bo saves");
+    let seen = |app: &spanreview::tui::app::App| {
+        app.cur
+            .as_ref()
+            .expect("a record")
+            .decisions
+            .iter()
+            .any(|x| x.id == saved.id)
+    };
+    app.idle();
+    assert!(!seen(&app), "not re-read before its time");
+    t.store(1000, std::sync::atomic::Ordering::Relaxed);
+    app.idle();
+    assert!(seen(&app), "re-read within a second");
+}
