@@ -170,6 +170,17 @@ fn a_server_that_is_down_exits_2_and_never_shows_the_password() {
         assert!(err.contains("ana:***@127.0.0.1"), "{args:?}: {err}");
         assert!(!err.contains("hunter2"), "{args:?}: {err}");
     }
+    // Given through SPANREVIEW_DB instead of --db: the same.
+    let a = common::bin()
+        .env("SPANREVIEW_DB", &url)
+        .arg("decisions")
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(
+        err.contains("ana:***@127.0.0.1") && !err.contains("hunter2"),
+        "{err}"
+    );
     // The password from PGPASSWORD is not shown either.
     let a = common::bin()
         .env("PGPASSWORD", "hunter2")
