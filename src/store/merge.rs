@@ -94,7 +94,7 @@ impl Store {
     }
 
     /// The id of the decision with this origin, if present.
-    fn id_of_origin(&self, origin: &str) -> Result<Option<i64>, StoreError> {
+    pub(super) fn id_of_origin(&self, origin: &str) -> Result<Option<i64>, StoreError> {
         self.conn
             .query_opt("SELECT id FROM decision WHERE origin = ?1", &vals![origin])
             .and_then(|r| r.map(|r| r.get(0)).transpose())

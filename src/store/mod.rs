@@ -398,6 +398,22 @@ impl Store {
             .map_err(|e| self.err("starting a write transaction", e))
     }
 
+    /// Commit `tx`, in which the decision with `origin` was the first row written. When the
+    /// connection fails during the COMMIT (PostgreSQL), the server may have committed before
+    /// the reply was lost: the log is asked, on a new connection, whether that row is there, so
+    /// that a saved decision is not reported as not saved (and saved again by a retry). When the
+    /// server cannot be asked, the error stands: nothing is claimed saved that is not known to be.
+    fn commit_checked(&self, tx: Tx<'_>, origin: &str, what: &str) -> Result<(), StoreError> {
+        match tx.commit() {
+            Ok(()) => Ok(()),
+            Err(e) if e.is_connection() && !origin.is_empty() => match self.id_of_origin(origin) {
+                Ok(Some(_)) => Ok(()),
+                _ => Err(self.err(what, e)),
+            },
+            Err(e) => Err(self.err(what, e)),
+        }
+    }
+
     /// Append one decision, and when given the record's new summary state, in one IMMEDIATE
     /// transaction committed before returning. Returns the decision as saved: `id` set, and
     /// `time` set to now (RFC 3339 UTC) unless it was already set.
@@ -439,8 +455,7 @@ impl Store {
         if let Some(s) = state {
             self.upsert_state(&tx, &saved, s)?;
         }
-        tx.commit()
-            .map_err(|e| self.err("committing the decision", e))?;
+        self.commit_checked(tx, origin, "committing the decision")?;
         Ok(saved)
     }
 

@@ -308,3 +308,25 @@ fn sslmode_is_honoured_through_rustls() {
     let e = Store::open(Path::new(&other_name)).expect_err("not its name");
     assert!(e.to_string().contains("certificate"), "{e}");
 }
+
+#[test]
+fn a_commit_whose_reply_was_lost_is_found_by_its_origin_not_reported_unsaved() {
+    let Some(db) = PgDb::create() else { return };
+    let store = Store::open(&db.path()).expect("open");
+    let lose_the_next_reply = || match &store.conn {
+        Conn::Pg(c) => c.lose_commit_reply.set(true),
+        Conn::Sqlite(_) => unreachable!("a URL opens PostgreSQL"),
+    };
+    let state = RecordState::default();
+    lose_the_next_reply();
+    let one = store
+        .append(&dec("r1", "ana", ActionKind::Accept, 1), Some(&state))
+        .expect("committed before the reply was lost: saved");
+    lose_the_next_reply();
+    let two = store
+        .append_all_then(&[dec("r2", "ana", ActionKind::Clean, 2)], &|_| {
+            state.clone()
+        })
+        .expect("the screen's save, the same");
+    assert_eq!(store.decisions(None).expect("log"), [one, two[0].clone()]);
+}

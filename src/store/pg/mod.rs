@@ -46,6 +46,9 @@ pub struct PgConn {
     /// Inside a transaction: a lost connection then fails the transaction rather than reconnecting
     /// in the middle of it.
     in_tx: Cell<bool>,
+    /// Tests: the next COMMIT is carried out, then its reply is lost (the connection drops).
+    #[cfg(test)]
+    pub(crate) lose_commit_reply: Cell<bool>,
 }
 
 impl PgConn {
@@ -59,6 +62,8 @@ impl PgConn {
             client: RefCell::new(None),
             prepared: RefCell::new(HashMap::new()),
             in_tx: Cell::new(false),
+            #[cfg(test)]
+            lose_commit_reply: Cell::new(false),
         };
         conn.connected()?;
         Ok(conn)
@@ -161,6 +166,11 @@ impl PgConn {
         let r = self.with(|c| Ok(c.batch_execute(sql)?));
         if ends {
             self.in_tx.set(false);
+        }
+        #[cfg(test)]
+        if sql == "COMMIT" && self.lose_commit_reply.replace(false) {
+            *self.client.borrow_mut() = None;
+            return r.and(Err(DbError::Lost));
         }
         r
     }
