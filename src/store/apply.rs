@@ -5,8 +5,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use rusqlite::OptionalExtension;
-
+use super::engine::{vals, Conn};
 use super::{row, RecordState, Store, StoreError};
 use crate::review::decision::Decision;
 
@@ -15,7 +14,9 @@ use crate::review::decision::Decision;
 pub const PROVISIONAL: i64 = 1 << 60;
 
 /// How long a batch waits for the write lock: a batch is no keystroke, and waiting behind other
-/// writers for longer than the screen's timeout is better than failing.
+/// writers for longer than the screen's timeout is better than failing. SQLite: the busy
+/// timeout of the batch's `BEGIN IMMEDIATE`; PostgreSQL: the `lock_timeout` of its wait for the
+/// advisory lock (which otherwise waits without limit), so a batch fails rather than hangs.
 pub const BATCH_BUSY_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// What a checked batch saves.
@@ -42,14 +43,22 @@ impl Store {
         &self,
         plan: impl FnOnce(&Self) -> Result<Batch, E>,
     ) -> Result<Result<Vec<Decision>, E>, StoreError> {
-        self.conn
-            .busy_timeout(BATCH_BUSY_TIMEOUT)
-            .map_err(|e| self.err("setting the busy timeout", e))?;
-        let tx = self.begin();
-        self.conn
-            .busy_timeout(super::BUSY_TIMEOUT)
-            .map_err(|e| self.err("setting the busy timeout", e))?;
-        let tx = tx?;
+        self.lock_wait(Some(BATCH_BUSY_TIMEOUT))?;
+        let r = self.append_batch_locked(plan);
+        // Restored after the transaction ended, also when it failed. Not restored is no error:
+        // the batch's outcome stands (a committed batch must not be reported as failed), and
+        // the connection only waits longer (a lost PostgreSQL session takes the setting along).
+        if let Err(e) = self.lock_wait(None) {
+            tracing::warn!(error = %e, "the wait for the write lock was not restored");
+        }
+        r
+    }
+
+    fn append_batch_locked<E>(
+        &self,
+        plan: impl FnOnce(&Self) -> Result<Batch, E>,
+    ) -> Result<Result<Vec<Decision>, E>, StoreError> {
+        let tx = self.begin()?;
         let batch = match plan(self) {
             Ok(b) => b,
             Err(e) => return Ok(Err(e)),
@@ -78,7 +87,7 @@ impl Store {
                 };
                 s.target = Some(t);
             }
-            s.id = row::insert(&tx, &s, origin)
+            s.id = row::insert(&self.conn, &s, origin)
                 .map_err(|e| self.err(format!("saving a {} decision", s.action.name()), e))?;
             ids.insert(d.id, s.id);
             last.insert((&d.dataset, &d.record_id), s.id);
@@ -88,26 +97,42 @@ impl Store {
             let id = last.get(&(ds.as_str(), rec.as_str())).copied();
             self.write_state(&tx, ds, rec, id, st)?;
         }
-        tx.commit()
-            .map_err(|e| self.err("committing the decisions", e))?;
+        // A COMMIT whose reply was lost is checked by the first row's origin (see `mod.rs`).
+        let first = batch.rows.first().map_or("", |(_, o)| o.as_str());
+        self.commit_checked(tx, first, "committing the decisions")?;
         Ok(Ok(saved))
+    }
+
+    /// Set how long this connection waits for the write lock (see [`BATCH_BUSY_TIMEOUT`]);
+    /// `None`: back to its usual wait. On PostgreSQL a session setting outside any transaction,
+    /// so a rollback does not undo it.
+    fn lock_wait(&self, wait: Option<std::time::Duration>) -> Result<(), StoreError> {
+        match (&self.conn, wait) {
+            (Conn::Sqlite(c), w) => c
+                .busy_timeout(w.unwrap_or(super::BUSY_TIMEOUT))
+                .map_err(Into::into),
+            // Milliseconds: the unit `lock_timeout` reads a bare number in.
+            (Conn::Pg(_), Some(w)) => self
+                .conn
+                .batch(&format!("SET lock_timeout = {}", w.as_millis())),
+            // The server's (or the role's) setting again.
+            (Conn::Pg(_), None) => self.conn.batch("RESET lock_timeout"),
+        }
+        .map_err(|e| self.err("setting the wait for the write lock", e))
     }
 
     /// The id of the decision with this origin, if there is one.
     ///
     /// # Errors
-    /// SQLite fails.
+    /// The database cannot be read.
     pub fn id_with_origin(&self, origin: &str) -> Result<Option<i64>, StoreError> {
-        self.conn
-            .prepare_cached("SELECT id FROM decision WHERE origin = ?1")
-            .and_then(|mut st| st.query_row([origin], |r| r.get(0)).optional())
-            .map_err(|e| self.err(format!("looking up origin {origin}"), e))
+        self.id_of_origin(origin)
     }
 
     /// [`Store::decisions`] (optionally one reviewer's only), each with its origin.
     ///
     /// # Errors
-    /// SQLite fails, or a row cannot be read back.
+    /// The database cannot be read, or a row cannot be read back.
     pub fn decisions_with_origin(
         &self,
         dataset: Option<&str>,
@@ -116,10 +141,10 @@ impl Store {
         let what = "reading the decision log";
         match (dataset, reviewer) {
             (Some(ds), Some(r)) => {
-                self.select_with_origin(what, "WHERE dataset = ?1 AND reviewer = ?2", &[&ds, &r])
+                self.select_with_origin(what, "WHERE dataset = ?1 AND reviewer = ?2", &vals![ds, r])
             }
-            (Some(ds), None) => self.select_with_origin(what, "WHERE dataset = ?1", &[&ds]),
-            (None, Some(r)) => self.select_with_origin(what, "WHERE reviewer = ?1", &[&r]),
+            (Some(ds), None) => self.select_with_origin(what, "WHERE dataset = ?1", &vals![ds]),
+            (None, Some(r)) => self.select_with_origin(what, "WHERE reviewer = ?1", &vals![r]),
             (None, None) => self.select_with_origin(what, "", &[]),
         }
     }
