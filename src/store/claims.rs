@@ -199,6 +199,7 @@ impl Store {
 mod tests {
     use super::*;
     use crate::review::decision::ActionKind;
+    use crate::store::test_db::{locations, stores};
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::Arc;
     use std::time::{SystemTime, UNIX_EPOCH};
@@ -216,10 +217,16 @@ mod tests {
     #[test]
     fn a_claim_holds_until_it_expires_and_renewing_extends_it() {
         let dir = tempfile::tempdir().expect("tmp");
-        let path = dir.path().join("team °.sqlite");
+        for (path, _db) in locations(dir.path(), "team °.sqlite") {
+            claim_expiry(&path);
+        }
+    }
+
+    /// Two reviewers' stores on the database at `path`.
+    fn claim_expiry(path: &std::path::Path) {
         let (ana, bo) = (
-            Store::open(&path).expect("ana"),
-            Store::open(&path).expect("bo"),
+            Store::open(path).expect("ana"),
+            Store::open(path).expect("bo"),
         );
         let secs = Arc::new(AtomicU64::new(T0));
         clock_at(&ana, &secs);
@@ -273,7 +280,12 @@ mod tests {
 
     #[test]
     fn moving_on_and_quitting_release_only_ones_own_claims() {
-        let store = Store::open_in_memory().expect("db");
+        for store in stores() {
+            release(&store);
+        }
+    }
+
+    fn release(store: &Store) {
         let ttl = CLAIM_TTL;
         store.claim("ds", "r1", "ana", ttl, None).expect("c");
         store.claim("ds", "r9", "bo", ttl, None).expect("c");
@@ -307,15 +319,21 @@ mod tests {
     #[test]
     fn of_many_processes_claiming_one_record_at_once_exactly_one_wins() {
         let dir = tempfile::tempdir().expect("tmp");
-        let path = dir.path().join("race.sqlite");
-        drop(Store::open(&path).expect("create"));
+        for (path, _db) in locations(dir.path(), "race.sqlite") {
+            race(&path);
+        }
+    }
+
+    /// 8 connections (as 8 processes) claim one record at once, five times.
+    fn race(path: &std::path::Path) {
+        drop(Store::open(path).expect("create"));
         for round in 0..5 {
             let record = format!("r{round}");
             let barrier = Arc::new(std::sync::Barrier::new(8));
             let handles: Vec<_> = (0..8)
                 .map(|k| {
                     let (path, record, barrier) =
-                        (path.clone(), record.clone(), Arc::clone(&barrier));
+                        (path.to_owned(), record.clone(), Arc::clone(&barrier));
                     std::thread::spawn(move || {
                         let store = Store::open(&path).expect("open");
                         barrier.wait();
@@ -347,7 +365,13 @@ mod tests {
 
     #[test]
     fn decisions_after_an_id_are_the_new_ones_of_that_dataset() {
-        let store = Store::open_in_memory().expect("db");
+        for store in stores() {
+            decisions_after(&store);
+        }
+    }
+
+    fn decisions_after(store: &Store) {
+        assert_eq!(store.last_decision_id().expect("empty log"), 0);
         store.set_clock(Arc::new(|| {
             SystemTime::UNIX_EPOCH + Duration::from_secs(T0)
         }));
@@ -368,12 +392,5 @@ mod tests {
         );
         assert!(store.decisions_after("ds", ids[3]).expect("q").is_empty());
         assert_eq!(store.last_decision_id().expect("q"), ids[3]);
-        assert_eq!(
-            Store::open_in_memory()
-                .expect("db")
-                .last_decision_id()
-                .expect("q"),
-            0
-        );
     }
 }
