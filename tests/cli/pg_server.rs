@@ -11,8 +11,9 @@ use tempfile::TempDir;
 
 use super::common;
 
-/// A fresh database on the test server, dropped after the test.
-struct PgDb {
+/// A fresh database on the test server, dropped after the test (also for `apply`'s and
+/// `assign`'s tests on PostgreSQL).
+pub(super) struct PgDb {
     admin: String,
     name: String,
     url: String,
@@ -21,7 +22,7 @@ struct PgDb {
 static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl PgDb {
-    fn create() -> Option<Self> {
+    pub(super) fn create() -> Option<Self> {
         let Some(admin) = std::env::var("SPANREVIEW_TEST_PG")
             .ok()
             .filter(|u| !u.is_empty())
@@ -44,8 +45,18 @@ impl PgDb {
         Some(Self { admin, name, url })
     }
 
-    fn path(&self) -> PathBuf {
+    pub(super) fn path(&self) -> PathBuf {
         PathBuf::from(&self.url)
+    }
+
+    /// The database's URL with `password` in it (the test server trusts loopback, so any
+    /// password logs in): what a command must never print.
+    pub(super) fn path_with_password(&self, password: &str) -> PathBuf {
+        let (scheme, rest) = self.url.split_once("://").expect("a URL");
+        let (user, host) = rest
+            .split_once('@')
+            .expect("a user in the test server's URL");
+        PathBuf::from(format!("{scheme}://{user}:{password}@{host}"))
     }
 }
 
