@@ -149,3 +149,113 @@ impl Store {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::store::test_db::{locations, stores};
+
+    /// How long `store`'s connection waits for the write lock now, in milliseconds (SQLite's
+    /// busy timeout; PostgreSQL's `lock_timeout`, 0: no limit).
+    fn wait_ms(store: &Store) -> i64 {
+        let sql = match &store.conn {
+            Conn::Sqlite(_) => "PRAGMA busy_timeout",
+            Conn::Pg(_) => "SELECT setting::bigint FROM pg_settings WHERE name = 'lock_timeout'",
+        };
+        store.conn.query(sql, &[]).expect("wait")[0]
+            .get(0)
+            .expect("ms")
+    }
+
+    #[test]
+    fn a_batch_waits_longer_for_the_lock_and_the_wait_is_restored_after() {
+        let batch_ms = i64::try_from(BATCH_BUSY_TIMEOUT.as_millis()).expect("ms");
+        for store in stores() {
+            let usual = wait_ms(&store);
+            assert_ne!(usual, batch_ms);
+            for dry_run in [false, true] {
+                let mut during = 0;
+                store
+                    .append_batch(|s| {
+                        during = wait_ms(s);
+                        Ok::<_, ()>(Batch {
+                            dry_run,
+                            ..Batch::default()
+                        })
+                    })
+                    .expect("batch")
+                    .expect("planned");
+                assert_eq!(during, batch_ms, "{:?}", store.conn);
+                assert_eq!(wait_ms(&store), usual, "restored: {:?}", store.conn);
+            }
+            // Refused by its plan (rolled back): restored too.
+            let refused = store.append_batch(|_| Err::<Batch, _>("no")).expect("ran");
+            assert_eq!(refused.expect_err("refused"), "no");
+            assert_eq!(wait_ms(&store), usual);
+        }
+    }
+
+    /// The wait set is the one the write lock is taken with: a writer behind another gives up
+    /// after it (1 ms here; the other holds the lock throughout, so this cannot go either way).
+    #[test]
+    fn a_writer_behind_another_gives_up_after_its_wait() {
+        let dir = tempfile::tempdir().expect("tmp");
+        for (path, _db) in locations(dir.path(), "lock ’.sqlite") {
+            let (holder, waiter) = (
+                Store::open(&path).expect("one"),
+                Store::open(&path).expect("two"),
+            );
+            let tx = holder.begin().expect("lock");
+            waiter
+                .lock_wait(Some(Duration::from_millis(1)))
+                .expect("wait");
+            let e = waiter.begin().map(drop).expect_err("the lock is held");
+            assert!(e.to_string().contains("lock"), "{:?}: {e}", waiter.conn);
+            drop(tx);
+            waiter.lock_wait(None).expect("restore");
+            drop(waiter.begin().expect("free again"));
+        }
+    }
+
+    /// PostgreSQL: a batch whose COMMIT went through but whose reply was lost is saved, and
+    /// said so (a retry of the file would then skip it by its origins).
+    #[test]
+    fn a_batch_whose_commit_reply_was_lost_is_found_by_its_origin() {
+        use crate::review::decision::ActionKind;
+        let Some(db) = crate::store::test_db::PgDb::create() else {
+            return;
+        };
+        let store = Store::open(&db.path()).expect("open");
+        let Conn::Pg(c) = &store.conn else {
+            unreachable!("a URL opens PostgreSQL")
+        };
+        c.lose_commit_reply.set(true);
+        let rows: Vec<(Decision, String)> = ["’°", "東京"]
+            .iter()
+            .enumerate()
+            .map(|(i, note)| {
+                let mut d = Decision::about("ds", "ana", "r1", "h", ActionKind::Note);
+                d.note = Some((*note).to_owned());
+                d.id = PROVISIONAL + i64::try_from(i).expect("i");
+                (d, format!("origin-{i}"))
+            })
+            .collect();
+        let saved = store
+            .append_batch(|_| {
+                Ok::<_, ()>(Batch {
+                    rows: rows.clone(),
+                    ..Batch::default()
+                })
+            })
+            .expect("committed before the reply was lost: saved")
+            .expect("planned");
+        assert_eq!(saved.len(), 2);
+        assert_eq!(store.decisions(None).expect("log"), saved);
+        assert_eq!(
+            store.id_with_origin("origin-1").expect("q"),
+            Some(saved[1].id)
+        );
+    }
+}
