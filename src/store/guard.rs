@@ -247,7 +247,10 @@ pub(super) fn refuse_foreign(conn: &Connection, path: &Path) -> Result<(), Store
             what: "listing its tables".into(),
             source: source.into(),
         })?;
-    if names.is_empty() {
+    // Another spanreview may have migrated since the caller read version 0 (processes opening
+    // a new file at once): its tables came with their version in one transaction.
+    let migrated = || conn.pragma_query_value(None, "user_version", |r| r.get::<_, i64>(0));
+    if names.is_empty() || migrated().is_ok_and(|v| v > 0) {
         return Ok(());
     }
     Err(StoreError::Foreign {
