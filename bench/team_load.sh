@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Issue 11 load (results: BENCHMARKS.md, "Team load"): one SQLite file, PROCS `spanreview apply`
 # processes of PER decisions each started at once, while SCREENS review screens (tmux sessions
-# running `spanreview review`) press keys.
+# running `spanreview review`) press keys. With --db URL, the same on a PostgreSQL server
+# (issue 12): each run's databases are created there (and dropped after) instead of files.
 #
 #   bench/team_load.sh                 # 20 × 500, 8 screens, 3 runs, release binary
 #   bench/team_load.sh --repeat 1 --no-build
+#   eval "$(PG_FSYNC=on .ci/pg.sh start)"; bench/team_load.sh --db "$SPANREVIEW_TEST_PG"
 #
 # Options: --procs N (20)  --per N (500)  --screens N (8)  --repeat R (3)  --no-build
 #          --chunks K (1): each of the PROCS workers applies its PER decisions as K files, one
 #          `apply` (one transaction) after another: more commits to take the latency of
 #          --file RECORDS (data/toolace/test_records_reconstructed.jsonl)
+#          --db URL: a PostgreSQL database on a server where this user may CREATE DATABASE (the
+#          script's databases are made beside it; needs psql)
 # Env: BENCH_DIR (work folder; default /tmp/team-load), CARGO_TARGET_DIR, BIN (the binary to
 # run instead of the release build's).
 #
@@ -25,7 +29,7 @@
 # Not a test: .ci/run does not call it.
 set -euo pipefail
 
-PROCS=20 PER=500 SCREENS=8 REPEAT=3 BUILD=1 CHUNKS=1
+PROCS=20 PER=500 SCREENS=8 REPEAT=3 BUILD=1 CHUNKS=1 PG=
 FILE=data/toolace/test_records_reconstructed.jsonl
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -35,6 +39,7 @@ while [ $# -gt 0 ]; do
         --repeat) REPEAT=$2; shift 2 ;;
         --chunks) CHUNKS=$2; shift 2 ;;
         --file) FILE=$2; shift 2 ;;
+        --db) PG=$2; shift 2 ;;
         --no-build) BUILD=0; shift ;;
         *) echo "unknown option $1" >&2; exit 2 ;;
     esac
@@ -53,10 +58,24 @@ TAG="srload$$"
 fail=0
 bad() { echo "FAIL: $*" >&2; fail=1; }
 now() { date +%s.%N; }
-q() { sqlite3 -cmd ".timeout 60000" "$1" "$2"; }
+# Run $run's new database NAME: the file DIR/NAME.sqlite, or on the --db server (its URL, the
+# --db URL's with another database name).
+newdb() {
+    if [ -z "$PG" ]; then echo "$2/$1.sqlite"; return; fi
+    local bare=${PG%%\?*}
+    psql "$PG" -qAt -c "CREATE DATABASE ${TAG}_$1_$run" >/dev/null
+    echo "${bare%/*}/${TAG}_$1_$run${PG#"$bare"}"
+}
+q() {
+    if [ -n "$PG" ]; then psql "$1" -qAt -c "$2"; else sqlite3 -cmd ".timeout 60000" "$1" "$2"; fi
+}
 
 cleanup() {
     for k in $(seq 1 "$SCREENS"); do tmux kill-session -t "$TAG-$k" 2>/dev/null || true; done
+    [ -z "$PG" ] && return
+    for d in $(psql "$PG" -qAt -c "SELECT datname FROM pg_database WHERE datname LIKE '${TAG}_%'"); do
+        psql "$PG" -qAt -c "DROP DATABASE IF EXISTS $d WITH (FORCE)" >/dev/null || true
+    done
 }
 trap cleanup EXIT
 
@@ -66,13 +85,14 @@ for run in $(seq 1 "$REPEAT"); do
     R="$W/run$run"
     mkdir -p "$R"
     # Baseline: one process, every decision, alone.
+    BASE=$(newdb base "$R")
     t0=$(now)
-    "$BIN" apply "$FILE" --decisions "$W/all.jsonl" --db "$R/base.sqlite" \
+    "$BIN" apply "$FILE" --decisions "$W/all.jsonl" --db "$BASE" \
         --timings "$R/base-timings.tsv" > "$R/base.out" 2> "$R/base.err" || bad "baseline exit $?"
     t1=$(now)
     echo "$t1 - $t0" | bc >> "$W/base-wall.txt"
 
-    DB="$R/load.sqlite"
+    DB=$(newdb load "$R")
     # The screens open the database first (one creates it), each on its own reviewer.
     for k in $(seq 1 "$SCREENS"); do
         tmux new-session -d -s "$TAG-$k" -x 120 -y 36 \
@@ -148,7 +168,7 @@ for run in $(seq 1 "$REPEAT"); do
     done
     rows=$(q "$DB" "SELECT count(*) FROM decision WHERE reviewer LIKE 'apply-%'")
     [ "$rows" = $((PROCS * PER)) ] || bad "run $run: $rows apply rows, want $((PROCS * PER))"
-    base_rows=$(q "$R/base.sqlite" "SELECT count(*) FROM decision")
+    base_rows=$(q "$BASE" "SELECT count(*) FROM decision")
     [ "$base_rows" = $((PROCS * PER)) ] || bad "run $run: baseline $base_rows rows"
     screens=$(q "$DB" "SELECT count(*) FROM decision WHERE reviewer LIKE 'screen-%'")
     echo "run $run: load $(tail -1 "$W/load-wall.txt") s, baseline $(tail -1 "$W/base-wall.txt") s; apply rows $rows, screen rows $screens" >&2

@@ -129,7 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .count();
         let mut s = format!(
             "plan generation {generation} of dataset {name} saved in {}",
-            db.display()
+            crate::store::shown(&db)
         );
         if !previous.is_empty() {
             let _ = write!(
@@ -170,7 +170,7 @@ fn show(args: &Args) -> anyhow::Result<ExitCode> {
             format!(
                 "{} holds no plan for dataset {name:?}: make one with `spanreview assign FILE \
                  --reviewers A,B`",
-                db.display()
+                crate::store::shown(&db)
             )
         })?
         .into_iter()
@@ -186,7 +186,7 @@ fn show(args: &Args) -> anyhow::Result<ExitCode> {
     let decided = decided_by(&log, arbitrates_reviewers);
     let out = format!(
         "plan of dataset {name} in {}\n{}",
-        db.display(),
+        crate::store::shown(&db),
         summary(&plan, &decided, None)
     );
     super::write_stdout(escape::lines(&out).as_bytes())

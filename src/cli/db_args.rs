@@ -10,7 +10,9 @@ use crate::store::Store;
 /// `#[command(mut_arg("dataset", ...))]`.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct DbArgs {
-    /// The database [default: $SPANREVIEW_DB, else spanreview.sqlite in the user data folder].
+    /// The database: a file, or a PostgreSQL server's database as
+    /// postgresql://USER@HOST:PORT/DB (password from PGPASSWORD; never shown) [default:
+    /// $SPANREVIEW_DB, else spanreview.sqlite in the user data folder].
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
     /// Dataset name in the log [default: the name the review screen uses: the leading file's
@@ -20,7 +22,8 @@ pub struct DbArgs {
 }
 
 impl DbArgs {
-    /// The database path: `--db`, else `SPANREVIEW_DB`, else the user data folder's.
+    /// The database path (or PostgreSQL URL): `--db`, else `SPANREVIEW_DB`, else the user data
+    /// folder's.
     #[must_use]
     pub fn db_path(&self) -> PathBuf {
         self.db.clone().unwrap_or_else(Store::default_path)

@@ -45,7 +45,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if !known.iter().any(|k| k == ds) {
             eprintln!(
                 "warning: {} has no decisions on dataset {ds:?} (it has: {})",
-                path.display(),
+                crate::store::shown(&path),
                 if known.is_empty() {
                     "none".to_owned()
                 } else {

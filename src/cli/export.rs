@@ -380,7 +380,7 @@ fn load_log(db: &Path, name: &str) -> anyhow::Result<HashMap<String, Vec<Decisio
         eprintln!(
             "warning: {} has no decisions on dataset {name:?} (it has: {}); records are \
              exported as read",
-            db.display(),
+            crate::store::shown(db),
             if known.is_empty() {
                 "none".to_owned()
             } else {

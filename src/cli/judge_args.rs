@@ -124,11 +124,12 @@ impl JudgeArgs {
         let mut out = Judges::default();
         let mut notes = Vec::new();
         for spec in &self.judges {
+            let shown = shown_spec(spec);
             let (sources, note) = load_one(spec, dataset, dataset_name, store)
-                .with_context(|| format!("--judge {spec}"))?;
+                .with_context(|| format!("--judge {shown}"))?;
             for s in sources {
                 if out.sources.iter().any(|o| o.name == s.name) {
-                    anyhow::bail!("--judge {spec}: source name {:?} given twice", s.name);
+                    anyhow::bail!("--judge {shown}: source name {:?} given twice", s.name);
                 }
                 out.sources.push(s);
             }
@@ -339,6 +340,15 @@ fn load_one(
     let kind = judges::kind_of(&spec.path, None)?;
     let hash = match kind {
         JudgeKind::File(_) => judges::content_hash(&[&spec.path])?,
+        // A server's database has no bytes to hash: its URL and how far its log is stand in,
+        // so new decisions there mean a new import, as for a file.
+        JudgeKind::Database if crate::store::is_url(&spec.path.to_string_lossy()) => {
+            let (count, last) = Store::open_snapshot(&spec.path)?.log_stamp(dataset_name)?;
+            let mut h = Sha256::new();
+            h.update(crate::store::shown(&spec.path).as_bytes());
+            h.update(format!("\0{dataset_name}\0{count}\0{last}").as_bytes());
+            h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+        }
         JudgeKind::Database => {
             let wal = wal_path(&spec.path);
             let files = judges::content_hash(&[&spec.path, &wal])?;
@@ -350,7 +360,7 @@ fn load_one(
         }
     };
     let mut note = LoadNote {
-        spec: spec.to_string(),
+        spec: shown_spec(spec),
         reused: false,
         imported: false,
         sources: Vec::new(),
@@ -420,6 +430,11 @@ fn load_one(
     Ok((sources, note))
 }
 
+/// `NAME=FILE` as it may be shown: a URL's password removed.
+fn shown_spec(spec: &JudgeSpec) -> String {
+    format!("{}={}", spec.name, crate::store::shown(&spec.path))
+}
+
 /// `PATH-wal`, where SQLite keeps a WAL database's recent commits.
 fn wal_path(db: &Path) -> PathBuf {
     let mut s = db.as_os_str().to_owned();
@@ -443,7 +458,7 @@ pub fn reviewed_source(
         let known = other.datasets().unwrap_or_default().join(", ");
         problems.push(format!(
             "{} has no decisions on dataset {dataset_name:?} (it has: {}); the source is empty",
-            spec.path.display(),
+            crate::store::shown(&spec.path),
             if known.is_empty() { "none" } else { &known }
         ));
     }
@@ -479,7 +494,7 @@ pub fn reviewed_source(
     if stale > 0 {
         problems.push(format!(
             "{}: {stale} stale decision(s) (made on other content of the records) not applied",
-            spec.path.display()
+            crate::store::shown(&spec.path)
         ));
     }
     Ok((source, problems))

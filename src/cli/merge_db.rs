@@ -16,11 +16,11 @@ use crate::store::{Store, StoreError};
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Example:\n  spanreview merge-db team.sqlite ana.sqlite bo.sqlite")]
 pub struct Args {
-    /// The database to merge into (created when missing).
+    /// The database to merge into (created when missing); a file or a postgresql:// URL.
     #[arg(value_name = "OUT.sqlite")]
     pub out: PathBuf,
     /// Databases to merge from, in order (only read, never changed; an older schema is brought
-    /// up to date in a copy in memory).
+    /// up to date in a copy in memory); files or postgresql:// URLs.
     #[arg(required = true, value_name = "IN.sqlite")]
     pub inputs: Vec<PathBuf>,
 }
@@ -35,7 +35,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if same_file(input, &args.out) {
             bail!(
                 "cannot merge {} into itself: give a different OUT",
-                input.display()
+                crate::store::shown(input)
             );
         }
     }
@@ -56,7 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let r = out.merge_from(input)?;
         let line = format!(
             "{}: {} decisions, {} added, {} already present; {} record states taken",
-            path.display(),
+            crate::store::shown(path),
             r.read,
             r.added,
             r.present,

@@ -238,7 +238,8 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
     } else {
         Store::open(&db)
     };
-    let store = std::rc::Rc::new(store.with_context(|| format!("opening {}", db.display()))?);
+    let store =
+        std::rc::Rc::new(store.with_context(|| format!("opening {}", crate::store::shown(&db)))?);
     let plan = store.plan(&dataset.name)?;
     let queue = queue.unwrap_or_else(|| default_queue(plan.as_deref(), &reviewer, &dataset.name));
     let mut arb = arb;
@@ -264,7 +265,7 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
     tracing::info!(
         dataset = %dataset.name,
         records = dataset.len(),
-        db = %db.display(),
+        db = %crate::store::shown(&db),
         queue = %queue,
         "review opened"
     );
@@ -298,7 +299,7 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
         eprintln!("{done}/{n} reviewed in queue {}; {e}", app.queue.kind);
         return Ok(ExitCode::from(1));
     }
-    let db = db.display().to_string();
+    let db = crate::store::shown(&db);
     println!(
         "{done}/{n} reviewed in queue {}; decisions are in {}",
         app.queue.kind,

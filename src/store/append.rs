@@ -19,12 +19,11 @@ impl Store {
             self.check(d)?;
         }
         let tx = self.begin()?;
-        let saved = self.insert_rows(&tx, decisions)?;
+        let (saved, origin) = self.insert_rows(&tx, decisions)?;
         if let (Some(st), Some(last)) = (state, saved.last()) {
             self.upsert_state(&tx, last, st)?;
         }
-        tx.commit()
-            .map_err(|e| self.err("committing the decisions", e))?;
+        self.commit_checked(tx, &origin, "committing the decisions")?;
         Ok(saved)
     }
 
@@ -57,14 +56,13 @@ impl Store {
             self.check(d)?;
         }
         let tx = self.begin()?;
-        let saved = self.insert_rows(&tx, decisions)?;
+        let (saved, origin) = self.insert_rows(&tx, decisions)?;
         let log = self.record_decisions(&first.dataset, &first.record_id)?;
         let state = state_of(&log);
         if let Some(last) = saved.last() {
             self.upsert_state(&tx, last, &state)?;
         }
-        tx.commit()
-            .map_err(|e| self.err("committing the decisions", e))?;
+        self.commit_checked(tx, &origin, "committing the decisions")?;
         Ok(saved)
     }
 
@@ -83,27 +81,31 @@ impl Store {
         }
         let tx = self.begin()?;
         let mut saved = Vec::with_capacity(rows.len());
+        let mut first_origin = String::new();
         for (d, st) in rows {
-            let s = self
-                .insert_rows(&tx, std::slice::from_ref(d))?
+            let (mut one, origin) = self.insert_rows(&tx, std::slice::from_ref(d))?;
+            let s = one
                 .pop()
                 .ok_or_else(|| self.invalid("internal: a decision was not saved".to_owned()))?;
             self.upsert_state(&tx, &s, st)?;
             saved.push(s);
+            if first_origin.is_empty() {
+                first_origin = origin;
+            }
         }
-        tx.commit()
-            .map_err(|e| self.err("committing the decisions", e))?;
+        self.commit_checked(tx, &first_origin, "committing the decisions")?;
         Ok(saved)
     }
 
     /// Insert `decisions` in `tx` (time set to now when empty; undo and redo targets must be
-    /// in the log); returns them with their ids.
+    /// in the log); returns them with their ids, and the first one's origin (empty when none).
     fn insert_rows(
         &self,
-        tx: &rusqlite::Transaction<'_>,
+        _tx: &super::Tx<'_>,
         decisions: &[Decision],
-    ) -> Result<Vec<Decision>, StoreError> {
+    ) -> Result<(Vec<Decision>, String), StoreError> {
         let mut saved = Vec::with_capacity(decisions.len());
+        let mut first_origin = String::new();
         for d in decisions {
             let mut s = d.clone();
             if s.time.is_empty() {
@@ -117,11 +119,15 @@ impl Store {
                     )));
                 }
             }
-            s.id = row::insert(tx, &s, &new_origin())
+            let origin = new_origin();
+            s.id = row::insert(&self.conn, &s, &origin)
                 .map_err(|e| self.err(format!("saving a {} decision", s.action.name()), e))?;
             saved.push(s);
+            if first_origin.is_empty() {
+                first_origin = origin;
+            }
         }
-        Ok(saved)
+        Ok((saved, first_origin))
     }
 }
 

@@ -5,8 +5,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use rusqlite::OptionalExtension;
-
+use super::engine::{vals, Conn};
 use super::{row, RecordState, Store, StoreError};
 use crate::review::decision::Decision;
 
@@ -15,7 +14,9 @@ use crate::review::decision::Decision;
 pub const PROVISIONAL: i64 = 1 << 60;
 
 /// How long a batch waits for the write lock: a batch is no keystroke, and waiting behind other
-/// writers for longer than the screen's timeout is better than failing.
+/// writers for longer than the screen's timeout is better than failing. SQLite: the busy
+/// timeout of the batch's `BEGIN IMMEDIATE`; PostgreSQL: the `lock_timeout` of its wait for the
+/// advisory lock (which otherwise waits without limit), so a batch fails rather than hangs.
 pub const BATCH_BUSY_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// What a checked batch saves.
@@ -42,14 +43,22 @@ impl Store {
         &self,
         plan: impl FnOnce(&Self) -> Result<Batch, E>,
     ) -> Result<Result<Vec<Decision>, E>, StoreError> {
-        self.conn
-            .busy_timeout(BATCH_BUSY_TIMEOUT)
-            .map_err(|e| self.err("setting the busy timeout", e))?;
-        let tx = self.begin();
-        self.conn
-            .busy_timeout(super::BUSY_TIMEOUT)
-            .map_err(|e| self.err("setting the busy timeout", e))?;
-        let tx = tx?;
+        self.lock_wait(Some(BATCH_BUSY_TIMEOUT))?;
+        let r = self.append_batch_locked(plan);
+        // Restored after the transaction ended, also when it failed. Not restored is no error:
+        // the batch's outcome stands (a committed batch must not be reported as failed), and
+        // the connection only waits longer (a lost PostgreSQL session takes the setting along).
+        if let Err(e) = self.lock_wait(None) {
+            tracing::warn!(error = %e, "the wait for the write lock was not restored");
+        }
+        r
+    }
+
+    fn append_batch_locked<E>(
+        &self,
+        plan: impl FnOnce(&Self) -> Result<Batch, E>,
+    ) -> Result<Result<Vec<Decision>, E>, StoreError> {
+        let tx = self.begin()?;
         let batch = match plan(self) {
             Ok(b) => b,
             Err(e) => return Ok(Err(e)),
@@ -78,7 +87,7 @@ impl Store {
                 };
                 s.target = Some(t);
             }
-            s.id = row::insert(&tx, &s, origin)
+            s.id = row::insert(&self.conn, &s, origin)
                 .map_err(|e| self.err(format!("saving a {} decision", s.action.name()), e))?;
             ids.insert(d.id, s.id);
             last.insert((&d.dataset, &d.record_id), s.id);
@@ -88,26 +97,42 @@ impl Store {
             let id = last.get(&(ds.as_str(), rec.as_str())).copied();
             self.write_state(&tx, ds, rec, id, st)?;
         }
-        tx.commit()
-            .map_err(|e| self.err("committing the decisions", e))?;
+        // A COMMIT whose reply was lost is checked by the first row's origin (see `mod.rs`).
+        let first = batch.rows.first().map_or("", |(_, o)| o.as_str());
+        self.commit_checked(tx, first, "committing the decisions")?;
         Ok(Ok(saved))
+    }
+
+    /// Set how long this connection waits for the write lock (see [`BATCH_BUSY_TIMEOUT`]);
+    /// `None`: back to its usual wait. On PostgreSQL a session setting outside any transaction,
+    /// so a rollback does not undo it.
+    fn lock_wait(&self, wait: Option<std::time::Duration>) -> Result<(), StoreError> {
+        match (&self.conn, wait) {
+            (Conn::Sqlite(c), w) => c
+                .busy_timeout(w.unwrap_or(super::BUSY_TIMEOUT))
+                .map_err(Into::into),
+            // Milliseconds: the unit `lock_timeout` reads a bare number in.
+            (Conn::Pg(_), Some(w)) => self
+                .conn
+                .batch(&format!("SET lock_timeout = {}", w.as_millis())),
+            // The server's (or the role's) setting again.
+            (Conn::Pg(_), None) => self.conn.batch("RESET lock_timeout"),
+        }
+        .map_err(|e| self.err("setting the wait for the write lock", e))
     }
 
     /// The id of the decision with this origin, if there is one.
     ///
     /// # Errors
-    /// SQLite fails.
+    /// The database cannot be read.
     pub fn id_with_origin(&self, origin: &str) -> Result<Option<i64>, StoreError> {
-        self.conn
-            .prepare_cached("SELECT id FROM decision WHERE origin = ?1")
-            .and_then(|mut st| st.query_row([origin], |r| r.get(0)).optional())
-            .map_err(|e| self.err(format!("looking up origin {origin}"), e))
+        self.id_of_origin(origin)
     }
 
     /// [`Store::decisions`] (optionally one reviewer's only), each with its origin.
     ///
     /// # Errors
-    /// SQLite fails, or a row cannot be read back.
+    /// The database cannot be read, or a row cannot be read back.
     pub fn decisions_with_origin(
         &self,
         dataset: Option<&str>,
@@ -116,11 +141,121 @@ impl Store {
         let what = "reading the decision log";
         match (dataset, reviewer) {
             (Some(ds), Some(r)) => {
-                self.select_with_origin(what, "WHERE dataset = ?1 AND reviewer = ?2", &[&ds, &r])
+                self.select_with_origin(what, "WHERE dataset = ?1 AND reviewer = ?2", &vals![ds, r])
             }
-            (Some(ds), None) => self.select_with_origin(what, "WHERE dataset = ?1", &[&ds]),
-            (None, Some(r)) => self.select_with_origin(what, "WHERE reviewer = ?1", &[&r]),
+            (Some(ds), None) => self.select_with_origin(what, "WHERE dataset = ?1", &vals![ds]),
+            (None, Some(r)) => self.select_with_origin(what, "WHERE reviewer = ?1", &vals![r]),
             (None, None) => self.select_with_origin(what, "", &[]),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::store::test_db::{locations, stores};
+
+    /// How long `store`'s connection waits for the write lock now, in milliseconds (SQLite's
+    /// busy timeout; PostgreSQL's `lock_timeout`, 0: no limit).
+    fn wait_ms(store: &Store) -> i64 {
+        let sql = match &store.conn {
+            Conn::Sqlite(_) => "PRAGMA busy_timeout",
+            Conn::Pg(_) => "SELECT setting::bigint FROM pg_settings WHERE name = 'lock_timeout'",
+        };
+        store.conn.query(sql, &[]).expect("wait")[0]
+            .get(0)
+            .expect("ms")
+    }
+
+    #[test]
+    fn a_batch_waits_longer_for_the_lock_and_the_wait_is_restored_after() {
+        let batch_ms = i64::try_from(BATCH_BUSY_TIMEOUT.as_millis()).expect("ms");
+        for store in stores() {
+            let usual = wait_ms(&store);
+            assert_ne!(usual, batch_ms);
+            for dry_run in [false, true] {
+                let mut during = 0;
+                store
+                    .append_batch(|s| {
+                        during = wait_ms(s);
+                        Ok::<_, ()>(Batch {
+                            dry_run,
+                            ..Batch::default()
+                        })
+                    })
+                    .expect("batch")
+                    .expect("planned");
+                assert_eq!(during, batch_ms, "{:?}", store.conn);
+                assert_eq!(wait_ms(&store), usual, "restored: {:?}", store.conn);
+            }
+            // Refused by its plan (rolled back): restored too.
+            let refused = store.append_batch(|_| Err::<Batch, _>("no")).expect("ran");
+            assert_eq!(refused.expect_err("refused"), "no");
+            assert_eq!(wait_ms(&store), usual);
+        }
+    }
+
+    /// The wait set is the one the write lock is taken with: a writer behind another gives up
+    /// after it (1 ms here; the other holds the lock throughout, so this cannot go either way).
+    #[test]
+    fn a_writer_behind_another_gives_up_after_its_wait() {
+        let dir = tempfile::tempdir().expect("tmp");
+        for (path, _db) in locations(dir.path(), "lock ’.sqlite") {
+            let (holder, waiter) = (
+                Store::open(&path).expect("one"),
+                Store::open(&path).expect("two"),
+            );
+            let tx = holder.begin().expect("lock");
+            waiter
+                .lock_wait(Some(Duration::from_millis(1)))
+                .expect("wait");
+            let e = waiter.begin().map(drop).expect_err("the lock is held");
+            assert!(e.to_string().contains("lock"), "{:?}: {e}", waiter.conn);
+            drop(tx);
+            waiter.lock_wait(None).expect("restore");
+            drop(waiter.begin().expect("free again"));
+        }
+    }
+
+    /// PostgreSQL: a batch whose COMMIT went through but whose reply was lost is saved, and
+    /// said so (a retry of the file would then skip it by its origins).
+    #[test]
+    fn a_batch_whose_commit_reply_was_lost_is_found_by_its_origin() {
+        use crate::review::decision::ActionKind;
+        let Some(db) = crate::store::test_db::PgDb::create() else {
+            return;
+        };
+        let store = Store::open(&db.path()).expect("open");
+        let Conn::Pg(c) = &store.conn else {
+            unreachable!("a URL opens PostgreSQL")
+        };
+        c.lose_commit_reply.set(true);
+        let rows: Vec<(Decision, String)> = ["’°", "東京"]
+            .iter()
+            .enumerate()
+            .map(|(i, note)| {
+                let mut d = Decision::about("ds", "ana", "r1", "h", ActionKind::Note);
+                d.note = Some((*note).to_owned());
+                d.id = PROVISIONAL + i64::try_from(i).expect("i");
+                (d, format!("origin-{i}"))
+            })
+            .collect();
+        let saved = store
+            .append_batch(|_| {
+                Ok::<_, ()>(Batch {
+                    rows: rows.clone(),
+                    ..Batch::default()
+                })
+            })
+            .expect("committed before the reply was lost: saved")
+            .expect("planned");
+        assert_eq!(saved.len(), 2);
+        assert_eq!(store.decisions(None).expect("log"), saved);
+        assert_eq!(
+            store.id_with_origin("origin-1").expect("q"),
+            Some(saved[1].id)
+        );
     }
 }

@@ -4,15 +4,15 @@
 //! A claim says "this record is on ana's screen until `expires`" so that a second reviewer is
 //! served another record. Claims are working state, not the log: they are replaced, renewed and
 //! deleted. Taking one is a single `INSERT … ON CONFLICT DO UPDATE … WHERE` (same reviewer, or
-//! the old claim expired) inside one `BEGIN IMMEDIATE` transaction, so of two processes
-//! claiming one record exactly one wins. Expiry is judged by the store's clock
+//! the old claim expired) inside one write transaction (SQLite's `BEGIN IMMEDIATE`, PostgreSQL's
+//! advisory lock: see `engine.rs`), so of two processes claiming one record exactly one wins,
+//! on either engine. Expiry is judged by the store's clock
 //! ([`Store::set_clock`]), so tests step time instead of sleeping.
 
 use std::collections::HashMap;
 use std::time::Duration;
 
-use rusqlite::{params, OptionalExtension};
-
+use super::engine::{vals, DbError};
 use super::{rfc3339, Store, StoreError};
 use crate::review::decision::Decision;
 
@@ -59,32 +59,42 @@ impl Store {
         let expires = rfc3339(now + ttl);
         let tx = self.begin()?;
         if let Some(old) = leaving.filter(|&o| o != record_id) {
-            tx.execute(
-                "DELETE FROM claim WHERE dataset = ?1 AND record_id = ?2 AND reviewer = ?3",
-                params![dataset, old, reviewer],
-            )
-            .map_err(|e| self.err(what.clone(), e))?;
+            self.conn
+                .execute(
+                    "DELETE FROM claim WHERE dataset = ?1 AND record_id = ?2 AND reviewer = ?3",
+                    &vals![dataset, old, reviewer],
+                )
+                .map_err(|e| self.err(what.clone(), e))?;
         }
-        // RFC 3339 stamps of one format compare as text in time order.
-        let won = tx
+        // RFC 3339 stamps of one fixed-width format compare as text in time order (on
+        // PostgreSQL under any collation too: they differ only in digits at the same places).
+        let won = self
+            .conn
             .execute(
                 "INSERT INTO claim (dataset, record_id, reviewer, expires) VALUES (?1, ?2, ?3, ?4) \
                  ON CONFLICT (dataset, record_id) DO UPDATE SET reviewer = excluded.reviewer, \
                  expires = excluded.expires \
                  WHERE claim.reviewer = excluded.reviewer OR claim.expires <= ?5",
-                params![dataset, record_id, reviewer, expires, rfc3339(now)],
+                &vals![dataset, record_id, reviewer, expires, rfc3339(now)],
             )
             .map_err(|e| self.err(what.clone(), e))?
             == 1;
         let out = if won {
             Claim::Won { expires }
         } else {
-            let by: String = tx
-                .query_row(
+            let by: String = self
+                .conn
+                .query_opt(
                     "SELECT reviewer FROM claim WHERE dataset = ?1 AND record_id = ?2",
-                    params![dataset, record_id],
-                    |r| r.get(0),
+                    &vals![dataset, record_id],
                 )
+                .and_then(|r| {
+                    r.ok_or_else(|| DbError::Decode {
+                        column: 0,
+                        message: "internal: the claim that was not taken is not there".into(),
+                    })?
+                    .get(0)
+                })
                 .map_err(|e| self.err(what.clone(), e))?;
             Claim::Held { by }
         };
@@ -108,11 +118,11 @@ impl Store {
         match record_id {
             Some(id) => self.conn.execute(
                 "DELETE FROM claim WHERE dataset = ?1 AND record_id = ?2 AND reviewer = ?3",
-                params![dataset, id, reviewer],
+                &vals![dataset, id, reviewer],
             ),
             None => self.conn.execute(
                 "DELETE FROM claim WHERE dataset = ?1 AND reviewer = ?2",
-                params![dataset, reviewer],
+                &vals![dataset, reviewer],
             ),
         }
         .map_err(|e| self.err(what, e))?;
@@ -122,57 +132,48 @@ impl Store {
     /// Who holds a live (unexpired) claim on `record_id`, if anyone.
     ///
     /// # Errors
-    /// SQLite fails.
+    /// The database cannot be read.
     pub fn claim_holder(
         &self,
         dataset: &str,
         record_id: &str,
     ) -> Result<Option<String>, StoreError> {
         self.conn
-            .query_row(
+            .query_opt(
                 "SELECT reviewer FROM claim WHERE dataset = ?1 AND record_id = ?2 AND expires > ?3",
-                params![dataset, record_id, self.now_rfc3339()],
-                |r| r.get(0),
+                &vals![dataset, record_id, self.now_rfc3339()],
             )
-            .optional()
+            .and_then(|r| r.map(|r| r.get(0)).transpose())
             .map_err(|e| self.err(format!("reading the claim on record {record_id:?}"), e))
     }
 
     /// The live claims on `dataset` held by reviewers other than `reviewer`: record id → holder.
     ///
     /// # Errors
-    /// SQLite fails.
+    /// The database cannot be read.
     pub fn claims_of_others(
         &self,
         dataset: &str,
         reviewer: &str,
     ) -> Result<HashMap<String, String>, StoreError> {
-        let what = format!("reading the claims on dataset {dataset:?}");
-        let mut st = self
-            .conn
-            .prepare_cached(
+        self.conn
+            .query(
                 "SELECT record_id, reviewer FROM claim \
                  WHERE dataset = ?1 AND reviewer <> ?2 AND expires > ?3",
+                &vals![dataset, reviewer, self.now_rfc3339()],
             )
-            .map_err(|e| self.err(what.clone(), e))?;
-        let rows = st
-            .query_map(params![dataset, reviewer, self.now_rfc3339()], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
-            .and_then(Iterator::collect::<Result<HashMap<_, _>, _>>)
-            .map_err(|e| self.err(what, e))?;
-        Ok(rows)
+            .and_then(|rows| rows.iter().map(|r| Ok((r.get(0)?, r.get(1)?))).collect())
+            .map_err(|e| self.err(format!("reading the claims on dataset {dataset:?}"), e))
     }
 
     /// The id of the last decision saved (0 for an empty log): where a screen starts polling.
     ///
     /// # Errors
-    /// SQLite fails.
+    /// The database cannot be read.
     pub fn last_decision_id(&self) -> Result<i64, StoreError> {
         self.conn
-            .query_row("SELECT COALESCE(MAX(id), 0) FROM decision", [], |r| {
-                r.get(0)
-            })
+            .query_opt("SELECT COALESCE(MAX(id), 0) FROM decision", &[])
+            .and_then(|r| r.map_or(Ok(0), |r| r.get(0)))
             .map_err(|e| self.err("reading the last decision id", e))
     }
 
@@ -180,13 +181,13 @@ impl Store {
     /// too), in log order: what a screen polls to follow the team.
     ///
     /// # Errors
-    /// SQLite fails, or a row cannot be read back.
+    /// The database cannot be read, or a row cannot be read back.
     pub fn decisions_after(&self, dataset: &str, after: i64) -> Result<Vec<Decision>, StoreError> {
         Ok(self
             .select_with_origin(
                 &format!("reading the new decisions on dataset {dataset:?}"),
                 "WHERE id > ?2 AND dataset = ?1",
-                &[&dataset, &after],
+                &vals![dataset, after],
             )?
             .into_iter()
             .map(|(d, _)| d)
@@ -198,6 +199,7 @@ impl Store {
 mod tests {
     use super::*;
     use crate::review::decision::ActionKind;
+    use crate::store::test_db::{locations, stores};
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::Arc;
     use std::time::{SystemTime, UNIX_EPOCH};
@@ -215,10 +217,16 @@ mod tests {
     #[test]
     fn a_claim_holds_until_it_expires_and_renewing_extends_it() {
         let dir = tempfile::tempdir().expect("tmp");
-        let path = dir.path().join("team °.sqlite");
+        for (path, _db) in locations(dir.path(), "team °.sqlite") {
+            claim_expiry(&path);
+        }
+    }
+
+    /// Two reviewers' stores on the database at `path`.
+    fn claim_expiry(path: &std::path::Path) {
         let (ana, bo) = (
-            Store::open(&path).expect("ana"),
-            Store::open(&path).expect("bo"),
+            Store::open(path).expect("ana"),
+            Store::open(path).expect("bo"),
         );
         let secs = Arc::new(AtomicU64::new(T0));
         clock_at(&ana, &secs);
@@ -272,7 +280,12 @@ mod tests {
 
     #[test]
     fn moving_on_and_quitting_release_only_ones_own_claims() {
-        let store = Store::open_in_memory().expect("db");
+        for store in stores() {
+            release(&store);
+        }
+    }
+
+    fn release(store: &Store) {
         let ttl = CLAIM_TTL;
         store.claim("ds", "r1", "ana", ttl, None).expect("c");
         store.claim("ds", "r9", "bo", ttl, None).expect("c");
@@ -306,15 +319,21 @@ mod tests {
     #[test]
     fn of_many_processes_claiming_one_record_at_once_exactly_one_wins() {
         let dir = tempfile::tempdir().expect("tmp");
-        let path = dir.path().join("race.sqlite");
-        drop(Store::open(&path).expect("create"));
+        for (path, _db) in locations(dir.path(), "race.sqlite") {
+            race(&path);
+        }
+    }
+
+    /// 8 connections (as 8 processes) claim one record at once, five times.
+    fn race(path: &std::path::Path) {
+        drop(Store::open(path).expect("create"));
         for round in 0..5 {
             let record = format!("r{round}");
             let barrier = Arc::new(std::sync::Barrier::new(8));
             let handles: Vec<_> = (0..8)
                 .map(|k| {
                     let (path, record, barrier) =
-                        (path.clone(), record.clone(), Arc::clone(&barrier));
+                        (path.to_owned(), record.clone(), Arc::clone(&barrier));
                     std::thread::spawn(move || {
                         let store = Store::open(&path).expect("open");
                         barrier.wait();
@@ -346,7 +365,13 @@ mod tests {
 
     #[test]
     fn decisions_after_an_id_are_the_new_ones_of_that_dataset() {
-        let store = Store::open_in_memory().expect("db");
+        for store in stores() {
+            decisions_after(&store);
+        }
+    }
+
+    fn decisions_after(store: &Store) {
+        assert_eq!(store.last_decision_id().expect("empty log"), 0);
         store.set_clock(Arc::new(|| {
             SystemTime::UNIX_EPOCH + Duration::from_secs(T0)
         }));
@@ -367,12 +392,5 @@ mod tests {
         );
         assert!(store.decisions_after("ds", ids[3]).expect("q").is_empty());
         assert_eq!(store.last_decision_id().expect("q"), ids[3]);
-        assert_eq!(
-            Store::open_in_memory()
-                .expect("db")
-                .last_decision_id()
-                .expect("q"),
-            0
-        );
     }
 }

@@ -128,15 +128,39 @@ pub enum StoreError {
         /// Where everything saved until then was copied, or why it could not be.
         rescue: Result<PathBuf, String>,
     },
-    /// SQLite refused an operation.
+    /// The database engine refused an operation, or (PostgreSQL) the connection failed.
     #[error("database {}: {what} failed: {source}", path.display())]
-    Sqlite {
-        /// The database.
+    Db {
+        /// The database (a URL without its password).
         path: PathBuf,
         /// What was being done.
         what: String,
-        /// SQLite's error.
-        source: rusqlite::Error,
+        /// The engine's error.
+        source: super::engine::DbError,
+    },
+    /// The PostgreSQL server cannot be reached (or refused the login).
+    #[error(
+        "cannot connect to the PostgreSQL database {}: {why} (nothing was changed; is the server running, and are the host, port, user and database right?)",
+        url.display()
+    )]
+    Unreachable {
+        /// The URL, password removed.
+        url: PathBuf,
+        /// The client's or server's reason.
+        why: String,
+    },
+    /// A PostgreSQL database with an older schema, given to a command that only reads.
+    #[error(
+        "database {} has schema version {found}, older than this spanreview's {known}: open it once with `spanreview review --db ...` (which migrates it), then read it (nothing was changed)",
+        path.display()
+    )]
+    TooOld {
+        /// The database.
+        path: PathBuf,
+        /// Its version.
+        found: i64,
+        /// This build's.
+        known: i64,
     },
     /// A decision or state that cannot be stored, or a stored row that cannot be read back.
     #[error("database {}: {message}", path.display())]
@@ -146,6 +170,19 @@ pub enum StoreError {
         /// What is wrong, quoting the value.
         message: String,
     },
+}
+
+impl StoreError {
+    /// True when the database could not be reached (PostgreSQL's connection is down): nothing
+    /// of the write was saved, and the same write may succeed once the server is back.
+    #[must_use]
+    pub fn is_connection_lost(&self) -> bool {
+        match self {
+            Self::Db { source, .. } => source.is_connection(),
+            Self::Unreachable { .. } => true,
+            _ => false,
+        }
+    }
 }
 
 fn gone_message(path: &std::path::Path, rescue: &Result<PathBuf, String>) -> String {

@@ -156,15 +156,15 @@ impl Store {
         let name = format!("{stem}.rescued-{stamp}.sqlite");
         let beside = path.parent().filter(|d| d.is_dir()).map(|d| d.join(&name));
         let mut errors = Vec::new();
+        let Some(conn) = self.conn.sqlite() else {
+            return Err("internal: only an SQLite file is rescued".to_owned());
+        };
         for dir in [beside, Some(std::env::temp_dir().join(&name))]
             .into_iter()
             .flatten()
         {
             let target = free_name(&dir);
-            match self
-                .conn
-                .execute("VACUUM INTO ?1", [target.to_string_lossy()])
-            {
+            match conn.execute("VACUUM INTO ?1", [target.to_string_lossy()]) {
                 Ok(_) => return Ok(target),
                 Err(e) => errors.push(format!("{}: {e}", target.display())),
             }
@@ -222,8 +222,8 @@ pub(super) fn refuse_read_only_connection(
 /// beside the database (`-wal`, `-shm`) because the folder is read-only.
 pub(super) fn folder_read_only(e: StoreError, path: &Path) -> StoreError {
     match &e {
-        StoreError::Sqlite {
-            source: rusqlite::Error::SqliteFailure(f, _),
+        StoreError::Db {
+            source: super::DbError::Sqlite(rusqlite::Error::SqliteFailure(f, _)),
             ..
         } if f.extended_code == rusqlite::ffi::SQLITE_READONLY_DIRECTORY => {
             StoreError::FolderReadOnly {
@@ -242,12 +242,15 @@ pub(super) fn refuse_foreign(conn: &Connection, path: &Path) -> Result<(), Store
              AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
         )
         .and_then(|mut st| st.query_map([], |r| r.get(0))?.collect())
-        .map_err(|source| StoreError::Sqlite {
+        .map_err(|source| StoreError::Db {
             path: path.to_owned(),
             what: "listing its tables".into(),
-            source,
+            source: source.into(),
         })?;
-    if names.is_empty() {
+    // Another spanreview may have migrated since the caller read version 0 (processes opening
+    // a new file at once): its tables came with their version in one transaction.
+    let migrated = || conn.pragma_query_value(None, "user_version", |r| r.get::<_, i64>(0));
+    if names.is_empty() || migrated().is_ok_and(|v| v > 0) {
         return Ok(());
     }
     Err(StoreError::Foreign {

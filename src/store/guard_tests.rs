@@ -167,3 +167,31 @@ fn the_injected_clock_stamps_decisions() {
     let all = store.append_all(&[dec("r")], None).expect("saved");
     assert_eq!(all[0].time, "2023-11-14T22:13:20.250Z");
 }
+
+/// Several processes open a new database at once: one reads version 0, another migrates, then
+/// the first lists the tables and finds spanreview's. They came with their version (one
+/// transaction), so the database is not another program's (a review screen of the team load
+/// benchmark was refused so). Run here on a migrated database: the listing after the migration.
+#[test]
+fn tables_found_after_another_process_migrated_are_not_another_programs() {
+    for store in super::test_db::stores() {
+        match &store.conn {
+            Conn::Sqlite(c) => refuse_foreign_sqlite(c),
+            Conn::Pg(c) => assert_eq!(
+                super::pg::refuse_foreign(c).expect("listed"),
+                Vec::<String>::new()
+            ),
+        }
+    }
+}
+
+fn refuse_foreign_sqlite(c: &Connection) {
+    guard::refuse_foreign(c, Path::new("shared ’.sqlite")).expect("spanreview's own tables");
+    // Another program's tables at version 0 are still refused.
+    let other = Connection::open_in_memory().expect("raw");
+    other.execute_batch("CREATE TABLE notes (x)").expect("t");
+    assert!(matches!(
+        guard::refuse_foreign(&other, Path::new("x")),
+        Err(StoreError::Foreign { .. })
+    ));
+}

@@ -7,8 +7,7 @@
 
 use std::collections::HashMap;
 
-use rusqlite::{params, OptionalExtension};
-
+use super::engine::vals;
 use super::{row, RecordState, Store, StoreError};
 
 /// What one merge did.
@@ -67,7 +66,7 @@ impl Store {
                     ))
                 })?);
             }
-            let id = row::insert(&tx, &d2, &origin).map_err(|e| {
+            let id = row::insert(&self.conn, &d2, &origin).map_err(|e| {
                 self.err(
                     format!(
                         "adding decision #{} of {} (origin {origin})",
@@ -95,41 +94,35 @@ impl Store {
     }
 
     /// The id of the decision with this origin, if present.
-    fn id_of_origin(&self, origin: &str) -> Result<Option<i64>, StoreError> {
+    pub(super) fn id_of_origin(&self, origin: &str) -> Result<Option<i64>, StoreError> {
         self.conn
-            .prepare_cached("SELECT id FROM decision WHERE origin = ?1")
-            .and_then(|mut st| st.query_row([origin], |r| r.get(0)).optional())
+            .query_opt("SELECT id FROM decision WHERE origin = ?1", &vals![origin])
+            .and_then(|r| r.map(|r| r.get(0)).transpose())
             .map_err(|e| self.err(format!("looking up origin {origin}"), e))
     }
 
     fn source_states(&self) -> Result<Vec<SourceState>, StoreError> {
-        let what = "reading the record states to merge";
-        let mut st = self
-            .conn
-            .prepare(
+        self.conn
+            .query(
                 "SELECT s.dataset, s.record_id, s.reviewed, s.flagged, s.outcome, s.stale, \
                  d.origin, d.time FROM record_state s LEFT JOIN decision d ON d.id = s.decision_id \
                  ORDER BY s.dataset, s.record_id",
+                &[],
             )
-            .map_err(|e| self.err(what, e))?;
-        let rows = st
-            .query_map([], |r| {
-                Ok(SourceState {
-                    dataset: r.get(0)?,
-                    record_id: r.get(1)?,
-                    state: RecordState {
-                        reviewed: r.get(2)?,
-                        flagged: r.get(3)?,
-                        outcome: row::outcome(r, 4)?,
-                        stale: r.get(5)?,
-                    },
-                    origin: r.get(6)?,
-                    time: r.get(7)?,
-                })
+            .and_then(|rows| {
+                rows.iter()
+                    .map(|r| {
+                        Ok(SourceState {
+                            dataset: r.get(0)?,
+                            record_id: r.get(1)?,
+                            state: super::query::state_at(r, 2)?,
+                            origin: r.get(6)?,
+                            time: r.get(7)?,
+                        })
+                    })
+                    .collect()
             })
-            .and_then(Iterator::collect::<Result<Vec<_>, _>>)
-            .map_err(|e| self.err(what, e))?;
-        Ok(rows)
+            .map_err(|e| self.err("reading the record states to merge", e))
     }
 
     /// Should `s` replace this database's state of the record? Yes when there is none, or when
@@ -137,14 +130,13 @@ impl Store {
     fn take_state(&self, s: &SourceState) -> Result<bool, StoreError> {
         let ours: Option<(Option<String>, Option<String>)> = self
             .conn
-            .query_row(
+            .query_opt(
                 "SELECT d.origin, d.time FROM record_state s \
                  LEFT JOIN decision d ON d.id = s.decision_id \
                  WHERE s.dataset = ?1 AND s.record_id = ?2",
-                params![s.dataset, s.record_id],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                &vals![s.dataset, s.record_id],
             )
-            .optional()
+            .and_then(|r| r.map(|r| Ok((r.get(0)?, r.get(1)?))).transpose())
             .map_err(|e| self.err(format!("reading the state of record {:?}", s.record_id), e))?;
         Ok(match ours {
             None => true,

@@ -1,33 +1,46 @@
-//! SQLite storage: numbered migrations, the append-only decision log, per-record summaries.
+//! Storage: numbered migrations, the append-only decision log, per-record summaries, on SQLite
+//! (a file, the default) or PostgreSQL (`--db postgresql://USER@HOST:PORT/DB`, a team's server).
 //!
-//! One [`Store`] wraps one connection. The guarantees the review screen relies on:
+//! One [`Store`] wraps one connection. Every query is written once and runs on either engine
+//! through a small executor (`engine.rs`; PostgreSQL's side in `pg/`), so the guarantees below
+//! hold on both:
 //!
 //! - **Saved means saved.** [`Store::append`] writes one decision (and the record's new summary)
-//!   in one `BEGIN IMMEDIATE` transaction and commits it before returning. The database runs in
-//!   WAL mode with `synchronous = FULL`: every commit is fsynced to the WAL before `append`
-//!   returns, so neither a `kill -9` nor a power cut loses a decision the screen showed as saved.
-//!   (`NORMAL` would survive a killed process but could lose the last commits on power loss; a
-//!   decision is one small row, so the extra fsync costs nothing a reviewer can notice.)
-//! - **Append-only.** Triggers refuse `UPDATE` and `DELETE` on the `decision` table; an undo is a
-//!   new row naming its target.
-//! - **Several processes.** Writers take the write lock up front (`BEGIN IMMEDIATE`) and hold it
-//!   for one short transaction; a busy timeout of 30 s makes a second process wait instead of
-//!   failing, also behind a flood of other writers (`apply` batches). Readers never block
-//!   writers (WAL).
-//! - **Migrations** are the numbered files in `migrations/`, applied in order and tracked by
-//!   `PRAGMA user_version`. They are append-only: never edit a released one, add the next.
-//!   A database whose version is newer than this build knows is refused, untouched. Only
-//!   [`Store::open`] (the review screen) migrates; commands that read ([`Store::open_existing`])
-//!   read an older database through an up-to-date copy in memory and leave the file as it is.
+//!   in one write transaction and commits it before returning. SQLite runs in WAL mode with
+//!   `synchronous = FULL`: every commit is fsynced to the WAL before `append` returns, so neither
+//!   a `kill -9` nor a power cut loses a decision the screen showed as saved. (`NORMAL` would
+//!   survive a killed process but could lose the last commits on power loss; a decision is one
+//!   small row, so the extra fsync costs nothing a reviewer can notice.) PostgreSQL's `COMMIT`
+//!   returns once the server flushed it; a connection lost before then saves nothing, and the
+//!   error says so ([`StoreError::is_connection_lost`]).
+//! - **Append-only.** Triggers refuse `UPDATE` and `DELETE` on the `decision` table (and on the
+//!   assignment plan); an undo is a new row naming its target.
+//! - **Several processes.** Writers take the one write lock up front and hold it for one short
+//!   transaction: SQLite's `BEGIN IMMEDIATE`, with a busy timeout of 30 s so that a second process
+//!   waits instead of failing, also behind a flood of other writers (`apply` batches); on PostgreSQL a per-database advisory lock. Readers never block
+//!   writers (SQLite's WAL; PostgreSQL's MVCC).
+//! - **Migrations** are the numbered files in `migrations/` (PostgreSQL: their twins in
+//!   `migrations/pg/`, same numbers), applied in order and tracked by `PRAGMA user_version`
+//!   (PostgreSQL: the `schema_version` table). They are append-only: never edit a released one,
+//!   add the next. A database whose version is newer than this build knows is refused,
+//!   untouched. Only [`Store::open`] (the review screen) migrates; commands that read
+//!   ([`Store::open_existing`]) read an older SQLite database through an up-to-date copy in
+//!   memory and leave the file as it is (an older PostgreSQL database is refused instead).
+//! - **A path or a URL.** Every opening function takes the `--db` value as a path: one that
+//!   starts with `postgresql://` or `postgres://` names a PostgreSQL database ([`is_url`]), and
+//!   its password (or `PGPASSWORD`) is never shown: messages name it through [`redact`].
 
 mod append;
 mod apply;
 pub mod claims;
 mod clock;
+mod engine;
 mod error;
 mod guard;
 mod merge;
+mod open_pg;
 mod open_read;
+mod pg;
 mod plan;
 mod query;
 mod row;
@@ -36,13 +49,18 @@ mod sources;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use rusqlite::{params, Connection, Transaction, TransactionBehavior};
+use rusqlite::Connection;
+
+use engine::{vals, Conn, DbError, Tx};
+pub use open_pg::shown;
+use open_pg::{url_of, Access};
 
 pub use apply::{Batch, BATCH_BUSY_TIMEOUT, PROVISIONAL};
 pub use clock::{new_origin, now, parse_rfc3339, rfc3339};
 pub use error::StoreError;
 pub use guard::Clock;
 pub use merge::MergeReport;
+pub use pg::{is_url, redact};
 pub use plan::Assignment;
 pub use sources::{span_json, span_of_json, SourceId, SourceRow};
 
@@ -66,7 +84,7 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 /// 20 `apply` batches at once kept a review screen waiting past 5 s (bench/team_load.sh).
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// The environment variable that overrides the default database path.
+/// The environment variable that overrides the default database path (or URL).
 pub const DB_ENV: &str = "SPANREVIEW_DB";
 
 /// A record's review summary, derived from its decisions and stored beside the log so that
@@ -86,7 +104,8 @@ pub struct RecordState {
 /// The decision database.
 #[derive(Debug)]
 pub struct Store {
-    conn: Connection,
+    conn: Conn,
+    /// The file, or the URL with its password removed (`None`: in memory).
     path: Option<PathBuf>,
     /// The file opened, and whether it went away (see `guard.rs`).
     guard: guard::Guard,
@@ -104,6 +123,9 @@ impl Store {
     /// database ([`StoreError::Foreign`]), or its schema is newer than this build knows
     /// ([`StoreError::TooNew`]).
     pub fn open(path: &Path) -> Result<Self, StoreError> {
+        if let Some(url) = url_of(path) {
+            return Self::open_pg(url, Access::Migrate { adopt: false });
+        }
         Self::open_file(path, false)
     }
 
@@ -113,6 +135,9 @@ impl Store {
     /// # Errors
     /// As [`Store::open`], except [`StoreError::Foreign`].
     pub fn open_init(path: &Path) -> Result<Self, StoreError> {
+        if let Some(url) = url_of(path) {
+            return Self::open_pg(url, Access::Migrate { adopt: true });
+        }
         Self::open_file(path, true)
     }
 
@@ -129,10 +154,10 @@ impl Store {
                 source,
             })?;
         }
-        let conn = Connection::open(path).map_err(|source| StoreError::Sqlite {
+        let conn = Connection::open(path).map_err(|source| StoreError::Db {
             path: path.to_owned(),
             what: "opening".into(),
-            source,
+            source: source.into(),
         })?;
         guard::refuse_read_only_connection(&conn, path)?;
         let mut store = Self::setup_with(conn, Some(path.to_owned()), adopt)
@@ -158,6 +183,9 @@ impl Store {
     /// [`StoreError::NoSharedIndex`] when it cannot be read consistently; otherwise as
     /// [`Store::open`].
     pub fn open_existing(path: &Path) -> Result<Self, StoreError> {
+        if let Some(url) = url_of(path) {
+            return Self::open_pg(url, Access::Read);
+        }
         check_existing(path)?;
         Self::open_for_reading(path)
     }
@@ -170,6 +198,9 @@ impl Store {
     /// # Errors
     /// As [`Store::open_existing`].
     pub fn open_snapshot(path: &Path) -> Result<Self, StoreError> {
+        if let Some(url) = url_of(path) {
+            return Self::open_pg(url, Access::Read);
+        }
         check_existing(path)?;
         Self::open_copy(path)
     }
@@ -179,16 +210,20 @@ impl Store {
     /// # Errors
     /// SQLite cannot allocate it.
     pub fn open_in_memory() -> Result<Self, StoreError> {
-        let conn = Connection::open_in_memory().map_err(|source| StoreError::Sqlite {
+        let conn = Connection::open_in_memory().map_err(|source| StoreError::Db {
             path: PathBuf::from(":memory:"),
             what: "opening".into(),
-            source,
+            source: source.into(),
         })?;
         Self::setup(conn, None)
     }
 
     /// A store on `conn`, not set up (no file guard: [`Store::open`] adds it).
     fn wrap(conn: Connection, path: Option<PathBuf>) -> Self {
+        Self::wrap_conn(Conn::Sqlite(conn), path)
+    }
+
+    fn wrap_conn(conn: Conn, path: Option<PathBuf>) -> Self {
         Self {
             conn,
             path,
@@ -207,17 +242,21 @@ impl Store {
         path: Option<PathBuf>,
         adopt: bool,
     ) -> Result<Self, StoreError> {
+        conn.busy_timeout(BUSY_TIMEOUT)
+            .map_err(|source| StoreError::Db {
+                path: path.clone().unwrap_or_else(|| PathBuf::from(":memory:")),
+                what: "setting the busy timeout".into(),
+                source: source.into(),
+            })?;
         let store = Self::wrap(conn, path);
-        store
-            .conn
-            .busy_timeout(BUSY_TIMEOUT)
-            .map_err(|e| store.err("setting the busy timeout", e))?;
         // Refuse a newer database, or another program's, before touching it (even the journal
         // mode).
         let version = store.schema_version()?;
         store.refuse_newer(version)?;
         if version == 0 && !adopt {
-            guard::refuse_foreign(&store.conn, &store.display_path())?;
+            if let Some(c) = store.conn.sqlite() {
+                guard::refuse_foreign(c, &store.display_path())?;
+            }
         }
         store.setup_in_place()?;
         store.migrate()?;
@@ -228,7 +267,7 @@ impl Store {
     fn setup_in_place(&self) -> Result<(), StoreError> {
         self.enable_wal()?;
         self.conn
-            .execute_batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
+            .batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
             .map_err(|e| self.err("setting synchronous = FULL and foreign_keys = ON", e))
     }
 
@@ -236,10 +275,12 @@ impl Store {
     /// does not always call the busy handler for it, so retry while another process holds the
     /// file (two processes opening a new database at once).
     fn enable_wal(&self) -> Result<(), StoreError> {
+        let Some(conn) = self.conn.sqlite() else {
+            return Ok(());
+        };
         let mut waited = Duration::ZERO;
         loop {
-            let r = self
-                .conn
+            let r = conn
                 .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get::<_, String>(0));
             match r {
                 Ok(_) => return Ok(()),
@@ -265,15 +306,21 @@ impl Store {
         // Re-read under the write lock: another process may have migrated meanwhile.
         let found = self.schema_version()?;
         self.refuse_newer(found)?;
-        for (i, sql) in MIGRATIONS
-            .iter()
-            .enumerate()
-            .skip(usize::try_from(found).unwrap_or(0))
-        {
-            let version = i + 1;
-            tx.execute_batch(sql)
-                .and_then(|()| tx.pragma_update(None, "user_version", version))
-                .map_err(|e| self.err(format!("migration {version:04}"), e))?;
+        match &self.conn {
+            Conn::Sqlite(c) => {
+                for (i, sql) in MIGRATIONS
+                    .iter()
+                    .enumerate()
+                    .skip(usize::try_from(found).unwrap_or(0))
+                {
+                    let version = i + 1;
+                    c.execute_batch(sql)
+                        .and_then(|()| c.pragma_update(None, "user_version", version))
+                        .map_err(|e| self.err(format!("migration {version:04}"), e))?;
+                }
+            }
+            Conn::Pg(c) => pg::migrate(c, found, &self.now_rfc3339())
+                .map_err(|e| self.err("migrating the schema", e))?,
         }
         tx.commit()
             .map_err(|e| self.err("committing the migrations", e))
@@ -290,14 +337,20 @@ impl Store {
         Ok(())
     }
 
-    /// The database's `PRAGMA user_version`.
+    /// The database's schema version: SQLite's `PRAGMA user_version`, PostgreSQL's highest
+    /// `schema_version` row (0 for a database without spanreview's tables).
     ///
     /// # Errors
-    /// SQLite cannot read the header.
+    /// The database cannot be read.
     pub fn schema_version(&self) -> Result<i64, StoreError> {
-        self.conn
-            .pragma_query_value(None, "user_version", |r| r.get(0))
-            .map_err(|e| self.err("reading the schema version", e))
+        match &self.conn {
+            Conn::Sqlite(c) => c
+                .pragma_query_value(None, "user_version", |r| r.get(0))
+                .map_err(|e| self.err("reading the schema version", e)),
+            Conn::Pg(c) => {
+                pg::schema_version(c).map_err(|e| self.err("reading the schema version", e))
+            }
+        }
     }
 
     /// `$SPANREVIEW_DB` when set, else `spanreview.sqlite` in the user data folder
@@ -313,7 +366,7 @@ impl Store {
         )
     }
 
-    /// The database file (`None` in memory).
+    /// The database file, or the URL with its password removed (`None` in memory).
     #[must_use]
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
@@ -325,11 +378,11 @@ impl Store {
             .unwrap_or_else(|| PathBuf::from(":memory:"))
     }
 
-    fn err(&self, what: impl Into<String>, source: rusqlite::Error) -> StoreError {
-        StoreError::Sqlite {
+    fn err(&self, what: impl Into<String>, source: impl Into<DbError>) -> StoreError {
+        StoreError::Db {
             path: self.display_path(),
             what: what.into(),
-            source,
+            source: source.into(),
         }
     }
 
@@ -340,12 +393,30 @@ impl Store {
         }
     }
 
-    /// Take the write lock now (`BEGIN IMMEDIATE`), waiting up to the busy timeout; refused
-    /// once the database file was deleted or replaced (see `guard.rs`).
-    fn begin(&self) -> Result<Transaction<'_>, StoreError> {
+    /// Take the write lock now (SQLite: `BEGIN IMMEDIATE`, waiting up to the busy timeout;
+    /// PostgreSQL: the advisory lock); refused once the database file was deleted or replaced
+    /// (see `guard.rs`).
+    fn begin(&self) -> Result<Tx<'_>, StoreError> {
         self.check_in_place()?;
-        Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)
-            .map_err(|e| self.err("starting a write transaction (BEGIN IMMEDIATE)", e))
+        self.conn
+            .begin()
+            .map_err(|e| self.err("starting a write transaction", e))
+    }
+
+    /// Commit `tx`, in which the decision with `origin` was the first row written. When the
+    /// connection fails during the COMMIT (PostgreSQL), the server may have committed before
+    /// the reply was lost: the log is asked, on a new connection, whether that row is there, so
+    /// that a saved decision is not reported as not saved (and saved again by a retry). When the
+    /// server cannot be asked, the error stands: nothing is claimed saved that is not known to be.
+    fn commit_checked(&self, tx: Tx<'_>, origin: &str, what: &str) -> Result<(), StoreError> {
+        match tx.commit() {
+            Ok(()) => Ok(()),
+            Err(e) if e.is_connection() && !origin.is_empty() => match self.id_of_origin(origin) {
+                Ok(Some(_)) => Ok(()),
+                _ => Err(self.err(what, e)),
+            },
+            Err(e) => Err(self.err(what, e)),
+        }
     }
 
     /// Append one decision, and when given the record's new summary state, in one IMMEDIATE
@@ -384,13 +455,12 @@ impl Store {
                 )));
             }
         }
-        saved.id = row::insert(&tx, &saved, origin)
+        saved.id = row::insert(&self.conn, &saved, origin)
             .map_err(|e| self.err(format!("saving a {} decision", saved.action.name()), e))?;
         if let Some(s) = state {
             self.upsert_state(&tx, &saved, s)?;
         }
-        tx.commit()
-            .map_err(|e| self.err("committing the decision", e))?;
+        self.commit_checked(tx, origin, "committing the decision")?;
         Ok(saved)
     }
 
@@ -423,42 +493,36 @@ impl Store {
         Ok(())
     }
 
-    fn upsert_state(
-        &self,
-        tx: &Transaction<'_>,
-        d: &Decision,
-        s: &RecordState,
-    ) -> Result<(), StoreError> {
+    fn upsert_state(&self, tx: &Tx<'_>, d: &Decision, s: &RecordState) -> Result<(), StoreError> {
         self.write_state(tx, &d.dataset, &d.record_id, Some(d.id), s)
     }
 
     fn write_state(
         &self,
-        tx: &Transaction<'_>,
+        _tx: &Tx<'_>,
         dataset: &str,
         record_id: &str,
         decision_id: Option<i64>,
         s: &RecordState,
     ) -> Result<(), StoreError> {
-        tx.prepare_cached(
-            "INSERT INTO record_state (dataset, record_id, reviewed, flagged, outcome, stale, decision_id) \
+        self.conn
+            .execute(
+                "INSERT INTO record_state (dataset, record_id, reviewed, flagged, outcome, stale, decision_id) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
              ON CONFLICT (dataset, record_id) DO UPDATE SET reviewed = excluded.reviewed, \
              flagged = excluded.flagged, outcome = excluded.outcome, stale = excluded.stale, \
              decision_id = excluded.decision_id",
-        )
-        .and_then(|mut st| {
-            st.execute(params![
-                dataset,
-                record_id,
-                s.reviewed,
-                s.flagged,
-                s.outcome.name(),
-                s.stale,
-                decision_id
-            ])
-        })
-        .map_err(|e| self.err(format!("saving the state of record {record_id:?}"), e))?;
+                &vals![
+                    dataset,
+                    record_id,
+                    s.reviewed,
+                    s.flagged,
+                    s.outcome.name(),
+                    s.stale,
+                    decision_id
+                ],
+            )
+            .map_err(|e| self.err(format!("saving the state of record {record_id:?}"), e))?;
         Ok(())
     }
 }
@@ -493,6 +557,12 @@ fn check_existing(path: &Path) -> Result<(), StoreError> {
 }
 
 #[cfg(test)]
+mod append_tests;
+#[cfg(test)]
 mod guard_tests;
+#[cfg(test)]
+mod pg_tests;
+#[cfg(test)]
+mod test_db;
 #[cfg(test)]
 mod tests;

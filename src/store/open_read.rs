@@ -76,34 +76,37 @@ impl Store {
             Ok(c) => c,
             Err(e) if cannot_write(&e) => return Ok(None),
             Err(source) => {
-                return Err(StoreError::Sqlite {
+                return Err(StoreError::Db {
                     path: path.to_owned(),
                     what: "opening".into(),
-                    source,
+                    source: source.into(),
                 })
             }
         };
-        let store = Self::wrap(conn, Some(path.to_owned()));
-        store
-            .conn
-            .busy_timeout(super::BUSY_TIMEOUT)
-            .map_err(|e| store.err("setting the busy timeout", e))?;
+        let fail = |what: &str, source: rusqlite::Error| StoreError::Db {
+            path: path.to_owned(),
+            what: what.to_owned(),
+            source: source.into(),
+        };
+        conn.busy_timeout(super::BUSY_TIMEOUT)
+            .map_err(|e| fail("setting the busy timeout", e))?;
         // Reading the header opens the WAL: this fails when the folder cannot hold its files.
-        let version = match store
-            .conn
-            .pragma_query_value(None, "user_version", |r| r.get::<_, i64>(0))
-        {
+        let version = match conn.pragma_query_value(None, "user_version", |r| r.get::<_, i64>(0)) {
             Ok(v) => v,
             Err(e) if cannot_write(&e) => return Ok(None),
-            Err(e) => return Err(store.err("reading the schema version", e)),
+            Err(e) => return Err(fail("reading the schema version", e)),
         };
+        let store = Self::wrap(conn, Some(path.to_owned()));
         store.refuse_newer(version)?;
         if version < SCHEMA_VERSION {
             return Ok(None);
         }
         match store.setup_in_place() {
             Ok(()) => Ok(Some(store)),
-            Err(StoreError::Sqlite { source, .. }) if cannot_write(&source) => Ok(None),
+            Err(StoreError::Db {
+                source: super::DbError::Sqlite(source),
+                ..
+            }) if cannot_write(&source) => Ok(None),
             Err(e) => Err(e),
         }
     }
@@ -138,10 +141,10 @@ impl Store {
 /// Copy the database at `path` into a new in-memory database, opening it with `mode=ro`
 /// (`live`: SQLite's locks and the `-shm` index are used) or `immutable=1`.
 fn copy_into_memory(path: &Path, live: bool) -> Result<Connection, StoreError> {
-    let fail = |what: &str, source| StoreError::Sqlite {
+    let fail = |what: &str, source: rusqlite::Error| StoreError::Db {
         path: path.to_owned(),
         what: what.to_owned(),
-        source,
+        source: source.into(),
     };
     let uri = format!(
         "{}?mode=ro{}",

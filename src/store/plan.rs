@@ -4,8 +4,7 @@
 //! latest generation stands. Rows are never changed, so the plans a re-assignment replaced stay
 //! in the database.
 
-use rusqlite::{params, OptionalExtension};
-
+use super::engine::vals;
 use super::{Store, StoreError};
 
 /// One record's place in a plan: the reviewers who review it (two or more on overlap records).
@@ -27,25 +26,23 @@ impl Store {
         let what = format!("saving the assignment plan of dataset {dataset:?}");
         let time = self.now_rfc3339();
         let tx = self.begin()?;
-        let generation: i64 = tx
-            .query_row(
+        let generation: i64 = self
+            .conn
+            .query_opt(
                 "SELECT COALESCE(MAX(generation), 0) + 1 FROM assignment WHERE dataset = ?1",
-                [dataset],
-                |r| r.get(0),
+                &vals![dataset],
             )
+            .and_then(|r| r.map_or(Ok(1), |r| r.get(0)))
             .map_err(|e| self.err(what.clone(), e))?;
-        {
-            let mut st = tx
-                .prepare_cached(
-                    "INSERT INTO assignment (dataset, generation, record_id, reviewer, time) \
-                     VALUES (?1, ?2, ?3, ?4, ?5)",
-                )
-                .map_err(|e| self.err(what.clone(), e))?;
-            for a in plan {
-                for r in &a.reviewers {
-                    st.execute(params![dataset, generation, a.record_id, r, time])
-                        .map_err(|e| self.err(what.clone(), e))?;
-                }
+        for a in plan {
+            for r in &a.reviewers {
+                self.conn
+                    .execute(
+                        "INSERT INTO assignment (dataset, generation, record_id, reviewer, time) \
+                         VALUES (?1, ?2, ?3, ?4, ?5)",
+                        &vals![dataset, generation, a.record_id, r, time],
+                    )
+                    .map_err(|e| self.err(what.clone(), e))?;
             }
         }
         tx.commit().map_err(|e| self.err(what, e))?;
@@ -61,29 +58,23 @@ impl Store {
         let what = format!("reading the assignment plan of dataset {dataset:?}");
         let generation: Option<i64> = self
             .conn
-            .query_row(
+            .query_opt(
                 "SELECT MAX(generation) FROM assignment WHERE dataset = ?1",
-                [dataset],
-                |r| r.get(0),
+                &vals![dataset],
             )
-            .optional()
-            .map_err(|e| self.err(what.clone(), e))?
-            .flatten();
+            .and_then(|r| r.map_or(Ok(None), |r| r.get(0)))
+            .map_err(|e| self.err(what.clone(), e))?;
         let Some(generation) = generation else {
             return Ok(None);
         };
-        let mut st = self
+        let rows: Vec<(String, String)> = self
             .conn
-            .prepare_cached(
+            .query(
                 "SELECT record_id, reviewer FROM assignment \
                  WHERE dataset = ?1 AND generation = ?2 ORDER BY id",
+                &vals![dataset, generation],
             )
-            .map_err(|e| self.err(what.clone(), e))?;
-        let rows = st
-            .query_map(params![dataset, generation], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
-            })
-            .and_then(Iterator::collect::<Result<Vec<_>, _>>)
+            .and_then(|rows| rows.iter().map(|r| Ok((r.get(0)?, r.get(1)?))).collect())
             .map_err(|e| self.err(what, e))?;
         let mut plan: Vec<Assignment> = Vec::new();
         for (record_id, reviewer) in rows {
@@ -112,32 +103,38 @@ mod tests {
 
     #[test]
     fn the_latest_plan_stands_and_the_old_one_is_kept() {
-        let store = Store::open_in_memory().expect("store");
-        assert_eq!(store.plan("ds").expect("plan"), None);
-        let first = vec![a("r1", &["ana"]), a("r2", &["ana", "bo"])];
-        assert_eq!(store.save_plan("ds", &first).expect("save"), 1);
-        assert_eq!(store.plan("ds").expect("plan"), Some(first));
-        let second = vec![a("r1", &["cy"]), a("r2", &["ana", "cy"])];
-        assert_eq!(store.save_plan("ds", &second).expect("save"), 2);
-        assert_eq!(store.plan("ds").expect("plan"), Some(second));
-        assert_eq!(store.plan("other").expect("plan"), None);
-        let kept: i64 = store
-            .conn
-            .query_row("SELECT COUNT(*) FROM assignment", [], |r| r.get(0))
-            .expect("count");
-        assert_eq!(kept, 6);
+        for store in crate::store::test_db::stores() {
+            let store = &*store;
+            assert_eq!(store.plan("ds").expect("plan"), None);
+            let first = vec![a("r1", &["ana"]), a("r2", &["ana", "bo"])];
+            assert_eq!(store.save_plan("ds", &first).expect("save"), 1);
+            assert_eq!(store.plan("ds").expect("plan"), Some(first));
+            let second = vec![a("r1", &["cy"]), a("r2", &["ana", "cy"])];
+            assert_eq!(store.save_plan("ds", &second).expect("save"), 2);
+            assert_eq!(store.plan("ds").expect("plan"), Some(second));
+            assert_eq!(store.plan("other").expect("plan"), None);
+            let kept: i64 = store
+                .conn
+                .query("SELECT COUNT(*) FROM assignment", &[])
+                .expect("count")[0]
+                .get(0)
+                .expect("count");
+            assert_eq!(kept, 6);
+        }
     }
 
     #[test]
     fn a_plan_row_cannot_be_changed_or_deleted() {
-        let store = Store::open_in_memory().expect("store");
-        store.save_plan("ds", &[a("r1", &["ana"])]).expect("save");
-        for sql in [
-            "UPDATE assignment SET reviewer = 'bo'",
-            "DELETE FROM assignment",
-        ] {
-            let e = store.conn.execute(sql, []).expect_err("refused");
-            assert!(e.to_string().contains("never"), "{sql}: {e}");
+        for store in crate::store::test_db::stores() {
+            let store = &*store;
+            store.save_plan("ds", &[a("r1", &["ana"])]).expect("save");
+            for sql in [
+                "UPDATE assignment SET reviewer = 'bo'",
+                "DELETE FROM assignment",
+            ] {
+                let e = store.conn.execute(sql, &[]).expect_err("refused");
+                assert!(e.to_string().contains("never"), "{sql}: {e}");
+            }
         }
     }
 }

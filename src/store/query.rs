@@ -2,8 +2,7 @@
 
 use std::collections::HashMap;
 
-use rusqlite::OptionalExtension;
-
+use super::engine::{vals, Row, Value};
 use super::{row, RecordState, Store, StoreError};
 use crate::review::decision::Decision;
 
@@ -12,7 +11,7 @@ impl Store {
         &self,
         what: &str,
         filter: &str,
-        args: &[&dyn rusqlite::ToSql],
+        args: &[Value],
     ) -> Result<Vec<Decision>, StoreError> {
         Ok(self
             .select_with_origin(what, filter, args)?
@@ -25,18 +24,13 @@ impl Store {
         &self,
         what: &str,
         filter: &str,
-        args: &[&dyn rusqlite::ToSql],
+        args: &[Value],
     ) -> Result<Vec<(Decision, String)>, StoreError> {
         let sql = format!("SELECT {} FROM decision {filter} ORDER BY id", row::COLUMNS);
-        let mut st = self
-            .conn
-            .prepare_cached(&sql)
-            .map_err(|e| self.err(what, e))?;
-        let rows = st
-            .query_map(args, row::read)
-            .and_then(Iterator::collect::<Result<Vec<_>, _>>)
-            .map_err(|e| self.err(what, e))?;
-        Ok(rows)
+        self.conn
+            .query(&sql, args)
+            .and_then(|rows| rows.iter().map(row::read).collect())
+            .map_err(|e| self.err(what, e))
     }
 
     /// Every decision, or those of one dataset, in id (log) order.
@@ -48,7 +42,7 @@ impl Store {
             Some(ds) => self.select(
                 &format!("reading the decisions of dataset {ds:?}"),
                 "WHERE dataset = ?1",
-                &[&ds],
+                &vals![ds],
             ),
             None => self.select("reading the decision log", "", &[]),
         }
@@ -66,7 +60,7 @@ impl Store {
         self.select(
             &format!("reading the decisions on record {record_id:?} of dataset {dataset:?}"),
             "WHERE dataset = ?1 AND record_id = ?2",
-            &[&dataset, &record_id],
+            &vals![dataset, record_id],
         )
     }
 
@@ -78,7 +72,7 @@ impl Store {
         self.select(
             &format!("reading the decisions of {reviewer:?} on dataset {dataset:?}"),
             "WHERE dataset = ?1 AND reviewer = ?2",
-            &[&dataset, &reviewer],
+            &vals![dataset, reviewer],
         )
     }
 
@@ -88,7 +82,11 @@ impl Store {
     /// SQLite fails, or the row cannot be read back.
     pub fn decision(&self, id: i64) -> Result<Option<Decision>, StoreError> {
         Ok(self
-            .select(&format!("reading decision #{id}"), "WHERE id = ?1", &[&id])?
+            .select(
+                &format!("reading decision #{id}"),
+                "WHERE id = ?1",
+                &vals![id],
+            )?
             .into_iter()
             .next())
     }
@@ -99,28 +97,18 @@ impl Store {
     /// SQLite fails.
     pub fn record_states(&self, dataset: &str) -> Result<HashMap<String, RecordState>, StoreError> {
         let what = format!("reading the record states of dataset {dataset:?}");
-        let mut st = self
-            .conn
-            .prepare_cached(
+        self.conn
+            .query(
                 "SELECT record_id, reviewed, flagged, outcome, stale FROM record_state \
                  WHERE dataset = ?1",
+                &vals![dataset],
             )
-            .map_err(|e| self.err(&*what, e))?;
-        let rows = st
-            .query_map([dataset], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    RecordState {
-                        reviewed: r.get(1)?,
-                        flagged: r.get(2)?,
-                        outcome: row::outcome(r, 3)?,
-                        stale: r.get(4)?,
-                    },
-                ))
+            .and_then(|rows| {
+                rows.iter()
+                    .map(|r| Ok((r.get::<String>(0)?, state_at(r, 1)?)))
+                    .collect()
             })
-            .and_then(Iterator::collect::<Result<HashMap<_, _>, _>>)
-            .map_err(|e| self.err(&*what, e))?;
-        Ok(rows)
+            .map_err(|e| self.err(what, e))
     }
 
     /// One record's summary state, if it has one.
@@ -133,21 +121,28 @@ impl Store {
         record_id: &str,
     ) -> Result<Option<RecordState>, StoreError> {
         self.conn
-            .query_row(
+            .query_opt(
                 "SELECT reviewed, flagged, outcome, stale FROM record_state \
                  WHERE dataset = ?1 AND record_id = ?2",
-                [dataset, record_id],
-                |r| {
-                    Ok(RecordState {
-                        reviewed: r.get(0)?,
-                        flagged: r.get(1)?,
-                        outcome: row::outcome(r, 2)?,
-                        stale: r.get(3)?,
-                    })
-                },
+                &vals![dataset, record_id],
             )
-            .optional()
+            .and_then(|r| r.map(|r| state_at(&r, 0)).transpose())
             .map_err(|e| self.err(format!("reading the state of record {record_id:?}"), e))
+    }
+
+    /// How far the log of `dataset` is: its number of decisions and its last id (0 when none),
+    /// which change with every decision appended (a `--judge` database's stand-in for a hash).
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub fn log_stamp(&self, dataset: &str) -> Result<(i64, i64), StoreError> {
+        self.conn
+            .query_opt(
+                "SELECT COUNT(*), COALESCE(MAX(id), 0) FROM decision WHERE dataset = ?1",
+                &vals![dataset],
+            )
+            .and_then(|r| r.map_or(Ok((0, 0)), |r| Ok((r.get(0)?, r.get(1)?))))
+            .map_err(|e| self.err(format!("reading how far dataset {dataset:?} is"), e))
     }
 
     /// Names of the datasets with decisions or record states, sorted.
@@ -155,17 +150,27 @@ impl Store {
     /// # Errors
     /// SQLite fails.
     pub fn datasets(&self) -> Result<Vec<String>, StoreError> {
-        let what = "listing the datasets";
-        let mut st = self
-            .conn
-            .prepare_cached(
+        self.conn
+            .query(
                 "SELECT dataset FROM decision UNION SELECT dataset FROM record_state ORDER BY 1",
+                &[],
             )
-            .map_err(|e| self.err(what, e))?;
-        let rows = st
-            .query_map([], |r| r.get(0))
-            .and_then(Iterator::collect::<Result<Vec<String>, _>>)
-            .map_err(|e| self.err(what, e))?;
-        Ok(rows)
+            .and_then(|rows| rows.iter().map(|r| r.get(0)).collect())
+            // Sorted here: PostgreSQL's ORDER BY follows the database's collation.
+            .map(|mut names: Vec<String>| {
+                names.sort_unstable();
+                names
+            })
+            .map_err(|e| self.err("listing the datasets", e))
     }
+}
+
+/// The record state in the four columns from `at` (reviewed, flagged, outcome, stale).
+pub(super) fn state_at(r: &Row, at: usize) -> Result<RecordState, super::DbError> {
+    Ok(RecordState {
+        reviewed: r.get(at)?,
+        flagged: r.get(at + 1)?,
+        outcome: row::outcome(r, at + 2)?,
+        stale: r.get(at + 3)?,
+    })
 }

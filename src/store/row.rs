@@ -1,8 +1,6 @@
 //! A [`Decision`] as a row of the `decision` table, and back.
 
-use rusqlite::types::Type;
-use rusqlite::{params, Connection, Row};
-
+use super::engine::{vals, Conn, DbError, Row};
 use crate::review::decision::{ActionKind, Decision, OutcomeKind, SpanValue, Unit};
 
 /// The columns [`read`] expects, in order.
@@ -14,7 +12,7 @@ pub const COLUMNS: &str = "id, reviewer, time, dataset, record_id, record_hash, 
      record_units";
 
 /// Insert `d` (its `id` ignored) with the given origin; returns the new row id.
-pub fn insert(conn: &Connection, d: &Decision, origin: &str) -> rusqlite::Result<i64> {
+pub(super) fn insert(conn: &Conn, d: &Decision, origin: &str) -> Result<i64, DbError> {
     let b = d.before.as_ref();
     let a = d.after.as_ref();
     let upheld = json_list(&d.upheld)?;
@@ -29,64 +27,72 @@ pub fn insert(conn: &Connection, d: &Decision, origin: &str) -> rusqlite::Result
         .flag_on
         .or((d.action == ActionKind::Flag).then_some(true))
         .filter(|_| d.action == ActionKind::Flag);
-    conn.prepare_cached(
+    let rows = conn.query(
         "INSERT INTO decision (origin, reviewer, time, dataset, record_id, record_hash, action, \
          span_key, start_before, end_before, label_before, category_before, subcategory_before, \
          start_after, end_after, label_after, category_after, subcategory_after, reason, note, \
          target, upheld, dismissed, group_id, cluster_start, cluster_end, claim, flag_on, \
          record_type, auto, record_units) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, \
-         ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)",
-    )?
-    .execute(params![
-        origin,
-        d.reviewer,
-        d.time,
-        d.dataset,
-        d.record_id,
-        d.record_hash,
-        d.action.name(),
-        d.span_key,
-        b.map(|s| s.start),
-        b.map(|s| s.end),
-        b.map(|s| &s.label),
-        b.and_then(|s| s.category.as_ref()),
-        b.and_then(|s| s.subcategory.as_ref()),
-        a.map(|s| s.start),
-        a.map(|s| s.end),
-        a.map(|s| &s.label),
-        a.and_then(|s| s.category.as_ref()),
-        a.and_then(|s| s.subcategory.as_ref()),
-        d.reason,
-        d.note,
-        d.target,
-        upheld,
-        dismissed,
-        d.group,
-        cluster.map(|c| c.0),
-        cluster.map(|c| c.1),
-        claim,
-        flag_on,
-        d.record_type,
-        d.auto,
-        d.record_units,
-    ])?;
-    Ok(conn.last_insert_rowid())
+         ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31) RETURNING id",
+        &vals![
+            origin,
+            d.reviewer,
+            d.time,
+            d.dataset,
+            d.record_id,
+            d.record_hash,
+            d.action.name(),
+            d.span_key,
+            b.map(|s| s.start),
+            b.map(|s| s.end),
+            b.map(|s| &s.label),
+            b.and_then(|s| s.category.as_ref()),
+            b.and_then(|s| s.subcategory.as_ref()),
+            a.map(|s| s.start),
+            a.map(|s| s.end),
+            a.map(|s| &s.label),
+            a.and_then(|s| s.category.as_ref()),
+            a.and_then(|s| s.subcategory.as_ref()),
+            d.reason,
+            d.note,
+            d.target,
+            upheld,
+            dismissed,
+            d.group,
+            cluster.map(|c| c.0),
+            cluster.map(|c| c.1),
+            claim,
+            flag_on,
+            d.record_type,
+            d.auto,
+            d.record_units,
+        ],
+    )?;
+    rows.first().map_or_else(
+        || {
+            Err(DbError::Decode {
+                column: 0,
+                message: "INSERT … RETURNING id gave no row".into(),
+            })
+        },
+        |r| r.get(0),
+    )
 }
 
-fn json_list(v: &[String]) -> rusqlite::Result<String> {
-    serde_json::to_string(v).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
+fn json_list(v: &[String]) -> Result<String, DbError> {
+    serde_json::to_string(v).map_err(|e| DbError::Decode {
+        column: 0,
+        message: format!("a list of names as JSON: {e}"),
+    })
 }
 
 /// Read a row selected with [`COLUMNS`]: the decision and its origin.
-pub fn read(row: &Row<'_>) -> rusqlite::Result<(Decision, String)> {
+pub(super) fn read(row: &Row) -> Result<(Decision, String), DbError> {
     let action: String = row.get(6)?;
-    let action = ActionKind::from_name(&action).ok_or_else(|| {
-        rusqlite::Error::FromSqlConversionFailure(
-            6,
-            Type::Text,
-            format!("unknown action {action:?} (written by a newer spanreview?)").into(),
-        )
+    let action = ActionKind::from_name(&action).ok_or_else(|| DbError::Decode {
+        column: 6,
+        message: format!("unknown action {action:?} (written by a newer spanreview?)"),
     })?;
     let d = Decision {
         id: row.get(0)?,
@@ -115,7 +121,7 @@ pub fn read(row: &Row<'_>) -> rusqlite::Result<(Decision, String)> {
 }
 
 /// The span stored in the five columns from `at` (start, end, label, category, subcategory).
-fn span(row: &Row<'_>, at: usize) -> rusqlite::Result<Option<SpanValue>> {
+fn span(row: &Row, at: usize) -> Result<Option<SpanValue>, DbError> {
     let start: Option<usize> = row.get(at)?;
     let Some(start) = start else { return Ok(None) };
     Ok(Some(SpanValue {
@@ -128,7 +134,7 @@ fn span(row: &Row<'_>, at: usize) -> rusqlite::Result<Option<SpanValue>> {
 }
 
 /// The unit stored in the three columns from `at` (cluster start, cluster end, claim).
-fn unit(row: &Row<'_>, at: usize) -> rusqlite::Result<Option<Unit>> {
+fn unit(row: &Row, at: usize) -> Result<Option<Unit>, DbError> {
     let start: Option<usize> = row.get(at)?;
     let end: Option<usize> = row.get(at + 1)?;
     let claim: Option<usize> = row.get(at + 2)?;
@@ -140,21 +146,20 @@ fn unit(row: &Row<'_>, at: usize) -> rusqlite::Result<Option<Unit>> {
 }
 
 /// Read column `at` as a record outcome (`open`, `clean`, `removed`).
-pub fn outcome(row: &Row<'_>, at: usize) -> rusqlite::Result<OutcomeKind> {
+pub(super) fn outcome(row: &Row, at: usize) -> Result<OutcomeKind, DbError> {
     let name: String = row.get(at)?;
-    OutcomeKind::from_name(&name).ok_or_else(|| {
-        rusqlite::Error::FromSqlConversionFailure(
-            at,
-            Type::Text,
-            format!("unknown record outcome {name:?} (written by a newer spanreview?)").into(),
-        )
+    OutcomeKind::from_name(&name).ok_or_else(|| DbError::Decode {
+        column: at,
+        message: format!("unknown record outcome {name:?} (written by a newer spanreview?)"),
     })
 }
 
-fn list(row: &Row<'_>, at: usize) -> rusqlite::Result<Vec<String>> {
+fn list(row: &Row, at: usize) -> Result<Vec<String>, DbError> {
     let text: String = row.get(at)?;
-    serde_json::from_str(&text)
-        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(at, Type::Text, Box::new(e)))
+    serde_json::from_str(&text).map_err(|e| DbError::Decode {
+        column: at,
+        message: format!("{text:?} is not a JSON list of names: {e}"),
+    })
 }
 
 #[cfg(test)]

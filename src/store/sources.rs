@@ -9,9 +9,9 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use rusqlite::{params, OptionalExtension};
 use serde_json::{json, Map, Value};
 
+use super::engine::{self, vals, DbError};
 use super::{now, Store, StoreError};
 use crate::model::{AnswerMark, SourceRole, Span};
 
@@ -112,18 +112,15 @@ fn spans_of_text(text: &str) -> Result<Vec<Span>, String> {
 
 const SOURCE_COLUMNS: &str = "id, name, role, path, hash, format, imported, records";
 
-fn read_source(r: &rusqlite::Row<'_>) -> rusqlite::Result<SourceRow> {
+fn read_source(r: &engine::Row) -> Result<SourceRow, DbError> {
     let role: String = r.get(2)?;
     let path: String = r.get(3)?;
     Ok(SourceRow {
         id: r.get(0)?,
         name: r.get(1)?,
-        role: role_of(&role).ok_or_else(|| {
-            rusqlite::Error::FromSqlConversionFailure(
-                2,
-                rusqlite::types::Type::Text,
-                format!("unknown role {role:?}").into(),
-            )
+        role: role_of(&role).ok_or_else(|| DbError::Decode {
+            column: 2,
+            message: format!("unknown role {role:?}"),
         })?,
         path: PathBuf::from(path),
         hash: r.get(4)?,
@@ -172,17 +169,14 @@ impl Store {
             if !answers.is_empty() {
                 let what = format!("recording the answer texts of source {name:?}");
                 let tx = self.begin()?;
-                {
-                    let mut st = tx
-                        .prepare_cached(
+                for (rid, a) in answers {
+                    self.conn
+                        .execute(
                             "UPDATE source_span SET answer = ?3, line = ?4 \
                              WHERE source_id = ?1 AND record_id = ?2 AND answer IS NULL",
+                            &vals![found.id, rid, a.hash, a.line],
                         )
                         .map_err(|e| self.err(&*what, e))?;
-                    for (rid, a) in answers {
-                        st.execute(params![found.id, rid, a.hash, a.line])
-                            .map_err(|e| self.err(&*what, e))?;
-                    }
                 }
                 tx.commit().map_err(|e| self.err(&*what, e))?;
             }
@@ -190,42 +184,42 @@ impl Store {
         }
         let what = format!("importing source {name:?} from {}", path.display());
         let tx = self.begin()?;
-        tx.execute(
-            "INSERT INTO source (name, role, path, hash, format, imported, records) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
-                name,
-                role_name(role),
-                path.display().to_string(),
-                hash,
-                format,
-                now(),
-                spans_by_record.len()
-            ],
-        )
-        .map_err(|e| self.err(&*what, e))?;
-        let id = tx.last_insert_rowid();
-        {
-            let mut st = tx
-                .prepare_cached(
+        let id: i64 = self
+            .conn
+            .query_opt(
+                "INSERT INTO source (name, role, path, hash, format, imported, records) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id",
+                &vals![
+                    name,
+                    role_name(role),
+                    path.display().to_string(),
+                    hash,
+                    format,
+                    now(),
+                    spans_by_record.len()
+                ],
+            )
+            .and_then(|r| r.map_or(Ok(None), |r| r.get(0)))
+            .map_err(|e| self.err(&*what, e))?
+            .ok_or_else(|| self.invalid(format!("{what}: INSERT … RETURNING id gave no row")))?;
+        let mut ids: Vec<&String> = spans_by_record.keys().collect();
+        ids.sort_unstable();
+        for rid in ids {
+            let list = Value::Array(spans_by_record[rid].iter().map(span_json).collect());
+            let a = answers.get(rid);
+            self.conn
+                .execute(
                     "INSERT INTO source_span (source_id, record_id, spans, answer, line) \
                      VALUES (?1, ?2, ?3, ?4, ?5)",
+                    &vals![
+                        id,
+                        rid,
+                        list.to_string(),
+                        a.map(|a| &a.hash),
+                        a.map(|a| a.line)
+                    ],
                 )
                 .map_err(|e| self.err(&*what, e))?;
-            let mut ids: Vec<&String> = spans_by_record.keys().collect();
-            ids.sort_unstable();
-            for rid in ids {
-                let list = Value::Array(spans_by_record[rid].iter().map(span_json).collect());
-                let a = answers.get(rid);
-                st.execute(params![
-                    id,
-                    rid,
-                    list.to_string(),
-                    a.map(|a| &a.hash),
-                    a.map(|a| a.line)
-                ])
-                .map_err(|e| self.err(&*what, e))?;
-            }
         }
         tx.commit().map_err(|e| self.err(&*what, e))?;
         Ok(id)
@@ -236,7 +230,7 @@ impl Store {
     /// # Errors
     /// SQLite fails.
     pub fn source_by_hash(&self, hash: &str) -> Result<Vec<SourceRow>, StoreError> {
-        self.source_rows("WHERE hash = ?1", &[&hash])
+        self.source_rows("WHERE hash = ?1", &vals![hash])
     }
 
     /// Every imported source, oldest first.
@@ -250,19 +244,13 @@ impl Store {
     fn source_rows(
         &self,
         filter: &str,
-        args: &[&dyn rusqlite::ToSql],
+        args: &[engine::Value],
     ) -> Result<Vec<SourceRow>, StoreError> {
-        let what = "reading the imported sources";
         let sql = format!("SELECT {SOURCE_COLUMNS} FROM source {filter} ORDER BY id");
-        let mut st = self
-            .conn
-            .prepare_cached(&sql)
-            .map_err(|e| self.err(what, e))?;
-        let rows = st
-            .query_map(args, read_source)
-            .and_then(Iterator::collect::<Result<Vec<_>, _>>)
-            .map_err(|e| self.err(what, e))?;
-        Ok(rows)
+        self.conn
+            .query(&sql, args)
+            .and_then(|rows| rows.iter().map(read_source).collect())
+            .map_err(|e| self.err("reading the imported sources", e))
     }
 
     /// A source's spans on one record; `None` when it has nothing on the record.
@@ -276,12 +264,11 @@ impl Store {
     ) -> Result<Option<Vec<Span>>, StoreError> {
         let text: Option<String> = self
             .conn
-            .query_row(
+            .query_opt(
                 "SELECT spans FROM source_span WHERE source_id = ?1 AND record_id = ?2",
-                params![source, record_id],
-                |r| r.get(0),
+                &vals![source, record_id],
             )
-            .optional()
+            .and_then(|r| r.map(|r| r.get(0)).transpose())
             .map_err(|e| self.err(format!("reading source #{source} on {record_id:?}"), e))?;
         text.map(|t| {
             spans_of_text(&t).map_err(|m| {
@@ -302,15 +289,13 @@ impl Store {
         source: SourceId,
     ) -> Result<HashMap<String, Vec<Span>>, StoreError> {
         let what = format!("reading the spans of source #{source}");
-        let mut st = self
+        let rows: Vec<(String, String)> = self
             .conn
-            .prepare_cached("SELECT record_id, spans FROM source_span WHERE source_id = ?1")
-            .map_err(|e| self.err(&*what, e))?;
-        let rows = st
-            .query_map([source], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
-            })
-            .and_then(Iterator::collect::<Result<Vec<_>, _>>)
+            .query(
+                "SELECT record_id, spans FROM source_span WHERE source_id = ?1",
+                &vals![source],
+            )
+            .and_then(|rows| rows.iter().map(|r| Ok((r.get(0)?, r.get(1)?))).collect())
             .map_err(|e| self.err(&*what, e))?;
         rows.into_iter()
             .map(|(id, text)| {
@@ -334,26 +319,24 @@ impl Store {
         source: SourceId,
     ) -> Result<HashMap<String, AnswerMark>, StoreError> {
         let what = format!("reading the answer texts of source #{source}");
-        let mut st = self
-            .conn
-            .prepare_cached(
+        self.conn
+            .query(
                 "SELECT record_id, answer, line FROM source_span \
                  WHERE source_id = ?1 AND answer IS NOT NULL AND line IS NOT NULL",
+                &vals![source],
             )
-            .map_err(|e| self.err(&*what, e))?;
-        let rows = st
-            .query_map([source], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    AnswerMark {
-                        hash: r.get(1)?,
-                        line: r.get(2)?,
-                    },
-                ))
+            .and_then(|rows| {
+                rows.iter()
+                    .map(|r| {
+                        let mark = AnswerMark {
+                            hash: r.get(1)?,
+                            line: r.get(2)?,
+                        };
+                        Ok((r.get(0)?, mark))
+                    })
+                    .collect()
             })
-            .and_then(Iterator::collect::<Result<HashMap<_, _>, _>>)
-            .map_err(|e| self.err(&*what, e))?;
-        Ok(rows)
+            .map_err(|e| self.err(&*what, e))
     }
 }
 
@@ -363,62 +346,65 @@ mod tests {
 
     #[test]
     fn import_once_per_hash_and_read_back() {
-        let store = Store::open_in_memory().expect("store");
-        let out = "It is 25°C and rainy";
-        let mut by: HashMap<String, Vec<Span>> = HashMap::new();
-        let mut s = Span::new(out, 15, 20, "contradiction");
-        s.confidence = Some(0.5);
-        s.raw = serde_json::json!({"start": 15, "end": 20, "confidence": 0.5, "scores": {"a": 1}})
-            .as_object()
-            .cloned()
-            .unwrap_or_default();
-        by.insert("r1".into(), vec![s.clone()]);
-        by.insert("r2".into(), Vec::new());
-        let h = "a".repeat(64);
-        let p = Path::new("preds.jsonl");
-        let import = |hash: &str, answers: &HashMap<String, AnswerMark>| {
-            store
-                .import_source(
-                    "det",
-                    SourceRole::Detector,
-                    p,
-                    hash,
-                    "predictions",
-                    &by,
-                    answers,
-                )
-                .expect("import")
-        };
-        let none = HashMap::new();
-        let id = import(&h, &none);
-        let again = import(&h, &none);
-        assert_eq!(id, again);
-        assert_eq!(store.sources().expect("rows").len(), 1);
-        assert_eq!(store.source_spans(id, "r1").expect("read"), Some(vec![s]));
-        assert_eq!(store.source_spans(id, "r2").expect("read"), Some(vec![]));
-        assert_eq!(store.source_spans(id, "r3").expect("read"), None);
-        assert_eq!(store.source_all_spans(id).expect("all"), by);
-        let other = import(&"b".repeat(64), &none);
-        assert_ne!(id, other);
-        let rows = store.source_by_hash(&h).expect("rows");
-        assert_eq!(rows.len(), 1);
-        assert_eq!((rows[0].records, rows[0].role), (2, SourceRole::Detector));
+        for store in crate::store::test_db::stores() {
+            let store = &*store;
+            let out = "It is 25°C and rainy";
+            let mut by: HashMap<String, Vec<Span>> = HashMap::new();
+            let mut s = Span::new(out, 15, 20, "contradiction");
+            s.confidence = Some(0.5);
+            s.raw =
+                serde_json::json!({"start": 15, "end": 20, "confidence": 0.5, "scores": {"a": 1}})
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default();
+            by.insert("r1".into(), vec![s.clone()]);
+            by.insert("r2".into(), Vec::new());
+            let h = "a".repeat(64);
+            let p = Path::new("preds.jsonl");
+            let import = |hash: &str, answers: &HashMap<String, AnswerMark>| {
+                store
+                    .import_source(
+                        "det",
+                        SourceRole::Detector,
+                        p,
+                        hash,
+                        "predictions",
+                        &by,
+                        answers,
+                    )
+                    .expect("import")
+            };
+            let none = HashMap::new();
+            let id = import(&h, &none);
+            let again = import(&h, &none);
+            assert_eq!(id, again);
+            assert_eq!(store.sources().expect("rows").len(), 1);
+            assert_eq!(store.source_spans(id, "r1").expect("read"), Some(vec![s]));
+            assert_eq!(store.source_spans(id, "r2").expect("read"), Some(vec![]));
+            assert_eq!(store.source_spans(id, "r3").expect("read"), None);
+            assert_eq!(store.source_all_spans(id).expect("all"), by);
+            let other = import(&"b".repeat(64), &none);
+            assert_ne!(id, other);
+            let rows = store.source_by_hash(&h).expect("rows");
+            assert_eq!(rows.len(), 1);
+            assert_eq!((rows[0].records, rows[0].role), (2, SourceRole::Detector));
 
-        // Answer marks: none known for the first import; given again with them (an import made
-        // before they were stored), they are filled in, and an import with them stores them.
-        assert!(store.source_answers(id).expect("answers").is_empty());
-        let mark = |h: &str, line| AnswerMark {
-            hash: crate::model::answer_hash(h),
-            line,
-        };
-        let answers: HashMap<String, AnswerMark> = [
-            ("r1".to_owned(), mark("It is 25°C in 東京 🙂", 1)),
-            ("r2".to_owned(), mark("e\u{301}", 7)),
-        ]
-        .into();
-        assert_eq!(import(&h, &answers), id, "filled in");
-        assert_eq!(store.source_answers(id).expect("answers"), answers);
-        let third = import(&"c".repeat(64), &answers);
-        assert_eq!(store.source_answers(third).expect("answers"), answers);
+            // Answer marks: none known for the first import; given again with them (an import made
+            // before they were stored), they are filled in, and an import with them stores them.
+            assert!(store.source_answers(id).expect("answers").is_empty());
+            let mark = |h: &str, line| AnswerMark {
+                hash: crate::model::answer_hash(h),
+                line,
+            };
+            let answers: HashMap<String, AnswerMark> = [
+                ("r1".to_owned(), mark("It is 25°C in 東京 🙂", 1)),
+                ("r2".to_owned(), mark("e\u{301}", 7)),
+            ]
+            .into();
+            assert_eq!(import(&h, &answers), id, "filled in");
+            assert_eq!(store.source_answers(id).expect("answers"), answers);
+            let third = import(&"c".repeat(64), &answers);
+            assert_eq!(store.source_answers(third).expect("answers"), answers);
+        }
     }
 }

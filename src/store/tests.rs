@@ -1,5 +1,8 @@
-//! Store tests on in-memory and temporary databases.
+//! Store tests on in-memory and temporary databases: those about the log run on each engine
+//! (`test_db.rs`: SQLite always, PostgreSQL when `SPANREVIEW_TEST_PG` is set); those about a
+//! file (WAL, copies, headers) on SQLite only.
 
+use super::test_db::stores;
 use super::*;
 use crate::review::decision::{ActionKind, OutcomeKind, SpanValue};
 
@@ -54,113 +57,121 @@ fn every_kind() -> Vec<Decision> {
 
 #[test]
 fn append_sets_id_and_time_and_round_trips_every_action() {
-    let store = Store::open_in_memory().expect("open");
-    let mut saved = Vec::new();
-    for mut d in every_kind() {
-        if d.action.is_meta() {
-            d.target = Some(saved.first().map_or(1, |s: &Decision| s.id));
+    for store in stores() {
+        let store = &*store;
+        let mut saved = Vec::new();
+        for mut d in every_kind() {
+            if d.action.is_meta() {
+                d.target = Some(saved.first().map_or(1, |s: &Decision| s.id));
+            }
+            let s = store.append(&d, None).expect("append");
+            assert!(s.id > 0);
+            assert_eq!(s.time.len(), "2026-11-30T05:52:34.123Z".len(), "{}", s.time);
+            assert!(s.time.ends_with('Z'));
+            assert_eq!(
+                Decision {
+                    id: 0,
+                    time: String::new(),
+                    ..s.clone()
+                },
+                d
+            );
+            saved.push(s);
         }
-        let s = store.append(&d, None).expect("append");
-        assert!(s.id > 0);
-        assert_eq!(s.time.len(), "2026-11-30T05:52:34.123Z".len(), "{}", s.time);
-        assert!(s.time.ends_with('Z'));
-        assert_eq!(
-            Decision {
-                id: 0,
-                time: String::new(),
-                ..s.clone()
-            },
-            d
-        );
-        saved.push(s);
+        assert_eq!(store.decisions(None).expect("read"), saved);
+        for s in &saved {
+            assert_eq!(store.decision(s.id).expect("read").as_ref(), Some(s));
+        }
+        assert_eq!(store.decision(9999).expect("read"), None);
     }
-    assert_eq!(store.decisions(None).expect("read"), saved);
-    for s in &saved {
-        assert_eq!(store.decision(s.id).expect("read").as_ref(), Some(s));
-    }
-    assert_eq!(store.decision(9999).expect("read"), None);
 }
 
 #[test]
 fn a_given_time_is_kept() {
-    let store = Store::open_in_memory().expect("open");
-    let mut d = dec("ds", "r", "ana", ActionKind::Accept);
-    d.time = "2020-01-02T03:04:05.000Z".into();
-    assert_eq!(store.append(&d, None).expect("append").time, d.time);
+    for store in stores() {
+        let store = &*store;
+        let mut d = dec("ds", "r", "ana", ActionKind::Accept);
+        d.time = "2020-01-02T03:04:05.000Z".into();
+        assert_eq!(store.append(&d, None).expect("append").time, d.time);
+    }
 }
 
 #[test]
 fn queries_filter_by_dataset_record_and_reviewer_in_id_order() {
-    let store = Store::open_in_memory().expect("open");
-    let rows = [
-        ("a", "r1", "ana"),
-        ("b", "r1", "ana"),
-        ("a", "r2", "bo"),
-        ("a", "r1", "bo"),
-        ("a", "r1", "ana"),
-    ];
-    let ids: Vec<i64> = rows
-        .iter()
-        .map(|(ds, r, who)| {
-            store
-                .append(&dec(ds, r, who, ActionKind::Accept), None)
-                .expect("append")
-                .id
-        })
-        .collect();
-    let pick = |v: Vec<Decision>| v.iter().map(|d| d.id).collect::<Vec<_>>();
-    assert_eq!(pick(store.decisions(None).expect("q")), ids);
-    assert_eq!(
-        pick(store.decisions(Some("a")).expect("q")),
-        [ids[0], ids[2], ids[3], ids[4]]
-    );
-    assert_eq!(
-        pick(store.record_decisions("a", "r1").expect("q")),
-        [ids[0], ids[3], ids[4]]
-    );
-    assert_eq!(
-        pick(store.reviewer_log("a", "ana").expect("q")),
-        [ids[0], ids[4]]
-    );
-    assert!(store.reviewer_log("c", "ana").expect("q").is_empty());
-    assert_eq!(store.datasets().expect("q"), ["a", "b"]);
+    for store in stores() {
+        let store = &*store;
+        let rows = [
+            ("a", "r1", "ana"),
+            ("b", "r1", "ana"),
+            ("a", "r2", "bo"),
+            ("a", "r1", "bo"),
+            ("a", "r1", "ana"),
+        ];
+        let ids: Vec<i64> = rows
+            .iter()
+            .map(|(ds, r, who)| {
+                store
+                    .append(&dec(ds, r, who, ActionKind::Accept), None)
+                    .expect("append")
+                    .id
+            })
+            .collect();
+        let pick = |v: Vec<Decision>| v.iter().map(|d| d.id).collect::<Vec<_>>();
+        assert_eq!(pick(store.decisions(None).expect("q")), ids);
+        assert_eq!(
+            pick(store.decisions(Some("a")).expect("q")),
+            [ids[0], ids[2], ids[3], ids[4]]
+        );
+        assert_eq!(
+            pick(store.record_decisions("a", "r1").expect("q")),
+            [ids[0], ids[3], ids[4]]
+        );
+        assert_eq!(
+            pick(store.reviewer_log("a", "ana").expect("q")),
+            [ids[0], ids[4]]
+        );
+        assert!(store.reviewer_log("c", "ana").expect("q").is_empty());
+        assert_eq!(store.datasets().expect("q"), ["a", "b"]);
+    }
 }
 
 #[test]
 fn record_state_is_upserted_with_the_decision() {
-    let store = Store::open_in_memory().expect("open");
-    let d = dec("ds", "r1", "ana", ActionKind::Flag);
-    let flagged = RecordState {
-        flagged: true,
-        ..RecordState::default()
-    };
-    store.append(&d, Some(&flagged)).expect("append");
-    let got = store.record_states("ds").expect("states");
-    assert_eq!(
-        got["r1"],
-        RecordState {
-            outcome: OutcomeKind::Open,
-            ..flagged
-        }
-    );
-    let removed = RecordState {
-        reviewed: true,
-        flagged: false,
-        outcome: OutcomeKind::Removed,
-        stale: true,
-    };
-    store
-        .append(&dec("ds", "r1", "ana", ActionKind::Remove), Some(&removed))
-        .expect("append");
-    store
-        .append(&dec("ds", "r2", "ana", ActionKind::Note), None)
-        .expect("append");
-    let got = store.record_states("ds").expect("states");
-    assert_eq!(got.len(), 1);
-    assert_eq!(got["r1"], removed);
-    assert_eq!(store.record_state("ds", "r1").expect("q"), Some(removed));
-    assert_eq!(store.record_state("ds", "r2").expect("q"), None);
-    assert!(store.record_states("other").expect("states").is_empty());
+    for store in stores() {
+        let store = &*store;
+        let d = dec("ds", "r1", "ana", ActionKind::Flag);
+        let flagged = RecordState {
+            flagged: true,
+            ..RecordState::default()
+        };
+        store.append(&d, Some(&flagged)).expect("append");
+        let got = store.record_states("ds").expect("states");
+        assert_eq!(
+            got["r1"],
+            RecordState {
+                outcome: OutcomeKind::Open,
+                ..flagged
+            }
+        );
+        let removed = RecordState {
+            reviewed: true,
+            flagged: false,
+            outcome: OutcomeKind::Removed,
+            stale: true,
+        };
+        store
+            .append(&dec("ds", "r1", "ana", ActionKind::Remove), Some(&removed))
+            .expect("append");
+        store
+            .append(&dec("ds", "r2", "ana", ActionKind::Note), None)
+            .expect("append");
+        let got = store.record_states("ds").expect("states");
+        assert_eq!(got.len(), 1);
+        assert_eq!(got["r1"], removed);
+        assert_eq!(store.record_state("ds", "r1").expect("q"), Some(removed));
+        assert_eq!(store.record_state("ds", "r2").expect("q"), None);
+        assert!(store.record_states("other").expect("states").is_empty());
+    }
 }
 
 #[test]
@@ -168,104 +179,113 @@ fn a_bad_state_saves_neither_state_nor_decision() {
     // A state's outcome is an enum now, so a bad one cannot be built; what the database holds
     // is still checked where it is read: an unknown name is an error naming it.
     let conn = rusqlite::Connection::open_in_memory().expect("open");
-    let err = conn
-        .query_row("SELECT 'deleted'", [], |r| row::outcome(r, 0))
-        .expect_err("refused");
+    let conn = Conn::Sqlite(conn);
+    let first = |sql: &str, args: &[engine::Value]| conn.query(sql, args).expect("query").remove(0);
+    let err = row::outcome(&first("SELECT 'deleted'", &[]), 0).expect_err("refused");
     assert!(err.to_string().contains("\"deleted\""), "{err}");
-    let read = |name: &str| {
-        conn.query_row("SELECT ?1", [name], |r| row::outcome(r, 0))
-            .expect("known")
-    };
+    let read = |name: &str| row::outcome(&first("SELECT ?1", &vals![name]), 0).expect("known");
     assert_eq!(OutcomeKind::ALL.map(|k| read(k.name())), OutcomeKind::ALL);
     // A refused decision saves neither it nor the state given with it.
-    let store = Store::open_in_memory().expect("open");
-    let mut bad = dec("ds", "r1", "ana", ActionKind::Adjust);
-    bad.after = Some(SpanValue::new(5, 2, "x"));
-    let removed = RecordState {
-        outcome: OutcomeKind::Removed,
-        ..RecordState::default()
-    };
-    store.append(&bad, Some(&removed)).expect_err("refused");
-    assert!(store.decisions(None).expect("q").is_empty());
-    assert!(store.record_states("ds").expect("q").is_empty());
+    for store in stores() {
+        let mut bad = dec("ds", "r1", "ana", ActionKind::Adjust);
+        bad.after = Some(SpanValue::new(5, 2, "x"));
+        let removed = RecordState {
+            outcome: OutcomeKind::Removed,
+            ..RecordState::default()
+        };
+        store.append(&bad, Some(&removed)).expect_err("refused");
+        assert!(store.decisions(None).expect("q").is_empty());
+        assert!(store.record_states("ds").expect("q").is_empty());
+    }
 }
 
 #[test]
 fn undo_and_redo_need_an_existing_target_and_others_refuse_one() {
-    let store = Store::open_in_memory().expect("open");
-    let e = store
-        .append(&dec("ds", "r", "ana", ActionKind::Undo), None)
-        .expect_err("no target");
-    assert!(e.to_string().contains("without the decision"), "{e}");
-    let mut undo = dec("ds", "r", "ana", ActionKind::Undo);
-    undo.target = Some(42);
-    let e = store.append(&undo, None).expect_err("missing target");
-    assert!(e.to_string().contains("no decision #42"), "{e}");
-    let mut accept = dec("ds", "r", "ana", ActionKind::Accept);
-    accept.target = Some(1);
-    let e = store.append(&accept, None).expect_err("target on accept");
-    assert!(e.to_string().contains("only undo and redo"), "{e}");
-    assert!(store.decisions(None).expect("q").is_empty());
+    for store in stores() {
+        let store = &*store;
+        let e = store
+            .append(&dec("ds", "r", "ana", ActionKind::Undo), None)
+            .expect_err("no target");
+        assert!(e.to_string().contains("without the decision"), "{e}");
+        let mut undo = dec("ds", "r", "ana", ActionKind::Undo);
+        undo.target = Some(42);
+        let e = store.append(&undo, None).expect_err("missing target");
+        assert!(e.to_string().contains("no decision #42"), "{e}");
+        let mut accept = dec("ds", "r", "ana", ActionKind::Accept);
+        accept.target = Some(1);
+        let e = store.append(&accept, None).expect_err("target on accept");
+        assert!(e.to_string().contains("only undo and redo"), "{e}");
+        assert!(store.decisions(None).expect("q").is_empty());
 
-    let first = store
-        .append(&dec("ds", "r", "ana", ActionKind::Accept), None)
-        .expect("append");
-    undo.target = Some(first.id);
-    let u = store.append(&undo, None).expect("undo");
-    assert_eq!(u.target, Some(first.id));
+        let first = store
+            .append(&dec("ds", "r", "ana", ActionKind::Accept), None)
+            .expect("append");
+        undo.target = Some(first.id);
+        let u = store.append(&undo, None).expect("undo");
+        assert_eq!(u.target, Some(first.id));
+    }
 }
 
 #[test]
 fn a_reversed_span_is_refused() {
-    let store = Store::open_in_memory().expect("open");
-    let mut d = dec("ds", "r", "ana", ActionKind::Adjust);
-    d.after = Some(sv(5, 3, "x"));
-    let e = store.append(&d, None).expect_err("reversed");
-    assert!(e.to_string().contains("[5, 3)"), "{e}");
+    for store in stores() {
+        let store = &*store;
+        let mut d = dec("ds", "r", "ana", ActionKind::Adjust);
+        d.after = Some(sv(5, 3, "x"));
+        let e = store.append(&d, None).expect_err("reversed");
+        assert!(e.to_string().contains("[5, 3)"), "{e}");
+    }
 }
 
 #[test]
 fn the_log_refuses_update_and_delete() {
-    let store = Store::open_in_memory().expect("open");
-    let d = store
-        .append(&dec("ds", "r", "ana", ActionKind::Accept), None)
-        .expect("append");
-    let e = store
-        .conn
-        .execute("UPDATE decision SET action = 'drop' WHERE id = ?1", [d.id])
-        .expect_err("update refused");
-    assert!(e.to_string().contains("append-only"), "{e}");
-    let e = store
-        .conn
-        .execute("DELETE FROM decision", [])
-        .expect_err("delete refused");
-    assert!(e.to_string().contains("append-only"), "{e}");
-    assert_eq!(store.decisions(None).expect("q"), [d]);
+    for store in stores() {
+        let store = &*store;
+        let d = store
+            .append(&dec("ds", "r", "ana", ActionKind::Accept), None)
+            .expect("append");
+        let e = store
+            .conn
+            .execute(
+                "UPDATE decision SET action = 'drop' WHERE id = ?1",
+                &vals![d.id],
+            )
+            .expect_err("update refused");
+        assert!(e.to_string().contains("append-only"), "{e}");
+        let e = store
+            .conn
+            .execute("DELETE FROM decision", &[])
+            .expect_err("delete refused");
+        assert!(e.to_string().contains("append-only"), "{e}");
+        assert_eq!(store.decisions(None).expect("q"), [d]);
+    }
 }
 
 #[test]
 fn the_schema_enforces_what_append_checks() {
-    let store = Store::open_in_memory().expect("open");
-    let raw = |sql: &str| store.conn.execute_batch(sql);
-    let base =
-        "INSERT INTO decision (origin, reviewer, time, dataset, record_id, record_hash, action";
-    assert!(raw(&format!(
-        "{base}) VALUES ('o1','a','t','d','r','h','explode')"
-    ))
-    .is_err());
-    assert!(raw(&format!("{base}) VALUES ('o2','a','t','d','r','h','undo')")).is_err());
-    assert!(raw(&format!(
-        "{base}, start_after) VALUES ('o3','a','t','d','r','h','add', 3)"
-    ))
-    .is_err());
-    assert!(raw(&format!(
-        "{base}) VALUES ('o4','a','t','d','r','h','accept')"
-    ))
-    .is_ok());
-    assert!(raw(&format!(
-        "{base}) VALUES ('o4','a','t','d','r','h','accept')"
-    ))
-    .is_err());
+    for store in stores() {
+        let store = &*store;
+        let raw = |sql: &str| store.conn.batch(sql);
+        let base =
+            "INSERT INTO decision (origin, reviewer, time, dataset, record_id, record_hash, action";
+        assert!(raw(&format!(
+            "{base}) VALUES ('o1','a','t','d','r','h','explode')"
+        ))
+        .is_err());
+        assert!(raw(&format!("{base}) VALUES ('o2','a','t','d','r','h','undo')")).is_err());
+        assert!(raw(&format!(
+            "{base}, start_after) VALUES ('o3','a','t','d','r','h','add', 3)"
+        ))
+        .is_err());
+        assert!(raw(&format!(
+            "{base}) VALUES ('o4','a','t','d','r','h','accept')"
+        ))
+        .is_ok());
+        assert!(raw(&format!(
+            "{base}) VALUES ('o4','a','t','d','r','h','accept')"
+        ))
+        .is_err());
+    }
 }
 
 #[test]
@@ -275,13 +295,12 @@ fn a_file_database_is_created_with_its_folder_and_reopened() {
     let d = {
         let store = Store::open(&path).expect("open");
         assert_eq!(store.path(), Some(path.as_path()));
-        let mode: String = store
-            .conn
+        let conn = store.conn.sqlite().expect("sqlite");
+        let mode: String = conn
             .pragma_query_value(None, "journal_mode", |r| r.get(0))
             .expect("mode");
         assert_eq!(mode, "wal");
-        let sync: i64 = store
-            .conn
+        let sync: i64 = conn
             .pragma_query_value(None, "synchronous", |r| r.get(0))
             .expect("sync");
         assert_eq!(sync, 2, "synchronous = FULL");
@@ -345,126 +364,6 @@ fn a_file_that_is_not_a_database_is_named_in_the_error() {
     .expect("write");
     let e = Store::open(&path).expect_err("not a db");
     assert!(e.to_string().contains("notes.txt"), "{e}");
-}
-
-/// A state that counts what the log holds: removed when any decision removes the record.
-fn counted(log: &[Decision]) -> RecordState {
-    let removed = log.iter().any(|d| d.action == ActionKind::Remove);
-    RecordState {
-        reviewed: true,
-        flagged: false,
-        outcome: if removed {
-            OutcomeKind::Removed
-        } else {
-            OutcomeKind::Open
-        },
-        stale: false,
-    }
-}
-
-#[test]
-fn append_all_then_counts_decisions_another_process_saved_meanwhile() {
-    let dir = tempfile::tempdir().expect("tmp");
-    let db = dir.path().join("review.sqlite");
-    let (ana, bob) = (
-        Store::open(&db).expect("ana"),
-        Store::open(&db).expect("bob"),
-    );
-    // ana reads the record's log (empty), then bob removes the record from another process.
-    let seen_by_ana = ana.record_decisions("ds", "r°1").expect("read");
-    bob.append(
-        &dec("ds", "r°1", "bob", ActionKind::Remove),
-        Some(&counted(&[dec("ds", "r°1", "bob", ActionKind::Remove)])),
-    )
-    .expect("bob");
-    let accept = dec("ds", "r°1", "ana", ActionKind::AcceptAll);
-
-    // Known-bad: a state computed from what ana had read overwrites bob's removal.
-    let mut stale_view = seen_by_ana.clone();
-    stale_view.push(accept.clone());
-    let other = dir.path().join("other.sqlite");
-    let (ana2, bob2) = (
-        Store::open(&other).expect("ana"),
-        Store::open(&other).expect("bob"),
-    );
-    bob2.append(
-        &dec("ds", "r°1", "bob", ActionKind::Remove),
-        Some(&counted(&[dec("ds", "r°1", "bob", ActionKind::Remove)])),
-    )
-    .expect("bob");
-    ana2.append_all(std::slice::from_ref(&accept), Some(&counted(&stale_view)))
-        .expect("ana");
-    assert_eq!(
-        ana2.record_state("ds", "r°1")
-            .expect("q")
-            .expect("state")
-            .outcome,
-        OutcomeKind::Open,
-        "the race append_all_then closes"
-    );
-    drop((ana2, bob2));
-
-    // append_all_then computes the state from the log inside its transaction.
-    let seen = std::cell::RefCell::new(Vec::new());
-    let saved = ana
-        .append_all_then(&[accept], &|log| {
-            seen.replace(log.to_vec());
-            counted(log)
-        })
-        .expect("ana");
-    let log = seen.into_inner();
-    assert_eq!(log.len(), 2, "bob's removal and ana's accept");
-    assert_eq!(log[1].id, saved[0].id, "the new decision with its id");
-    assert_eq!(
-        ana.record_state("ds", "r°1")
-            .expect("q")
-            .expect("state")
-            .outcome,
-        OutcomeKind::Removed
-    );
-}
-
-#[test]
-fn append_all_then_refuses_decisions_on_several_records_and_saves_nothing() {
-    let store = Store::open_in_memory().expect("open");
-    let err = store
-        .append_all_then(
-            &[
-                dec("ds", "r1", "ana", ActionKind::AcceptAll),
-                dec("ds", "r2", "ana", ActionKind::AcceptAll),
-            ],
-            &counted,
-        )
-        .expect_err("refused");
-    assert!(err.to_string().contains("several records"), "{err}");
-    assert!(store.decisions(None).expect("q").is_empty());
-}
-
-#[test]
-fn append_each_saves_many_records_in_one_transaction_or_none() {
-    let store = Store::open_in_memory().expect("open");
-    let ids = ["a°", "b’", "c中", "d🙂", "e\u{301}"];
-    let rows: Vec<(Decision, RecordState)> = ids
-        .iter()
-        .map(|id| {
-            let d = dec("ds", id, "auto", ActionKind::AcceptAll);
-            let st = counted(std::slice::from_ref(&d));
-            (d, st)
-        })
-        .collect();
-    let saved = store.append_each(&rows).expect("append");
-    assert_eq!(saved.len(), 5);
-    assert!(saved.windows(2).all(|w| w[0].id < w[1].id));
-    let states = store.record_states("ds").expect("q");
-    assert_eq!(states.len(), 5);
-    assert!(ids.iter().all(|id| states[*id].reviewed));
-
-    // One bad row (an undo of a decision not in the log): none of the batch is saved.
-    let mut undo = dec("ds", "f", "auto", ActionKind::Undo);
-    undo.target = Some(999_999);
-    let batch = vec![rows[0].clone(), (undo, RecordState::default())];
-    assert!(store.append_each(&batch).is_err());
-    assert_eq!(store.decisions(None).expect("q").len(), 5);
 }
 
 /// A database at schema version 1 (the first migration only) with one decision, WAL mode.

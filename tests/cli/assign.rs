@@ -348,3 +348,60 @@ fn bad_lines_are_named_and_every_readable_id_is_assigned() {
         ]
     );
 }
+
+/// On a PostgreSQL database (`--db postgresql://…`, a password in the URL): the same plans as
+/// on SQLite for the same steps (a plan, then a re-assignment), stored and shown again, and the
+/// password never printed (the saved note, `--show`, and the error for a dataset without a
+/// plan all name the database).
+#[test]
+fn plans_on_postgresql_are_the_plans_on_sqlite_and_its_password_is_never_shown() {
+    let Some(pg) = crate::pg_server::PgDb::create() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("tmp");
+    let url = pg.path_with_password("hunter2");
+    let (on_sqlite, _) = steps(&dir.path().join("team.sqlite"));
+    let (on_pg, said) = steps(&url);
+    assert_eq!(on_pg, on_sqlite);
+    assert!(said.contains("plan generation 2"), "{said}");
+    assert!(said.contains("holds no plan"), "{said}");
+    assert_eq!(said.matches("postgres:***@127.0.0.1").count(), 4, "{said}");
+    assert!(!said.contains("hunter2"), "{said}");
+}
+
+/// A plan as printed: record id → reviewers.
+type Plan = Vec<(String, Vec<String>)>;
+
+/// Assign, re-assign, show (as JSON lines and as text), and show a dataset without a plan on
+/// `db`: the plans printed, and everything the runs said.
+fn steps(db: &Path) -> (Vec<Plan>, String) {
+    let mut said = String::new();
+    let mut keep = |a: &assert_cmd::assert::Assert| {
+        let out = a.get_output();
+        said.push_str(&String::from_utf8_lossy(&out.stdout));
+        said.push_str(&String::from_utf8_lossy(&out.stderr));
+    };
+    let first = run(
+        db,
+        &["--reviewers", "ana,bo,李", "--overlap", "0.2", "--json"],
+    )
+    .success();
+    keep(&first);
+    let second = run(db, &["--reviewers", "ana,bo", "--seed", "7"]).success();
+    keep(&second);
+    let shown = run(db, &["--show", "--json"]).success();
+    keep(&run(db, &["--show"]).success());
+    keep(
+        &bin()
+            .args(["assign", "--show", "--dataset", "nothing planned", "--db"])
+            .arg(db)
+            .env_remove("SPANREVIEW_DB")
+            .assert()
+            .failure(),
+    );
+    let plans = vec![
+        plan_of(&first.get_output().stdout),
+        plan_of(&shown.get_output().stdout),
+    ];
+    (plans, said)
+}

@@ -50,9 +50,17 @@ struct Script {
 }
 
 impl Script {
+    /// The store's clock steps one second per decision from a fixed start, so the same
+    /// script gives the same log (times included) on any database.
     fn new(db: &Path, dataset: &str) -> Self {
+        let store = Store::open(db).expect("db");
+        let tick = std::sync::atomic::AtomicU64::new(0);
+        store.set_clock(std::sync::Arc::new(move || {
+            let n = tick.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_796_000_000 + n)
+        }));
         Self {
-            store: Store::open(db).expect("db"),
+            store,
             dataset: dataset.into(),
         }
     }
@@ -78,7 +86,7 @@ fn key(k: &str) -> Option<String> {
 /// f01 accept (+ note), f02 tighten, f03 relabel, f04 accept + add, f05 drop (+ flag), f06 clean,
 /// f07 remove, f08 three resolutions (kept, dropped, added), f09 drop of an invalid span, f10 a
 /// drop that was undone, f11 nothing; and one decision on a record the input does not have.
-fn script(db: &Path) {
+pub(crate) fn script(db: &Path) {
     let recs = records(&fixture());
     let s = Script::new(db, "records");
     let r = |i: usize| &recs[i - 1];

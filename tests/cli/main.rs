@@ -23,6 +23,7 @@ mod judges;
 mod keys;
 mod labelstudio;
 mod layout;
+mod pg_server;
 mod prodigy;
 mod queue_filters;
 mod queue_more;

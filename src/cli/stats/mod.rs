@@ -235,7 +235,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &log,
         &args,
         &name,
-        &db.display().to_string(),
+        &crate::store::shown(&db),
     );
     if args.by_reviewer {
         let plan = store.plan(&name)?;

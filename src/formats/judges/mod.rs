@@ -82,6 +82,13 @@ impl FromStr for JudgeSpec {
             ));
         }
         let path = PathBuf::from(file);
+        // Another reviewer's PostgreSQL database (the store reads it; no file to check).
+        if file.starts_with("postgresql://") || file.starts_with("postgres://") {
+            return Ok(Self {
+                name: name.to_owned(),
+                path,
+            });
+        }
         if file == super::index::STDIN {
             let why = super::index::NEEDS_REGULAR;
             return Err(format!("{s:?}: standard input (-) {why}"));
@@ -135,6 +142,10 @@ const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
 /// # Errors
 /// The file cannot be read, or its format cannot be recognised.
 pub fn kind_of(path: &Path, format: Option<Format>) -> Result<JudgeKind, FormatError> {
+    let text = path.to_string_lossy();
+    if text.starts_with("postgresql://") || text.starts_with("postgres://") {
+        return Ok(JudgeKind::Database);
+    }
     let mut head = [0u8; 16];
     let n = std::fs::File::open(path)
         .and_then(|mut f| read_up_to(&mut f, &mut head))

@@ -231,6 +231,7 @@ fn migration_0004_fills_the_columns_from_the_old_text_and_readers_answer_as_befo
     old_db(&Connection::open(&path).expect("raw open"), &rec);
 
     let store = Store::open(&path).expect("migrates");
+    let conn = store.conn.sqlite().expect("sqlite");
     assert_eq!(store.schema_version().expect("v"), SCHEMA_VERSION);
     let log = store.decisions(None).expect("log");
     let want = new_log(&rec);
@@ -259,18 +260,16 @@ fn migration_0004_fills_the_columns_from_the_old_text_and_readers_answer_as_befo
 
     // The rebuilt table is still append-only, keeps its foreign keys, indexes and counter.
     for sql in ["UPDATE decision SET reason = 'x'", "DELETE FROM decision"] {
-        let e = store.conn.execute(sql, []).expect_err(sql);
+        let e = conn.execute(sql, []).expect_err(sql);
         assert!(e.to_string().contains("append-only"), "{e}");
     }
-    let fk: i64 = store
-        .conn
+    let fk: i64 = conn
         .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
             r.get(0)
         })
         .expect("fk check");
     assert_eq!(fk, 0);
-    let e = store
-        .conn
+    let e = conn
         .execute(
             "INSERT INTO decision (origin, reviewer, time, dataset, record_id, record_hash, \
              action, target, flag_on) VALUES ('x', 'a', 't', 'ds', 'r', 'h', 'undo', 999, NULL)",
@@ -278,8 +277,7 @@ fn migration_0004_fills_the_columns_from_the_old_text_and_readers_answer_as_befo
         )
         .expect_err("a target that is not in the log");
     assert!(e.to_string().contains("FOREIGN KEY"), "{e}");
-    let indexes: Vec<String> = store
-        .conn
+    let indexes: Vec<String> = conn
         .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'decision' ORDER BY name")
         .and_then(|mut st| st.query_map([], |r| r.get(0))?.collect())
         .expect("indexes");
@@ -300,64 +298,66 @@ fn migration_0004_fills_the_columns_from_the_old_text_and_readers_answer_as_befo
 
 #[test]
 fn the_schema_refuses_meaning_columns_that_contradict_the_action() {
-    let store = Store::open_in_memory().expect("open");
-    let rec = record();
-    let bad = [
-        {
-            let mut d = Decision::new(&rec, "ds", "ana", ActionKind::Retype);
-            d.record_type = None;
-            d
-        },
-        {
-            let mut d = Decision::new(&rec, "ds", "ana", ActionKind::Accept);
-            d.record_type = Some("clean".into());
-            d
-        },
-        {
-            let mut d = Decision::new(&rec, "ds", "ana", ActionKind::Drop);
-            d.unit = Some(Unit::Claim(0));
-            d
-        },
-        {
-            let mut d = Decision::new(&rec, "ds", "ana", ActionKind::Resolve);
-            d.unit = Some(Unit::Cluster { start: 9, end: 3 });
-            d
-        },
-        {
-            // Only a resolution counts the record's units.
-            let mut d = Decision::new(&rec, "ds", "ana", ActionKind::Accept);
-            d.record_units = Some(2);
-            d
-        },
-    ];
-    for d in &bad {
-        assert!(store.append(d, None).is_err(), "{d:?}");
+    for store in crate::store::test_db::stores() {
+        let rec = record();
+        let bad = [
+            {
+                let mut d = Decision::new(&rec, "ds", "ana", ActionKind::Retype);
+                d.record_type = None;
+                d
+            },
+            {
+                let mut d = Decision::new(&rec, "ds", "ana", ActionKind::Accept);
+                d.record_type = Some("clean".into());
+                d
+            },
+            {
+                let mut d = Decision::new(&rec, "ds", "ana", ActionKind::Drop);
+                d.unit = Some(Unit::Claim(0));
+                d
+            },
+            {
+                let mut d = Decision::new(&rec, "ds", "ana", ActionKind::Resolve);
+                d.unit = Some(Unit::Cluster { start: 9, end: 3 });
+                d
+            },
+            {
+                // Only a resolution counts the record's units.
+                let mut d = Decision::new(&rec, "ds", "ana", ActionKind::Accept);
+                d.record_units = Some(2);
+                d
+            },
+        ];
+        for d in &bad {
+            assert!(store.append(d, None).is_err(), "{d:?}");
+        }
+        assert!(store.decisions(None).expect("log").is_empty());
     }
-    assert!(store.decisions(None).expect("log").is_empty());
 }
 
 #[test]
 fn the_meaning_columns_round_trip() {
-    let store = Store::open_in_memory().expect("open");
-    let rec = record();
-    let mut r = Decision::new(&rec, "ds", "ana", ActionKind::Resolve);
-    r.unit = Some(Unit::Cluster { start: 15, end: 17 });
-    r.group = Some("g東京".into());
-    r.record_units = Some(3);
-    let mut c = Decision::new(&rec, "ds", "ana", ActionKind::Resolve);
-    c.unit = Some(Unit::Claim(4));
-    c.group = Some("g2".into());
-    let mut off = Decision::new(&rec, "ds", "ana", ActionKind::Flag);
-    off.flag_on = Some(false);
-    let mut t = Decision::new(&rec, "ds", "ana", ActionKind::Retype);
-    t.record_type = Some("Fabrication’".into());
-    for d in [r, c, off, t] {
-        let saved = store.append(&d, None).expect("append");
-        let back = store.decision(saved.id).expect("read").expect("there");
-        assert_eq!(
-            (back.group, back.unit, back.record_units, back.flag_on),
-            (d.group, d.unit, d.record_units, d.flag_on)
-        );
-        assert_eq!(back.record_type, d.record_type);
+    for store in crate::store::test_db::stores() {
+        let rec = record();
+        let mut r = Decision::new(&rec, "ds", "ana", ActionKind::Resolve);
+        r.unit = Some(Unit::Cluster { start: 15, end: 17 });
+        r.group = Some("g東京".into());
+        r.record_units = Some(3);
+        let mut c = Decision::new(&rec, "ds", "ana", ActionKind::Resolve);
+        c.unit = Some(Unit::Claim(4));
+        c.group = Some("g2".into());
+        let mut off = Decision::new(&rec, "ds", "ana", ActionKind::Flag);
+        off.flag_on = Some(false);
+        let mut t = Decision::new(&rec, "ds", "ana", ActionKind::Retype);
+        t.record_type = Some("Fabrication’".into());
+        for d in [r, c, off, t] {
+            let saved = store.append(&d, None).expect("append");
+            let back = store.decision(saved.id).expect("read").expect("there");
+            assert_eq!(
+                (back.group, back.unit, back.record_units, back.flag_on),
+                (d.group, d.unit, d.record_units, d.flag_on)
+            );
+            assert_eq!(back.record_type, d.record_type);
+        }
     }
 }

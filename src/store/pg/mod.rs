@@ -1,0 +1,283 @@
+//! PostgreSQL under the store's executor ([`super::engine::Conn::Pg`]): a team's reviewers on
+//! many machines sharing one log.
+//!
+//! - **The same SQL.** The store's queries use SQLite's numbered parameters `?N`; here they
+//!   become `$N` ([`placeholders`]) and are prepared once per connection. Values are encoded
+//!   as the server infers each parameter's type (`value.rs`).
+//! - **Writers take turns** as on SQLite: [`PgConn::begin`] opens a transaction and takes a
+//!   transaction-scoped advisory lock, one per database, held until commit or rollback. Under
+//!   it, every statement sees every earlier writer's commit (READ COMMITTED), so a record's
+//!   state replayed inside the transaction counts every decision. An advisory lock needs no
+//!   privilege, so a reviewer's role can be INSERT/SELECT only on the log (README, "Running a
+//!   team server"); readers never wait for it.
+//! - **Saved means committed.** `COMMIT` returns once the server has flushed the commit to its
+//!   WAL (`synchronous_commit = on`, the default).
+//! - **The connection comes back.** When the server goes away, the statement in progress fails
+//!   ([`is_connection_error`]: the caller shows the decision as not saved, nothing of its
+//!   transaction is kept) and the next statement connects again; until the server is back each
+//!   attempt fails at once with the same kind of error.
+//! - **No password is shown.** Messages name the database by its URL with the password taken
+//!   out (`url.rs`); a password comes from the URL or `PGPASSWORD`.
+
+mod schema;
+mod tls;
+pub mod url;
+mod value;
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
+use postgres::types::ToSql;
+use postgres::{Client, Statement};
+
+use super::engine::{DbError, Row, Value};
+pub use url::{is_url, redact, PgUrl};
+
+/// The advisory lock key every spanreview writer of a database takes (`spanreview` in ASCII,
+/// folded into 63 bits): one lock per database, like SQLite's one write lock per file.
+const WRITE_LOCK: i64 = 0x7370_616e_7265_7669;
+
+/// A PostgreSQL connection that reconnects after the server comes back.
+pub struct PgConn {
+    url: PgUrl,
+    client: RefCell<Option<Client>>,
+    /// Prepared statements of the current connection, by SQL text as the store writes it.
+    prepared: RefCell<HashMap<String, Statement>>,
+    /// Inside a transaction: a lost connection then fails the transaction rather than reconnecting
+    /// in the middle of it.
+    in_tx: Cell<bool>,
+    /// Tests: the next COMMIT is carried out, then its reply is lost (the connection drops).
+    #[cfg(test)]
+    pub(crate) lose_commit_reply: Cell<bool>,
+}
+
+impl PgConn {
+    /// Connect to the database `url` names.
+    ///
+    /// # Errors
+    /// The server cannot be reached, refuses the login, or TLS fails.
+    pub fn connect(url: PgUrl) -> Result<Self, DbError> {
+        let conn = Self {
+            url,
+            client: RefCell::new(None),
+            prepared: RefCell::new(HashMap::new()),
+            in_tx: Cell::new(false),
+            #[cfg(test)]
+            lose_commit_reply: Cell::new(false),
+        };
+        conn.connected()?;
+        Ok(conn)
+    }
+
+    /// The URL, password removed.
+    pub fn url(&self) -> &str {
+        &self.url.shown
+    }
+
+    /// Make sure there is a live client (connecting again after a lost connection).
+    fn connected(&self) -> Result<(), DbError> {
+        let mut client = self.client.borrow_mut();
+        if client.as_ref().is_some_and(|c| !c.is_closed()) {
+            return Ok(());
+        }
+        if self.in_tx.get() {
+            // The transaction died with its connection: fail its remaining statements (a COMMIT
+            // on a new connection would "succeed" with nothing in it); the next BEGIN connects.
+            self.in_tx.set(false);
+            return Err(DbError::Lost);
+        }
+        *client = None;
+        self.prepared.borrow_mut().clear();
+        let mut config = self.url.config.clone();
+        config.ssl_mode(match self.url.ssl {
+            url::SslMode::Disable => postgres::config::SslMode::Disable,
+            url::SslMode::Prefer => postgres::config::SslMode::Prefer,
+            url::SslMode::Require | url::SslMode::VerifyFull => postgres::config::SslMode::Require,
+        });
+        let tls = tls::connector(&self.url).map_err(DbError::Setup)?;
+        *client = Some(config.connect(tls)?);
+        Ok(())
+    }
+
+    /// Run `f` on the live client.
+    /// A connection error drops the client: it may not know yet that its socket is dead (the
+    /// server's FATAL comes first), and the next statement must connect anew.
+    fn with<T>(&self, f: impl FnOnce(&mut Client) -> Result<T, DbError>) -> Result<T, DbError> {
+        self.connected()?;
+        let mut client = self.client.borrow_mut();
+        let c = client
+            .as_mut()
+            .ok_or_else(|| DbError::Setup("internal: no PostgreSQL connection".into()))?;
+        let r = f(c);
+        if r.as_ref().is_err_and(DbError::is_connection) {
+            *client = None;
+        }
+        r
+    }
+
+    fn statement(&self, c: &mut Client, sql: &str) -> Result<Statement, DbError> {
+        if let Some(st) = self.prepared.borrow().get(sql) {
+            return Ok(st.clone());
+        }
+        let st = c.prepare(&placeholders(sql))?;
+        self.prepared
+            .borrow_mut()
+            .insert(sql.to_owned(), st.clone());
+        Ok(st)
+    }
+
+    /// Run one statement; the number of rows it changed.
+    pub fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, DbError> {
+        self.with(|c| {
+            let st = self.statement(c, sql)?;
+            Ok(c.execute(&st, &refs(params))?)
+        })
+    }
+
+    /// Run one query; every row, each column as a [`Value`].
+    pub fn query(&self, sql: &str, params: &[Value]) -> Result<Vec<Row>, DbError> {
+        self.with(|c| {
+            let st = self.statement(c, sql)?;
+            let rows = c.query(&st, &refs(params))?;
+            rows.iter()
+                .map(|r| {
+                    (0..r.len())
+                        .map(|i| r.try_get::<_, Value>(i).map_err(DbError::from))
+                        .collect::<Result<Vec<_>, _>>()
+                        .map(Row)
+                })
+                .collect()
+        })
+    }
+
+    /// Run statements without parameters. `COMMIT` and `ROLLBACK` end the transaction even
+    /// when they fail (a lost connection took it along).
+    pub fn batch(&self, sql: &str) -> Result<(), DbError> {
+        let ends = matches!(sql, "COMMIT" | "ROLLBACK");
+        if ends && !self.in_tx.get() {
+            // The connection was lost inside the transaction and reconnected since: nothing of
+            // it was committed, and saying so is the caller's error to show.
+            return if sql == "COMMIT" {
+                Err(DbError::Lost)
+            } else {
+                Ok(())
+            };
+        }
+        let r = self.with(|c| Ok(c.batch_execute(sql)?));
+        if ends {
+            self.in_tx.set(false);
+        }
+        #[cfg(test)]
+        if sql == "COMMIT" && self.lose_commit_reply.replace(false) {
+            *self.client.borrow_mut() = None;
+            return r.and(Err(DbError::Lost));
+        }
+        r
+    }
+
+    /// `BEGIN`, then the database's write lock (see the module docs).
+    pub fn begin(&self) -> Result<(), DbError> {
+        self.with(|c| {
+            c.batch_execute("BEGIN")?;
+            Ok(())
+        })?;
+        self.in_tx.set(true);
+        let locked = self.with(|c| {
+            c.execute("SELECT pg_advisory_xact_lock($1)", &[&WRITE_LOCK])?;
+            Ok(())
+        });
+        if locked.is_err() {
+            let _ = self.batch("ROLLBACK");
+        }
+        locked
+    }
+}
+
+/// The parameters as the client takes them.
+fn refs(params: &[Value]) -> Vec<&(dyn ToSql + Sync)> {
+    params.iter().map(|v| v as &(dyn ToSql + Sync)).collect()
+}
+
+/// `sql` with SQLite's `?N` parameters written as PostgreSQL's `$N` (outside quotes).
+#[must_use]
+pub fn placeholders(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len());
+    let mut quote: Option<char> = None;
+    let mut chars = sql.chars().peekable();
+    while let Some(ch) = chars.next() {
+        match (quote, ch) {
+            (Some(q), c) if c == q => quote = None,
+            (None, '\'' | '"') => quote = Some(ch),
+            (None, '?') if chars.peek().is_some_and(char::is_ascii_digit) => {
+                out.push('$');
+                continue;
+            }
+            _ => {}
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// True when `e` is the connection failing (server down, network gone), not the SQL.
+#[must_use]
+pub fn is_connection_error(e: &postgres::Error) -> bool {
+    use postgres::error::SqlState;
+    if e.is_closed() {
+        return true;
+    }
+    match e.code() {
+        Some(code) => {
+            code.code().starts_with("08")
+                || *code == SqlState::ADMIN_SHUTDOWN
+                || *code == SqlState::CRASH_SHUTDOWN
+                || *code == SqlState::CANNOT_CONNECT_NOW
+        }
+        // No server message: the client's own (I/O, connect, TLS).
+        None => e.as_db_error().is_none(),
+    }
+}
+
+/// A PostgreSQL error as a person reads it: the server's message (and its detail), or the
+/// client's; never the URL (the caller names the database, password removed).
+#[must_use]
+pub fn describe(e: &postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => match db.detail() {
+            Some(d) => format!("{} ({d})", db.message()),
+            None => db.message().to_owned(),
+        },
+        None => {
+            let mut s = e.to_string();
+            let mut src = std::error::Error::source(e);
+            while let Some(inner) = src {
+                s = format!("{s}: {inner}");
+                src = inner.source();
+            }
+            s
+        }
+    }
+}
+
+#[cfg(test)]
+pub(super) use schema::MIGRATIONS as MIGRATIONS_FOR_TESTS;
+pub(super) use schema::{migrate, refuse_foreign, schema_version};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn question_marks_become_dollars_outside_quotes() {
+        assert_eq!(
+            placeholders(
+                "SELECT a FROM t WHERE b = ?1 AND c IN (?2, ?10) AND d = '?3' AND \"?4\" = 1"
+            ),
+            "SELECT a FROM t WHERE b = $1 AND c IN ($2, $10) AND d = '?3' AND \"?4\" = 1"
+        );
+        assert_eq!(
+            placeholders("SELECT '東京 ?' || ?1"),
+            "SELECT '東京 ?' || $1"
+        );
+    }
+}
