@@ -37,9 +37,15 @@ impl App {
         &mut self,
         index: usize,
         record: Record,
-        rows: Vec<(Decision, String)>,
+        mut rows: Vec<(Decision, String)>,
         error: &str,
     ) -> String {
+        // Stamped now, when they were made: a retry (or `apply` of the rescue file) saves
+        // them later, and the rescue file needs a time.
+        let now = crate::store::rfc3339(self.log.now());
+        for (d, _) in rows.iter_mut().filter(|(d, _)| d.time.is_empty()) {
+            d.time.clone_from(&now);
+        }
         tracing::warn!(
             rows = rows.len(),
             error,
