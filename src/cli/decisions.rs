@@ -79,7 +79,7 @@ struct JsonRow<'a> {
     origin: &'a str,
 }
 
-fn write_json(out: impl Write, rows: &[(Decision, String)]) -> io::Result<()> {
+pub(super) fn write_json(out: impl Write, rows: &[(Decision, String)]) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
     for (decision, origin) in rows {
         let text = serde_json::to_string(&JsonRow { decision, origin })?;

@@ -39,7 +39,9 @@ macro_rules! review_tail {
          Exit status:\n  \
            0  the review ended\n  \
            1  the database was deleted or replaced during the review: what was saved until \
-         then was copied to a file, named on exit\n  \
+         then was copied to a file, named on exit; or the PostgreSQL server stayed \
+         unreachable until quit: the decisions not saved were written to a file for `apply`, \
+         named on exit\n  \
            2  a usage error, a file or database that cannot be read, a bad config, or no \
          terminal"
     };

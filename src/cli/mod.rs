@@ -14,6 +14,7 @@ pub mod log;
 pub mod man;
 pub mod merge_db;
 pub mod review;
+mod review_unsaved;
 pub mod sample;
 pub mod stats;
 pub mod validate;

@@ -290,6 +290,30 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
     app.set_live_sources(live_reviewer_sources(args.judges.options()));
     let ran = terminal::run(&mut app).context("the terminal failed");
     app.release_claims();
+    // Decisions the database never took (unreachable until quit): into a rescue file for
+    // `apply`, named, before anything else is said.
+    if app.has_unsaved() {
+        let rows = app.unsaved_rows();
+        let shown_db = crate::store::shown(&db);
+        let file = super::review_unsaved::write(&rows, store.now())
+            .map_err(|e| anyhow::anyhow!("{} decision(s) were NOT saved and could not be written to a rescue file either: {e}", rows.len()))?;
+        let file = escape::line(&file.display().to_string()).into_owned();
+        let records: Vec<String> = files
+            .iter()
+            .map(|f| escape::line(&f.display().to_string()).into_owned())
+            .collect();
+        eprintln!(
+            "{}",
+            crate::tui::strings::unsaved_rescued(
+                rows.len(),
+                &file,
+                &records.join(" "),
+                &escape::line(&shown_db)
+            )
+        );
+        ran?;
+        return Ok(ExitCode::from(1));
+    }
     ran?;
     let (done, n, _) = app.progress();
     tracing::info!(done, n, "review closed");

@@ -41,22 +41,44 @@ impl Store {
         decisions: &[Decision],
         state_of: &dyn Fn(&[Decision]) -> RecordState,
     ) -> Result<Vec<Decision>, StoreError> {
-        let Some(first) = decisions.first() else {
+        let rows: Vec<(Decision, String)> = decisions
+            .iter()
+            .map(|d| (d.clone(), new_origin()))
+            .collect();
+        self.append_all_then_with_origins(&rows, state_of)
+    }
+
+    /// [`Store::append_all_then`] with the origins given: saving the same rows again (a retry
+    /// after a lost connection) saves nothing when the first one's origin is in the log already
+    /// (the COMMIT landed, its reply was lost) and returns them as saved then.
+    ///
+    /// # Errors
+    /// As [`Store::append_all_then`].
+    pub fn append_all_then_with_origins(
+        &self,
+        rows: &[(Decision, String)],
+        state_of: &dyn Fn(&[Decision]) -> RecordState,
+    ) -> Result<Vec<Decision>, StoreError> {
+        let Some((first, first_origin)) = rows.first() else {
             return Ok(Vec::new());
         };
-        if decisions
+        if rows
             .iter()
-            .any(|d| d.dataset != first.dataset || d.record_id != first.record_id)
+            .any(|(d, _)| d.dataset != first.dataset || d.record_id != first.record_id)
         {
             return Err(self.invalid(
                 "internal: decisions on several records saved with one record state".to_owned(),
             ));
         }
-        for d in decisions {
+        for (d, _) in rows {
             self.check(d)?;
         }
         let tx = self.begin()?;
-        let (saved, origin) = self.insert_rows(&tx, decisions)?;
+        if self.id_of_origin(first_origin)?.is_some() {
+            drop(tx);
+            return self.saved_with_origins(rows);
+        }
+        let (saved, origin) = self.insert_with_origins(&tx, rows)?;
         let log = self.record_decisions(&first.dataset, &first.record_id)?;
         let state = state_of(&log);
         if let Some(last) = saved.last() {
@@ -97,16 +119,45 @@ impl Store {
         Ok(saved)
     }
 
-    /// Insert `decisions` in `tx` (time set to now when empty; undo and redo targets must be
-    /// in the log); returns them with their ids, and the first one's origin (empty when none).
+    /// The rows already in the log, by their origins, as saved (in the given order).
+    fn saved_with_origins(&self, rows: &[(Decision, String)]) -> Result<Vec<Decision>, StoreError> {
+        let Some((first, _)) = rows.first() else {
+            return Ok(Vec::new());
+        };
+        let log = self.decisions_with_origin(Some(&first.dataset), Some(&first.reviewer))?;
+        rows.iter()
+            .map(|(_, o)| {
+                log.iter()
+                    .find(|(_, lo)| lo == o)
+                    .map(|(d, _)| d.clone())
+                    .ok_or_else(|| self.invalid(format!("internal: origin {o} saved only in part")))
+            })
+            .collect()
+    }
+
+    /// Insert `decisions` in `tx` with new origins (see [`Store::insert_with_origins`]).
     fn insert_rows(
         &self,
-        _tx: &super::Tx<'_>,
+        tx: &super::Tx<'_>,
         decisions: &[Decision],
     ) -> Result<(Vec<Decision>, String), StoreError> {
-        let mut saved = Vec::with_capacity(decisions.len());
+        let rows: Vec<(Decision, String)> = decisions
+            .iter()
+            .map(|d| (d.clone(), new_origin()))
+            .collect();
+        self.insert_with_origins(tx, &rows)
+    }
+
+    /// Insert `rows` in `tx` (time set to now when empty; undo and redo targets must be in
+    /// the log); returns them with their ids, and the first one's origin (empty when none).
+    fn insert_with_origins(
+        &self,
+        _tx: &super::Tx<'_>,
+        rows: &[(Decision, String)],
+    ) -> Result<(Vec<Decision>, String), StoreError> {
+        let mut saved = Vec::with_capacity(rows.len());
         let mut first_origin = String::new();
-        for d in decisions {
+        for (d, origin) in rows {
             let mut s = d.clone();
             if s.time.is_empty() {
                 s.time = self.now_rfc3339();
@@ -119,12 +170,11 @@ impl Store {
                     )));
                 }
             }
-            let origin = new_origin();
-            s.id = row::insert(&self.conn, &s, &origin)
+            s.id = row::insert(&self.conn, &s, origin)
                 .map_err(|e| self.err(format!("saving a {} decision", s.action.name()), e))?;
             saved.push(s);
             if first_origin.is_empty() {
-                first_origin = origin;
+                first_origin.clone_from(origin);
             }
         }
         Ok((saved, first_origin))

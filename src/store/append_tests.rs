@@ -138,3 +138,26 @@ fn append_each_saves_many_records_in_one_transaction_or_none() {
         assert_eq!(store.decisions(None).expect("q").len(), 5);
     }
 }
+
+#[test]
+fn rows_given_again_with_their_origins_are_saved_once() {
+    // A retry after a lost COMMIT reply gives the same rows and origins: saved once, and
+    // returned as saved (same ids) the second time.
+    for store in stores() {
+        let store = &*store;
+        let rows: Vec<(Decision, String)> = ["o-1°", "o-2中"]
+            .iter()
+            .map(|o| (dec("ds", "r’", "ana", ActionKind::Flag), (*o).to_owned()))
+            .collect();
+        let first = store
+            .append_all_then_with_origins(&rows, &counted)
+            .expect("saved");
+        let again = store
+            .append_all_then_with_origins(&rows, &counted)
+            .expect("found");
+        let ids = |v: &[Decision]| v.iter().map(|d| d.id).collect::<Vec<_>>();
+        assert_eq!(ids(&again), ids(&first));
+        assert_eq!(store.decisions(None).expect("q").len(), 2);
+        assert_eq!(store.id_with_origin("o-2中").expect("q"), Some(first[1].id));
+    }
+}

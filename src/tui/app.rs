@@ -18,6 +18,7 @@ mod keep;
 mod mouse;
 mod navigate;
 mod pace;
+mod pending;
 mod retype;
 mod speed;
 mod state;
@@ -129,6 +130,8 @@ pub struct App {
     speed: speed::Speed,
     /// The team on a shared database: plan, claims, polling.
     team: super::team::Team,
+    /// Decisions not saved because the database was unreachable, kept for a retry.
+    unsaved: Option<pending::Unsaved>,
 }
 
 /// How long opening waits for the background clustering before the first frame: a small
@@ -231,6 +234,7 @@ impl App {
             pace,
             speed: speed::Speed::default(),
             team: super::team::Team::default(),
+            unsaved: None,
         };
         app.open_team()?;
         let disputed = app.queue.kind == QueueKind::Disputed;
@@ -328,6 +332,7 @@ impl App {
     /// against their current content. Returns true while there is work left.
     pub fn idle(&mut self) -> bool {
         self.index_tick();
+        self.retry_unsaved();
         self.follow_if_due();
         self.team_if_due();
         if self.clustering.as_ref().is_some_and(|c| !c.finished) {
@@ -500,7 +505,7 @@ impl App {
                 }
                 self.status = Status::None;
             }
-            Action::Quit => self.quit = true,
+            Action::Quit => self.quit_or_ask(),
             _ => {}
         }
     }

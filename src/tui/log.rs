@@ -46,6 +46,21 @@ pub trait DecisionLog {
         }
         self.append_all(ds, &state_of(&log))
     }
+    /// [`DecisionLog::append_then`] with each decision's origin given, a lost connection told
+    /// apart: `Err((message, true))` when the database was unreachable (nothing saved; the same
+    /// rows may be given again and are saved once). The default ignores the origins and never
+    /// says lost (test logs).
+    ///
+    /// # Errors
+    /// Nothing was saved.
+    fn append_then_origins(
+        &self,
+        rows: &[(Decision, String)],
+        state_of: &dyn Fn(&[Decision]) -> RecordState,
+    ) -> Result<Vec<Decision>, (String, bool)> {
+        let ds: Vec<Decision> = rows.iter().map(|(d, _)| d.clone()).collect();
+        self.append_then(&ds, state_of).map_err(|e| (e, false))
+    }
     /// Save decisions on several records, each with its record's state, in one transaction
     /// (the review screen's auto-accepts). The default saves them one by one.
     ///
@@ -117,6 +132,16 @@ impl DecisionLog for Store {
     fn append_each(&self, rows: &[(Decision, RecordState)]) -> Result<Vec<Decision>, String> {
         in_place(self, Store::append_each(self, rows))
     }
+    fn append_then_origins(
+        &self,
+        rows: &[(Decision, String)],
+        state_of: &dyn Fn(&[Decision]) -> RecordState,
+    ) -> Result<Vec<Decision>, (String, bool)> {
+        match Store::append_all_then_with_origins(self, rows, state_of) {
+            Err(e) if e.is_connection_lost() => Err((e.to_string(), true)),
+            r => in_place(self, r).map_err(|e| (e, false)),
+        }
+    }
     fn record_decisions(&self, dataset: &str, record_id: &str) -> Result<Vec<Decision>, String> {
         Store::record_decisions(self, dataset, record_id).map_err(|e| e.to_string())
     }
@@ -153,6 +178,13 @@ impl<T: DecisionLog + ?Sized> DecisionLog for std::rc::Rc<T> {
     }
     fn append_each(&self, rows: &[(Decision, RecordState)]) -> Result<Vec<Decision>, String> {
         (**self).append_each(rows)
+    }
+    fn append_then_origins(
+        &self,
+        rows: &[(Decision, String)],
+        state_of: &dyn Fn(&[Decision]) -> RecordState,
+    ) -> Result<Vec<Decision>, (String, bool)> {
+        (**self).append_then_origins(rows, state_of)
     }
     fn record_decisions(&self, dataset: &str, record_id: &str) -> Result<Vec<Decision>, String> {
         (**self).record_decisions(dataset, record_id)

@@ -10,6 +10,7 @@ mod header;
 mod help;
 mod help_screen;
 mod indexing;
+mod retry;
 mod span_list;
 mod span_problems;
 mod speed;
@@ -26,6 +27,7 @@ pub use header::*;
 pub use help::{describe, describe_in, hint, hint_actions, hint_in, mode_title};
 pub use help_screen::*;
 pub use indexing::*;
+pub use retry::*;
 pub use span_list::*;
 pub use span_problems::*;
 pub use speed::{

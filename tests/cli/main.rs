@@ -27,6 +27,7 @@ mod pg_server;
 mod prodigy;
 mod queue_filters;
 mod queue_more;
+mod retry;
 mod review_flow;
 mod review_polish;
 mod review_screen;

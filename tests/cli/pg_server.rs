@@ -291,9 +291,35 @@ impl Drop for PrivateServer {
     }
 }
 
+/// The log of `s` as (id, action, record, span): what two runs of one script must share.
+fn shape(s: &spanreview::store::Store) -> Vec<(i64, String, String, Option<String>)> {
+    s.decisions(None)
+        .expect("log")
+        .into_iter()
+        .map(|d| (d.id, d.action.name().to_owned(), d.record_id, d.span_key))
+        .collect()
+}
+
+/// The log two presses of `action` on the review fixture give without an outage.
+fn calm_two(action: spanreview::tui::Action) -> Vec<(i64, String, String, Option<String>)> {
+    let files = [
+        common::fixture("review/records.jsonl"),
+        common::fixture("review/predictions_detector.jsonl"),
+    ];
+    let calm = super::app_harness::mem();
+    let mut calm_app = super::app_harness::open(
+        &files,
+        &calm,
+        spanreview::tui::queue::QueueKind::All,
+        spanreview::tui::clustering::ArbConfig::default(),
+    );
+    calm_app.update(action);
+    calm_app.update(action);
+    shape(&calm)
+}
+
 #[test]
 fn a_review_goes_on_through_a_server_restart_and_saves_only_what_it_says() {
-    use spanreview::review::decision::ActionKind;
     use spanreview::tui::app::Status;
     use spanreview::tui::queue::QueueKind;
     use spanreview::tui::Action;
@@ -305,6 +331,19 @@ fn a_review_goes_on_through_a_server_restart_and_saves_only_what_it_says() {
     let store = std::rc::Rc::new(
         spanreview::store::Store::open(Path::new(&server.url)).expect("the team database"),
     );
+    // The screen's clock, stepped by hand: the retries are due by it, no sleeping.
+    let t = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let clock = std::sync::Arc::clone(&t);
+    store.set_clock(std::sync::Arc::new(move || {
+        std::time::UNIX_EPOCH
+            + std::time::Duration::from_millis(
+                1_796_000_000_000 + clock.load(std::sync::atomic::Ordering::Relaxed),
+            )
+    }));
+    let tick = |app: &mut spanreview::tui::app::App| {
+        t.fetch_add(1000, std::sync::atomic::Ordering::Relaxed);
+        app.idle();
+    };
     let files = [
         common::fixture("review/records.jsonl"),
         common::fixture("review/predictions_detector.jsonl"),
@@ -326,33 +365,86 @@ fn a_review_goes_on_through_a_server_restart_and_saves_only_what_it_says() {
     server.pg("down");
     app.update(Action::Accept);
     let down = said(&app);
-    assert!(down.starts_with("error: NOT saved"), "{down}");
-    assert!(!down.contains("saved #"), "{down}");
+    assert_eq!(
+        down,
+        "error: NOT saved yet: the database is unreachable; retrying (1 pending)"
+    );
+    // Retried each second while the server is down: still not saved.
+    tick(&mut app);
+    assert!(said(&app).contains("NOT saved yet"), "{}", said(&app));
+    assert!(!said(&app).contains("saved #"), "{}", said(&app));
 
     server.pg("up");
-    // The reviewer presses the key again: the store connects anew and saves it, once.
-    app.update(Action::Accept);
+    // Nobody presses anything: the next tick connects anew and saves it, once.
+    tick(&mut app);
     assert!(said(&app).starts_with("saved: saved #2"), "{}", said(&app));
-    // The log is the one the same two saved keys give without an outage.
-    let shape = |s: &spanreview::store::Store| -> Vec<_> {
-        s.decisions(None)
-            .expect("log")
-            .into_iter()
-            .map(|d| (d.id, d.action, d.record_id, d.span_key))
-            .collect()
-    };
-    let calm = super::app_harness::mem();
-    let mut calm_app = super::app_harness::open(
-        &files,
-        &calm,
-        QueueKind::All,
-        spanreview::tui::clustering::ArbConfig::default(),
+    assert!(!app.has_unsaved());
+    tick(&mut app);
+    // The log is the one the same two accepts give without an outage.
+    assert_eq!(shape(&store), calm_two(Action::Accept));
+}
+
+#[test]
+fn quitting_a_review_while_the_server_is_down_writes_a_rescue_file_that_apply_brings_in() {
+    use super::terminal::{bin, env, shell_quote, Tmux};
+    if PgDb::create().is_none() {
+        return;
+    }
+    let server = PrivateServer::start();
+    let dir = TempDir::new().expect("tmp");
+    let files = [
+        common::fixture("review/records.jsonl"),
+        common::fixture("review/predictions_detector.jsonl"),
+    ];
+    let quoted: Vec<String> = files.iter().map(|p| shell_quote(p)).collect();
+    let cmd = format!(
+        "sh -c \"cd {} && {} review {} --db '{}' --reviewer tester --queue all; echo exit=\\$?; sleep 600\"",
+        shell_quote(dir.path()),
+        bin(),
+        quoted.join(" "),
+        server.url
     );
-    calm_app.update(Action::Accept);
-    calm_app.update(Action::Accept);
-    assert_eq!(shape(&store), shape(&calm));
-    assert_eq!(shape(&store).len(), 2);
-    assert!(shape(&store).iter().all(|d| d.1 == ActionKind::Accept));
+    let Some(tm) = Tmux::start("pgquit", &cmd, &env(dir.path())) else {
+        return;
+    };
+    tm.wait("uni_1__contradiction");
+    // `A`: accept the record's spans and move on.
+    tm.press(&["A"], "saved #1");
+    server.pg("down");
+    tm.press(&["A"], "retrying (1 pending)");
+    tm.press(&["q"], "press quit again");
+    tm.keys(&["q"]);
+    tm.wait("exit=");
+    let screen = tm.tmux(&["capture-pane", "-p", "-J", "-t", "t"]);
+    assert!(screen.contains("exit=1"), "{screen}");
+    let rescue = fs::read_dir(dir.path())
+        .expect("ls")
+        .map(|e| e.expect("entry").path())
+        .find(|p| p.to_string_lossy().contains("spanreview-unsaved-"))
+        .expect("a rescue file in the review's folder");
+    assert!(
+        screen.contains(&rescue.display().to_string()),
+        "the file is named: {screen}"
+    );
+    assert!(screen.contains("--decisions"), "{screen}");
+    server.pg("up");
+    let store = spanreview::store::Store::open(Path::new(&server.url)).expect("db");
+    assert_eq!(shape(&store).len(), 1, "only the first was saved");
+    let apply = || {
+        common::bin()
+            .arg("apply")
+            .args(&files)
+            .arg("--decisions")
+            .arg(&rescue)
+            .args(["--db", &server.url])
+            .assert()
+            .success();
+    };
+    apply();
+    assert_eq!(shape(&store), calm_two(spanreview::tui::Action::AcceptAll));
+    // Applied twice (the reviewer unsure it went in): still once, by its origin.
+    apply();
+    assert_eq!(shape(&store), calm_two(spanreview::tui::Action::AcceptAll));
 }
 
 #[test]

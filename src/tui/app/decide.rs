@@ -10,7 +10,7 @@ use crate::model::Record;
 use crate::review::decision::{
     redo_target, replay, undo_target, ActionKind, Decision, SpanStatus, SpanValue,
 };
-use crate::store::RecordState;
+use crate::store::{new_origin, RecordState};
 use crate::tui::edit::{self, Bounds};
 use crate::tui::log::state_of;
 use crate::tui::{strings, Action};
@@ -68,7 +68,7 @@ impl App {
             }
             Err(e) => {
                 tracing::error!(action = d.action.name(), record = %d.record_id, error = %e, "decision NOT saved");
-                self.status = Status::Error(strings::not_saved(&e));
+                self.status = Status::Error(self.not_saved_status(e));
                 None
             }
         }
@@ -94,7 +94,7 @@ impl App {
             }
             Err(e) => {
                 tracing::error!(rows = rows.len(), error = %e, "resolution NOT saved");
-                self.status = Status::Error(strings::not_saved(&e));
+                self.status = Status::Error(self.not_saved_status(e));
                 None
             }
         }
@@ -104,33 +104,80 @@ impl App {
     /// the saving transaction from the record's log as it is then: another process (a second
     /// reviewer) may have saved decisions since the record was read, and the state must count
     /// them (else a record both finished reads as open). On success the screen takes that log.
+    /// Refused while decisions are kept for a retry; kept when the database is unreachable
+    /// (`pending.rs`): the error is then the whole status line.
     fn save(&mut self, rows: &[Decision]) -> Result<Vec<Decision>, String> {
+        if let Some(refusal) = self.unsaved_refusal() {
+            return Err(refusal);
+        }
         let c = self
             .cur
-            .as_mut()
+            .as_ref()
             .map_err(|_| "no record on screen".to_owned())?;
-        let shown: Vec<i64> = c.decisions.iter().map(|d| d.id).collect();
+        let (index, record) = (c.index, c.record.clone());
+        let rows: Vec<(Decision, String)> =
+            rows.iter().map(|d| (d.clone(), new_origin())).collect();
+        match self.save_rows(index, &record, &rows) {
+            Ok(saved) => Ok(saved),
+            Err((e, true)) => Err(self.keep_unsaved(index, record, rows, &e)),
+            Err((e, false)) => Err(e),
+        }
+    }
+
+    /// Save `rows` (decisions on dataset record `index`, `record`, each with its origin) as
+    /// [`App::save`] says; the screen takes the log when that record is on it. The error says
+    /// whether the database was unreachable.
+    pub(super) fn save_rows(
+        &mut self,
+        index: usize,
+        record: &crate::model::Record,
+        rows: &[(Decision, String)],
+    ) -> Result<Vec<Decision>, (String, bool)> {
         let seen: RefCell<Option<(Vec<Decision>, RecordState)>> = RefCell::new(None);
-        let record = &c.record;
-        let saved = self.log.append_then(rows, &|log| {
+        let saved = self.log.append_then_origins(rows, &|log| {
             let state = state_of(&replay(record, log));
             seen.replace(Some((log.to_vec(), state.clone())));
             state
         })?;
-        let (mut log, state) = seen
-            .into_inner()
-            .ok_or_else(|| "internal: the record state was not computed".to_owned())?;
-        // The log seen ends with the new rows (provisional ids in a test log): take the saved.
-        log.truncate(log.len().saturating_sub(saved.len()));
-        log.extend(saved.iter().cloned());
-        c.decisions.clone_from(&log);
-        let was = self.states.get(&c.record.id).is_some_and(|s| s.reviewed);
-        self.queue.mark(c.index, was, state.reviewed);
-        self.pace.mark(c.index, was, state.reviewed);
-        self.states.insert(c.record.id.clone(), state);
-        self.reload_review();
-        self.note_save(&shown, &log, &saved);
+        let (log, state) = match seen.into_inner() {
+            // The log seen ends with the new rows (provisional ids in a test log): take the
+            // saved.
+            Some((mut log, state)) => {
+                log.truncate(log.len().saturating_sub(saved.len()));
+                log.extend(saved.iter().cloned());
+                (log, state)
+            }
+            // A retry that found its rows saved already computed no state: read the log now.
+            None => {
+                let log = self
+                    .log
+                    .record_decisions(&self.dataset.name, &record.id)
+                    .map_err(|e| (e, false))?;
+                let state = state_of(&replay(record, &log));
+                (log, state)
+            }
+        };
+        let was = self.states.get(&record.id).is_some_and(|s| s.reviewed);
+        self.queue.mark(index, was, state.reviewed);
+        self.pace.mark(index, was, state.reviewed);
+        self.states.insert(record.id.clone(), state);
+        if let Some(c) = self.cur.as_mut().ok().filter(|c| c.index == index) {
+            let shown: Vec<i64> = c.decisions.iter().map(|d| d.id).collect();
+            c.decisions.clone_from(&log);
+            self.reload_review();
+            self.note_save(&shown, &log, &saved);
+        }
         Ok(saved)
+    }
+
+    /// The status line of a decision not saved: the kept-for-a-retry line when it was kept
+    /// (or refused because others are), else "NOT saved: …".
+    fn not_saved_status(&self, e: String) -> String {
+        if self.has_unsaved() {
+            e
+        } else {
+            strings::not_saved(&e)
+        }
     }
 
     pub(super) fn accept(&mut self) {

@@ -1,0 +1,270 @@
+//! Decisions whose save failed because the database was unreachable: shown as not saved yet,
+//! saved by the screen on its own once the database is back (once, even when a COMMIT landed
+//! and only its reply was lost), new decisions refused meanwhile, and quitting asks first.
+//! A log over an in-memory store that "loses its connection" on demand; the clock is stepped
+//! by hand.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use spanreview::review::decision::{ActionKind, Decision};
+use spanreview::store::{RecordState, Store};
+use spanreview::tui::app::{App, Status};
+use spanreview::tui::config::Config;
+use spanreview::tui::log::DecisionLog;
+use spanreview::tui::queue::QueueKind;
+use spanreview::tui::Action;
+
+use super::common::fixture;
+
+/// What the flaky log does with the next saves.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Link {
+    Up,
+    /// Nothing saved; the connection is lost.
+    Down,
+    /// Saved, but the reply is lost (the caller hears "connection lost").
+    ReplyLost,
+}
+
+struct FlakyLog {
+    store: Rc<Store>,
+    link: Rc<Cell<Link>>,
+    /// The origins of every try, in order.
+    tries: Rc<RefCell<Vec<Vec<String>>>>,
+}
+
+impl DecisionLog for FlakyLog {
+    fn append(&self, d: &Decision, state: &RecordState) -> Result<Decision, String> {
+        DecisionLog::append(&*self.store, d, state)
+    }
+    fn append_then_origins(
+        &self,
+        rows: &[(Decision, String)],
+        state_of: &dyn Fn(&[Decision]) -> RecordState,
+    ) -> Result<Vec<Decision>, (String, bool)> {
+        self.tries
+            .borrow_mut()
+            .push(rows.iter().map(|(_, o)| o.clone()).collect());
+        match self.link.get() {
+            Link::Down => Err(("connection lost".into(), true)),
+            Link::ReplyLost => {
+                self.store.append_then_origins(rows, state_of)?;
+                Err(("connection lost".into(), true))
+            }
+            Link::Up => self.store.append_then_origins(rows, state_of),
+        }
+    }
+    fn record_decisions(&self, dataset: &str, record_id: &str) -> Result<Vec<Decision>, String> {
+        DecisionLog::record_decisions(&*self.store, dataset, record_id)
+    }
+    fn reviewer_log(&self, dataset: &str, reviewer: &str) -> Result<Vec<Decision>, String> {
+        DecisionLog::reviewer_log(&*self.store, dataset, reviewer)
+    }
+    fn record_states(&self, dataset: &str) -> Result<HashMap<String, RecordState>, String> {
+        DecisionLog::record_states(&*self.store, dataset)
+    }
+    fn now(&self) -> SystemTime {
+        self.store.now()
+    }
+}
+
+struct Rig {
+    app: App,
+    store: Rc<Store>,
+    link: Rc<Cell<Link>>,
+    tries: Rc<RefCell<Vec<Vec<String>>>>,
+    clock: Arc<Mutex<SystemTime>>,
+}
+
+impl Rig {
+    fn new() -> Self {
+        let store = Rc::new(Store::open_in_memory().expect("db"));
+        let clock = Arc::new(Mutex::new(
+            SystemTime::UNIX_EPOCH + Duration::from_secs(1 << 30),
+        ));
+        let c = Arc::clone(&clock);
+        store.set_clock(Arc::new(move || *c.lock().expect("clock")));
+        let link = Rc::new(Cell::new(Link::Up));
+        let tries = Rc::new(RefCell::new(Vec::new()));
+        let log = FlakyLog {
+            store: Rc::clone(&store),
+            link: Rc::clone(&link),
+            tries: Rc::clone(&tries),
+        };
+        let files = [
+            fixture("review/records.jsonl"),
+            fixture("review/predictions_detector.jsonl"),
+        ];
+        let ds = spanreview::formats::Dataset::open(&files, None).expect("fixture");
+        let app = App::new(
+            ds,
+            Box::new(log),
+            "tester",
+            QueueKind::All,
+            Config::defaults(true),
+            None,
+        )
+        .expect("app");
+        Self {
+            app,
+            store,
+            link,
+            tries,
+            clock,
+        }
+    }
+
+    fn tick(&mut self, by: Duration) {
+        *self.clock.lock().expect("clock") += by;
+        self.app.idle();
+    }
+
+    fn said(&self) -> String {
+        match &self.app.status {
+            Status::Saved(m) => format!("saved: {m}"),
+            Status::Error(m) => format!("error: {m}"),
+            other => format!("{other:?}"),
+        }
+    }
+
+    fn log(&self) -> Vec<(i64, ActionKind, String, Option<String>)> {
+        self.store
+            .decisions(None)
+            .expect("log")
+            .into_iter()
+            .map(|d| (d.id, d.action, d.record_id, d.span_key))
+            .collect()
+    }
+}
+
+/// The log two accepts give without any outage.
+fn calm_log() -> Vec<(i64, ActionKind, String, Option<String>)> {
+    let mut calm = Rig::new();
+    calm.app.update(Action::Accept);
+    calm.app.update(Action::Accept);
+    calm.log()
+}
+
+#[test]
+fn a_decision_not_saved_for_a_lost_connection_is_retried_each_second_and_saved_once() {
+    let mut r = Rig::new();
+    r.app.update(Action::Accept);
+    assert!(r.said().starts_with("saved: saved #1"), "{}", r.said());
+    r.link.set(Link::Down);
+    r.app.update(Action::Accept);
+    let down = r.said();
+    assert_eq!(
+        down,
+        "error: NOT saved yet: the database is unreachable; retrying (1 pending)"
+    );
+    assert!(r.app.has_unsaved());
+    // Another key meanwhile: refused, not queued (the screen does not show the pending one).
+    r.app.update(Action::Accept);
+    assert!(r.said().contains("retrying (1 pending)"), "{}", r.said());
+    assert!(r.said().contains("this key was NOT saved"), "{}", r.said());
+    assert_eq!(r.app.unsaved_rows().len(), 1);
+    // Not before a second has passed; then every second while it is down.
+    let tries = r.tries.borrow().len();
+    r.tick(Duration::from_millis(500));
+    assert_eq!(r.tries.borrow().len(), tries, "retried too early");
+    r.tick(Duration::from_millis(500));
+    assert_eq!(r.tries.borrow().len(), tries + 1, "retried after a second");
+    assert!(r.said().contains("NOT saved yet"), "{}", r.said());
+    assert!(!r.said().contains("saved #"), "{}", r.said());
+    // Back: saved on the next tick, with the same origin as the first try.
+    r.link.set(Link::Up);
+    r.tick(Duration::from_secs(1));
+    assert!(r.said().starts_with("saved: saved #2"), "{}", r.said());
+    assert!(!r.app.has_unsaved());
+    let tries = r.tries.borrow().clone();
+    assert_eq!(
+        tries[1],
+        tries[tries.len() - 1],
+        "the retry reuses the origin"
+    );
+    r.tick(Duration::from_secs(5));
+    assert_eq!(r.log(), calm_log());
+    // The screen shows it (the second span accepted) and takes keys again.
+    r.app.update(Action::Accept);
+    assert!(r.said().starts_with("saved: saved #3"), "{}", r.said());
+}
+
+#[test]
+fn a_retry_after_a_lost_commit_reply_does_not_save_the_decision_twice() {
+    let mut r = Rig::new();
+    r.app.update(Action::Accept);
+    r.link.set(Link::ReplyLost);
+    r.app.update(Action::Accept);
+    assert!(r.said().contains("NOT saved yet"), "{}", r.said());
+    assert_eq!(r.log().len(), 2, "the COMMIT landed");
+    r.link.set(Link::Up);
+    r.tick(Duration::from_secs(1));
+    assert!(r.said().starts_with("saved: saved #2"), "{}", r.said());
+    assert_eq!(r.log(), calm_log());
+}
+
+#[test]
+fn quitting_with_decisions_not_saved_asks_first_and_hands_them_over() {
+    let mut r = Rig::new();
+    r.link.set(Link::Down);
+    r.app.update(Action::Accept);
+    r.app.update(Action::Quit);
+    assert!(!r.app.quit, "the first quit asks");
+    assert!(r.said().contains("press quit again"), "{}", r.said());
+    r.app.update(Action::Quit);
+    assert!(r.app.quit);
+    let rows = r.app.unsaved_rows();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].0.action, ActionKind::Accept);
+    assert_eq!(r.tries.borrow()[0][0], rows[0].1, "the origin tried");
+    assert!(r.log().is_empty());
+}
+
+#[test]
+fn a_refused_decision_is_not_kept_for_a_retry() {
+    // Only a lost connection is retried: a refusal stays a plain "NOT saved".
+    struct Refusing(FlakyLog);
+    impl DecisionLog for Refusing {
+        fn append(&self, _: &Decision, _: &RecordState) -> Result<Decision, String> {
+            Err("disk full".into())
+        }
+        fn record_decisions(&self, d: &str, r: &str) -> Result<Vec<Decision>, String> {
+            self.0.record_decisions(d, r)
+        }
+        fn reviewer_log(&self, d: &str, r: &str) -> Result<Vec<Decision>, String> {
+            self.0.reviewer_log(d, r)
+        }
+        fn record_states(&self, d: &str) -> Result<HashMap<String, RecordState>, String> {
+            self.0.record_states(d)
+        }
+    }
+    let r = Rig::new();
+    let log = Refusing(FlakyLog {
+        store: Rc::clone(&r.store),
+        link: Rc::clone(&r.link),
+        tries: Rc::clone(&r.tries),
+    });
+    let files = [
+        fixture("review/records.jsonl"),
+        fixture("review/predictions_detector.jsonl"),
+    ];
+    let ds = spanreview::formats::Dataset::open(&files, None).expect("fixture");
+    let mut app = App::new(
+        ds,
+        Box::new(log),
+        "t",
+        QueueKind::All,
+        Config::defaults(true),
+        None,
+    )
+    .expect("app");
+    app.update(Action::Accept);
+    assert_eq!(app.status, Status::Error("NOT saved: disk full".into()));
+    assert!(!app.has_unsaved());
+    app.update(Action::Quit);
+    assert!(app.quit);
+}
