@@ -3,41 +3,17 @@
 //! slice; standard input and output; the labeling config; arguments refused.
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
 use serde_json::{json, Value};
 use spanreview::formats::{DataFile, Dataset, Format};
 
-use super::common::{bin, data, fixture, root, shared};
-
-fn records() -> PathBuf {
-    data("toolace/test_records_reconstructed.jsonl")
-}
-
-fn convert(args: &[&str]) -> Output {
-    bin().arg("convert").args(args).output().expect("runs")
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().expect("utf-8 path")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use super::common::{bin, fixture, root, shared};
+use super::convert_common::{convert, lines, records, s, stderr};
 
 /// Every record of `path` as JSON values (JSONL or a JSON array).
 fn values(path: &Path) -> Vec<Value> {
     let f = DataFile::open(path, None, None).expect("open");
     (0..f.len()).map(|i| f.value(i).expect("value")).collect()
-}
-
-fn lines(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .expect("read")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("json line"))
-        .collect()
 }
 
 /// The Label Studio fixture's tasks whose records are in `records()`.

@@ -11,6 +11,7 @@ mod common;
 mod compare;
 mod conventions;
 mod convert;
+mod convert_common;
 mod dbsafe;
 mod decisions;
 mod export;

@@ -1,44 +1,13 @@
 //! Integration tests: Prodigy JSONL read and written by `convert`, round trips through Prodigy,
 //! `validate`, a Prodigy file as a `--judge` source and a `review` input.
 
-use std::path::{Path, PathBuf};
-use std::process::Output;
-
 use serde_json::{json, Value};
 use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::queue::QueueKind;
 
 use super::app_harness::{mem, open, render};
-use super::common::{bin, data};
-
-fn records() -> PathBuf {
-    data("toolace/test_records_reconstructed.jsonl")
-}
-
-fn convert(args: &[&str]) -> Output {
-    bin().arg("convert").args(args).output().expect("runs")
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().expect("utf-8 path")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn lines(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .expect("read")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("json line"))
-        .collect()
-}
-
-fn write_lines(path: &Path, values: &[Value]) {
-    let text: String = values.iter().map(|v| format!("{v}\n")).collect();
-    std::fs::write(path, text).expect("write");
-}
+use super::common::{bin, write_jsonl};
+use super::convert_common::{convert, lines, records, s, stderr};
 
 /// Three Prodigy tasks as `ner_manual` saves them, over non-ASCII text: accepted, rejected,
 /// ignored.
@@ -60,7 +29,7 @@ fn tasks() -> Vec<Value> {
 fn prodigy_tasks_read_in_code_points_and_convert_to_ragtruth() {
     let dir = tempfile::tempdir().expect("tmp");
     let p = dir.path().join("p.jsonl");
-    write_lines(&p, &tasks());
+    write_jsonl(&p, &tasks());
     let out_path = dir.path().join("r.jsonl");
     let out = convert(&[s(&p), "--to", "ragtruth", "--out", s(&out_path)]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -129,7 +98,7 @@ fn ragtruth_to_prodigy_and_back_onto_the_records_is_the_same_file() {
 fn prodigy_round_trips_through_itself_and_label_studio() {
     let dir = tempfile::tempdir().expect("tmp");
     let p = dir.path().join("p.jsonl");
-    write_lines(&p, &tasks());
+    write_jsonl(&p, &tasks());
     let same = dir.path().join("same.jsonl");
     let out = convert(&[s(&p), "--to", "prodigy", "--out", s(&same)]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -155,10 +124,10 @@ fn prodigy_round_trips_through_itself_and_label_studio() {
 fn prodigy_reviewed_onto_a_prodigy_file_accepts_and_drops_the_stale_task_hash() {
     let dir = tempfile::tempdir().expect("tmp");
     let p = dir.path().join("p.jsonl");
-    write_lines(&p, &tasks());
+    write_jsonl(&p, &tasks());
     // A RAGTruth file where the rejected task got a reviewed span.
     let rt = dir.path().join("r.jsonl");
-    write_lines(
+    write_jsonl(
         &rt,
         &[
             json!({"id": "p2", "output": tasks()[1]["text"], "hallucination_labels": [
@@ -198,7 +167,7 @@ fn validate_reports_a_prodigy_span_that_does_not_slice_with_its_line() {
     let mut t = tasks();
     // 9 is 25°C's end in code points; a byte count would say 10.
     t[2]["spans"] = json!([{"start": 5, "end": 10, "text": "25°C", "label": "contradiction"}]);
-    write_lines(&p, &t);
+    write_jsonl(&p, &t);
     let out = bin().arg("validate").arg(&p).output().expect("runs");
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let text = String::from_utf8_lossy(&out.stdout);
@@ -231,7 +200,7 @@ fn a_prodigy_file_is_a_judge_source_and_a_review_input() {
     assert_eq!(v["overall"]["char_level"]["f1"], 1.0, "{v}");
 
     let tasks_file = dir.path().join("t.jsonl");
-    write_lines(&tasks_file, &tasks());
+    write_jsonl(&tasks_file, &tasks());
     let store = mem();
     let mut app = open(&[tasks_file], &store, QueueKind::All, ArbConfig::default());
     let screen = render(&mut app, 140, 40);
