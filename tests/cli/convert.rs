@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use spanreview::formats::{DataFile, Dataset, Format};
 
 use super::common::{bin, fixture, root, shared};
-use super::convert_common::{convert, lines, records, s, stderr};
+use super::convert_common::{convert, exits, lines, onto, records, s, stderr, to_label_studio};
 
 /// Every record of `path` as JSON values (JSONL or a JSON array).
 fn values(path: &Path) -> Vec<Value> {
@@ -74,15 +74,7 @@ fn every_data_file_round_trips_through_label_studio_and_through_ragtruth() {
     for (n, (path, format)) in files.iter().enumerate() {
         let tasks = dir.path().join(format!("{n}.json"));
         let back = dir.path().join(format!("{n}.back"));
-        let out = convert(&[
-            s(path),
-            "--to",
-            "label-studio",
-            "--out",
-            s(&tasks),
-            "--config",
-            s(&dir.path().join("c.xml")),
-        ]);
+        let out = to_label_studio(path, &tasks, &dir.path().join("c.xml"));
         assert!(
             out.status.code().is_some_and(|c| c < 2),
             "{}: {}",
@@ -113,15 +105,7 @@ fn every_data_file_round_trips_through_label_studio_and_through_ragtruth() {
             path.display(),
             stderr(&out)
         );
-        let out = convert(&[
-            s(&rt),
-            "--to",
-            "label-studio",
-            "--out",
-            s(&tasks),
-            "--config",
-            s(&dir.path().join("c.xml")),
-        ]);
+        let out = to_label_studio(&rt, &tasks, &dir.path().join("c.xml"));
         assert!(out.status.code().is_some_and(|c| c < 2), "{}", stderr(&out));
         let out = convert(&[s(&tasks), "--to", "ragtruth", "--out", s(&back)]);
         assert!(out.status.code().is_some_and(|c| c < 2), "{}", stderr(&out));
@@ -157,16 +141,8 @@ fn a_label_studio_annotation_goes_back_onto_its_record_by_id_and_the_rest_is_kep
     let export = dir.path().join("export.json");
     std::fs::write(&export, serde_json::to_string(&tasks).expect("json")).expect("write");
     let out_path = dir.path().join("reviewed.jsonl");
-    let out = convert(&[
-        s(&export),
-        "--to",
-        "ragtruth",
-        "--records",
-        s(&records()),
-        "--out",
-        s(&out_path),
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = onto(&export, "ragtruth", &records(), &out_path);
+    exits(&out, 0);
     let (orig, got) = (lines(&records()), lines(&out_path));
     assert_eq!(got.len(), orig.len(), "every original record is written");
     let id = tasks[0]["data"]["rid"].as_str().expect("rid");
@@ -196,16 +172,8 @@ fn the_id_field_names_the_label_studio_data_field_of_the_id() {
     let export = dir.path().join("export.json");
     std::fs::write(&export, serde_json::to_string(&tasks).expect("json")).expect("write");
     let out_path = dir.path().join("out.jsonl");
-    let out = convert(&[
-        s(&export),
-        "--to",
-        "ragtruth",
-        "--records",
-        s(&records()),
-        "--out",
-        s(&out_path),
-    ]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let out = onto(&export, "ragtruth", &records(), &out_path);
+    exits(&out, 1);
     assert!(
         stderr(&out).contains("id \"something else\" is not in"),
         "{}",
@@ -222,7 +190,7 @@ fn the_id_field_names_the_label_studio_data_field_of_the_id() {
         "--out",
         s(&out_path),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    exits(&out, 0);
     assert_eq!(lines(&out_path), lines(&records()));
 }
 
@@ -264,16 +232,8 @@ fn json_min(tasks: &Path) -> Vec<Value> {
 fn json_min_rows_go_back_onto_the_records() {
     let dir = tempfile::tempdir().expect("tmp");
     let tasks = dir.path().join("tasks.json");
-    let out = convert(&[
-        s(&records()),
-        "--to",
-        "label-studio",
-        "--out",
-        s(&tasks),
-        "--config",
-        s(&dir.path().join("c.xml")),
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = to_label_studio(&records(), &tasks, &dir.path().join("c.xml"));
+    exits(&out, 0);
     let mut rows = json_min(&tasks);
     // The annotator drops the first region of the first row that has two.
     let k = rows
@@ -285,16 +245,8 @@ fn json_min_rows_go_back_onto_the_records() {
     let min = dir.path().join("min.json");
     std::fs::write(&min, serde_json::to_string_pretty(&rows).expect("json")).expect("write");
     let back = dir.path().join("back.jsonl");
-    let out = convert(&[
-        s(&min),
-        "--to",
-        "ragtruth",
-        "--records",
-        s(&records()),
-        "--out",
-        s(&back),
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = onto(&min, "ragtruth", &records(), &back);
+    exits(&out, 0);
     let (orig, got) = (lines(&records()), lines(&back));
     for (i, (o, g)) in orig.iter().zip(&got).enumerate() {
         if i == k {
@@ -347,7 +299,7 @@ fn dash_reads_standard_input_and_writes_standard_output() {
         .write_stdin(std::fs::read(records()).expect("read"))
         .output()
         .expect("runs");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    exits(&out, 0);
     let tasks: Vec<Value> = serde_json::from_slice(&out.stdout).expect("a JSON array of tasks");
     assert_eq!(tasks.len(), 175);
     assert!(
@@ -360,7 +312,7 @@ fn dash_reads_standard_input_and_writes_standard_output() {
         .write_stdin(out.stdout)
         .output()
         .expect("runs");
-    assert_eq!(back.status.code(), Some(0), "{}", stderr(&back));
+    exits(&back, 0);
     let got: Vec<Value> = String::from_utf8(back.stdout)
         .expect("utf-8")
         .lines()
@@ -374,7 +326,7 @@ fn the_labeling_config_lists_the_labels_and_goes_to_stdout_or_config() {
     let dir = tempfile::tempdir().expect("tmp");
     let tasks = dir.path().join("t.json");
     let out = convert(&[s(&records()), "--to", "label-studio", "--out", s(&tasks)]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    exits(&out, 0);
     let xml = String::from_utf8(out.stdout).expect("utf-8");
     for l in ["contradiction", "missing_tool", "overgeneration"] {
         assert!(xml.contains(&format!("<Label value=\"{l}\"")), "{xml}");
@@ -384,15 +336,7 @@ fn the_labeling_config_lists_the_labels_and_goes_to_stdout_or_config() {
         "{xml}"
     );
     let cfg = dir.path().join("c.xml");
-    let out = convert(&[
-        s(&records()),
-        "--to",
-        "label-studio",
-        "--out",
-        s(&tasks),
-        "--config",
-        s(&cfg),
-    ]);
+    let out = to_label_studio(&records(), &tasks, &cfg);
     assert!(out.stdout.is_empty());
     assert_eq!(std::fs::read_to_string(&cfg).expect("config"), xml);
     // The tasks name the config's controls and carry the gold as the prediction "gold".
@@ -449,15 +393,7 @@ fn several_annotators_need_a_source_and_bad_arguments_exit_2() {
         "{}",
         stderr(&out)
     );
-    let out = convert(&[
-        s(&export),
-        "--to",
-        "prodigy",
-        "--records",
-        s(&records()),
-        "--out",
-        s(&out_path),
-    ]);
+    let out = onto(&export, "prodigy", &records(), &out_path);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains("--records are ragtruth records"),
@@ -481,17 +417,9 @@ fn reviewed_spans_go_onto_a_label_studio_export_as_spanreviews_annotation() {
     let dir = tempfile::tempdir().expect("tmp");
     let export = fixture("formats/labelstudio/export_sample.json");
     let out_path = dir.path().join("tasks.json");
-    let out = convert(&[
-        s(&records()),
-        "--to",
-        "label-studio",
-        "--records",
-        s(&export),
-        "--out",
-        s(&out_path),
-    ]);
+    let out = onto(&records(), "label-studio", &export, &out_path);
     // The records the Label Studio project does not hold are told, not written.
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    exits(&out, 1);
     assert_eq!(
         stderr(&out).matches("; not placed").count(),
         173,
@@ -539,7 +467,7 @@ fn written_offsets_slice_in_python_and_the_man_page_renders() {
             args.extend(["--config", s(&cfg)]);
         }
         let o = convert(&args);
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        exits(&o, 0);
     }
     // The Prodigy spans are the tasks' gold predictions, in order: same text by Python slicing.
     let script = "import json,sys\n\

@@ -38,3 +38,35 @@ pub fn lines(path: &Path) -> Vec<Value> {
         .map(|l| serde_json::from_str(l).expect("json line"))
         .collect()
 }
+
+/// `convert INPUT --to label-studio --out TASKS --config CONFIG`.
+pub fn to_label_studio(input: &Path, tasks: &Path, config: &Path) -> Output {
+    convert(&[
+        s(input),
+        "--to",
+        "label-studio",
+        "--out",
+        s(tasks),
+        "--config",
+        s(config),
+    ])
+}
+
+/// `convert INPUT --to TO --records RECORDS --out OUT`: INPUT's spans put onto RECORDS.
+pub fn onto(input: &Path, to: &str, records: &Path, out: &Path) -> Output {
+    convert(&[
+        s(input),
+        "--to",
+        to,
+        "--records",
+        s(records),
+        "--out",
+        s(out),
+    ])
+}
+
+/// Assert that the command exited with `code`, showing its standard error if not.
+#[track_caller]
+pub fn exits(o: &Output, code: i32) {
+    assert_eq!(o.status.code(), Some(code), "{}", stderr(o));
+}

@@ -7,7 +7,7 @@ use spanreview::tui::queue::QueueKind;
 
 use super::app_harness::{mem, open, render};
 use super::common::{bin, write_jsonl};
-use super::convert_common::{convert, lines, records, s, stderr};
+use super::convert_common::{convert, exits, lines, onto, records, s, to_label_studio};
 
 /// Three Prodigy tasks as `ner_manual` saves them, over non-ASCII text: accepted, rejected,
 /// ignored.
@@ -32,7 +32,7 @@ fn prodigy_tasks_read_in_code_points_and_convert_to_ragtruth() {
     write_jsonl(&p, &tasks());
     let out_path = dir.path().join("r.jsonl");
     let out = convert(&[s(&p), "--to", "ragtruth", "--out", s(&out_path)]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    exits(&out, 0);
     let got = lines(&out_path);
     assert_eq!(got[0]["id"], "p°1");
     assert_eq!(
@@ -72,7 +72,7 @@ fn ragtruth_to_prodigy_and_back_onto_the_records_is_the_same_file() {
     let dir = tempfile::tempdir().expect("tmp");
     let p = dir.path().join("p.jsonl");
     let out = convert(&[s(&records()), "--to", "prodigy", "--out", s(&p)]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    exits(&out, 0);
     let written = lines(&p);
     assert_eq!(written.len(), 175);
     let first = &written[0];
@@ -81,16 +81,8 @@ fn ragtruth_to_prodigy_and_back_onto_the_records_is_the_same_file() {
         "{first}"
     );
     let back = dir.path().join("back.jsonl");
-    let out = convert(&[
-        s(&p),
-        "--to",
-        "ragtruth",
-        "--records",
-        s(&records()),
-        "--out",
-        s(&back),
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = onto(&p, "ragtruth", &records(), &back);
+    exits(&out, 0);
     assert_eq!(lines(&back), lines(&records()));
 }
 
@@ -101,22 +93,14 @@ fn prodigy_round_trips_through_itself_and_label_studio() {
     write_jsonl(&p, &tasks());
     let same = dir.path().join("same.jsonl");
     let out = convert(&[s(&p), "--to", "prodigy", "--out", s(&same)]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    exits(&out, 0);
     assert_eq!(lines(&same), tasks(), "hashes and all kept");
     let ls = dir.path().join("t.json");
-    let out = convert(&[
-        s(&p),
-        "--to",
-        "label-studio",
-        "--out",
-        s(&ls),
-        "--config",
-        s(&dir.path().join("c.xml")),
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = to_label_studio(&p, &ls, &dir.path().join("c.xml"));
+    exits(&out, 0);
     let back = dir.path().join("back.jsonl");
     let out = convert(&[s(&ls), "--to", "prodigy", "--out", s(&back)]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    exits(&out, 0);
     assert_eq!(lines(&back), tasks());
 }
 
@@ -135,16 +119,8 @@ fn prodigy_reviewed_onto_a_prodigy_file_accepts_and_drops_the_stale_task_hash() 
         ],
     );
     let out_path = dir.path().join("o.jsonl");
-    let out = convert(&[
-        s(&rt),
-        "--to",
-        "prodigy",
-        "--records",
-        s(&p),
-        "--out",
-        s(&out_path),
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = onto(&rt, "prodigy", &p, &out_path);
+    exits(&out, 0);
     let got = lines(&out_path);
     assert_eq!(
         (got[0].clone(), got[2].clone()),
@@ -185,7 +161,7 @@ fn a_prodigy_file_is_a_judge_source_and_a_review_input() {
     let dir = tempfile::tempdir().expect("tmp");
     let p = dir.path().join("p.jsonl");
     let out = convert(&[s(&records()), "--to", "prodigy", "--out", s(&p)]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    exits(&out, 0);
     let out = bin()
         .args(["compare", "--json", "--a", "gold", "--b", "pg"])
         .arg(records())
@@ -193,7 +169,7 @@ fn a_prodigy_file_is_a_judge_source_and_a_review_input() {
         .arg(format!("pg={}", p.display()))
         .output()
         .expect("runs");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    exits(&out, 0);
     let v: Value = serde_json::from_slice(out.stdout.split(|b| *b == b'\n').next().expect("line"))
         .expect("json");
     assert_eq!(v["records"], 175, "{v}");
