@@ -8,7 +8,9 @@ use serde_json::{json, Value};
 use spanreview::formats::{DataFile, Dataset, Format};
 
 use super::common::{bin, fixture, root, shared};
-use super::convert_common::{convert, exits, lines, onto, records, s, stderr, to_label_studio};
+use super::convert_common::{
+    convert, exits, lines, onto, records, s, says, stderr, to_label_studio,
+};
 
 /// Every record of `path` as JSON values (JSONL or a JSON array).
 fn values(path: &Path) -> Vec<Value> {
@@ -138,8 +140,7 @@ fn a_label_studio_annotation_goes_back_onto_its_record_by_id_and_the_rest_is_kep
     tasks[0]["annotations"] = json!([{"id": 9, "completed_by": 2, "was_cancelled": false, "result": [
         {"id": "a", "from_name": "label", "to_name": "output", "type": "labels",
          "value": {"start": start, "end": start + 9, "text": "generated", "labels": ["contradiction"]}}]}]);
-    let export = dir.path().join("export.json");
-    std::fs::write(&export, serde_json::to_string(&tasks).expect("json")).expect("write");
+    let export = write_export(dir.path(), &tasks);
     let out_path = dir.path().join("reviewed.jsonl");
     let out = onto(&export, "ragtruth", &records(), &out_path);
     exits(&out, 0);
@@ -169,16 +170,11 @@ fn the_id_field_names_the_label_studio_data_field_of_the_id() {
         t["data"]["key"] = t["data"]["rid"].clone();
         t["data"]["rid"] = json!("something else");
     }
-    let export = dir.path().join("export.json");
-    std::fs::write(&export, serde_json::to_string(&tasks).expect("json")).expect("write");
+    let export = write_export(dir.path(), &tasks);
     let out_path = dir.path().join("out.jsonl");
     let out = onto(&export, "ragtruth", &records(), &out_path);
     exits(&out, 1);
-    assert!(
-        stderr(&out).contains("id \"something else\" is not in"),
-        "{}",
-        stderr(&out)
-    );
+    says(&out, "id \"something else\" is not in");
     let out = convert(&[
         s(&export),
         "--to",
@@ -192,6 +188,13 @@ fn the_id_field_names_the_label_studio_data_field_of_the_id() {
     ]);
     exits(&out, 0);
     assert_eq!(lines(&out_path), lines(&records()));
+}
+
+/// `tasks` written as the Label Studio export `export.json` in `dir`; its path.
+fn write_export(dir: &Path, tasks: &[Value]) -> PathBuf {
+    let export = dir.join("export.json");
+    std::fs::write(&export, serde_json::to_string(tasks).expect("json")).expect("write");
+    export
 }
 
 /// JSON_MIN rows as label-studio-converter writes them for tasks made by `--to label-studio`.
@@ -302,11 +305,7 @@ fn dash_reads_standard_input_and_writes_standard_output() {
     exits(&out, 0);
     let tasks: Vec<Value> = serde_json::from_slice(&out.stdout).expect("a JSON array of tasks");
     assert_eq!(tasks.len(), 175);
-    assert!(
-        stderr(&out).contains("pass --config OUT.xml"),
-        "{}",
-        stderr(&out)
-    );
+    says(&out, "pass --config OUT.xml");
     let back = bin()
         .args(["convert", "-", "--to", "ragtruth", "--out", "-"])
         .write_stdin(out.stdout)
@@ -358,16 +357,13 @@ fn several_annotators_need_a_source_and_bad_arguments_exit_2() {
     let dir = tempfile::tempdir().expect("tmp");
     let mut tasks = fixture_tasks();
     tasks[0]["annotations"] = json!([{"id": 1, "completed_by": 2, "result": []}, {"id": 2, "completed_by": 3, "result": []}]);
-    let export = dir.path().join("export.json");
-    std::fs::write(&export, serde_json::to_string(&tasks).expect("json")).expect("write");
+    let export = write_export(dir.path(), &tasks);
     let out_path = dir.path().join("o.jsonl");
     let out = convert(&[s(&export), "--to", "ragtruth", "--out", s(&out_path)]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out)
-            .contains("annotations of 2 annotators (annotator_2, annotator_3); pass --source NAME"),
-        "{}",
-        stderr(&out)
+    exits(&out, 1);
+    says(
+        &out,
+        "annotations of 2 annotators (annotator_2, annotator_3); pass --source NAME",
     );
     let out = convert(&[
         s(&export),
@@ -387,19 +383,14 @@ fn several_annotators_need_a_source_and_bad_arguments_exit_2() {
     assert_eq!(lines(&out_path)[0]["hallucination_labels"], json!([]));
 
     let out = convert(&[s(&records()), "--to", "mushroom", "--out", s(&out_path)]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("mushroom records cannot be made from ragtruth records"),
-        "{}",
-        stderr(&out)
+    exits(&out, 2);
+    says(
+        &out,
+        "mushroom records cannot be made from ragtruth records",
     );
     let out = onto(&export, "prodigy", &records(), &out_path);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("--records are ragtruth records"),
-        "{}",
-        stderr(&out)
-    );
+    exits(&out, 2);
+    says(&out, "--records are ragtruth records");
     let out = convert(&[
         s(&records()),
         "--to",
@@ -409,7 +400,7 @@ fn several_annotators_need_a_source_and_bad_arguments_exit_2() {
         "--out",
         s(&out_path),
     ]);
-    assert_eq!(out.status.code(), Some(2));
+    exits(&out, 2);
 }
 
 #[test]

@@ -70,3 +70,10 @@ pub fn onto(input: &Path, to: &str, records: &Path, out: &Path) -> Output {
 pub fn exits(o: &Output, code: i32) {
     assert_eq!(o.status.code(), Some(code), "{}", stderr(o));
 }
+
+/// Assert that the command's standard error contains `text`.
+#[track_caller]
+pub fn says(o: &Output, text: &str) {
+    let err = stderr(o);
+    assert!(err.contains(text), "{err}");
+}
