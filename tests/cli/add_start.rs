@@ -3,50 +3,21 @@
 //! counts, the old way and the new, on the bundled sample's first record (run with
 //! `--nocapture` for the `KEYS` lines in BENCHMARKS.md).
 
-use std::path::PathBuf;
 use std::rc::Rc;
 
-use spanreview::formats::Dataset;
 use spanreview::store::Store;
 use spanreview::tui::app::{App, ModeState, PickerKind};
-use spanreview::tui::config::Config;
 use spanreview::tui::keymap::{Key, Mode};
-use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
-use super::app_harness::{cell_of, mem, render};
-use super::common::{data, fixture};
-
-fn app_on(files: &[PathBuf], store: &Rc<Store>) -> App {
-    let ds = Dataset::open(files, None).expect("files open");
-    App::new(
-        ds,
-        Box::new(Rc::clone(store)),
-        "tester",
-        QueueKind::All,
-        Config::defaults(true),
-        None,
-    )
-    .expect("app")
-}
-
-/// The review fixture: `東京 👋 cafe\u{301} naïve\tnote: it is rainy and 25°C today.`, its
-/// span "rainy" [29, 34) selected.
-fn fixture_app(store: &Rc<Store>) -> App {
-    app_on(
-        &[
-            fixture("review/records.jsonl"),
-            fixture("review/predictions_detector.jsonl"),
-        ],
-        store,
-    )
-}
+use super::app_harness::{cell_of, mem, open_all, render, review_app};
+use super::common::data;
 
 /// The bundled sample, on `toolace_train_00021__overgeneration`: `Your generated password
 /// is: **H4G8fb9A3eKt2LpO**\n\nRemember to store this password securely …`, its span [0, 48)
 /// selected.
 fn sample_app(store: &Rc<Store>) -> App {
-    app_on(
+    open_all(
         &[
             data("toolace/test_records_reconstructed.jsonl"),
             data("toolace/ensemble/predictions_combined.jsonl"),
@@ -100,7 +71,7 @@ fn undo_and_reselect(app: &mut App) {
 #[test]
 fn capital_v_starts_just_after_the_selected_span_over_non_ascii_text() {
     let store = mem();
-    let mut app = fixture_app(&store);
+    let mut app = review_app(&store);
     assert_eq!(
         app.config
             .keymap
@@ -128,7 +99,7 @@ fn capital_v_starts_just_after_the_selected_span_over_non_ascii_text() {
 #[test]
 fn v_starts_at_a_character_clicked_unless_on_a_span_or_searched_since() {
     let store = mem();
-    let mut app = fixture_app(&store);
+    let mut app = review_app(&store);
     render(&mut app, 100, 30);
     // A click on "25°C" (39), outside every span of the record, then `v`.
     let (x, y) = cell_of(&app, 39);

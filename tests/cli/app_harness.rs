@@ -16,6 +16,8 @@ use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::{terminal, Action};
 
+use super::common::fixture;
+
 /// A decision store in memory.
 pub fn mem() -> Rc<Store> {
     Rc::new(Store::open_in_memory().expect("memory db"))
@@ -34,6 +36,26 @@ pub fn open(files: &[PathBuf], store: &Rc<Store>, queue: QueueKind, arb: ArbConf
         arb,
     )
     .expect("app")
+}
+
+/// The review fixture's files: its records and the detector's predictions.
+pub fn review_files() -> Vec<PathBuf> {
+    let dir = fixture("review");
+    vec![
+        dir.join("records.jsonl"),
+        dir.join("predictions_detector.jsonl"),
+    ]
+}
+
+/// [`open`] on every record, with the default arbitration settings.
+pub fn open_all(files: &[PathBuf], store: &Rc<Store>) -> App {
+    open(files, store, QueueKind::All, ArbConfig::default())
+}
+
+/// The review fixture on every record: first record `東京 👋 cafe\u{301} naïve\tnote: it is
+/// rainy and 25°C today.`, its span "rainy" [29, 34) selected.
+pub fn review_app(store: &Rc<Store>) -> App {
+    open_all(&review_files(), store)
 }
 
 /// The screen one frame of `app` draws at `w` × `h`, as text.

@@ -7,44 +7,16 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use ratatui::crossterm::event::KeyCode;
-use spanreview::formats::Dataset;
 use spanreview::review::decision::{ActionKind, Decision};
 use spanreview::store::Store;
 use spanreview::tui::app::{App, ModeState, PickerKind, PromptKind, Status};
-use spanreview::tui::config::Config;
 use spanreview::tui::edit::Bounds;
 use spanreview::tui::keymap::{Key, Mode};
-use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
-use super::app_harness::{cell_of, feed, mem, render, typed};
-use super::common::{data, fixture};
+use super::app_harness::{cell_of, feed, mem, open_all, render, review_app, typed};
+use super::common::data;
 use super::terminal::{bin, env, shell_quote, Tmux};
-
-fn app_on(files: &[PathBuf], store: &Rc<Store>) -> App {
-    let ds = Dataset::open(files, None).expect("files open");
-    App::new(
-        ds,
-        Box::new(Rc::clone(store)),
-        "tester",
-        QueueKind::All,
-        Config::defaults(true),
-        None,
-    )
-    .expect("app")
-}
-
-/// The review fixture: first record `東京 👋 cafe\u{301} naïve\tnote: it is rainy and 25°C
-/// today.`, its span "rainy" [29, 34) selected.
-fn fixture_app(store: &Rc<Store>) -> App {
-    app_on(
-        &[
-            fixture("review/records.jsonl"),
-            fixture("review/predictions_detector.jsonl"),
-        ],
-        store,
-    )
-}
 
 fn sample_files() -> Vec<PathBuf> {
     vec![
@@ -85,7 +57,7 @@ fn b(start: usize, end: usize) -> Bounds {
 #[test]
 fn a_count_repeats_the_next_move_in_adjust_and_esc_clears_only_the_count() {
     let store = mem();
-    let mut app = fixture_app(&store);
+    let mut app = review_app(&store);
     app.update(Action::Adjust);
     assert_eq!(adjusting(&app), b(29, 34));
     // `3h`: three characters left; `10L`: ten right (digits build one number).
@@ -121,7 +93,7 @@ fn a_count_repeats_the_next_move_in_adjust_and_esc_clears_only_the_count() {
 #[test]
 fn counts_in_add_mode_over_cjk_emoji_and_combining_marks() {
     let store = mem();
-    let mut app = fixture_app(&store);
+    let mut app = review_app(&store);
     app.update(Action::Add);
     assert_eq!(add_cursor(&app), (None, 29));
     // `2b`: "is", then "it".
@@ -152,7 +124,7 @@ fn counts_in_add_mode_over_cjk_emoji_and_combining_marks() {
 #[test]
 fn v_after_a_search_starts_at_the_phrase_in_the_output() {
     let store = mem();
-    let mut app = fixture_app(&store);
+    let mut app = review_app(&store);
     // No search: the selected span's start, as before.
     app.update(Action::Add);
     assert_eq!(add_cursor(&app), (None, 29));
@@ -185,7 +157,7 @@ fn v_after_a_search_starts_at_the_phrase_in_the_output() {
 #[test]
 fn find_character_moves_in_add_mode_take_any_character_typed() {
     let store = mem();
-    let mut app = fixture_app(&store);
+    let mut app = review_app(&store);
     app.update(Action::Add);
     assert_eq!(add_cursor(&app), (None, 29));
     // After `f` the next key is the character, even one bound in add mode (`w`, `v`).
@@ -233,7 +205,7 @@ fn find_character_moves_in_add_mode_take_any_character_typed() {
 #[test]
 fn line_moves_in_adjust_and_add() {
     let store = mem();
-    let mut app = fixture_app(&store);
+    let mut app = review_app(&store);
     let key = |c| Key::plain(KeyCode::Char(c));
     for mode in [Mode::Adjust, Mode::Add] {
         let km = &app.config.keymap;
@@ -254,7 +226,7 @@ fn line_moves_in_adjust_and_add() {
 #[test]
 fn a_click_in_add_mode_moves_the_cursor() {
     let store = mem();
-    let mut app = fixture_app(&store);
+    let mut app = review_app(&store);
     render(&mut app, 100, 30);
     app.update(Action::Add);
     let (x, y) = cell_of(&app, 39);
@@ -272,7 +244,7 @@ fn a_click_in_add_mode_moves_the_cursor() {
 /// The bundled sample on record `toolace_train_00608__contradiction` (its one cluster [0,
 /// 195): gold [187, 194), ensemble [0, 195), modernbert [186, 194)), arbitration screen open.
 fn arbitrating_00608(store: &Rc<Store>) -> App {
-    let mut app = app_on(&sample_files(), store);
+    let mut app = open_all(&sample_files(), store);
     app.update(Action::Goto);
     assert!(matches!(
         app.mode,

@@ -2,7 +2,6 @@
 //! review fixture (detector confidences 0.7 on `uni_1`, 0.9 on `plain_2`; the records file's
 //! gold spans have none); each with a record that must stay out.
 
-use std::path::PathBuf;
 use std::process::Command;
 use std::rc::Rc;
 
@@ -13,20 +12,12 @@ use spanreview::tui::app::App;
 use spanreview::tui::config::Config;
 use spanreview::tui::Action;
 
-use super::app_harness::{mem, render};
+use super::app_harness::{mem, render, review_files};
 use super::common::fixture;
 use super::terminal::bin;
 
-fn files() -> Vec<PathBuf> {
-    let dir = fixture("review");
-    vec![
-        dir.join("records.jsonl"),
-        dir.join("predictions_detector.jsonl"),
-    ]
-}
-
 fn app_as(store: &Rc<Store>, reviewer: &str, queue: &str) -> App {
-    let ds = Dataset::open(&files(), None).expect("fixture opens");
+    let ds = Dataset::open(&review_files(), None).expect("fixture opens");
     App::new(
         ds,
         Box::new(Rc::clone(store)),

@@ -1,40 +1,20 @@
 //! The reviewer-speed pieces: the pace in the header and stats screen, the next-flagged key,
 //! the sample queue and the label and source queues.
 
-use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
-use spanreview::formats::Dataset;
 use spanreview::store::Store;
 use spanreview::tui::app::App;
-use spanreview::tui::config::Config;
+use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
-use super::app_harness::render;
-use super::common::fixture;
-
-fn files() -> Vec<PathBuf> {
-    let dir = fixture("review");
-    vec![
-        dir.join("records.jsonl"),
-        dir.join("predictions_detector.jsonl"),
-    ]
-}
+use super::app_harness::{open, render, review_files};
 
 fn app_on(store: &Rc<Store>, queue: QueueKind) -> App {
-    let ds = Dataset::open(&files(), None).expect("fixture opens");
-    App::new(
-        ds,
-        Box::new(Rc::clone(store)),
-        "tester",
-        queue,
-        Config::defaults(true),
-        None,
-    )
-    .expect("app")
+    open(&review_files(), store, queue, ArbConfig::default())
 }
 
 /// A store whose clock the test moves by hand.

@@ -3,40 +3,11 @@
 //! emoji and a combining mark, on the review fixture (`uni_1`: `東京 👋 cafe\u{301} naïve …`,
 //! `plain_2`: `… Enjoy the trip!`).
 
-use std::path::PathBuf;
-use std::rc::Rc;
-
-use spanreview::formats::Dataset;
-use spanreview::store::Store;
 use spanreview::tui::app::{App, Status};
-use spanreview::tui::config::Config;
 use spanreview::tui::keymap::{Key, Mode};
-use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
-use super::app_harness::{mem, render};
-use super::common::fixture;
-
-fn files() -> Vec<PathBuf> {
-    let dir = fixture("review");
-    vec![
-        dir.join("records.jsonl"),
-        dir.join("predictions_detector.jsonl"),
-    ]
-}
-
-fn app_on(store: &Rc<Store>) -> App {
-    let ds = Dataset::open(&files(), None).expect("fixture opens");
-    App::new(
-        ds,
-        Box::new(Rc::clone(store)),
-        "tester",
-        QueueKind::All,
-        Config::defaults(true),
-        None,
-    )
-    .expect("app")
-}
+use super::app_harness::{mem, render, review_app};
 
 fn search(app: &mut App, text: &str) {
     app.update(Action::Search);
@@ -60,7 +31,7 @@ fn info(app: &App) -> String {
 #[test]
 fn n_key_finds_the_next_record_with_the_text_case_insensitively() {
     let store = mem();
-    let mut app = app_on(&store);
+    let mut app = review_app(&store);
     assert_eq!(
         app.config
             .keymap
@@ -92,7 +63,7 @@ fn n_key_finds_the_next_record_with_the_text_case_insensitively() {
 #[test]
 fn cjk_emoji_and_accented_text_are_found_wrapping_to_the_queue_start() {
     let store = mem();
-    let mut app = app_on(&store);
+    let mut app = review_app(&store);
     app.update(Action::NextRecord);
     app.update(Action::NextRecord);
     assert_eq!(id(&app), "clean_3__clean");
@@ -119,7 +90,7 @@ fn cjk_emoji_and_accented_text_are_found_wrapping_to_the_queue_start() {
 #[test]
 fn n_repeats_the_last_search_after_moving_on() {
     let store = mem();
-    let mut app = app_on(&store);
+    let mut app = review_app(&store);
     // "the": uni_1's query, plain_2's "The flight", tool_4's "the table"; not clean_3.
     search(&mut app, "the");
     app.update(Action::NextSearchRecord);
