@@ -6,11 +6,11 @@
 use std::rc::Rc;
 
 use spanreview::store::Store;
-use spanreview::tui::app::{App, ModeState, PickerKind};
+use spanreview::tui::app::{App, ModeState};
 use spanreview::tui::keymap::{Key, Mode};
 use spanreview::tui::Action;
 
-use super::app_harness::{cell_of, mem, open_all, render, review_app};
+use super::app_harness::{add_cursor, cell_of, mem, open_all, picked, render, review_app};
 use super::common::data;
 
 /// The bundled sample, on `toolace_train_00021__overgeneration`: `Your generated password
@@ -24,23 +24,6 @@ fn sample_app(store: &Rc<Store>) -> App {
         ],
         store,
     )
-}
-
-fn cursor(app: &App) -> (Option<usize>, usize) {
-    match &app.mode {
-        ModeState::Add { anchor, cursor } => (*anchor, *cursor),
-        other => panic!("not adding: {other:?}"),
-    }
-}
-
-fn picked(app: &App) -> (usize, usize) {
-    match &app.mode {
-        ModeState::Picker {
-            kind: PickerKind::AddLabel { start, end },
-            ..
-        } => (*start, *end),
-        other => panic!("expected the label picker, got {other:?}"),
-    }
 }
 
 /// Keys pressed, counted (each action is one key; a count's digits one each).
@@ -80,7 +63,7 @@ fn capital_v_starts_just_after_the_selected_span_over_non_ascii_text() {
     );
     // After "rainy" [29, 34): the blank skipped, "and" at 35; `v 2w v` marks "and 25".
     app.update(Action::AddAfterSpan);
-    assert_eq!(cursor(&app), (None, 35));
+    assert_eq!(add_cursor(&app), (None, 35));
     for a in [
         Action::Mark,
         Action::Input('2'),
@@ -93,7 +76,7 @@ fn capital_v_starts_just_after_the_selected_span_over_non_ascii_text() {
     // `v` still starts at the span's start.
     app.update(Action::Cancel);
     app.update(Action::Add);
-    assert_eq!(cursor(&app), (None, 29));
+    assert_eq!(add_cursor(&app), (None, 29));
 }
 
 #[test]
@@ -111,7 +94,7 @@ fn v_starts_at_a_character_clicked_unless_on_a_span_or_searched_since() {
         "a click adds nothing by itself"
     );
     app.update(Action::Add);
-    assert_eq!(cursor(&app), (None, 39));
+    assert_eq!(add_cursor(&app), (None, 39));
     app.update(Action::Cancel);
     // A search made after the click: `v` goes to its hit ("note" at 17).
     app.update(Action::Search);
@@ -120,7 +103,7 @@ fn v_starts_at_a_character_clicked_unless_on_a_span_or_searched_since() {
     }
     app.update(Action::Confirm);
     app.update(Action::Add);
-    assert_eq!(cursor(&app), (None, 17));
+    assert_eq!(add_cursor(&app), (None, 17));
     app.update(Action::Cancel);
     app.update(Action::Cancel);
     // A click on the span "rainy" only selects it: `v` at the span's start.
@@ -128,7 +111,7 @@ fn v_starts_at_a_character_clicked_unless_on_a_span_or_searched_since() {
     app.update(Action::MouseDown(x, y));
     app.update(Action::MouseUp(x, y));
     app.update(Action::Add);
-    assert_eq!(cursor(&app), (None, 29));
+    assert_eq!(add_cursor(&app), (None, 29));
     app.update(Action::Cancel);
     // On another record the click is forgotten.
     app.update(Action::NextRecord);
@@ -140,7 +123,7 @@ fn v_starts_at_a_character_clicked_unless_on_a_span_or_searched_since() {
     app.update(Action::Add);
     let on_2 = app.cur.as_ref().expect("r");
     let start = on_2.review.spans[on_2.order[on_2.selected]].current.start;
-    assert_eq!(cursor(&app), (None, start));
+    assert_eq!(add_cursor(&app), (None, start));
 }
 
 /// Add "Remember to store this password securely" [50, 90), the sentence after the selected
@@ -167,12 +150,12 @@ fn adding_the_words_after_a_span_takes_fewer_keys_from_its_end_or_a_click() {
     };
     old.press(Action::Add);
     let mut w = 0;
-    while cursor(old.app).1 < target.0 {
+    while add_cursor(old.app).1 < target.0 {
         old.press(Action::CursorWordRight);
         w += 1;
         assert!(w < 100, "never reached {}", target.0);
     }
-    assert_eq!(cursor(old.app).1, target.0);
+    assert_eq!(add_cursor(old.app).1, target.0);
     finish(&mut old);
     let old_keys = old.keys;
     undo_and_reselect(&mut app);
@@ -187,7 +170,7 @@ fn adding_the_words_after_a_span_takes_fewer_keys_from_its_end_or_a_click() {
         counted.press(Action::Input(d));
     }
     counted.press(Action::CursorWordRight);
-    assert_eq!(cursor(counted.app).1, target.0);
+    assert_eq!(add_cursor(counted.app).1, target.0);
     finish(&mut counted);
     let counted_keys = counted.keys;
     undo_and_reselect(&mut app);
@@ -197,7 +180,7 @@ fn adding_the_words_after_a_span_takes_fewer_keys_from_its_end_or_a_click() {
         keys: 0,
     };
     new.press(Action::AddAfterSpan);
-    assert_eq!(cursor(new.app), (None, target.0));
+    assert_eq!(add_cursor(new.app), (None, target.0));
     finish(&mut new);
     let new_keys = new.keys;
     undo_and_reselect(&mut app);
@@ -211,7 +194,7 @@ fn adding_the_words_after_a_span_takes_fewer_keys_from_its_end_or_a_click() {
     click.app.update(Action::MouseDown(x, y));
     click.app.update(Action::MouseUp(x, y));
     click.press(Action::Add);
-    assert_eq!(cursor(click.app), (None, target.0));
+    assert_eq!(add_cursor(click.app), (None, target.0));
     finish(&mut click);
     let click_keys = click.keys;
     eprintln!(

@@ -10,7 +10,7 @@ use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use spanreview::formats::Dataset;
 use spanreview::store::Store;
-use spanreview::tui::app::App;
+use spanreview::tui::app::{App, ModeState, PickerKind};
 use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
@@ -56,6 +56,25 @@ pub fn open_all(files: &[PathBuf], store: &Rc<Store>) -> App {
 /// rainy and 25°C today.`, its span "rainy" [29, 34) selected.
 pub fn review_app(store: &Rc<Store>) -> App {
     open_all(&review_files(), store)
+}
+
+/// Add mode's (anchor, cursor); panics in any other mode.
+pub fn add_cursor(app: &App) -> (Option<usize>, usize) {
+    match &app.mode {
+        ModeState::Add { anchor, cursor } => (*anchor, *cursor),
+        other => panic!("not adding: {other:?}"),
+    }
+}
+
+/// The [start, end) the label picker of an added span is open for; panics otherwise.
+pub fn picked(app: &App) -> (usize, usize) {
+    match &app.mode {
+        ModeState::Picker {
+            kind: PickerKind::AddLabel { start, end },
+            ..
+        } => (*start, *end),
+        other => panic!("expected the label picker, got {other:?}"),
+    }
 }
 
 /// The screen one frame of `app` draws at `w` × `h`, as text.

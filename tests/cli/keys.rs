@@ -9,12 +9,14 @@ use std::rc::Rc;
 use ratatui::crossterm::event::KeyCode;
 use spanreview::review::decision::{ActionKind, Decision};
 use spanreview::store::Store;
-use spanreview::tui::app::{App, ModeState, PickerKind, PromptKind, Status};
+use spanreview::tui::app::{App, ModeState, PromptKind, Status};
 use spanreview::tui::edit::Bounds;
 use spanreview::tui::keymap::{Key, Mode};
 use spanreview::tui::Action;
 
-use super::app_harness::{cell_of, feed, mem, open_all, render, review_app, typed};
+use super::app_harness::{
+    add_cursor, cell_of, feed, mem, open_all, picked, render, review_app, typed,
+};
 use super::common::data;
 use super::terminal::{bin, env, shell_quote, Tmux};
 
@@ -30,23 +32,6 @@ fn adjusting(app: &App) -> Bounds {
     match &app.mode {
         ModeState::Adjust { bounds, .. } | ModeState::Settle { bounds, .. } => *bounds,
         other => panic!("not adjusting: {other:?}"),
-    }
-}
-
-fn add_cursor(app: &App) -> (Option<usize>, usize) {
-    match &app.mode {
-        ModeState::Add { anchor, cursor } => (*anchor, *cursor),
-        other => panic!("not adding: {other:?}"),
-    }
-}
-
-fn picked(app: &App) -> (usize, usize) {
-    match &app.mode {
-        ModeState::Picker {
-            kind: PickerKind::AddLabel { start, end },
-            ..
-        } => (*start, *end),
-        other => panic!("expected the label picker, got {other:?}"),
     }
 }
 
