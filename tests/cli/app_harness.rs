@@ -77,6 +77,22 @@ pub fn picked(app: &App) -> (usize, usize) {
     }
 }
 
+/// The ids of the queue's records, first to last (a filtered queue's size is known only once
+/// walked).
+pub fn walked(app: &mut App) -> Vec<String> {
+    let mut ids = Vec::new();
+    app.update(Action::FirstRecord);
+    while let Ok(c) = &app.cur {
+        ids.push(c.record.id.clone());
+        let pos = app.pos;
+        app.update(Action::NextRecord);
+        if app.pos == pos {
+            break;
+        }
+    }
+    ids
+}
+
 /// The screen one frame of `app` draws at `w` × `h`, as text.
 pub fn render(app: &mut App, w: u16, h: u16) -> String {
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");

@@ -12,7 +12,7 @@ use spanreview::tui::app::App;
 use spanreview::tui::config::Config;
 use spanreview::tui::Action;
 
-use super::app_harness::{mem, render, review_files};
+use super::app_harness::{mem, render, review_files, walked};
 use super::common::fixture;
 use super::terminal::bin;
 
@@ -27,21 +27,6 @@ fn app_as(store: &Rc<Store>, reviewer: &str, queue: &str) -> App {
         None,
     )
     .expect("app")
-}
-
-/// The ids of the queue's records, first to last.
-fn walked(app: &mut App) -> Vec<String> {
-    let mut ids = Vec::new();
-    app.update(Action::FirstRecord);
-    while let Ok(c) = &app.cur {
-        ids.push(c.record.id.clone());
-        let pos = app.pos;
-        app.update(Action::NextRecord);
-        if app.pos == pos {
-            break;
-        }
-    }
-    ids
 }
 
 fn goto(app: &mut App, id: &str) {

@@ -11,7 +11,7 @@ use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
-use super::app_harness::{open, render, review_files};
+use super::app_harness::{open, render, review_files, walked};
 
 fn app_on(store: &Rc<Store>, queue: QueueKind) -> App {
     open(&review_files(), store, queue, ArbConfig::default())
@@ -96,41 +96,25 @@ fn next_flagged_jumps_in_queue_order_wrapping_and_says_when_there_is_none() {
     );
 }
 
-/// The ids of the queue's records, first to last (a filtered queue's size is known only once
-/// walked).
-fn ids_walked(app: &mut App) -> Vec<String> {
-    let mut ids = Vec::new();
-    app.update(Action::FirstRecord);
-    while let Ok(c) = &app.cur {
-        ids.push(c.record.id.clone());
-        let pos = app.pos;
-        app.update(Action::NextRecord);
-        if app.pos == pos {
-            break;
-        }
-    }
-    ids
-}
-
 #[test]
 fn a_sample_queue_is_n_records_in_file_order_the_same_for_a_seed() {
     let store = Rc::new(Store::open_in_memory().expect("memory db"));
     let order: Vec<String> = {
         let mut all = app_on(&store, QueueKind::All);
-        ids_walked(&mut all)
+        walked(&mut all)
     };
     let mut app = app_on(&store, QueueKind::Sample { n: 2, seed: 42 });
     let screen = render(&mut app, 120, 30);
     assert!(screen.contains("1 / 2 · queue sample"), "{screen}");
-    let ids = ids_walked(&mut app);
+    let ids = walked(&mut app);
     assert_eq!(ids.len(), 2);
     let at = |id: &String| order.iter().position(|o| o == id).expect("in the file");
     assert!(at(&ids[0]) < at(&ids[1]), "file order: {ids:?}");
     let mut again = app_on(&store, QueueKind::Sample { n: 2, seed: 42 });
-    assert_eq!(ids_walked(&mut again), ids, "same seed, same records");
+    assert_eq!(walked(&mut again), ids, "same seed, same records");
     // Over seeds, every record turns up: a sample, not the first N.
     let mut seen: Vec<String> = (0..40)
-        .flat_map(|seed| ids_walked(&mut app_on(&store, QueueKind::Sample { n: 2, seed })))
+        .flat_map(|seed| walked(&mut app_on(&store, QueueKind::Sample { n: 2, seed })))
         .collect();
     seen.sort();
     seen.dedup();
@@ -147,7 +131,7 @@ fn label_and_source_queues_hold_the_records_with_such_spans() {
     };
     let label: QueueKind = "label:overgeneration".parse().expect("parses");
     let mut app = app_on(&store, label);
-    let ids = ids_walked(&mut app);
+    let ids = walked(&mut app);
     assert_eq!(ids, ["plain_2__overgeneration"], "{ids:?}");
     let screen = render(&mut app, 120, 30);
     assert!(screen.contains("queue label:overgeneration"), "{screen}");
@@ -158,12 +142,12 @@ fn label_and_source_queues_hold_the_records_with_such_spans() {
         .unwrap_or_else(|| panic!("a detector source in {names:?}"));
     let mut by_source = app_on(&store, format!("source:{pred}").parse().expect("parses"));
     assert_eq!(
-        ids_walked(&mut by_source),
+        walked(&mut by_source),
         ["uni_1__contradiction", "plain_2__overgeneration"]
     );
     let mut none = app_on(&store, "source:nobody".parse().expect("parses"));
     assert_eq!(none.progress().1, 0);
-    assert!(ids_walked(&mut none).is_empty());
+    assert!(walked(&mut none).is_empty());
     assert!("label:".parse::<QueueKind>().is_err());
     assert!("colour:red".parse::<QueueKind>().is_err());
 }
