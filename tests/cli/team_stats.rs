@@ -41,6 +41,16 @@ fn records(dir: &Path) -> PathBuf {
     p
 }
 
+/// A temporary directory (kept alive by the first value) holding the records of [`records`]
+/// and the path of the database the team shares there (not yet created); the records opened.
+fn shared_db() -> (tempfile::TempDir, PathBuf, PathBuf, Dataset) {
+    let dir = tempfile::tempdir().expect("tmp");
+    let file = records(dir.path());
+    let db = dir.path().join("team.sqlite");
+    let ds = Dataset::open(std::slice::from_ref(&file), None).expect("open");
+    (dir, file, db, ds)
+}
+
 /// `who` accepts (`keep`) or drops the span of record `i` at second `at` of the day.
 fn decide(store: &Store, ds: &Dataset, i: usize, who: &str, keep: bool, at: u32) {
     let rec = ds.record(i).expect("record");
@@ -71,6 +81,11 @@ fn stats(file: &Path, db: &Path, extra: &[&str]) -> Vec<u8> {
         .clone()
 }
 
+/// What `stats` prints as text, with `extra` arguments.
+fn stats_text(file: &Path, db: &Path, extra: &[&str]) -> String {
+    String::from_utf8(stats(file, db, extra)).expect("utf-8")
+}
+
 fn team_json(file: &Path, db: &Path) -> Value {
     let v: Value = serde_json::from_slice(&stats(file, db, &["--json"])).expect("json");
     v["team"].clone()
@@ -84,10 +99,7 @@ fn close(v: &Value, want: f64) {
 /// Agreeing on record 0: every figure 1, nothing listed.
 #[test]
 fn agreeing_reviewers_score_one_and_list_nothing() {
-    let dir = tempfile::tempdir().expect("tmp");
-    let file = records(dir.path());
-    let db = dir.path().join("team.sqlite");
-    let ds = Dataset::open(std::slice::from_ref(&file), None).expect("open");
+    let (_dir, file, db, ds) = shared_db();
     let store = Store::open(&db).expect("db");
     decide(&store, &ds, 0, "ana", true, 0);
     decide(&store, &ds, 0, "bo", true, 1);
@@ -104,7 +116,7 @@ fn agreeing_reviewers_score_one_and_list_nothing() {
     close(&pair["alpha"]["labeled"], 1.0);
     close(&t["alpha"]["labeled"], 1.0);
     assert_eq!(t["disagreements"], serde_json::json!([]));
-    let text = String::from_utf8(stats(&file, &db, &[])).expect("utf-8");
+    let text = stats_text(&file, &db, &[]);
     assert!(text.contains("no disagreement"), "{text}");
 }
 
@@ -114,10 +126,7 @@ fn agreeing_reviewers_score_one_and_list_nothing() {
 /// α = 1 − 63·8 / (2·4·60) = (1 − L)/(2N − L) = −3/60.
 #[test]
 fn disagreeing_reviewers_score_the_known_lower_values_and_are_listed() {
-    let dir = tempfile::tempdir().expect("tmp");
-    let file = records(dir.path());
-    let db = dir.path().join("team.sqlite");
-    let ds = Dataset::open(std::slice::from_ref(&file), None).expect("open");
+    let (_dir, file, db, ds) = shared_db();
     let store = Store::open(&db).expect("db");
     decide(&store, &ds, 0, "ana", true, 0);
     decide(&store, &ds, 0, "bo", false, 1);
@@ -136,7 +145,7 @@ fn disagreeing_reviewers_score_the_known_lower_values_and_are_listed() {
     );
     assert_eq!(d["opinions"][1]["reviewer"], "bo");
     assert_eq!(d["opinions"][1]["spans"], serde_json::json!([]));
-    let text = String::from_utf8(stats(&file, &db, &[])).expect("utf-8");
+    let text = stats_text(&file, &db, &[]);
     assert!(text.contains("disagreements (1):"), "{text}");
     assert!(
         text.contains("ana: [8,12) contradiction \"25°C\""),
@@ -159,10 +168,7 @@ fn disagreeing_reviewers_score_the_known_lower_values_and_are_listed() {
 /// assigned and left follow it.
 #[test]
 fn by_reviewer_gives_progress_and_pace_with_and_without_a_plan() {
-    let dir = tempfile::tempdir().expect("tmp");
-    let file = records(dir.path());
-    let db = dir.path().join("team.sqlite");
-    let ds = Dataset::open(std::slice::from_ref(&file), None).expect("open");
+    let (_dir, file, db, ds) = shared_db();
     {
         let store = Store::open(&db).expect("db");
         for (i, at) in [(0, 0), (1, 60), (2, 120)] {
@@ -180,7 +186,7 @@ fn by_reviewer_gives_progress_and_pace_with_and_without_a_plan() {
     );
     close(&ana["rate_per_hour"], 90.0);
     assert_eq!(v["by_reviewer"][1]["rate_per_hour"], Value::Null);
-    let text = String::from_utf8(stats(&file, &db, &["--by-reviewer"])).expect("utf-8");
+    let text = stats_text(&file, &db, &["--by-reviewer"]);
     let row = |text: &str, who: &str| -> Vec<String> {
         text.lines()
             .skip_while(|l| !l.starts_with("by reviewer"))
@@ -201,7 +207,7 @@ fn by_reviewer_gives_progress_and_pace_with_and_without_a_plan() {
         .env_remove("SPANREVIEW_DB")
         .assert()
         .success();
-    let text = String::from_utf8(stats(&file, &db, &["--by-reviewer"])).expect("utf-8");
+    let text = stats_text(&file, &db, &["--by-reviewer"]);
     assert_eq!(
         row(&text, "ana"),
         ["ana", "3", "3", "0", "90.0", "0.0", "h"]
