@@ -12,6 +12,8 @@
 
 use std::fmt::Write as _;
 
+use spanreview::review::splitmix::SplitMix64;
+
 #[path = "domains.rs"]
 mod domains;
 #[path = "write.rs"]
@@ -69,30 +71,27 @@ impl Default for Options {
     }
 }
 
-/// A small, fast, seedable generator (splitmix64). Not for cryptography.
+/// A small, fast, seedable generator (the library's splitmix64, seeded per stream and item).
+/// Not for cryptography.
 #[derive(Debug, Clone)]
-pub struct Rng(u64);
+pub struct Rng(SplitMix64);
 
 impl Rng {
     /// The stream `stream` of item `i` under `seed`.
     #[must_use]
     pub fn new(seed: u64, stream: u64, i: u64) -> Self {
-        let mut r = Self(
+        let mut r = Self(SplitMix64(
             seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)
                 ^ stream.wrapping_mul(0xD1B5_4A32_D192_ED03)
                 ^ i.wrapping_mul(0xAEF1_7502_108E_F2D9),
-        );
+        ));
         r.next_u64();
         r
     }
 
     /// Next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// Uniform in `0..n` (`n > 0`).

@@ -3,6 +3,7 @@
 //! reproduced from their seed).
 
 /// The generator's state.
+#[derive(Debug, Clone)]
 pub struct SplitMix64(pub u64);
 
 impl SplitMix64 {
