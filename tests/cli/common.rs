@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use spanreview::formats::DataFile;
 use spanreview::model::Record;
+use spanreview::review::decision::OutcomeKind;
+use spanreview::store::RecordState;
 
 /// The crate root.
 pub fn root() -> PathBuf {
@@ -74,4 +76,14 @@ pub fn write(dir: &Path, name: &str, lines: &[Value]) -> PathBuf {
     let p = dir.join(name);
     write_jsonl(&p, lines);
     p
+}
+
+/// The state of a record reviewed and left open (not flagged, not stale).
+pub fn reviewed() -> RecordState {
+    RecordState {
+        reviewed: true,
+        flagged: false,
+        outcome: OutcomeKind::Open,
+        stale: false,
+    }
 }

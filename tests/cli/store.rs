@@ -10,9 +10,10 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 use predicates::prelude::*;
-use spanreview::review::decision::OutcomeKind;
 use spanreview::review::decision::{ActionKind, Decision, SpanValue};
-use spanreview::store::{RecordState, Store};
+use spanreview::store::Store;
+
+use super::common::reviewed;
 
 /// Database path for a child writer; the child does nothing without it.
 const CHILD_DB: &str = "SPANREVIEW_TEST_CHILD_DB";
@@ -40,15 +41,6 @@ fn decision(reviewer: &str, i: usize) -> Decision {
             "0123456789abcdef01234567",
             ActionKind::Adjust,
         )
-    }
-}
-
-fn reviewed() -> RecordState {
-    RecordState {
-        reviewed: true,
-        flagged: false,
-        outcome: OutcomeKind::Open,
-        stale: false,
     }
 }
 

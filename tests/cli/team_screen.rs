@@ -14,7 +14,7 @@ use spanreview::cli::judge_args::JudgeArgs;
 use spanreview::cli::review::live_reviewer_sources;
 use spanreview::formats::Dataset;
 use spanreview::model::Record;
-use spanreview::review::decision::{ActionKind, Decision, OutcomeKind, SpanValue};
+use spanreview::review::decision::{ActionKind, Decision, SpanValue};
 use spanreview::store::{Assignment, RecordState, Store};
 use spanreview::tui::app::App;
 use spanreview::tui::clustering::ArbConfig;
@@ -23,7 +23,7 @@ use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
 use super::app_harness::render;
-use super::common::{data, fixture};
+use super::common::{data, fixture, reviewed};
 use super::terminal::{bin, env, shell_quote, Tmux};
 
 /// The review fixture: `uni_1__contradiction`, `plain_2__overgeneration`, `clean_3__clean`,
@@ -75,15 +75,6 @@ fn plan(rows: &[(&str, &[&str])]) -> Vec<Assignment> {
             reviewers: who.iter().map(|&w| w.to_owned()).collect(),
         })
         .collect()
-}
-
-fn reviewed() -> RecordState {
-    RecordState {
-        reviewed: true,
-        flagged: false,
-        outcome: OutcomeKind::Open,
-        stale: false,
-    }
 }
 
 /// `who` accepts record `i` whole, through their own connection.
