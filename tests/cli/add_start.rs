@@ -7,10 +7,10 @@ use std::rc::Rc;
 
 use spanreview::store::Store;
 use spanreview::tui::app::{App, ModeState};
-use spanreview::tui::keymap::{Key, Mode};
+use spanreview::tui::keymap::Mode;
 use spanreview::tui::Action;
 
-use super::app_harness::{add_cursor, cell_of, mem, open_all, picked, render, review_app};
+use super::app_harness::{add_cursor, bound, cell_of, mem, open_all, picked, render, review_app};
 use super::common::data;
 
 /// The bundled sample, on `toolace_train_00021__overgeneration`: `Your generated password
@@ -55,12 +55,7 @@ fn undo_and_reselect(app: &mut App) {
 fn capital_v_starts_just_after_the_selected_span_over_non_ascii_text() {
     let store = mem();
     let mut app = review_app(&store);
-    assert_eq!(
-        app.config
-            .keymap
-            .resolve(Mode::Normal, "V".parse::<Key>().expect("key")),
-        Some(Action::AddAfterSpan)
-    );
+    assert_eq!(bound(&app, Mode::Normal, "V"), Some(Action::AddAfterSpan));
     // After "rainy" [29, 34): the blank skipped, "and" at 35; `v 2w v` marks "and 25".
     app.update(Action::AddAfterSpan);
     assert_eq!(add_cursor(&app), (None, 35));

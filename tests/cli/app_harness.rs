@@ -13,6 +13,7 @@ use spanreview::store::Store;
 use spanreview::tui::app::{App, ModeState, PickerKind};
 use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::config::Config;
+use spanreview::tui::keymap::{Key, Mode};
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::{terminal, Action};
 
@@ -91,6 +92,13 @@ pub fn walked(app: &mut App) -> Vec<String> {
         }
     }
     ids
+}
+
+/// The action `key` (as a config file writes it) is bound to in `mode` by the app's keymap.
+pub fn bound(app: &App, mode: Mode, key: &str) -> Option<Action> {
+    app.config
+        .keymap
+        .resolve(mode, key.parse::<Key>().expect("key"))
 }
 
 /// The screen one frame of `app` draws at `w` × `h`, as text.

@@ -4,10 +4,10 @@
 //! `plain_2`: `… Enjoy the trip!`).
 
 use spanreview::tui::app::{App, Status};
-use spanreview::tui::keymap::{Key, Mode};
+use spanreview::tui::keymap::Mode;
 use spanreview::tui::Action;
 
-use super::app_harness::{mem, render, review_app};
+use super::app_harness::{bound, mem, render, review_app};
 
 fn search(app: &mut App, text: &str) {
     app.update(Action::Search);
@@ -33,9 +33,7 @@ fn n_key_finds_the_next_record_with_the_text_case_insensitively() {
     let store = mem();
     let mut app = review_app(&store);
     assert_eq!(
-        app.config
-            .keymap
-            .resolve(Mode::Normal, "N".parse::<Key>().expect("key")),
+        bound(&app, Mode::Normal, "N"),
         Some(Action::NextSearchRecord)
     );
     app.update(Action::NextSearchRecord);
