@@ -7,18 +7,12 @@ use spanreview::tui::app::{App, Status};
 use spanreview::tui::keymap::Mode;
 use spanreview::tui::Action;
 
-use super::app_harness::{bound, mem, render, review_app};
+use super::app_harness::{bound, id, mem, render, review_app, typed};
 
 fn search(app: &mut App, text: &str) {
     app.update(Action::Search);
-    for c in text.chars() {
-        app.update(Action::Input(c));
-    }
+    typed(app, text);
     app.update(Action::Confirm);
-}
-
-fn id(app: &App) -> String {
-    app.cur.as_ref().expect("record").record.id.clone()
 }
 
 fn info(app: &App) -> String {
