@@ -68,13 +68,19 @@ fn screen(
     Ok((app, store))
 }
 
-fn plan(rows: &[(&str, &[&str])]) -> Vec<Assignment> {
-    rows.iter()
+/// Save the plan `rows` (record id, its reviewers) for the dataset `records` in `db`.
+fn save_plan(db: &Path, rows: &[(&str, &[&str])]) {
+    let plan: Vec<Assignment> = rows
+        .iter()
         .map(|(id, who)| Assignment {
             record_id: (*id).to_owned(),
             reviewers: who.iter().map(|&w| w.to_owned()).collect(),
         })
-        .collect()
+        .collect();
+    Store::open(db)
+        .expect("db")
+        .save_plan("records", &plan)
+        .expect("plan");
 }
 
 /// `who` accepts record `i` whole, through their own connection.
@@ -99,18 +105,15 @@ fn the_mine_queue_serves_the_plan_share_and_keeps_overlap_records_the_other_revi
     let dir = tempfile::tempdir().expect("tmp");
     let db = dir.path().join("team °.sqlite");
     // Record 0 is an overlap record: zoë and bo both review it.
-    Store::open(&db)
-        .expect("db")
-        .save_plan(
-            "records",
-            &plan(&[
-                (IDS[0], &["zoë", "bo"]),
-                (IDS[1], &["bo"]),
-                (IDS[2], &["zoë"]),
-                (IDS[3], &["bo"]),
-            ]),
-        )
-        .expect("plan");
+    save_plan(
+        &db,
+        &[
+            (IDS[0], &["zoë", "bo"]),
+            (IDS[1], &["bo"]),
+            (IDS[2], &["zoë"]),
+            (IDS[3], &["bo"]),
+        ],
+    );
     // bo has the overlap record on screen, and reviews it (in another process) before zoë
     // starts: it stays on zoë's queue, and nobody tells her bo is on it (each reviews it).
     let (bo, _) = screen(&[records()], &db, "bo", QueueKind::Mine, None).expect("app");
@@ -161,10 +164,7 @@ fn queue_mine_without_a_plan_or_outside_it_is_a_clear_error() {
         "{e}"
     );
     assert!(e.contains("spanreview assign"), "{e}");
-    Store::open(&db)
-        .expect("db")
-        .save_plan("records", &plan(&[(IDS[0], &["zoë"]), (IDS[1], &["bo"])]))
-        .expect("plan");
+    save_plan(&db, &[(IDS[0], &["zoë"]), (IDS[1], &["bo"])]);
     let e = screen(&[records()], &db, "cy", QueueKind::Mine, None).expect_err("not in it");
     assert!(e.contains("no records to reviewer \"cy\""), "{e}");
     assert!(e.contains("its reviewers: bo, zoë"), "{e}");
@@ -276,17 +276,14 @@ fn two_reviewers_in_two_terminals_are_served_different_records_and_see_who_is_on
 fn review_without_queue_opens_the_plan_share_of_the_reviewer_in_a_terminal() {
     let dir = tempfile::tempdir().expect("tmp");
     let db = dir.path().join("planned.sqlite");
-    Store::open(&db)
-        .expect("db")
-        .save_plan(
-            "records",
-            &plan(&[
-                (IDS[0], &["bo"]),
-                (IDS[2], &["zoë", "bo"]),
-                (IDS[3], &["zoë"]),
-            ]),
-        )
-        .expect("plan");
+    save_plan(
+        &db,
+        &[
+            (IDS[0], &["bo"]),
+            (IDS[2], &["zoë", "bo"]),
+            (IDS[3], &["zoë"]),
+        ],
+    );
     let Some(t) = Tmux::start("team-mine", &review_cmd(&db, "zoë"), &env(dir.path())) else {
         return;
     };
@@ -302,10 +299,7 @@ fn review_without_queue_opens_the_plan_share_of_the_reviewer_in_a_terminal() {
 fn a_reviewer_the_plan_leaves_out_reviews_the_unreviewed_queue_and_is_told_why() {
     let dir = tempfile::tempdir().expect("tmp");
     let db = dir.path().join("planned.sqlite");
-    Store::open(&db)
-        .expect("db")
-        .save_plan("records", &plan(&[(IDS[0], &["bo"]), (IDS[1], &["zoë"])]))
-        .expect("plan");
+    save_plan(&db, &[(IDS[0], &["bo"]), (IDS[1], &["zoë"])]);
     let Some(t) = Tmux::start("team-out", &review_cmd(&db, "cy"), &env(dir.path())) else {
         return;
     };
