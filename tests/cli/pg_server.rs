@@ -302,17 +302,8 @@ fn shape(s: &spanreview::store::Store) -> Vec<(i64, String, String, Option<Strin
 
 /// The log two presses of `action` on the review fixture give without an outage.
 fn calm_two(action: spanreview::tui::Action) -> Vec<(i64, String, String, Option<String>)> {
-    let files = [
-        common::fixture("review/records.jsonl"),
-        common::fixture("review/predictions_detector.jsonl"),
-    ];
     let calm = super::app_harness::mem();
-    let mut calm_app = super::app_harness::open(
-        &files,
-        &calm,
-        spanreview::tui::queue::QueueKind::All,
-        spanreview::tui::clustering::ArbConfig::default(),
-    );
+    let mut calm_app = super::app_harness::review_app(&calm);
     calm_app.update(action);
     calm_app.update(action);
     shape(&calm)
@@ -321,7 +312,6 @@ fn calm_two(action: spanreview::tui::Action) -> Vec<(i64, String, String, Option
 #[test]
 fn a_review_goes_on_through_a_server_restart_and_saves_only_what_it_says() {
     use spanreview::tui::app::Status;
-    use spanreview::tui::queue::QueueKind;
     use spanreview::tui::Action;
     if PgDb::create().is_none() {
         return;
@@ -344,16 +334,7 @@ fn a_review_goes_on_through_a_server_restart_and_saves_only_what_it_says() {
         t.fetch_add(1000, std::sync::atomic::Ordering::Relaxed);
         app.idle();
     };
-    let files = [
-        common::fixture("review/records.jsonl"),
-        common::fixture("review/predictions_detector.jsonl"),
-    ];
-    let mut app = super::app_harness::open(
-        &files,
-        &store,
-        QueueKind::All,
-        spanreview::tui::clustering::ArbConfig::default(),
-    );
+    let mut app = super::app_harness::review_app(&store);
     let said = |app: &spanreview::tui::app::App| match &app.status {
         Status::Saved(m) => format!("saved: {m}"),
         Status::Error(m) => format!("error: {m}"),
@@ -392,10 +373,7 @@ fn quitting_a_review_while_the_server_is_down_writes_a_rescue_file_that_apply_br
     }
     let server = PrivateServer::start();
     let dir = TempDir::new().expect("tmp");
-    let files = [
-        common::fixture("review/records.jsonl"),
-        common::fixture("review/predictions_detector.jsonl"),
-    ];
+    let files = super::app_harness::review_files();
     let quoted: Vec<String> = files.iter().map(|p| shell_quote(p)).collect();
     let cmd = format!(
         "sh -c \"cd {} && {} review {} --db '{}' --reviewer tester --queue all; echo exit=\\$?; sleep 600\"",
@@ -450,7 +428,6 @@ fn quitting_a_review_while_the_server_is_down_writes_a_rescue_file_that_apply_br
 #[test]
 fn another_reviewers_decision_on_the_server_appears_on_screen_within_a_second() {
     use spanreview::review::decision::{ActionKind, Decision};
-    use spanreview::tui::queue::QueueKind;
     let Some(pg) = PgDb::create() else { return };
     let mine = std::rc::Rc::new(spanreview::store::Store::open(&pg.path()).expect("mine"));
     // The screen's clock, stepped by hand: no sleeping.
@@ -462,16 +439,7 @@ fn another_reviewers_decision_on_the_server_appears_on_screen_within_a_second() 
                 1_796_000_000_000 + clock.load(std::sync::atomic::Ordering::Relaxed),
             )
     }));
-    let files = [
-        common::fixture("review/records.jsonl"),
-        common::fixture("review/predictions_detector.jsonl"),
-    ];
-    let mut app = super::app_harness::open(
-        &files,
-        &mine,
-        QueueKind::All,
-        spanreview::tui::clustering::ArbConfig::default(),
-    );
+    let mut app = super::app_harness::review_app(&mine);
     app.idle();
     let on_screen = app.cur.as_ref().expect("a record").record.clone();
     // Another reviewer, on another machine, drops the record's first span.

@@ -18,7 +18,7 @@ use spanreview::tui::log::DecisionLog;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
-use super::common::fixture;
+use super::app_harness::review_files;
 
 /// What the flaky log does with the next saves.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -95,10 +95,7 @@ impl Rig {
             link: Rc::clone(&link),
             tries: Rc::clone(&tries),
         };
-        let files = [
-            fixture("review/records.jsonl"),
-            fixture("review/predictions_detector.jsonl"),
-        ];
+        let files = review_files();
         let ds = spanreview::formats::Dataset::open(&files, None).expect("fixture");
         let app = App::new(
             ds,
@@ -248,10 +245,7 @@ fn a_refused_decision_is_not_kept_for_a_retry() {
         link: Rc::clone(&r.link),
         tries: Rc::clone(&r.tries),
     });
-    let files = [
-        fixture("review/records.jsonl"),
-        fixture("review/predictions_detector.jsonl"),
-    ];
+    let files = review_files();
     let ds = spanreview::formats::Dataset::open(&files, None).expect("fixture");
     let mut app = App::new(
         ds,
