@@ -1,6 +1,8 @@
 //! Integration tests: Prodigy JSONL read and written by `convert`, round trips through Prodigy,
 //! `validate`, a Prodigy file as a `--judge` source and a `review` input.
 
+use std::path::{Path, PathBuf};
+
 use serde_json::{json, Value};
 use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::queue::QueueKind;
@@ -25,11 +27,17 @@ fn tasks() -> Vec<Value> {
     ]
 }
 
+/// [`tasks`] written to `p.jsonl` in `dir`; its path.
+fn tasks_file(dir: &Path) -> PathBuf {
+    let p = dir.join("p.jsonl");
+    write_jsonl(&p, &tasks());
+    p
+}
+
 #[test]
 fn prodigy_tasks_read_in_code_points_and_convert_to_ragtruth() {
     let dir = tempfile::tempdir().expect("tmp");
-    let p = dir.path().join("p.jsonl");
-    write_jsonl(&p, &tasks());
+    let p = tasks_file(dir.path());
     let out_path = dir.path().join("r.jsonl");
     let out = convert(&[s(&p), "--to", "ragtruth", "--out", s(&out_path)]);
     exits(&out, 0);
@@ -89,8 +97,7 @@ fn ragtruth_to_prodigy_and_back_onto_the_records_is_the_same_file() {
 #[test]
 fn prodigy_round_trips_through_itself_and_label_studio() {
     let dir = tempfile::tempdir().expect("tmp");
-    let p = dir.path().join("p.jsonl");
-    write_jsonl(&p, &tasks());
+    let p = tasks_file(dir.path());
     let same = dir.path().join("same.jsonl");
     let out = convert(&[s(&p), "--to", "prodigy", "--out", s(&same)]);
     exits(&out, 0);
@@ -107,8 +114,7 @@ fn prodigy_round_trips_through_itself_and_label_studio() {
 #[test]
 fn prodigy_reviewed_onto_a_prodigy_file_accepts_and_drops_the_stale_task_hash() {
     let dir = tempfile::tempdir().expect("tmp");
-    let p = dir.path().join("p.jsonl");
-    write_jsonl(&p, &tasks());
+    let p = tasks_file(dir.path());
     // A RAGTruth file where the rejected task got a reviewed span.
     let rt = dir.path().join("r.jsonl");
     write_jsonl(
