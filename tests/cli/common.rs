@@ -87,3 +87,15 @@ pub fn reviewed() -> RecordState {
         stale: false,
     }
 }
+
+/// Whether `program` is on the PATH; when not, says on stderr that the test skips for it.
+pub fn installed(program: &str) -> bool {
+    let found = std::process::Command::new("sh")
+        .args(["-c", &format!("command -v {program}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        eprintln!("SKIP: {program} is not installed");
+    }
+    found
+}

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 use spanreview::formats::{DataFile, Dataset, Format};
 
-use super::common::{bin, fixture, root, shared};
+use super::common::{bin, fixture, installed, root, shared};
 use super::convert_common::{
     convert, exits, lines, onto, records, s, says, stderr, to_label_studio,
 };
@@ -498,12 +498,7 @@ fn written_offsets_slice_in_python_and_the_man_page_renders() {
         .output()
         .expect("runs");
     assert_eq!(o.status.code(), Some(0), "{o:?}");
-    if !std::process::Command::new("sh")
-        .args(["-c", "command -v man"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        eprintln!("SKIP: man is not installed");
+    if !installed("man") {
         return;
     }
     let page = std::process::Command::new("man")

@@ -6,7 +6,7 @@ use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::queue::QueueKind;
 
 use super::app_harness::{mem, open, render};
-use super::common::{bin, data, fixture};
+use super::common::{bin, data, fixture, installed};
 
 fn stderr(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
@@ -59,12 +59,7 @@ fn a_label_studio_export_opens_in_the_review_screen() {
 
 #[test]
 fn bash_completes_the_formats_of_convert_to() {
-    if !std::process::Command::new("sh")
-        .args(["-c", "command -v bash"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        eprintln!("SKIP: bash is not installed");
+    if !installed("bash") {
         return;
     }
     let dir = tempfile::tempdir().expect("tmp");
