@@ -95,17 +95,7 @@ impl Rig {
             link: Rc::clone(&link),
             tries: Rc::clone(&tries),
         };
-        let files = review_files();
-        let ds = spanreview::formats::Dataset::open(&files, None).expect("fixture");
-        let app = App::new(
-            ds,
-            Box::new(log),
-            "tester",
-            QueueKind::All,
-            Config::defaults(true),
-            None,
-        )
-        .expect("app");
+        let app = review_app_with(Box::new(log), "tester");
         Self {
             app,
             store,
@@ -144,6 +134,20 @@ fn calm_log() -> Vec<(i64, ActionKind, String, Option<String>)> {
     calm.app.update(Action::Accept);
     calm.app.update(Action::Accept);
     calm.log()
+}
+
+/// The review fixture's app on every record, saving through `log` as `reviewer`.
+fn review_app_with(log: Box<dyn DecisionLog>, reviewer: &str) -> App {
+    let ds = spanreview::formats::Dataset::open(&review_files(), None).expect("fixture");
+    App::new(
+        ds,
+        log,
+        reviewer,
+        QueueKind::All,
+        Config::defaults(true),
+        None,
+    )
+    .expect("app")
 }
 
 #[test]
@@ -245,17 +249,7 @@ fn a_refused_decision_is_not_kept_for_a_retry() {
         link: Rc::clone(&r.link),
         tries: Rc::clone(&r.tries),
     });
-    let files = review_files();
-    let ds = spanreview::formats::Dataset::open(&files, None).expect("fixture");
-    let mut app = App::new(
-        ds,
-        Box::new(log),
-        "t",
-        QueueKind::All,
-        Config::defaults(true),
-        None,
-    )
-    .expect("app");
+    let mut app = review_app_with(Box::new(log), "t");
     app.update(Action::Accept);
     assert_eq!(app.status, Status::Error("NOT saved: disk full".into()));
     assert!(!app.has_unsaved());
