@@ -150,7 +150,7 @@ impl Store {
 
     /// Insert `rows` in `tx` (time set to now when empty; undo and redo targets must be in
     /// the log); returns them with their ids, and the first one's origin (empty when none).
-    fn insert_with_origins(
+    pub(super) fn insert_with_origins(
         &self,
         _tx: &super::Tx<'_>,
         rows: &[(Decision, String)],

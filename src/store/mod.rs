@@ -442,21 +442,11 @@ impl Store {
         origin: &str,
     ) -> Result<Decision, StoreError> {
         self.check(d)?;
-        let mut saved = d.clone();
-        if saved.time.is_empty() {
-            saved.time = self.now_rfc3339();
-        }
         let tx = self.begin()?;
-        if let Some(t) = saved.target {
-            if self.decision(t)?.is_none() {
-                return Err(self.invalid(format!(
-                    "cannot save the {} of decision #{t}: there is no decision #{t} in the log",
-                    saved.action.name()
-                )));
-            }
-        }
-        saved.id = row::insert(&self.conn, &saved, origin)
-            .map_err(|e| self.err(format!("saving a {} decision", saved.action.name()), e))?;
+        let (mut saved, _) = self.insert_with_origins(&tx, &[(d.clone(), origin.to_owned())])?;
+        let saved = saved
+            .pop()
+            .ok_or_else(|| self.invalid("internal: a decision was not saved".to_owned()))?;
         if let Some(s) = state {
             self.upsert_state(&tx, &saved, s)?;
         }
