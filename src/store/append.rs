@@ -102,18 +102,13 @@ impl Store {
             self.check(d)?;
         }
         let tx = self.begin()?;
-        let mut saved = Vec::with_capacity(rows.len());
-        let mut first_origin = String::new();
-        for (d, st) in rows {
-            let (mut one, origin) = self.insert_rows(&tx, std::slice::from_ref(d))?;
-            let s = one
-                .pop()
-                .ok_or_else(|| self.invalid("internal: a decision was not saved".to_owned()))?;
-            self.upsert_state(&tx, &s, st)?;
-            saved.push(s);
-            if first_origin.is_empty() {
-                first_origin = origin;
-            }
+        let with_origins: Vec<(Decision, String)> = rows
+            .iter()
+            .map(|(d, _)| (d.clone(), new_origin()))
+            .collect();
+        let (saved, first_origin) = self.insert_with_origins(&tx, &with_origins)?;
+        for (s, (_, st)) in saved.iter().zip(rows) {
+            self.upsert_state(&tx, s, st)?;
         }
         self.commit_checked(tx, &first_origin, "committing the decisions")?;
         Ok(saved)
