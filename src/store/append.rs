@@ -74,7 +74,7 @@ impl Store {
             self.check(d)?;
         }
         let tx = self.begin()?;
-        if self.id_of_origin(first_origin)?.is_some() {
+        if self.id_with_origin(first_origin)?.is_some() {
             drop(tx);
             return self.saved_with_origins(rows);
         }

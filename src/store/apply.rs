@@ -121,14 +121,6 @@ impl Store {
         .map_err(|e| self.err("setting the wait for the write lock", e))
     }
 
-    /// The id of the decision with this origin, if there is one.
-    ///
-    /// # Errors
-    /// The database cannot be read.
-    pub fn id_with_origin(&self, origin: &str) -> Result<Option<i64>, StoreError> {
-        self.id_of_origin(origin)
-    }
-
     /// [`Store::decisions`] (optionally one reviewer's only), each with its origin.
     ///
     /// # Errors

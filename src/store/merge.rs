@@ -51,7 +51,7 @@ impl Store {
         // Source id → id here.
         let mut ids: HashMap<i64, i64> = HashMap::with_capacity(incoming.len());
         for (d, origin) in incoming {
-            if let Some(id) = self.id_of_origin(&origin)? {
+            if let Some(id) = self.id_with_origin(&origin)? {
                 ids.insert(d.id, id);
                 report.present += 1;
                 continue;
@@ -81,7 +81,7 @@ impl Store {
         for s in states {
             if self.take_state(&s)? {
                 let decision_id = match &s.origin {
-                    Some(o) => self.id_of_origin(o)?,
+                    Some(o) => self.id_with_origin(o)?,
                     None => None,
                 };
                 self.write_state(&tx, &s.dataset, &s.record_id, decision_id, &s.state)?;
@@ -93,8 +93,11 @@ impl Store {
         Ok(report)
     }
 
-    /// The id of the decision with this origin, if present.
-    pub(super) fn id_of_origin(&self, origin: &str) -> Result<Option<i64>, StoreError> {
+    /// The id of the decision with this origin, if there is one.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub fn id_with_origin(&self, origin: &str) -> Result<Option<i64>, StoreError> {
         self.conn
             .query_opt("SELECT id FROM decision WHERE origin = ?1", &vals![origin])
             .and_then(|r| r.map(|r| r.get(0)).transpose())

@@ -411,10 +411,12 @@ impl Store {
     fn commit_checked(&self, tx: Tx<'_>, origin: &str, what: &str) -> Result<(), StoreError> {
         match tx.commit() {
             Ok(()) => Ok(()),
-            Err(e) if e.is_connection() && !origin.is_empty() => match self.id_of_origin(origin) {
-                Ok(Some(_)) => Ok(()),
-                _ => Err(self.err(what, e)),
-            },
+            Err(e) if e.is_connection() && !origin.is_empty() => {
+                match self.id_with_origin(origin) {
+                    Ok(Some(_)) => Ok(()),
+                    _ => Err(self.err(what, e)),
+                }
+            }
             Err(e) => Err(self.err(what, e)),
         }
     }
