@@ -57,29 +57,26 @@ const fn old(action: &'static str) -> Old {
     }
 }
 
+/// One of the two rows of the first resolution of cluster 8-17: `two` upheld over `one`.
+const fn took_two(span_key: &'static str, after: (usize, usize)) -> Old {
+    Old {
+        span_key: Some(span_key),
+        after: Some(after),
+        reason: Some("cluster 8-17: take two"),
+        note: Some("resolution t1"),
+        upheld: r#"["two"]"#,
+        dismissed: r#"["one"]"#,
+        ..old("resolve")
+    }
+}
+
 /// The old log: a cluster resolved into two rows, then re-resolved; a claim dismissed; a flag
 /// put on and taken off; a drop whose reason merely looks like a tag; an undo of the second
 /// resolution's row; an automatic accept-all and a reviewer's.
 fn old_log() -> Vec<Old> {
     vec![
-        Old {
-            span_key: Some("gold:0"),
-            after: Some((8, 12)),
-            reason: Some("cluster 8-17: take two"),
-            note: Some("resolution t1"),
-            upheld: r#"["two"]"#,
-            dismissed: r#"["one"]"#,
-            ..old("resolve")
-        },
-        Old {
-            span_key: Some("gold:1"),
-            after: Some((15, 17)),
-            reason: Some("cluster 8-17: take two"),
-            note: Some("resolution t1"),
-            upheld: r#"["two"]"#,
-            dismissed: r#"["one"]"#,
-            ..old("resolve")
-        },
+        took_two("gold:0", (8, 12)),
+        took_two("gold:1", (15, 17)),
         Old {
             span_key: Some("gold:1"),
             reason: Some("cluster 8-17: drop all"),
