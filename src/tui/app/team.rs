@@ -145,10 +145,10 @@ impl App {
     /// reviewer reviewed this session (the `unreviewed` queue); `to` itself when there is none.
     /// Says how many were passed over.
     pub(super) fn pass_over_claimed(&mut self, to: usize) -> usize {
-        let others = self.claims_of_others();
         if self.queue.kind != QueueKind::Unreviewed {
             return to;
         }
+        let others = self.claims_of_others();
         let mut p = to;
         while let Some(idx) = self.queue.get(p, &self.dataset, &self.states) {
             let claimed = self
