@@ -31,7 +31,7 @@ pub use state::{
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use super::clustering::{Arb, ArbConfig, Clustering};
 use super::config::Config;
@@ -137,6 +137,13 @@ pub struct App {
 /// How long opening waits for the background clustering before the first frame: a small
 /// file is clustered within it and its disputed queue starts sorted.
 const OPEN_BUDGET: Duration = Duration::from_millis(100);
+
+/// Whether `every` has passed since `at` by the log's clock `now` (never done, or a clock that
+/// went back, counts as due): the idle tick's timed work (following the log, polling the team,
+/// renewing a claim) asks this.
+fn due(now: SystemTime, at: Option<SystemTime>, every: Duration) -> bool {
+    at.is_none_or(|at| now.duration_since(at).map_or(true, |d| d >= every))
+}
 
 impl std::fmt::Debug for App {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

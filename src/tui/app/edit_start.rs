@@ -21,12 +21,19 @@ impl App {
         let Some(at) = c.map.char_of(hit.start) else {
             return;
         };
+        let at = at.min(c.chars.len().saturating_sub(1));
+        self.start_add_at(at);
+    }
+
+    /// Put add mode's cursor at code point `at`, while no span is being marked yet (a mode
+    /// other than add, or an add already anchored, is left as it is).
+    pub(super) fn start_add_at(&mut self, at: usize) {
         if let ModeState::Add {
             anchor: None,
             cursor,
         } = &mut self.mode
         {
-            *cursor = at.min(c.chars.len().saturating_sub(1));
+            *cursor = at;
         }
     }
 

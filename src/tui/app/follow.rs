@@ -36,12 +36,7 @@ impl App {
     /// Compare the record on screen with the log when [`FOLLOW_EVERY`] has passed (by the
     /// log's clock).
     pub(super) fn follow_if_due(&mut self) {
-        let now = self.log.now();
-        let due = self
-            .follow
-            .at
-            .is_none_or(|at| now.duration_since(at).map_or(true, |d| d >= FOLLOW_EVERY));
-        if due {
+        if super::due(self.log.now(), self.follow.at, FOLLOW_EVERY) {
             self.follow_log();
         }
     }

@@ -3,7 +3,7 @@
 //! selected span, `v` at a character clicked on this record (else the search's hit, else the
 //! selected span's start).
 
-use super::{App, ModeState, Status};
+use super::{App, Status};
 use crate::tui::{evidence, strings};
 
 /// Records `N` reads per key press before it stops and says where it got to (a 15 GB file
@@ -115,13 +115,7 @@ impl App {
         if *idx != c.index || *search != c.hits.search || *cp >= c.chars.len() {
             return;
         }
-        if let ModeState::Add {
-            anchor: None,
-            cursor,
-        } = &mut self.mode
-        {
-            *cursor = *cp;
-        }
+        self.start_add_at(*cp);
     }
 
     /// `V`: add mode with the cursor just after the selected span (its first non-blank
@@ -138,13 +132,7 @@ impl App {
             return;
         };
         self.open_add();
-        if let ModeState::Add {
-            anchor: None,
-            cursor,
-        } = &mut self.mode
-        {
-            *cursor = at;
-        }
+        self.start_add_at(at);
     }
 }
 

@@ -145,10 +145,10 @@ impl App {
     /// reviewer reviewed this session (the `unreviewed` queue); `to` itself when there is none.
     /// Says how many were passed over.
     pub(super) fn pass_over_claimed(&mut self, to: usize) -> usize {
-        let others = self.claims_of_others();
         if self.queue.kind != QueueKind::Unreviewed {
             return to;
         }
+        let others = self.claims_of_others();
         let mut p = to;
         while let Some(idx) = self.queue.get(p, &self.dataset, &self.states) {
             let claimed = self
@@ -220,9 +220,7 @@ impl App {
     /// when due (or take it once its holder left), and take in the team's new decisions.
     pub(super) fn team_if_due(&mut self) {
         let now = self.log.now();
-        let since =
-            |at: Option<std::time::SystemTime>| at.and_then(|at| now.duration_since(at).ok());
-        if since(self.team.polled).is_some_and(|d| d < POLL_EVERY) {
+        if !super::due(now, self.team.polled, POLL_EVERY) {
             return;
         }
         self.team.polled = Some(now);
@@ -235,7 +233,7 @@ impl App {
                 .filter(|(r, _)| *r == id)
                 .map(|(_, who)| who.clone());
             let renew = match (&self.team.claimed, held) {
-                (Some((r, at)), _) if *r == id => since(Some(*at)).is_none_or(|d| d >= CLAIM_RENEW),
+                (Some((r, at)), _) if *r == id => super::due(now, Some(*at), CLAIM_RENEW),
                 // Someone else's: take it once they have let go (or it expired).
                 (_, Some(who)) => {
                     let others = self.log.team().and_then(|tl| {
@@ -259,12 +257,7 @@ impl App {
             return;
         };
         let here = self.cur.as_ref().is_ok_and(|c| c.record.id == *id);
-        let due = self
-            .log
-            .now()
-            .duration_since(*at)
-            .map_or(true, |d| d >= CLAIM_RENEW);
-        if here && due {
+        if here && super::due(self.log.now(), Some(*at), CLAIM_RENEW) {
             let id = id.clone();
             self.claim(&id);
         }
