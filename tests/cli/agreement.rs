@@ -42,6 +42,19 @@ fn json_lines(args: &[&std::ffi::OsStr]) -> Vec<Value> {
         .collect()
 }
 
+/// `stats FILE --db DB --json`, which must succeed: its JSON.
+fn stats_json(file: &Path, db: &Path) -> Value {
+    let out = bin()
+        .arg("stats")
+        .arg(file)
+        .arg("--db")
+        .arg(db)
+        .arg("--json")
+        .assert()
+        .success();
+    serde_json::from_slice(&out.get_output().stdout).expect("json")
+}
+
 /// The case: gold says `overgeneration`, the detector relabels it `contradiction`.
 fn relabeled(dir: &Path) -> PathBuf {
     write(
@@ -271,15 +284,7 @@ fn stats_without_annotators_has_no_alpha() {
     let dir = tempfile::tempdir().expect("tmp");
     let db = dir.path().join("review.sqlite");
     spanreview::store::Store::open(&db).expect("store");
-    let out = bin()
-        .arg("stats")
-        .arg(&f)
-        .arg("--db")
-        .arg(&db)
-        .arg("--json")
-        .assert()
-        .success();
-    let v: Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    let v = stats_json(&f, &db);
     assert!(v.as_object().expect("object").contains_key("alpha"), "{v}");
     assert_eq!(v["alpha"], Value::Null);
 }
@@ -326,15 +331,7 @@ fn stats_reports_alpha_among_reviewers() {
         let all = Decision::new(&q, &ds.name, who, ActionKind::AcceptAll);
         store.append(&all, None).expect("save");
     }
-    let out = bin()
-        .arg("stats")
-        .arg(&records)
-        .arg("--db")
-        .arg(&db)
-        .arg("--json")
-        .assert()
-        .success();
-    let v: Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    let v = stats_json(&records, &db);
     let al = &v["alpha"];
     assert_eq!(
         al["coders"],
@@ -384,15 +381,7 @@ fn stats_tells_a_relabel_from_agreement() {
         let all = Decision::new(&q, &ds.name, who, ActionKind::AcceptAll);
         store.append(&all, None).expect("save");
     }
-    let out = bin()
-        .arg("stats")
-        .arg(&records)
-        .arg("--db")
-        .arg(&db)
-        .arg("--json")
-        .assert()
-        .success();
-    let v: Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    let v = stats_json(&records, &db);
     let pair = v["pairs"]
         .as_array()
         .expect("pairs")
