@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
-use crate::common::{bin, shared, write};
+use crate::common::{bin, compare_json, shared, write};
 
 /// A prediction line: gold and predicted spans as `(start, end, label)`.
 fn pred(
@@ -26,20 +26,6 @@ fn pred(
     let ty = gold.first().map_or("clean", |g| g.2);
     json!({"id": id, "output": output, "corruption_type": ty,
            "gold_spans": spans(gold), "pred_spans": spans(pred)})
-}
-
-fn json_lines(args: &[&std::ffi::OsStr]) -> Vec<Value> {
-    let out = bin()
-        .arg("compare")
-        .arg("--json")
-        .args(args)
-        .assert()
-        .success();
-    String::from_utf8(out.get_output().stdout.clone())
-        .expect("utf-8")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
-        .collect()
 }
 
 /// `stats FILE --db DB --json`, which must succeed: its JSON.
@@ -83,7 +69,7 @@ fn relabeled(dir: &Path) -> PathBuf {
 fn json_carries_label_aware_figures() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let f = relabeled(tmp.path());
-    let lines = json_lines(&[f.as_os_str()]);
+    let lines = compare_json(&[f.as_os_str()]);
     let o = &lines[0]["overall"];
     assert_eq!(o["char_level"]["f1"], 1.0);
     assert_eq!(o["kappa"], 1.0);
@@ -107,7 +93,7 @@ fn json_carries_label_aware_figures() {
 fn by_label_rows_and_json() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let f = relabeled(tmp.path());
-    let lines = json_lines(&[f.as_os_str()]);
+    let lines = compare_json(&[f.as_os_str()]);
     let by = &lines[0]["by_label"];
     let keys: Vec<&String> = by.as_object().expect("object").keys().collect();
     assert_eq!(keys, ["contradiction", "overgeneration"]);
@@ -202,7 +188,7 @@ fn alpha_on_mushroom_equals_the_krippendorff_package() {
         let Some(f) = shared(&format!("multilingual/mushroom/{rel}")) else {
             return;
         };
-        let lines = json_lines(&[f.as_os_str(), "--alpha".as_ref()]);
+        let lines = compare_json(&[f.as_os_str(), "--alpha".as_ref()]);
         let al = &lines.last().expect("lines")["alpha"];
         assert_eq!(
             al["coders"].as_array().expect("coders").len(),
