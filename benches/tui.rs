@@ -51,17 +51,7 @@ fn big_record() -> (tempfile::TempDir, std::path::PathBuf, usize) {
 
 fn key_and_redraw(c: &mut Criterion) {
     let (_dir, path, ctx_len) = big_record();
-    let ds = Dataset::open(&[path], None).expect("open");
-    let store = Store::open_in_memory().expect("memory db");
-    let mut app = App::new(
-        ds,
-        Box::new(store),
-        "bench",
-        QueueKind::All,
-        Config::defaults(false),
-        None,
-    )
-    .expect("app");
+    let mut app = open_app(path);
     let mut t = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
     terminal::frame(&mut t, &mut app).expect("draw");
     let mut g = c.benchmark_group("review_screen");
@@ -110,6 +100,7 @@ fn answer_record(chars: usize) -> (tempfile::TempDir, std::path::PathBuf) {
     (dir, path)
 }
 
+/// The review screen over one records file, all records queued, with an in-memory store.
 fn open_app(path: std::path::PathBuf) -> App {
     let ds = Dataset::open(&[path], None).expect("open");
     let store = Store::open_in_memory().expect("memory db");

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
-use crate::common::{bin, shared, write};
+use crate::common::{bin, compare_json, shared, write};
 
 /// A prediction line: gold and predicted spans as `(start, end, label)`.
 fn pred(
@@ -28,18 +28,17 @@ fn pred(
            "gold_spans": spans(gold), "pred_spans": spans(pred)})
 }
 
-fn json_lines(args: &[&std::ffi::OsStr]) -> Vec<Value> {
+/// `stats FILE --db DB --json`, which must succeed: its JSON.
+fn stats_json(file: &Path, db: &Path) -> Value {
     let out = bin()
-        .arg("compare")
+        .arg("stats")
+        .arg(file)
+        .arg("--db")
+        .arg(db)
         .arg("--json")
-        .args(args)
         .assert()
         .success();
-    String::from_utf8(out.get_output().stdout.clone())
-        .expect("utf-8")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
-        .collect()
+    serde_json::from_slice(&out.get_output().stdout).expect("json")
 }
 
 /// The case: gold says `overgeneration`, the detector relabels it `contradiction`.
@@ -70,7 +69,7 @@ fn relabeled(dir: &Path) -> PathBuf {
 fn json_carries_label_aware_figures() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let f = relabeled(tmp.path());
-    let lines = json_lines(&[f.as_os_str()]);
+    let lines = compare_json(&[f.as_os_str()]);
     let o = &lines[0]["overall"];
     assert_eq!(o["char_level"]["f1"], 1.0);
     assert_eq!(o["kappa"], 1.0);
@@ -94,7 +93,7 @@ fn json_carries_label_aware_figures() {
 fn by_label_rows_and_json() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let f = relabeled(tmp.path());
-    let lines = json_lines(&[f.as_os_str()]);
+    let lines = compare_json(&[f.as_os_str()]);
     let by = &lines[0]["by_label"];
     let keys: Vec<&String> = by.as_object().expect("object").keys().collect();
     assert_eq!(keys, ["contradiction", "overgeneration"]);
@@ -189,7 +188,7 @@ fn alpha_on_mushroom_equals_the_krippendorff_package() {
         let Some(f) = shared(&format!("multilingual/mushroom/{rel}")) else {
             return;
         };
-        let lines = json_lines(&[f.as_os_str(), "--alpha".as_ref()]);
+        let lines = compare_json(&[f.as_os_str(), "--alpha".as_ref()]);
         let al = &lines.last().expect("lines")["alpha"];
         assert_eq!(
             al["coders"].as_array().expect("coders").len(),
@@ -271,15 +270,7 @@ fn stats_without_annotators_has_no_alpha() {
     let dir = tempfile::tempdir().expect("tmp");
     let db = dir.path().join("review.sqlite");
     spanreview::store::Store::open(&db).expect("store");
-    let out = bin()
-        .arg("stats")
-        .arg(&f)
-        .arg("--db")
-        .arg(&db)
-        .arg("--json")
-        .assert()
-        .success();
-    let v: Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    let v = stats_json(&f, &db);
     assert!(v.as_object().expect("object").contains_key("alpha"), "{v}");
     assert_eq!(v["alpha"], Value::Null);
 }
@@ -326,15 +317,7 @@ fn stats_reports_alpha_among_reviewers() {
         let all = Decision::new(&q, &ds.name, who, ActionKind::AcceptAll);
         store.append(&all, None).expect("save");
     }
-    let out = bin()
-        .arg("stats")
-        .arg(&records)
-        .arg("--db")
-        .arg(&db)
-        .arg("--json")
-        .assert()
-        .success();
-    let v: Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    let v = stats_json(&records, &db);
     let al = &v["alpha"];
     assert_eq!(
         al["coders"],
@@ -384,15 +367,7 @@ fn stats_tells_a_relabel_from_agreement() {
         let all = Decision::new(&q, &ds.name, who, ActionKind::AcceptAll);
         store.append(&all, None).expect("save");
     }
-    let out = bin()
-        .arg("stats")
-        .arg(&records)
-        .arg("--db")
-        .arg(&db)
-        .arg("--json")
-        .assert()
-        .success();
-    let v: Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    let v = stats_json(&records, &db);
     let pair = v["pairs"]
         .as_array()
         .expect("pairs")

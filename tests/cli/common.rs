@@ -99,3 +99,18 @@ pub fn installed(program: &str) -> bool {
     }
     found
 }
+
+/// Run `compare --json` and parse its lines.
+pub fn compare_json(args: &[&std::ffi::OsStr]) -> Vec<Value> {
+    let out = bin()
+        .arg("compare")
+        .arg("--json")
+        .args(args)
+        .assert()
+        .success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).expect("utf-8");
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect()
+}

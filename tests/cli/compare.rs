@@ -9,7 +9,7 @@ use spanreview::formats::Dataset;
 use spanreview::model::{Record, GOLD};
 use spanreview::review::metrics::{self, Comparison, RecordAgreement};
 
-use crate::common::{bin, data, shared, write};
+use crate::common::{bin, compare_json, data, shared, write};
 
 const CONFIGS: [&str; 4] = [
     "combined",
@@ -247,21 +247,6 @@ fn lexical_numbers_are_the_documented_ones() {
         (s.example_level.tp, s.example_level.fp, s.example_level.fn_),
         (204, 30, 0)
     );
-}
-
-/// Run `compare --json` and parse its lines.
-fn compare_json(args: &[&std::ffi::OsStr]) -> Vec<Value> {
-    let out = bin()
-        .arg("compare")
-        .arg("--json")
-        .args(args)
-        .assert()
-        .success();
-    let stdout = String::from_utf8(out.get_output().stdout.clone()).expect("utf-8");
-    stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
-        .collect()
 }
 
 #[test]

@@ -15,15 +15,8 @@ use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
-use super::app_harness::{feed, goto, id, mem, open, render};
-use super::common::{fixture, write_jsonl};
-
-fn review_files() -> Vec<PathBuf> {
-    vec![
-        fixture("review/records.jsonl"),
-        fixture("review/predictions_detector.jsonl"),
-    ]
-}
+use super::app_harness::{feed, goto, id, mem, open, open_all, render, review_files};
+use super::common::write_jsonl;
 
 fn log(store: &Store) -> Vec<Decision> {
     store.decisions(None).expect("log reads")
@@ -94,12 +87,7 @@ fn twelve_sources(dir: &Path) -> PathBuf {
 fn digits_in_a_picker_build_the_number_of_a_source_past_nine() {
     let dir = tempfile::tempdir().expect("tmp");
     let store = mem();
-    let mut app = open(
-        &[twelve_sources(dir.path())],
-        &store,
-        QueueKind::All,
-        ArbConfig::default(),
-    );
+    let mut app = open_all(&[twelve_sources(dir.path())], &store);
     app.update(Action::Arbitrate);
     let (first, twelfth) = {
         let arb = app.arb.as_ref().expect("arbitration state");
@@ -182,12 +170,7 @@ fn defective_spans(dir: &Path) -> PathBuf {
 fn accept_all_skips_the_spans_that_accept_refuses() {
     let dir = tempfile::tempdir().expect("tmp");
     let store = mem();
-    let mut app = open(
-        &[defective_spans(dir.path())],
-        &store,
-        QueueKind::All,
-        ArbConfig::default(),
-    );
+    let mut app = open_all(&[defective_spans(dir.path())], &store);
     // Spans in text order: [17, 22), [40, 10), [73, 80).
     app.update(Action::NextSpan);
     app.update(Action::Accept);
@@ -354,12 +337,7 @@ fn blind_shows_nothing_that_tells_the_sources_apart_until_resolved() {
 #[test]
 fn spans_of_a_removed_record_are_not_called_pending() {
     let store = mem();
-    let mut app = open(
-        &review_files(),
-        &store,
-        QueueKind::All,
-        ArbConfig::default(),
-    );
+    let mut app = open_all(&review_files(), &store);
     let s = render(&mut app, 160, 30);
     assert!(s.contains("pending"), "{s}");
     feed(&mut app, &[Action::Remove, Action::Input('1')]);
@@ -375,12 +353,7 @@ fn spans_of_a_removed_record_are_not_called_pending() {
 #[test]
 fn a_span_added_to_a_record_typed_clean_is_called_out() {
     let store = mem();
-    let mut app = open(
-        &review_files(),
-        &store,
-        QueueKind::All,
-        ArbConfig::default(),
-    );
+    let mut app = open_all(&review_files(), &store);
     goto(&mut app, "clean_3__clean");
     let s = render(&mut app, 120, 30);
     assert!(!s.contains("typed clean"), "{s}");
@@ -412,12 +385,7 @@ fn a_span_added_to_a_record_typed_clean_is_called_out() {
 #[test]
 fn a_record_typed_clean_that_keeps_a_span_can_be_retyped_from_the_screen() {
     let store = mem();
-    let mut app = open(
-        &review_files(),
-        &store,
-        QueueKind::All,
-        ArbConfig::default(),
-    );
+    let mut app = open_all(&review_files(), &store);
     goto(&mut app, "clean_3__clean");
     feed(
         &mut app,

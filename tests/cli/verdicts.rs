@@ -12,17 +12,11 @@ use spanreview::model::Record;
 use spanreview::review::decision::{ActionKind, Decision, SpanValue};
 use spanreview::store::Store;
 use spanreview::tui::app::App;
-use spanreview::tui::clustering::ArbConfig;
-use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 use tempfile::TempDir;
 
-use super::app_harness;
+use super::app_harness::open_all;
 use super::common::{bin, fixture, records};
-
-fn app(files: &[PathBuf], store: &Rc<Store>) -> App {
-    app_harness::open(files, store, QueueKind::All, ArbConfig::default())
-}
 
 /// `export FILE --db DB --skip-stale` with verdicts and report in `dir`: the verdict lines and
 /// the report.
@@ -73,7 +67,7 @@ fn widening_a_span_with_t_w_w_enter_is_counted_widened() {
     let db = dir.path().join("review.sqlite");
     let records = fixture("review/records.jsonl");
     let store = Rc::new(Store::open(&db).expect("db"));
-    let mut app = app(std::slice::from_ref(&records), &store);
+    let mut app = open_all(std::slice::from_ref(&records), &store);
     for a in [
         Action::Adjust,
         Action::EndWordRight,
@@ -253,29 +247,43 @@ fn verdict_files_of_two_exports_have_one_shape() {
     }
 }
 
-#[test]
-fn taking_the_golds_no_span_over_a_detector_reviews_the_record() {
-    // A record without labels where a detector marks "25°C": arbitration takes the gold's
-    // "no span" (lane 1, the gold). The cluster is settled, so the record is reviewed.
-    let dir = TempDir::new().expect("tmp");
-    let output = "東京 👋 it is 25°C today.";
+/// Record `c1` without labels over `output` and a detector marking `pred_spans`, written to
+/// `dir`, opened on the review screen with the database `dir/review.sqlite` and arbitrating:
+/// the records file, the database, its store and the app.
+fn unlabelled_under_a_detector(
+    dir: &Path,
+    output: &str,
+    pred_spans: Value,
+) -> (PathBuf, PathBuf, Rc<Store>, App) {
     let rec = serde_json::json!({
         "id": "c1", "query": "weather?", "context": "{}", "output": output,
         "hallucination_labels": [],
         "meta": {"base_id": "c1", "corruption_type": "contradiction"}
     });
     let pred = serde_json::json!({
-        "id": "c1", "output": output, "gold_spans": [],
-        "pred_spans": [{"start": 11, "end": 15, "label": "contradiction", "text": "25°C"}]
+        "id": "c1", "output": output, "gold_spans": [], "pred_spans": pred_spans
     });
-    let records = dir.path().join("records.jsonl");
-    let preds = dir.path().join("predictions_det.jsonl");
+    let records = dir.join("records.jsonl");
+    let preds = dir.join("predictions_det.jsonl");
     fs::write(&records, format!("{rec}\n")).expect("write");
     fs::write(&preds, format!("{pred}\n")).expect("write");
-    let db = dir.path().join("review.sqlite");
+    let db = dir.join("review.sqlite");
     let store = Rc::new(Store::open(&db).expect("db"));
-    let mut app = app(&[records.clone(), preds], &store);
+    let mut app = open_all(&[records.clone(), preds], &store);
     app.update(Action::Arbitrate);
+    (records, db, store, app)
+}
+
+#[test]
+fn taking_the_golds_no_span_over_a_detector_reviews_the_record() {
+    // A record without labels where a detector marks "25°C": arbitration takes the gold's
+    // "no span" (lane 1, the gold). The cluster is settled, so the record is reviewed.
+    let dir = TempDir::new().expect("tmp");
+    let (records, db, store, mut app) = unlabelled_under_a_detector(
+        dir.path(),
+        "東京 👋 it is 25°C today.",
+        serde_json::json!([{"start": 11, "end": 15, "label": "contradiction", "text": "25°C"}]),
+    );
     assert_eq!(app.arb.as_ref().expect("arbitration").d.clusters.len(), 1);
     app.update(Action::Take1);
     let log = store.decisions(None).expect("log");
@@ -304,27 +312,14 @@ fn a_record_with_two_disputed_clusters_is_reviewed_only_once_both_are_settled() 
     // the gold's "no span" on the first leaves the second open, so the record is not reviewed
     // until both are; undoing one opens it again.
     let dir = TempDir::new().expect("tmp");
-    let output = "東京 👋 it is 25°C today in 北京.";
-    let rec = serde_json::json!({
-        "id": "c1", "query": "weather?", "context": "{}", "output": output,
-        "hallucination_labels": [],
-        "meta": {"base_id": "c1", "corruption_type": "contradiction"}
-    });
-    let pred = serde_json::json!({
-        "id": "c1", "output": output, "gold_spans": [],
-        "pred_spans": [
+    let (records, db, store, mut app) = unlabelled_under_a_detector(
+        dir.path(),
+        "東京 👋 it is 25°C today in 北京.",
+        serde_json::json!([
             {"start": 11, "end": 15, "label": "contradiction", "text": "25°C"},
             {"start": 25, "end": 27, "label": "contradiction", "text": "北京"}
-        ]
-    });
-    let records = dir.path().join("records.jsonl");
-    let preds = dir.path().join("predictions_det.jsonl");
-    fs::write(&records, format!("{rec}\n")).expect("write");
-    fs::write(&preds, format!("{pred}\n")).expect("write");
-    let db = dir.path().join("review.sqlite");
-    let store = Rc::new(Store::open(&db).expect("db"));
-    let mut app = app(&[records.clone(), preds], &store);
-    app.update(Action::Arbitrate);
+        ]),
+    );
     assert_eq!(app.arb.as_ref().expect("arbitration").d.clusters.len(), 2);
     app.update(Action::Take1);
     let log = store.decisions(None).expect("log");
