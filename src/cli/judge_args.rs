@@ -36,9 +36,10 @@ use super::eprintln;
 use crate::formats::judges::{self, JudgeKind, JudgeSpec, Judges, LoadedSource, REVIEWER_PREFIX};
 use crate::formats::Dataset;
 use crate::model::{Source, SourceRole, Span};
-use crate::review::decision::{replay, ActionKind, Decision, RecordOutcome};
+use crate::review::decision::{replay, ActionKind, Decision};
 use crate::review::disagreement::{self, Options};
 use crate::review::outcome::is_verdict_action;
+use crate::review::team::Opinion;
 use crate::store::Store;
 
 /// `--judge`, `--tolerance`, `--ignore-edge-punct`.
@@ -270,14 +271,9 @@ pub fn reviewers<'a>(
         for (who, ds) in &own[id.as_str()] {
             let review = replay(&rec, &owned(ds));
             stale += review.stale.len();
-            if !review.applied.iter().any(|d| is_verdict_action(d.action)) {
-                continue;
+            if let Some(o) = Opinion::from_review(&rec.output, who, &review) {
+                opinions.push((who, (!o.removed).then_some(o.spans)));
             }
-            let spans = match review.outcome {
-                RecordOutcome::Removed { .. } => None,
-                _ => Some(review.kept_spans(&rec.output)),
-            };
-            opinions.push((who, spans));
         }
         if opinions.len() < 2 {
             continue;
@@ -481,15 +477,12 @@ pub fn reviewed_source(
         };
         let review = replay(&rec, log);
         stale += review.stale.len();
-        if !review.applied.iter().any(|d| is_verdict_action(d.action)) {
-            continue;
+        match Opinion::from_review(&rec.output, &spec.name, &review) {
+            Some(o) if !o.removed => {
+                source.spans.insert(rec.id.clone(), o.spans);
+            }
+            _ => {}
         }
-        if matches!(review.outcome, RecordOutcome::Removed { .. }) {
-            continue;
-        }
-        source
-            .spans
-            .insert(rec.id.clone(), review.kept_spans(&rec.output));
     }
     if stale > 0 {
         problems.push(format!(
