@@ -122,6 +122,21 @@ impl JudgeArgs {
         dataset_name: &str,
         store: Option<&Store>,
     ) -> anyhow::Result<(Judges, Vec<LoadNote>)> {
+        let (mut out, mut notes) = self.load_judges(dataset, dataset_name, store)?;
+        if let Some(store) = store {
+            let log = store.decisions(Some(dataset_name))?;
+            self.add_reviewers(&mut out, &mut notes, &log, dataset, store)?;
+        }
+        Ok((out, notes))
+    }
+
+    /// The `--judge` sources alone (see [`JudgeArgs::load`]).
+    fn load_judges(
+        &self,
+        dataset: &Dataset,
+        dataset_name: &str,
+        store: Option<&Store>,
+    ) -> anyhow::Result<(Judges, Vec<LoadNote>)> {
         let mut out = Judges::default();
         let mut notes = Vec::new();
         for spec in &self.judges {
@@ -136,34 +151,61 @@ impl JudgeArgs {
             }
             notes.push(note);
         }
-        if let Some(store) = store {
-            let log = store.decisions(Some(dataset_name))?;
-            let r = reviewers(&log, dataset, &self.options());
-            if !r.sources.is_empty() {
-                for s in &r.sources {
-                    if out.sources.iter().any(|o| o.name == s.name) {
-                        anyhow::bail!(
-                            "--judge {}: the name is taken by a reviewer of the database; \
-                             choose another",
-                            s.name
-                        );
-                    }
-                }
-                notes.push(LoadNote {
-                    spec: store
-                        .path()
-                        .map_or_else(|| ":memory:".to_owned(), |p| p.display().to_string()),
-                    reused: false,
-                    imported: false,
-                    sources: r.sources.iter().map(|s| s.name.clone()).collect(),
-                    problems: r.problems,
-                    reviewers: true,
-                });
-                out.sources.extend(r.sources);
-                out.agreed = r.agreed;
+        Ok((out, notes))
+    }
+
+    /// [`JudgeArgs::load`] with `log`, the dataset's decisions in `store`, already read (by a
+    /// caller that needs them too: read once).
+    ///
+    /// # Errors
+    /// As [`JudgeArgs::load`].
+    pub fn load_with_log(
+        &self,
+        dataset: &Dataset,
+        dataset_name: &str,
+        store: &Store,
+        log: &[Decision],
+    ) -> anyhow::Result<(Judges, Vec<LoadNote>)> {
+        let (mut out, mut notes) = self.load_judges(dataset, dataset_name, Some(store))?;
+        self.add_reviewers(&mut out, &mut notes, log, dataset, store)?;
+        Ok((out, notes))
+    }
+
+    /// When `log` holds decisions by several reviewers, one `reviewer:<NAME>` source per
+    /// reviewer added to `out` ([`reviewers`]), with a note naming `store`.
+    fn add_reviewers(
+        &self,
+        out: &mut Judges,
+        notes: &mut Vec<LoadNote>,
+        log: &[Decision],
+        dataset: &Dataset,
+        store: &Store,
+    ) -> anyhow::Result<()> {
+        let r = reviewers(log, dataset, &self.options());
+        if r.sources.is_empty() {
+            return Ok(());
+        }
+        for s in &r.sources {
+            if out.sources.iter().any(|o| o.name == s.name) {
+                anyhow::bail!(
+                    "--judge {}: the name is taken by a reviewer of the database; choose another",
+                    s.name
+                );
             }
         }
-        Ok((out, notes))
+        notes.push(LoadNote {
+            spec: store
+                .path()
+                .map_or_else(|| ":memory:".to_owned(), |p| p.display().to_string()),
+            reused: false,
+            imported: false,
+            sources: r.sources.iter().map(|s| s.name.clone()).collect(),
+            problems: r.problems,
+            reviewers: true,
+        });
+        out.sources.extend(r.sources);
+        out.agreed = r.agreed;
+        Ok(())
     }
 }
 
