@@ -288,18 +288,20 @@ pub fn reviewers<'a>(
     }
     let mut sources: BTreeMap<String, LoadedSource> = BTreeMap::new();
     let (mut found, mut stale) = (0, 0);
-    let primary = dataset.primary();
-    for i in 0..dataset.len() {
+    // The candidates' lines in file order, their ids read as a joined file's are (saved beside
+    // the index, else in blocks) rather than with one read per line; an unreadable id is no
+    // candidate's.
+    let by_id = dataset.primary().by_id(&mut Vec::new()).unwrap_or_default();
+    let mut lines: Vec<(usize, &str)> = candidates
+        .iter()
+        .filter_map(|&id| Some((by_id.get(id)?, id)))
+        .flat_map(|(at, id)| at.iter().map(move |&i| (i, id)))
+        .collect();
+    lines.sort_unstable();
+    for (i, id) in lines {
         if found == candidates.len() {
             break;
         }
-        let Some(id) = primary
-            .id(i)
-            .ok()
-            .filter(|id| candidates.contains(id.as_str()))
-        else {
-            continue;
-        };
         found += 1;
         let rec = match dataset.record(i) {
             Ok(r) => r,
@@ -310,7 +312,7 @@ pub fn reviewers<'a>(
         };
         // Each reviewer's opinion: their kept spans, or `None` when they removed the record.
         let mut opinions: Vec<(&str, Option<Vec<Span>>)> = Vec::new();
-        for (who, ds) in &own[id.as_str()] {
+        for (who, ds) in &own[id] {
             let review = replay(&rec, &owned(ds));
             stale += review.stale.len();
             if let Some(o) = Opinion::from_review(&rec.output, who, &review) {
@@ -347,10 +349,7 @@ pub fn reviewers<'a>(
                 .insert(rec.id.clone(), s.spans);
         }
         if disputed || outcomes_differ {
-            let merged = replay(
-                &rec,
-                &owned(all.get(id.as_str()).map_or(&[][..], Vec::as_slice)),
-            );
+            let merged = replay(&rec, &owned(all.get(id).map_or(&[][..], Vec::as_slice)));
             out.conflicts.push(Conflict {
                 record_id: rec.id.clone(),
                 reviewers: opinions.iter().map(|(w, _)| (*w).to_owned()).collect(),
