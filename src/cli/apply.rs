@@ -93,7 +93,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // A line that is no decision saves nothing of the file; the others are still checked, to
     // report every refused line at once.
     let check_only = args.dry_run || !refused.is_empty();
-    let mut planner = Planner::new(&dataset, &name, args.reviewer.as_deref(), check_only);
+    let mut planner = Planner::new(&dataset, &name, args.reviewer.as_deref(), check_only)?;
     planner.read_records(&lines);
     let result = store.append_batch(|s| {
         took = Instant::now();

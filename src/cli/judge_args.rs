@@ -36,9 +36,10 @@ use super::eprintln;
 use crate::formats::judges::{self, JudgeKind, JudgeSpec, Judges, LoadedSource, REVIEWER_PREFIX};
 use crate::formats::Dataset;
 use crate::model::{Source, SourceRole, Span};
-use crate::review::decision::{replay, ActionKind, Decision, RecordOutcome};
+use crate::review::decision::{replay, ActionKind, Decision};
 use crate::review::disagreement::{self, Options};
 use crate::review::outcome::is_verdict_action;
+use crate::review::team::Opinion;
 use crate::store::Store;
 
 /// `--judge`, `--tolerance`, `--ignore-edge-punct`.
@@ -121,6 +122,21 @@ impl JudgeArgs {
         dataset_name: &str,
         store: Option<&Store>,
     ) -> anyhow::Result<(Judges, Vec<LoadNote>)> {
+        let (mut out, mut notes) = self.load_judges(dataset, dataset_name, store)?;
+        if let Some(store) = store {
+            let log = store.decisions(Some(dataset_name))?;
+            self.add_reviewers(&mut out, &mut notes, &log, dataset, store)?;
+        }
+        Ok((out, notes))
+    }
+
+    /// The `--judge` sources alone (see [`JudgeArgs::load`]).
+    fn load_judges(
+        &self,
+        dataset: &Dataset,
+        dataset_name: &str,
+        store: Option<&Store>,
+    ) -> anyhow::Result<(Judges, Vec<LoadNote>)> {
         let mut out = Judges::default();
         let mut notes = Vec::new();
         for spec in &self.judges {
@@ -135,34 +151,61 @@ impl JudgeArgs {
             }
             notes.push(note);
         }
-        if let Some(store) = store {
-            let log = store.decisions(Some(dataset_name))?;
-            let r = reviewers(&log, dataset, &self.options());
-            if !r.sources.is_empty() {
-                for s in &r.sources {
-                    if out.sources.iter().any(|o| o.name == s.name) {
-                        anyhow::bail!(
-                            "--judge {}: the name is taken by a reviewer of the database; \
-                             choose another",
-                            s.name
-                        );
-                    }
-                }
-                notes.push(LoadNote {
-                    spec: store
-                        .path()
-                        .map_or_else(|| ":memory:".to_owned(), |p| p.display().to_string()),
-                    reused: false,
-                    imported: false,
-                    sources: r.sources.iter().map(|s| s.name.clone()).collect(),
-                    problems: r.problems,
-                    reviewers: true,
-                });
-                out.sources.extend(r.sources);
-                out.agreed = r.agreed;
+        Ok((out, notes))
+    }
+
+    /// [`JudgeArgs::load`] with `log`, the dataset's decisions in `store`, already read (by a
+    /// caller that needs them too: read once).
+    ///
+    /// # Errors
+    /// As [`JudgeArgs::load`].
+    pub fn load_with_log(
+        &self,
+        dataset: &Dataset,
+        dataset_name: &str,
+        store: &Store,
+        log: &[Decision],
+    ) -> anyhow::Result<(Judges, Vec<LoadNote>)> {
+        let (mut out, mut notes) = self.load_judges(dataset, dataset_name, Some(store))?;
+        self.add_reviewers(&mut out, &mut notes, log, dataset, store)?;
+        Ok((out, notes))
+    }
+
+    /// When `log` holds decisions by several reviewers, one `reviewer:<NAME>` source per
+    /// reviewer added to `out` ([`reviewers`]), with a note naming `store`.
+    fn add_reviewers(
+        &self,
+        out: &mut Judges,
+        notes: &mut Vec<LoadNote>,
+        log: &[Decision],
+        dataset: &Dataset,
+        store: &Store,
+    ) -> anyhow::Result<()> {
+        let r = reviewers(log, dataset, &self.options());
+        if r.sources.is_empty() {
+            return Ok(());
+        }
+        for s in &r.sources {
+            if out.sources.iter().any(|o| o.name == s.name) {
+                anyhow::bail!(
+                    "--judge {}: the name is taken by a reviewer of the database; choose another",
+                    s.name
+                );
             }
         }
-        Ok((out, notes))
+        notes.push(LoadNote {
+            spec: store
+                .path()
+                .map_or_else(|| ":memory:".to_owned(), |p| p.display().to_string()),
+            reused: false,
+            imported: false,
+            sources: r.sources.iter().map(|s| s.name.clone()).collect(),
+            problems: r.problems,
+            reviewers: true,
+        });
+        out.sources.extend(r.sources);
+        out.agreed = r.agreed;
+        Ok(())
     }
 }
 
@@ -245,18 +288,20 @@ pub fn reviewers<'a>(
     }
     let mut sources: BTreeMap<String, LoadedSource> = BTreeMap::new();
     let (mut found, mut stale) = (0, 0);
-    let primary = dataset.primary();
-    for i in 0..dataset.len() {
+    // The candidates' lines in file order, their ids read as a joined file's are (saved beside
+    // the index, else in blocks) rather than with one read per line; an unreadable id is no
+    // candidate's.
+    let by_id = dataset.primary().by_id(&mut Vec::new()).unwrap_or_default();
+    let mut lines: Vec<(usize, &str)> = candidates
+        .iter()
+        .filter_map(|&id| Some((by_id.get(id)?, id)))
+        .flat_map(|(at, id)| at.iter().map(move |&i| (i, id)))
+        .collect();
+    lines.sort_unstable();
+    for (i, id) in lines {
         if found == candidates.len() {
             break;
         }
-        let Some(id) = primary
-            .id(i)
-            .ok()
-            .filter(|id| candidates.contains(id.as_str()))
-        else {
-            continue;
-        };
         found += 1;
         let rec = match dataset.record(i) {
             Ok(r) => r,
@@ -267,17 +312,12 @@ pub fn reviewers<'a>(
         };
         // Each reviewer's opinion: their kept spans, or `None` when they removed the record.
         let mut opinions: Vec<(&str, Option<Vec<Span>>)> = Vec::new();
-        for (who, ds) in &own[id.as_str()] {
+        for (who, ds) in &own[id] {
             let review = replay(&rec, &owned(ds));
             stale += review.stale.len();
-            if !review.applied.iter().any(|d| is_verdict_action(d.action)) {
-                continue;
+            if let Some(o) = Opinion::from_review(&rec.output, who, &review) {
+                opinions.push((who, (!o.removed).then_some(o.spans)));
             }
-            let spans = match review.outcome {
-                RecordOutcome::Removed { .. } => None,
-                _ => Some(review.kept_spans(&rec.output)),
-            };
-            opinions.push((who, spans));
         }
         if opinions.len() < 2 {
             continue;
@@ -309,10 +349,7 @@ pub fn reviewers<'a>(
                 .insert(rec.id.clone(), s.spans);
         }
         if disputed || outcomes_differ {
-            let merged = replay(
-                &rec,
-                &owned(all.get(id.as_str()).map_or(&[][..], Vec::as_slice)),
-            );
+            let merged = replay(&rec, &owned(all.get(id).map_or(&[][..], Vec::as_slice)));
             out.conflicts.push(Conflict {
                 record_id: rec.id.clone(),
                 reviewers: opinions.iter().map(|(w, _)| (*w).to_owned()).collect(),
@@ -481,15 +518,12 @@ pub fn reviewed_source(
         };
         let review = replay(&rec, log);
         stale += review.stale.len();
-        if !review.applied.iter().any(|d| is_verdict_action(d.action)) {
-            continue;
+        match Opinion::from_review(&rec.output, &spec.name, &review) {
+            Some(o) if !o.removed => {
+                source.spans.insert(rec.id.clone(), o.spans);
+            }
+            _ => {}
         }
-        if matches!(review.outcome, RecordOutcome::Removed { .. }) {
-            continue;
-        }
-        source
-            .spans
-            .insert(rec.id.clone(), review.kept_spans(&rec.output));
     }
     if stale > 0 {
         problems.push(format!(

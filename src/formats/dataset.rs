@@ -132,6 +132,19 @@ impl DataFile {
             .ok_or_else(|| self.error(i, "missing field \"id\"".to_owned()))
     }
 
+    /// Each readable id's records, in file order, as joined files are read ([`id_map`]: the ids
+    /// saved beside the index when still right, else read in blocks); why an id cannot be read
+    /// goes to `problems`.
+    ///
+    /// # Errors
+    /// I/O errors reading the file.
+    pub fn by_id(
+        &self,
+        problems: &mut Vec<String>,
+    ) -> Result<HashMap<String, Vec<usize>>, FormatError> {
+        id_map(self, problems)
+    }
+
     /// An error for record `i` of this file.
     #[must_use]
     pub fn error(&self, i: usize, message: String) -> FormatError {

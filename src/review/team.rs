@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use serde::Serialize;
 
 use super::alpha::{Alpha, AlphaScores};
-use super::decision::{active_ids, replay, Decision, RecordOutcome};
+use super::decision::{active_ids, replay, Decision, RecordOutcome, RecordReview};
 use super::disagreement::{self, Options};
 use super::labeled::LabelName;
 use super::metrics::{Agreement, RecordAgreement, Scores};
@@ -61,15 +61,20 @@ impl Opinion {
     /// their verdict decisions is in force (a stale decision is not).
     #[must_use]
     pub fn of(record: &Record, reviewer: &str, decisions: &[Decision]) -> Option<Self> {
-        let review = replay(record, decisions);
+        Self::from_review(&record.output, reviewer, &replay(record, decisions))
+    }
+
+    /// As [`Opinion::of`], from `reviewer`'s decisions already replayed on the record whose
+    /// answer text is `output` (for a caller that also wants the replay's stale decisions).
+    #[must_use]
+    pub fn from_review(output: &str, reviewer: &str, review: &RecordReview) -> Option<Self> {
         if !review.applied.iter().any(|d| is_verdict_action(d.action)) {
             return None;
         }
-        let removed = matches!(review.outcome, RecordOutcome::Removed { .. });
         Some(Self {
             reviewer: reviewer.to_owned(),
-            removed,
-            spans: review.kept_spans(&record.output),
+            removed: matches!(review.outcome, RecordOutcome::Removed { .. }),
+            spans: review.kept_spans(output),
         })
     }
 }

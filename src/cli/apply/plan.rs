@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde::Deserialize;
 
-use crate::formats::Dataset;
+use crate::formats::{Dataset, FormatError};
 use crate::model::Record;
 use crate::review::check::check;
 use crate::review::decision::{replay, ActionKind, Decision, SpanValue, Unit};
@@ -85,21 +85,23 @@ pub struct Planner<'a> {
 
 impl<'a> Planner<'a> {
     /// A planner for decisions on `dataset`, named `name` in the log.
+    ///
+    /// # Errors
+    /// I/O errors reading the records' ids.
     pub fn new(
         dataset: &'a Dataset,
         name: &'a str,
         reviewer: Option<&'a str>,
         dry_run: bool,
-    ) -> Self {
-        let primary = dataset.primary();
-        let mut index = HashMap::with_capacity(primary.len());
-        for i in 0..primary.len() {
-            // An unreadable line has no id to decide on; a decision naming it is refused.
-            if let Ok(id) = primary.id(i) {
-                index.entry(id).or_insert(i);
-            }
-        }
-        Self {
+    ) -> Result<Self, FormatError> {
+        // An unreadable line has no id to decide on; a decision naming it is refused.
+        let index = dataset
+            .primary()
+            .by_id(&mut Vec::new())?
+            .into_iter()
+            .filter_map(|(id, at)| Some((id, *at.first()?)))
+            .collect();
+        Ok(Self {
             dataset,
             name,
             reviewer,
@@ -113,7 +115,7 @@ impl<'a> Planner<'a> {
             origins: HashMap::new(),
             present: 0,
             planned: Vec::new(),
-        }
+        })
     }
 
     /// Read the records `lines` name (before the write lock is taken: it is held while the

@@ -226,9 +226,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let db = args.db.db_path();
     let store = Store::open_existing(&db)
         .with_context(|| "stats reads the decisions from the review database (pass --db)")?;
-    let (judges, notes) = args.judges.load(&dataset, &name, Some(&store))?;
-    judge_args::tell(&notes);
     let log = store.decisions(Some(&name))?;
+    let (judges, notes) = args.judges.load_with_log(&dataset, &name, &store, &log)?;
+    judge_args::tell(&notes);
     let mut report = compute::compute(
         &dataset,
         &judges,
