@@ -12,6 +12,7 @@ use super::judge_args::{self, JudgeArgs};
 use crate::formats::index::Lazy;
 use crate::formats::{Dataset, Format};
 use crate::model::escape;
+use crate::review::decision::Decision;
 use crate::review::disagreement::Options;
 use crate::store::{Assignment, Store};
 use crate::tui::app::App;
@@ -147,10 +148,9 @@ fn init_logging() -> Option<PathBuf> {
     Some(path)
 }
 
-/// True when `store` holds decisions on `dataset` by more than one reviewer.
-fn several_reviewers(store: &Store, dataset: &str) -> anyhow::Result<bool> {
-    let log = store.decisions(Some(dataset))?;
-    Ok(log.iter().any(|d| d.reviewer != log[0].reviewer))
+/// True when `log` holds decisions by more than one reviewer.
+fn several_reviewers(log: &[Decision]) -> bool {
+    log.iter().any(|d| d.reviewer != log[0].reviewer)
 }
 
 /// The queue when `--queue` is not given: `mine` when the dataset's plan gives `reviewer`
@@ -243,20 +243,24 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
     let plan = store.plan(&dataset.name)?;
     let queue = queue.unwrap_or_else(|| default_queue(plan.as_deref(), &reviewer, &dataset.name));
     let mut arb = arb;
+    // Read once: it tells whether several reviewers share the dataset, and gives their sources.
+    let decisions = store.decisions(Some(&dataset.name))?;
     // `--judge` sources and several reviewers' decisions are matched to every record by id; a
     // sample is drawn from the dataset's size.
     if !dataset.indexed()
         && (matches!(queue, QueueKind::Sample { .. })
             || plan.is_some()
             || !args.judges.judges.is_empty()
-            || several_reviewers(&store, &dataset.name)?)
+            || several_reviewers(&decisions))
     {
         dataset.finish_index()?;
     }
     // `--judge` sources, and the database's reviewers when it holds several.
-    let (judges, notes) =
-        args.judges
-            .load_for_arbitration(&dataset, &dataset.name, Some(&*store))?;
+    let (judges, notes) = args
+        .judges
+        .load_with_log(&dataset, &dataset.name, &store, &decisions)?;
+    drop(decisions);
+    let judges = judges.for_arbitration();
     judge_args::tell(&notes);
     if !judges.is_empty() {
         arb.judges = Some(std::sync::Arc::new(judges));
