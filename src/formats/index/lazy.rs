@@ -377,29 +377,12 @@ fn scan(
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
     use std::sync::mpsc;
     use std::time::Duration;
 
+    use super::super::tests::{records_file, sidecars};
     use super::super::{Cache, FileIndex};
     use super::*;
-
-    /// A JSONL file of `n` records (BOM, CRLF, blank lines, non-ASCII) in `dir`.
-    fn file(dir: &Path, n: usize) -> PathBuf {
-        let mut text = String::from("\u{feff}");
-        for i in 0..n {
-            text.push_str(&format!(
-                "{{\"id\": \"r{i}\", \"output\": \"{}° ’中🙂e\u{301}\"}}\r\n",
-                "é".repeat(i % 17)
-            ));
-            if i % 7 == 3 {
-                text.push_str(" \n\n");
-            }
-        }
-        let path = dir.join("records.jsonl");
-        std::fs::write(&path, text).expect("write");
-        path
-    }
 
     fn gated(head: u64) -> (Lazy, Permits) {
         let (gate, permits) = Gate::new();
@@ -412,20 +395,10 @@ mod tests {
         (lazy, permits)
     }
 
-    fn sidecars(dir: &Path) -> usize {
-        std::fs::read_dir(dir).map_or(0, |d| {
-            d.filter(|e| {
-                e.as_ref()
-                    .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "idx"))
-            })
-            .count()
-        })
-    }
-
     #[test]
     fn the_first_records_come_at_once_the_rest_in_file_order_then_the_sidecar() {
         let dir = tempfile::tempdir().expect("dir");
-        let path = file(dir.path(), 400);
+        let path = records_file(dir.path(), 400);
         let full = FileIndex::open_with(&path, None).expect("scan");
         let cache = Cache::new(dir.path().join("cache"), 0);
         let (lazy, permits) = gated(600);
@@ -446,7 +419,7 @@ mod tests {
         assert!(added > 0 && !ix.complete());
         assert_eq!(ix.entries(), &full.entries()[..head + added]);
         assert_eq!(
-            sidecars(&dir.path().join("cache")),
+            sidecars(&dir.path().join("cache")).len(),
             0,
             "not saved before done"
         );
@@ -455,7 +428,7 @@ mod tests {
         assert!(ix.complete());
         assert_eq!(ix.entries(), full.entries(), "line numbers included");
         assert_eq!(
-            sidecars(&dir.path().join("cache")),
+            sidecars(&dir.path().join("cache")).len(),
             1,
             "saved once complete"
         );
@@ -477,7 +450,7 @@ mod tests {
     #[test]
     fn a_first_line_longer_than_the_head_is_read_whole() {
         let dir = tempfile::tempdir().expect("dir");
-        let path = file(dir.path(), 50);
+        let path = records_file(dir.path(), 50);
         let full = FileIndex::open_with(&path, None).expect("scan");
         let (lazy, permits) = gated(8);
         let mut ix = FileIndex::open_lazy(&path, None, lazy, Box::new(|_| {})).expect("open");
@@ -490,7 +463,7 @@ mod tests {
     #[test]
     fn small_files_and_arrays_are_indexed_at_once() {
         let dir = tempfile::tempdir().expect("dir");
-        let path = file(dir.path(), 50);
+        let path = records_file(dir.path(), 50);
         let (gate, _permits) = Gate::new();
         let lazy = Lazy {
             gate: Some(gate),
@@ -510,7 +483,7 @@ mod tests {
     #[test]
     fn a_file_cut_short_while_indexing_is_an_error_naming_it() {
         let dir = tempfile::tempdir().expect("dir");
-        let path = file(dir.path(), 400);
+        let path = records_file(dir.path(), 400);
         let (lazy, permits) = gated(600);
         let mut ix = FileIndex::open_lazy(&path, None, lazy, Box::new(|_| {})).expect("open");
         let head = ix.len();

@@ -73,26 +73,37 @@ fn truncated_array_keeps_complete_elements() {
     assert_eq!(ix.problems[0].0, 3);
 }
 
-/// A JSONL file of `n` records in `dir`, and a cache in `dir/cache` for files of any size.
-fn cached_file(dir: &Path, n: usize) -> (PathBuf, Cache) {
-    let path = dir.join("r.jsonl");
-    let mut content = String::from("\u{feff}");
+/// A JSONL file of `n` records (BOM, CRLF, blank lines, non-ASCII) in `dir`: `records.jsonl`,
+/// record `i` with id `r{i}`.
+pub(super) fn records_file(dir: &Path, n: usize) -> PathBuf {
+    let mut text = String::from("\u{feff}");
     for i in 0..n {
-        content.push_str(&format!(
-            "{{\"id\": \"r{i}\", \"t\": \"{}\"}}\r\n",
-            "é".repeat(i % 50)
+        text.push_str(&format!(
+            "{{\"id\": \"r{i}\", \"output\": \"{}° ’中🙂e\u{301}\"}}\r\n",
+            "é".repeat(i % 17)
         ));
-        if i % 5 == 0 {
-            content.push_str("  \n");
+        if i % 7 == 3 {
+            text.push_str(" \n\n");
         }
     }
-    std::fs::write(&path, content).expect("write");
-    (path, Cache::new(dir.join("cache"), 0))
+    let path = dir.join("records.jsonl");
+    std::fs::write(&path, text).expect("write");
+    path
 }
 
-fn sidecars(cache_dir: &Path) -> Vec<PathBuf> {
+/// [`records_file`] and a cache in `dir/cache` for files of any size.
+fn cached_file(dir: &Path, n: usize) -> (PathBuf, Cache) {
+    (records_file(dir, n), Cache::new(dir.join("cache"), 0))
+}
+
+/// The index sidecars in `cache_dir`.
+pub(super) fn sidecars(cache_dir: &Path) -> Vec<PathBuf> {
     std::fs::read_dir(cache_dir)
-        .map(|d| d.map(|e| e.expect("entry").path()).collect())
+        .map(|d| {
+            d.map(|e| e.expect("entry").path())
+                .filter(|p| p.extension().is_some_and(|x| x == "idx"))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
