@@ -88,6 +88,31 @@ pub struct Record {
 }
 
 impl Record {
+    /// A record as a format reads it from the line `raw`: its answer `output`, the gold spans
+    /// (the first source, named [`GOLD`]) and then the file's `other` sources; no request,
+    /// evidence, type or warnings yet (a format sets those it has by struct update).
+    #[must_use]
+    pub fn new(
+        id: String,
+        output: String,
+        gold: Vec<Span>,
+        other: Vec<Source>,
+        raw: Value,
+    ) -> Self {
+        let mut sources = vec![Source::new(GOLD, SourceRole::Gold, gold)];
+        sources.extend(other);
+        Self {
+            id,
+            query: String::new(),
+            context: String::new(),
+            output,
+            corruption_type: None,
+            sources,
+            raw,
+            warnings: Vec::new(),
+        }
+    }
+
     /// The source with this name.
     #[must_use]
     pub fn source(&self, name: &str) -> Option<&Source> {
@@ -146,6 +171,31 @@ mod tests {
             context: "c".into(),
             ..gold_record("r1", output, Some("contradiction"), gold)
         }
+    }
+
+    #[test]
+    fn a_new_record_has_its_gold_first_then_the_other_sources() {
+        let gold = vec![Span::new("25°C 東京", 5, 7, "contradiction")];
+        let judge = Source::new("judge", SourceRole::Judge, Vec::new());
+        let raw = serde_json::json!({"id": "r1"});
+        let rec = Record::new(
+            "r1".into(),
+            "25°C 東京".into(),
+            gold.clone(),
+            vec![judge.clone()],
+            raw.clone(),
+        );
+        assert_eq!(
+            rec.sources,
+            vec![Source::new(GOLD, SourceRole::Gold, gold), judge]
+        );
+        assert_eq!(rec.gold_spans()[0].text, "東京");
+        assert_eq!(
+            (rec.id.as_str(), rec.output.as_str(), &rec.raw),
+            ("r1", "25°C 東京", &raw)
+        );
+        assert!(rec.query.is_empty() && rec.context.is_empty() && rec.warnings.is_empty());
+        assert_eq!(rec.corruption_type, None);
     }
 
     #[test]

@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 
 use super::{quote, spans, write};
 use super::spec::{FormatSpec, stem_source};
-use crate::model::{Record, Source, SourceRole, Span, GOLD};
+use crate::model::{Record, Source, SourceRole, Span};
 
 /// What the judge said about `labeled_span` (`judge.label_correct`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,18 +102,12 @@ pub(crate) fn parse(value: Value, source: &str) -> Result<Record, String> {
     };
     let mut judged = gold.clone().unwrap_or_else(|| Span::new("", 0, 0, ""));
     judged.raw = obj.clone();
+    let judge = Source::new(source, SourceRole::Judge, vec![judged]);
+    let gold = gold.into_iter().collect();
     Ok(Record {
-        id,
-        query: String::new(),
-        context: String::new(),
-        output: String::new(),
         corruption_type,
-        sources: vec![
-            Source::new(GOLD, SourceRole::Gold, gold.into_iter().collect()),
-            Source::new(source, SourceRole::Judge, vec![judged]),
-        ],
-        raw: value,
         warnings,
+        ..Record::new(id, String::new(), gold, vec![judge], value)
     })
 }
 

@@ -67,16 +67,10 @@ pub(crate) fn read(value: Value, problems: &mut Vec<Problem>) -> Result<Record, 
         sources.retain(|s| s.name != name);
         sources.push(Source::new(name, SourceRole::Detector, spans));
     }
-    sources.insert(0, Source::new(GOLD, SourceRole::Gold, gold));
     Ok(Record {
-        id,
         query,
         context,
-        output,
-        corruption_type: None,
-        sources,
-        raw: value.clone(),
-        warnings: Vec::new(),
+        ..Record::new(id, output, gold, sources, value.clone())
     })
 }
 

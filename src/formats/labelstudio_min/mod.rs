@@ -16,7 +16,7 @@ use super::spec::{stem_source, FormatSpec};
 use super::validate::Kind;
 use super::whole::{self, Problem};
 use super::{quote, spans, write};
-use crate::model::{Record, Source, SourceRole, Span, GOLD};
+use crate::model::{Record, SourceRole, Span};
 
 /// The control name regions are written under when a row has none (the name in the labeling
 /// config `convert --to label-studio` prints).
@@ -104,14 +104,10 @@ pub(crate) fn read(value: Value, problems: &mut Vec<Problem>) -> Result<Record, 
         .and_then(Value::as_str)
         .map(str::to_owned);
     Ok(Record {
-        id,
         query,
         context,
-        output,
         corruption_type,
-        sources: vec![Source::new(GOLD, SourceRole::Gold, gold)],
-        raw: value,
-        warnings: Vec::new(),
+        ..Record::new(id, output, gold, Vec::new(), value)
     })
 }
 

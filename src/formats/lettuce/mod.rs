@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 
 use super::{quote, spans, write};
 use super::spec::{FormatSpec, stem_source};
-use crate::model::{Record, Source, SourceRole, Span, GOLD};
+use crate::model::{Record, SourceRole, Span};
 
 /// A sample's id: `id` (a string or a number), else `lettuce-` and a hash of prompt and answer.
 fn record_id(obj: &Map<String, Value>) -> Result<String, String> {
@@ -49,14 +49,10 @@ pub(crate) fn parse(value: Value) -> Result<Record, String> {
     }
     drop(out);
     Ok(Record {
-        id,
         query,
         context,
-        output,
-        corruption_type: None,
-        sources: vec![Source::new(GOLD, SourceRole::Gold, gold)],
-        raw: value,
         warnings,
+        ..Record::new(id, output, gold, Vec::new(), value)
     })
 }
 

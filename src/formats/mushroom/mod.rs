@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::{quote, spans, write};
 use super::spec::{FormatSpec, stem_source};
-use crate::model::{Record, Source, SourceRole, Span, GOLD};
+use crate::model::{Record, Source, SourceRole, Span};
 
 /// The label given to Mu-SHROOM spans (the format carries none).
 pub const LABEL: &str = "hallucination";
@@ -26,14 +26,14 @@ pub(crate) fn parse(value: Value) -> Result<Record, String> {
     let query = spans::optional_str(obj, "model_input")?;
     let out = write::Output::new(&output);
     let gold = pairs(obj.get("hard_labels"), "hard_labels", &out, &mut warnings)?;
-    let mut sources = vec![Source::new(GOLD, SourceRole::Gold, gold)];
+    let mut annotators = Vec::new();
     match obj.get("annotations") {
         None | Some(Value::Null) => {}
         Some(Value::Object(anns)) => {
             for (name, list) in anns {
                 let key = format!("annotations.{name}");
                 let spans = pairs(Some(list), &key, &out, &mut warnings)?;
-                sources.push(Source::new(name.clone(), SourceRole::Annotator, spans));
+                annotators.push(Source::new(name.clone(), SourceRole::Annotator, spans));
             }
         }
         Some(v) => {
@@ -45,14 +45,10 @@ pub(crate) fn parse(value: Value) -> Result<Record, String> {
     }
     drop(out);
     Ok(Record {
-        id,
         query,
         context: evidence(obj),
-        output,
-        corruption_type: None,
-        sources,
-        raw: value,
         warnings,
+        ..Record::new(id, output, gold, annotators, value)
     })
 }
 

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::{spans, write};
 use super::spec::FormatSpec;
-use crate::model::{Record, Source, SourceRole, Span, GOLD};
+use crate::model::{Record, Source, SourceRole, Span};
 
 /// Parse one prediction line; the predictions become a `Detector` source named `detector`.
 pub(crate) fn parse(value: Value, detector: &str) -> Result<Record, String> {
@@ -23,18 +23,11 @@ pub(crate) fn parse(value: Value, detector: &str) -> Result<Record, String> {
         .map(str::to_owned);
     let gold = spans::span_list(obj, "gold_spans", "", &mut warnings)?;
     let pred = spans::span_list(obj, "pred_spans", "", &mut warnings)?;
+    let predicted = Source::new(detector, SourceRole::Detector, pred);
     Ok(Record {
-        id,
-        query: String::new(),
-        context: String::new(),
-        output,
         corruption_type,
-        sources: vec![
-            Source::new(GOLD, SourceRole::Gold, gold),
-            Source::new(detector, SourceRole::Detector, pred),
-        ],
-        raw: value,
         warnings,
+        ..Record::new(id, output, gold, vec![predicted], value)
     })
 }
 

@@ -16,7 +16,7 @@ use super::spec::{stem_source, FormatSpec};
 use super::validate::Kind;
 use super::whole::{self, Problem};
 use super::{quote, spans, write};
-use crate::model::{Record, Source, SourceRole, Span, GOLD};
+use crate::model::{Record, Source, SourceRole, Span};
 
 /// Parse one task.
 pub(crate) fn parse(value: Value) -> Result<Record, String> {
@@ -90,16 +90,10 @@ pub(crate) fn read(value: Value, problems: &mut Vec<Problem>) -> Result<Record, 
             read
         }
     };
-    sources.insert(0, Source::new(GOLD, SourceRole::Gold, gold));
     Ok(Record {
-        id,
         query,
         context,
-        output,
-        corruption_type: None,
-        sources,
-        raw: value,
-        warnings: Vec::new(),
+        ..Record::new(id, output, gold, sources, value)
     })
 }
 

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::{spans, write};
 use super::spec::{FormatSpec, stem_source};
-use crate::model::{Record, Source, SourceRole, Span, GOLD};
+use crate::model::{Record, SourceRole, Span};
 
 /// Parse one record line.
 pub(crate) fn parse(value: Value) -> Result<Record, String> {
@@ -25,14 +25,11 @@ pub(crate) fn parse(value: Value) -> Result<Record, String> {
         .map(str::to_owned);
     let gold = spans::span_list(obj, "hallucination_labels", "", &mut warnings)?;
     Ok(Record {
-        id,
         query,
         context,
-        output,
         corruption_type,
-        sources: vec![Source::new(GOLD, SourceRole::Gold, gold)],
-        raw: value,
         warnings,
+        ..Record::new(id, output, gold, Vec::new(), value)
     })
 }
 
