@@ -1,4 +1,5 @@
 use super::*;
+use rstest::rstest;
 use std::io::Write;
 
 fn index_of(content: &[u8]) -> (FileIndex, tempfile::NamedTempFile) {
@@ -37,31 +38,27 @@ fn a_file_cut_short_after_indexing_says_it_changed() {
     }
 }
 
-#[test]
-fn lines_with_bom_crlf_and_blank_lines() {
-    let (ix, _f) = index_of(b"\xEF\xBB\xBF{\"a\":1}\r\n\r\n  \n{\"b\":\"\xC2\xB0\"}\r\n{\"c\":3}");
-    assert_eq!(ix.layout(), Layout::Lines);
-    assert_eq!(
-        texts(&ix),
-        vec![
-            ("{\"a\":1}".to_owned(), 1),
-            ("{\"b\":\"°\"}".to_owned(), 4),
-            ("{\"c\":3}".to_owned(), 5)
-        ]
-    );
-}
-
-#[test]
-fn array_elements_with_lines() {
-    let (ix, _f) = index_of(b"[\n {\"a\": \"x,]}\\\"\"},\n {\"b\": [1, 2]}\n]\n");
-    assert_eq!(ix.layout(), Layout::Array);
-    assert_eq!(
-        texts(&ix),
-        vec![
-            ("{\"a\": \"x,]}\\\"\"}".to_owned(), 2),
-            ("{\"b\": [1, 2]}".to_owned(), 3)
-        ]
-    );
+/// Each record's text and line number (1-based, blank lines counted), in both layouts.
+#[rstest]
+#[case::lines_with_bom_crlf_and_blank_lines(
+    b"\xEF\xBB\xBF{\"a\":1}\r\n\r\n  \n{\"b\":\"\xC2\xB0\"}\r\n{\"c\":3}",
+    Layout::Lines,
+    &[("{\"a\":1}", 1), ("{\"b\":\"°\"}", 4), ("{\"c\":3}", 5)]
+)]
+#[case::array_elements_with_lines(
+    b"[\n {\"a\": \"x,]}\\\"\"},\n {\"b\": [1, 2]}\n]\n",
+    Layout::Array,
+    &[("{\"a\": \"x,]}\\\"\"}", 2), ("{\"b\": [1, 2]}", 3)]
+)]
+fn records_and_their_lines(
+    #[case] content: &[u8],
+    #[case] layout: Layout,
+    #[case] want: &[(&str, u32)],
+) {
+    let (ix, _f) = index_of(content);
+    assert_eq!(ix.layout(), layout);
+    let want: Vec<(String, u32)> = want.iter().map(|&(t, l)| (t.to_owned(), l)).collect();
+    assert_eq!(texts(&ix), want);
     assert!(ix.problems.is_empty());
 }
 
