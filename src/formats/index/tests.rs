@@ -93,6 +93,15 @@ fn cached_file(dir: &Path, n: usize) -> (PathBuf, Cache) {
     (records_file(dir, n), Cache::new(dir.join("cache"), 0))
 }
 
+/// Add `line` at the end of the file at `path` (a file that grew after it was indexed).
+fn append(path: &Path, line: &[u8]) {
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .expect("append");
+    f.write_all(line).expect("write");
+}
+
 /// The index sidecars in `cache_dir`.
 pub(super) fn sidecars(cache_dir: &Path) -> Vec<PathBuf> {
     std::fs::read_dir(cache_dir)
@@ -149,12 +158,7 @@ fn saved_ids_are_checked_before_use() {
     assert!(again.saved_ids(id).is_none());
     // Nor are they once the file changed.
     again.save_ids(&ids);
-    let mut f = std::fs::OpenOptions::new()
-        .append(true)
-        .open(&path)
-        .expect("append");
-    f.write_all(b"{\"id\": \"r100\"}\n").expect("write");
-    drop(f);
+    append(&path, b"{\"id\": \"r100\"}\n");
     let grown = FileIndex::open_with(&path, Some(&cache)).expect("open");
     assert!(grown.saved_ids(id).is_none());
     // Without a cache there is nothing to save or read.
@@ -250,12 +254,7 @@ fn appended_file_is_detected() {
             .len(),
         100
     );
-    let mut f = std::fs::OpenOptions::new()
-        .append(true)
-        .open(&path)
-        .expect("append");
-    f.write_all(b"{\"id\": \"new\"}\n").expect("write");
-    drop(f);
+    append(&path, b"{\"id\": \"new\"}\n");
     let again = FileIndex::open_with(&path, Some(&cache)).expect("open");
     assert!(!again.from_cache());
     assert_eq!(again.len(), 101);
