@@ -1,6 +1,6 @@
 //! Test helpers shared across modules' tests (compiled for tests only).
 
-use crate::model::{Record, Source, SourceRole, Span, GOLD};
+use crate::model::{Record, Span};
 
 /// A record of answer `output` with `gold` as its gold spans: no request, no evidence, read from
 /// no file, no warnings.
@@ -11,13 +11,13 @@ pub(crate) fn gold_record(
     gold: Vec<Span>,
 ) -> Record {
     Record {
-        id: id.into(),
-        query: String::new(),
-        context: String::new(),
-        output: output.into(),
         corruption_type: corruption_type.map(str::to_owned),
-        sources: vec![Source::new(GOLD, SourceRole::Gold, gold)],
-        raw: serde_json::Value::Null,
-        warnings: Vec::new(),
+        ..Record::new(
+            id.into(),
+            output.into(),
+            gold,
+            Vec::new(),
+            serde_json::Value::Null,
+        )
     }
 }

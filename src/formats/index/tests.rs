@@ -182,8 +182,18 @@ fn stale_sidecar_is_rebuilt() {
             .expect("newline");
     bytes[nl] = b' ';
     bytes[nl - 1] = b'\n';
-    std::thread::sleep(std::time::Duration::from_millis(20));
+    let mtime = std::fs::metadata(&path)
+        .expect("meta")
+        .modified()
+        .expect("mtime");
     std::fs::write(&path, &bytes).expect("rewrite");
+    // Moved on by hand: a sleep would be at the mercy of the file system's timestamp grain.
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .expect("open")
+        .set_modified(mtime + std::time::Duration::from_secs(1))
+        .expect("set mtime");
     let again = FileIndex::open_with(&path, Some(&cache)).expect("open");
     assert!(!again.from_cache());
     assert_eq!(
@@ -222,6 +232,8 @@ fn a_rewrite_with_the_old_size_and_mtime_set_back_is_detected() {
     lines.swap(a, b);
     let swapped: String = lines.concat();
     assert_eq!(swapped.len(), text.len());
+    // The one sleep: the change time cannot be set by hand, and the kernel's is as coarse as a
+    // clock tick (up to 10 ms), so a write within the same tick would leave it unchanged.
     std::thread::sleep(std::time::Duration::from_millis(20));
     std::fs::write(&path, &swapped).expect("rewrite");
     std::fs::File::options()
