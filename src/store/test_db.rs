@@ -118,6 +118,13 @@ pub fn stores() -> Vec<TestStore> {
     v
 }
 
+/// An SQLite file at `path` as another program (or another version of spanreview) leaves it:
+/// `sql` run on it outside the store.
+pub fn raw_sqlite(path: &Path, sql: &str) {
+    let conn = rusqlite::Connection::open(path).expect("raw open");
+    conn.execute_batch(sql).expect("raw sql");
+}
+
 /// A database location on each engine, for tests that open it several times (two processes):
 /// an SQLite file in `dir`, and a fresh PostgreSQL database when the test server is set.
 pub fn locations(dir: &Path, file: &str) -> Vec<(PathBuf, Option<PgDb>)> {
