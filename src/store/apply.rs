@@ -147,7 +147,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::store::test_db::{locations, stores};
+    use crate::store::test_db::{on_each_location, stores};
 
     /// How long `store`'s connection waits for the write lock now, in milliseconds (SQLite's
     /// busy timeout; PostgreSQL's `lock_timeout`, 0: no limit).
@@ -193,11 +193,10 @@ mod tests {
     /// after it (1 ms here; the other holds the lock throughout, so this cannot go either way).
     #[test]
     fn a_writer_behind_another_gives_up_after_its_wait() {
-        let dir = tempfile::tempdir().expect("tmp");
-        for (path, _db) in locations(dir.path(), "lock ’.sqlite") {
+        on_each_location("lock ’.sqlite", |path| {
             let (holder, waiter) = (
-                Store::open(&path).expect("one"),
-                Store::open(&path).expect("two"),
+                Store::open(path).expect("one"),
+                Store::open(path).expect("two"),
             );
             let tx = holder.begin().expect("lock");
             waiter
@@ -208,7 +207,7 @@ mod tests {
             drop(tx);
             waiter.lock_wait(None).expect("restore");
             drop(waiter.begin().expect("free again"));
-        }
+        });
     }
 
     /// PostgreSQL: a batch whose COMMIT went through but whose reply was lost is saved, and

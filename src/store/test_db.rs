@@ -135,6 +135,15 @@ pub fn locations(dir: &Path, file: &str) -> Vec<(PathBuf, Option<PgDb>)> {
     v
 }
 
+/// Run `test` on the database at each of [`locations`]: a file named `file` in a temporary
+/// folder, and a fresh PostgreSQL database when the test server is set.
+pub fn on_each_location(file: &str, test: impl Fn(&Path)) {
+    let dir = tempfile::tempdir().expect("tmp");
+    for (path, _db) in locations(dir.path(), file) {
+        test(&path);
+    }
+}
+
 #[test]
 fn the_test_database_url_keeps_host_and_parameters() {
     assert_eq!(
