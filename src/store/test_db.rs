@@ -9,6 +9,7 @@ use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::engine::vals;
 use super::Store;
 
 /// The variable naming the test server.
@@ -142,6 +143,21 @@ pub fn on_each_location(file: &str, test: impl Fn(&Path)) {
     for (path, _db) in locations(dir.path(), file) {
         test(&path);
     }
+}
+
+/// Assert that `store`'s log refuses to change decision `id` and to delete decisions, each
+/// refusal saying `why` (the schema's own refusal, or the server's missing privilege).
+pub fn assert_log_unchangeable(store: &Store, id: i64, why: &str) {
+    let e = store
+        .conn
+        .execute("UPDATE decision SET note = 'x' WHERE id = ?1", &vals![id])
+        .expect_err("no UPDATE on the log");
+    assert!(e.to_string().contains(why), "{e}");
+    let e = store
+        .conn
+        .execute("DELETE FROM decision", &[])
+        .expect_err("no DELETE on the log");
+    assert!(e.to_string().contains(why), "{e}");
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! (`test_db.rs`: SQLite always, PostgreSQL when `SPANREVIEW_TEST_PG` is set); those about a
 //! file (WAL, copies, headers) on SQLite only.
 
-use super::test_db::{raw_sqlite, stores};
+use super::test_db::{assert_log_unchangeable, raw_sqlite, stores};
 use super::*;
 use crate::review::decision::{ActionKind, OutcomeKind, SpanValue};
 
@@ -244,19 +244,7 @@ fn the_log_refuses_update_and_delete() {
         let d = store
             .append(&dec("ds", "r", "ana", ActionKind::Accept), None)
             .expect("append");
-        let e = store
-            .conn
-            .execute(
-                "UPDATE decision SET action = 'drop' WHERE id = ?1",
-                &vals![d.id],
-            )
-            .expect_err("update refused");
-        assert!(e.to_string().contains("append-only"), "{e}");
-        let e = store
-            .conn
-            .execute("DELETE FROM decision", &[])
-            .expect_err("delete refused");
-        assert!(e.to_string().contains("append-only"), "{e}");
+        assert_log_unchangeable(store, d.id, "append-only");
         assert_eq!(store.decisions(None).expect("q"), [d]);
     }
 }
