@@ -15,15 +15,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Context;
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
 use spanreview::formats::index::Lazy;
 use spanreview::formats::Dataset;
-use spanreview::store::Store;
-use spanreview::tui::app::App;
-use spanreview::tui::config::Config;
-use spanreview::tui::queue::QueueKind;
-use spanreview::tui::terminal;
+
+mod common;
 
 fn main() -> anyhow::Result<()> {
     let t0 = Instant::now();
@@ -37,24 +32,8 @@ fn main() -> anyhow::Result<()> {
     let open_ms = t0.elapsed().as_secs_f64() * 1e3;
     let at_open = ds.len();
     let lazy = !ds.indexed();
-    let store = Store::open_in_memory()?;
-    let mut app = App::new(
-        ds,
-        Box::new(store),
-        "bench",
-        QueueKind::Unreviewed,
-        Config::defaults(false),
-        None,
-    )
-    .map_err(anyhow::Error::msg)?;
-    let mut t = Terminal::new(TestBackend::new(200, 60))?;
-    terminal::frame(&mut t, &mut app)?;
+    let (mut app, first_id) = common::first_frame(ds)?;
     let first_frame_ms = t0.elapsed().as_secs_f64() * 1e3;
-    let first_id = app
-        .cur
-        .as_ref()
-        .map(|c| c.record.id.clone())
-        .unwrap_or_default();
     let ds = Arc::get_mut(&mut app.dataset).context("the dataset is not shared yet")?;
     ds.finish_index().context("indexing")?;
     let indexed_ms = t0.elapsed().as_secs_f64() * 1e3;

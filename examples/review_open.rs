@@ -14,14 +14,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Context;
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
 use spanreview::formats::Dataset;
-use spanreview::store::Store;
-use spanreview::tui::app::App;
-use spanreview::tui::config::Config;
-use spanreview::tui::queue::QueueKind;
-use spanreview::tui::terminal;
+
+mod common;
 
 /// A `kB` field of `/proc/self/status`, 0 where it is not available.
 fn status_kb(field: &str) -> u64 {
@@ -46,24 +41,8 @@ fn main() -> anyhow::Result<()> {
     let open_ms = t0.elapsed().as_secs_f64() * 1e3;
     let sidecar = ds.files().all(|f| f.index.from_cache());
     let records = ds.len();
-    let store = Store::open_in_memory()?;
-    let mut app = App::new(
-        ds,
-        Box::new(store),
-        "bench",
-        QueueKind::Unreviewed,
-        Config::defaults(false),
-        None,
-    )
-    .map_err(anyhow::Error::msg)?;
-    let mut t = Terminal::new(TestBackend::new(200, 60))?;
-    terminal::frame(&mut t, &mut app)?;
+    let (_app, id) = common::first_frame(ds)?;
     let first_frame_ms = t0.elapsed().as_secs_f64() * 1e3;
-    let id = app
-        .cur
-        .as_ref()
-        .map(|c| c.record.id.clone())
-        .unwrap_or_default();
     println!(
         "{{\"tool\": \"spanreview review\", \"files\": {}, \"records\": {records}, \"first_id\": {}, \
          \"open_ms\": {open_ms:.1}, \"first_frame_ms\": {first_frame_ms:.1}, \"vmhwm_kb\": {}, \

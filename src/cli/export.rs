@@ -223,8 +223,6 @@ pub fn export(opts: &ExportOptions) -> anyhow::Result<ExitCode> {
     let layout = primary.index.layout();
     let mut sink = Sink {
         args: opts,
-        source: primary.path(),
-        source_file: primary.index.file(),
         primary,
         next: 0,
         lines_of: HashMap::new(),

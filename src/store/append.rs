@@ -1,8 +1,10 @@
 //! Appending several decisions in one transaction: a batch (an arbitration resolution, a
 //! claim placed), or one decision per record with each record's new state.
 
-use super::{new_origin, row, RecordState, Store, StoreError};
-use crate::review::decision::Decision;
+use std::collections::HashMap;
+
+use super::{new_origin, row, RecordState, Store, StoreError, PROVISIONAL};
+use crate::review::decision::{ActionKind, Decision};
 
 impl Store {
     /// Append several decisions (and, when given, the record's new state) in one IMMEDIATE
@@ -143,8 +145,10 @@ impl Store {
         self.insert_with_origins(tx, &rows)
     }
 
-    /// Insert `rows` in `tx` (time set to now when empty; undo and redo targets must be in
-    /// the log); returns them with their ids, and the first one's origin (empty when none).
+    /// Insert `rows` in `tx` (time set to now when empty); returns them with their ids, and the
+    /// first one's origin (empty when none). An undo or redo's target is a decision in the log,
+    /// or (from [`PROVISIONAL`] up, in a batch) the provisional id of an earlier row, saved as
+    /// the id that row got.
     pub(super) fn insert_with_origins(
         &self,
         _tx: &super::Tx<'_>,
@@ -152,27 +156,48 @@ impl Store {
     ) -> Result<(Vec<Decision>, String), StoreError> {
         let mut saved = Vec::with_capacity(rows.len());
         let mut first_origin = String::new();
+        let mut saved_ids: HashMap<i64, i64> = HashMap::new();
         for (d, origin) in rows {
             let mut s = d.clone();
             if s.time.is_empty() {
                 s.time = self.now_rfc3339();
             }
             if let Some(t) = s.target {
-                if self.decision(t)?.is_none() {
-                    return Err(self.invalid(format!(
-                        "cannot save the {} of decision #{t}: there is no decision #{t} in the log",
-                        s.action.name()
-                    )));
-                }
+                s.target = Some(self.saved_target(t, &saved_ids, s.action)?);
             }
             s.id = row::insert(&self.conn, &s, origin)
                 .map_err(|e| self.err(format!("saving a {} decision", s.action.name()), e))?;
+            if d.id >= PROVISIONAL {
+                saved_ids.insert(d.id, s.id);
+            }
             saved.push(s);
             if first_origin.is_empty() {
                 first_origin.clone_from(origin);
             }
         }
         Ok((saved, first_origin))
+    }
+
+    /// The id an undo or redo (`action`) of decision `t` is saved with: `t` when it is in the
+    /// log, the id a provisional `t` was saved with (`saved_ids`).
+    fn saved_target(
+        &self,
+        t: i64,
+        saved_ids: &HashMap<i64, i64>,
+        action: ActionKind,
+    ) -> Result<i64, StoreError> {
+        if t >= PROVISIONAL {
+            return saved_ids.get(&t).copied().ok_or_else(|| {
+                self.invalid(format!("internal: provisional target #{t} not saved"))
+            });
+        }
+        if self.decision(t)?.is_none() {
+            return Err(self.invalid(format!(
+                "cannot save the {} of decision #{t}: there is no decision #{t} in the log",
+                action.name()
+            )));
+        }
+        Ok(t)
     }
 }
 

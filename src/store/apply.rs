@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use super::engine::{vals, Conn};
-use super::{row, RecordState, Store, StoreError};
+use super::{RecordState, Store, StoreError};
 use crate::review::decision::Decision;
 
 /// Ids from this one up are provisional: the ids a batch gives its decisions while it is
@@ -69,37 +69,18 @@ impl Store {
         if batch.dry_run {
             return Ok(Ok(Vec::new()));
         }
-        let mut ids: HashMap<i64, i64> = HashMap::with_capacity(batch.rows.len());
-        let mut last: HashMap<(&str, &str), i64> = HashMap::new();
-        let mut saved = Vec::with_capacity(batch.rows.len());
-        for (d, origin) in &batch.rows {
-            let mut s = d.clone();
-            if s.time.is_empty() {
-                s.time = self.now_rfc3339();
-            }
-            if let Some(t) = s.target {
-                let t = if t >= PROVISIONAL {
-                    *ids.get(&t).ok_or_else(|| {
-                        self.invalid(format!("internal: provisional target #{t} not saved"))
-                    })?
-                } else {
-                    t
-                };
-                s.target = Some(t);
-            }
-            s.id = row::insert(&self.conn, &s, origin)
-                .map_err(|e| self.err(format!("saving a {} decision", s.action.name()), e))?;
-            ids.insert(d.id, s.id);
-            last.insert((&d.dataset, &d.record_id), s.id);
-            saved.push(s);
-        }
+        let (saved, first) = self.insert_with_origins(&tx, &batch.rows)?;
+        // Each record's state goes with the last decision saved on it.
+        let last: HashMap<(&str, &str), i64> = saved
+            .iter()
+            .map(|s| ((s.dataset.as_str(), s.record_id.as_str()), s.id))
+            .collect();
         for (ds, rec, st) in &batch.states {
             let id = last.get(&(ds.as_str(), rec.as_str())).copied();
             self.write_state(&tx, ds, rec, id, st)?;
         }
         // A COMMIT whose reply was lost is checked by the first row's origin (see `mod.rs`).
-        let first = batch.rows.first().map_or("", |(_, o)| o.as_str());
-        self.commit_checked(tx, first, "committing the decisions")?;
+        self.commit_checked(tx, &first, "committing the decisions")?;
         Ok(Ok(saved))
     }
 
@@ -147,7 +128,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::store::test_db::{locations, stores};
+    use crate::store::test_db::{on_each_location, stores};
 
     /// How long `store`'s connection waits for the write lock now, in milliseconds (SQLite's
     /// busy timeout; PostgreSQL's `lock_timeout`, 0: no limit).
@@ -193,11 +174,10 @@ mod tests {
     /// after it (1 ms here; the other holds the lock throughout, so this cannot go either way).
     #[test]
     fn a_writer_behind_another_gives_up_after_its_wait() {
-        let dir = tempfile::tempdir().expect("tmp");
-        for (path, _db) in locations(dir.path(), "lock ’.sqlite") {
+        on_each_location("lock ’.sqlite", |path| {
             let (holder, waiter) = (
-                Store::open(&path).expect("one"),
-                Store::open(&path).expect("two"),
+                Store::open(path).expect("one"),
+                Store::open(path).expect("two"),
             );
             let tx = holder.begin().expect("lock");
             waiter
@@ -208,7 +188,7 @@ mod tests {
             drop(tx);
             waiter.lock_wait(None).expect("restore");
             drop(waiter.begin().expect("free again"));
-        }
+        });
     }
 
     /// PostgreSQL: a batch whose COMMIT went through but whose reply was lost is saved, and

@@ -199,7 +199,7 @@ impl Store {
 mod tests {
     use super::*;
     use crate::review::decision::ActionKind;
-    use crate::store::test_db::{locations, stores};
+    use crate::store::test_db::{on_each_location, stores};
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::Arc;
     use std::time::{SystemTime, UNIX_EPOCH};
@@ -216,10 +216,7 @@ mod tests {
 
     #[test]
     fn a_claim_holds_until_it_expires_and_renewing_extends_it() {
-        let dir = tempfile::tempdir().expect("tmp");
-        for (path, _db) in locations(dir.path(), "team °.sqlite") {
-            claim_expiry(&path);
-        }
+        on_each_location("team °.sqlite", claim_expiry);
     }
 
     /// Two reviewers' stores on the database at `path`.
@@ -318,10 +315,7 @@ mod tests {
 
     #[test]
     fn of_many_processes_claiming_one_record_at_once_exactly_one_wins() {
-        let dir = tempfile::tempdir().expect("tmp");
-        for (path, _db) in locations(dir.path(), "race.sqlite") {
-            race(&path);
-        }
+        on_each_location("race.sqlite", race);
     }
 
     /// 8 connections (as 8 processes) claim one record at once, five times.

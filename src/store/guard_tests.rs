@@ -3,6 +3,7 @@
 
 use std::os::unix::fs::PermissionsExt;
 
+use super::test_db::raw_sqlite;
 use super::*;
 use crate::review::decision::ActionKind;
 
@@ -24,11 +25,7 @@ fn tables(path: &Path) -> Vec<String> {
 fn a_foreign_sqlite_file_is_refused_untouched() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("café’s notes.sqlite");
-    {
-        let conn = Connection::open(&path).expect("raw open");
-        conn.execute_batch("CREATE TABLE notes (x); CREATE TABLE 東京 (y);")
-            .expect("create");
-    }
+    raw_sqlite(&path, "CREATE TABLE notes (x); CREATE TABLE 東京 (y);");
     let bytes = std::fs::read(&path).expect("read");
     let e = Store::open(&path).expect_err("refused");
     let msg = e.to_string();
@@ -59,12 +56,8 @@ fn a_foreign_sqlite_file_is_refused_untouched() {
 fn an_sqlite_file_without_tables_becomes_a_spanreview_database() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("blank.sqlite");
-    {
-        let conn = Connection::open(&path).expect("raw open");
-        // Writes the header: an SQLite file with no table in it.
-        conn.execute_batch("CREATE TABLE t (x); DROP TABLE t; VACUUM;")
-            .expect("blank");
-    }
+    // Writes the header: an SQLite file with no table in it.
+    raw_sqlite(&path, "CREATE TABLE t (x); DROP TABLE t; VACUUM;");
     assert!(std::fs::metadata(&path).expect("meta").len() > 0);
     let store = Store::open(&path).expect("opened");
     assert_eq!(store.schema_version().expect("v"), SCHEMA_VERSION);

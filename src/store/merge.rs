@@ -161,15 +161,6 @@ mod tests {
         }
     }
 
-    fn state(reviewed: bool, flagged: bool) -> RecordState {
-        RecordState {
-            reviewed,
-            flagged,
-            outcome: crate::review::decision::OutcomeKind::Open,
-            stale: false,
-        }
-    }
-
     /// A store with one reviewer's work: three decisions, an undo, a redo of it and an undo.
     fn reviewer_db(who: &str, minute: u32, flagged: bool) -> Store {
         let s = Store::open_in_memory().expect("open");
@@ -177,7 +168,7 @@ mod tests {
         let a = s
             .append(
                 &dec("r1", who, ActionKind::Accept, &t(1)),
-                Some(&state(true, flagged)),
+                Some(&RecordState::marked(true, flagged)),
             )
             .expect("append");
         let b = s
@@ -364,7 +355,7 @@ mod tests {
             }
             assert_eq!(
                 out.record_states("ds").expect("states")["r1"],
-                state(true, true)
+                RecordState::marked(true, true)
             );
         }
     }

@@ -101,6 +101,18 @@ pub struct RecordState {
     pub stale: bool,
 }
 
+#[cfg(test)]
+impl RecordState {
+    /// An open record's state, its decisions all on its current content, with these marks.
+    pub(crate) fn marked(reviewed: bool, flagged: bool) -> Self {
+        Self {
+            reviewed,
+            flagged,
+            ..Self::default()
+        }
+    }
+}
+
 /// The decision database.
 #[derive(Debug)]
 pub struct Store {

@@ -9,6 +9,7 @@ use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::engine::vals;
 use super::Store;
 
 /// The variable naming the test server.
@@ -118,6 +119,13 @@ pub fn stores() -> Vec<TestStore> {
     v
 }
 
+/// An SQLite file at `path` as another program (or another version of spanreview) leaves it:
+/// `sql` run on it outside the store.
+pub fn raw_sqlite(path: &Path, sql: &str) {
+    let conn = rusqlite::Connection::open(path).expect("raw open");
+    conn.execute_batch(sql).expect("raw sql");
+}
+
 /// A database location on each engine, for tests that open it several times (two processes):
 /// an SQLite file in `dir`, and a fresh PostgreSQL database when the test server is set.
 pub fn locations(dir: &Path, file: &str) -> Vec<(PathBuf, Option<PgDb>)> {
@@ -126,6 +134,30 @@ pub fn locations(dir: &Path, file: &str) -> Vec<(PathBuf, Option<PgDb>)> {
         v.push((db.path(), Some(db)));
     }
     v
+}
+
+/// Run `test` on the database at each of [`locations`]: a file named `file` in a temporary
+/// folder, and a fresh PostgreSQL database when the test server is set.
+pub fn on_each_location(file: &str, test: impl Fn(&Path)) {
+    let dir = tempfile::tempdir().expect("tmp");
+    for (path, _db) in locations(dir.path(), file) {
+        test(&path);
+    }
+}
+
+/// Assert that `store`'s log refuses to change decision `id` and to delete decisions, each
+/// refusal saying `why` (the schema's own refusal, or the server's missing privilege).
+pub fn assert_log_unchangeable(store: &Store, id: i64, why: &str) {
+    let e = store
+        .conn
+        .execute("UPDATE decision SET note = 'x' WHERE id = ?1", &vals![id])
+        .expect_err("no UPDATE on the log");
+    assert!(e.to_string().contains(why), "{e}");
+    let e = store
+        .conn
+        .execute("DELETE FROM decision", &[])
+        .expect_err("no DELETE on the log");
+    assert!(e.to_string().contains(why), "{e}");
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! (`test_db.rs`: SQLite always, PostgreSQL when `SPANREVIEW_TEST_PG` is set); those about a
 //! file (WAL, copies, headers) on SQLite only.
 
-use super::test_db::stores;
+use super::test_db::{assert_log_unchangeable, raw_sqlite, stores};
 use super::*;
 use crate::review::decision::{ActionKind, OutcomeKind, SpanValue};
 
@@ -244,19 +244,7 @@ fn the_log_refuses_update_and_delete() {
         let d = store
             .append(&dec("ds", "r", "ana", ActionKind::Accept), None)
             .expect("append");
-        let e = store
-            .conn
-            .execute(
-                "UPDATE decision SET action = 'drop' WHERE id = ?1",
-                &vals![d.id],
-            )
-            .expect_err("update refused");
-        assert!(e.to_string().contains("append-only"), "{e}");
-        let e = store
-            .conn
-            .execute("DELETE FROM decision", &[])
-            .expect_err("delete refused");
-        assert!(e.to_string().contains("append-only"), "{e}");
+        assert_log_unchangeable(store, d.id, "append-only");
         assert_eq!(store.decisions(None).expect("q"), [d]);
     }
 }
@@ -317,14 +305,12 @@ fn a_file_database_is_created_with_its_folder_and_reopened() {
 fn a_newer_database_is_refused_untouched() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("new.sqlite");
-    {
-        // A rollback-journal database, so that switching it to WAL would change it.
-        let conn = Connection::open(&path).expect("raw open");
-        conn.execute_batch("CREATE TABLE future (x)")
-            .expect("create");
-        conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
-            .expect("bump");
-    }
+    // A rollback-journal database, so that switching it to WAL would change it.
+    let future = SCHEMA_VERSION + 1;
+    raw_sqlite(
+        &path,
+        &format!("CREATE TABLE future (x); PRAGMA user_version = {future};"),
+    );
     let bytes = std::fs::read(&path).expect("read");
     let e = Store::open(&path).expect_err("refused");
     assert!(matches!(e, StoreError::TooNew { found, .. } if found == SCHEMA_VERSION + 1));

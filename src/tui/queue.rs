@@ -453,21 +453,18 @@ mod tests {
         Dataset::open(&[p], None).expect("fixture")
     }
 
-    fn state(reviewed: bool, flagged: bool) -> RecordState {
-        RecordState {
-            reviewed,
-            flagged,
-            outcome: crate::review::decision::OutcomeKind::Open,
-            stale: false,
-        }
-    }
-
     #[test]
     fn filtered_queues_are_found_lazily_and_count_progress() {
         let ds = fixture();
         let mut states = HashMap::new();
-        states.insert("uni_1__contradiction".to_owned(), state(true, true));
-        states.insert("clean_3__clean".to_owned(), state(false, true));
+        states.insert(
+            "uni_1__contradiction".to_owned(),
+            RecordState::marked(true, true),
+        );
+        states.insert(
+            "clean_3__clean".to_owned(),
+            RecordState::marked(false, true),
+        );
         let mut q = Queue::new(QueueKind::Unreviewed, &ds, &states);
         assert_eq!(q.size(&ds), (3, true));
         assert_eq!(q.get(0, &ds, &states), Some(1));
@@ -522,7 +519,10 @@ mod tests {
 
         let ds = fixture();
         let mut states = HashMap::new();
-        states.insert("plain_2__overgeneration".to_owned(), state(true, false));
+        states.insert(
+            "plain_2__overgeneration".to_owned(),
+            RecordState::marked(true, false),
+        );
         let kind = QueueKind::Sample { n: 2, seed: 3 };
         let mut q = Queue::new(kind.clone(), &ds, &states);
         let want = sample(4, 2, 3);

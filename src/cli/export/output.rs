@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use serde_json::Value;
 
-use crate::formats::index::Layout;
+use crate::formats::index::{FileIndex, Layout};
 
 pub use super::atomic::{check_dest, check_folder, parent, persist_all, AtomicFile};
 
@@ -103,18 +103,13 @@ impl RecordFile {
     ///
     /// # Errors
     /// Reading or writing fails.
-    pub fn push_input(
-        &mut self,
-        source: &Path,
-        file: &File,
-        offset: u64,
-        len: u32,
-    ) -> anyhow::Result<()> {
+    pub fn push_input(&mut self, source: &FileIndex, offset: u64, len: u32) -> anyhow::Result<()> {
         if self.layout != Layout::Lines {
             bail!("internal: input lines copied into a JSON array");
         }
         let end = offset + u64::from(len);
-        let same = self.source.as_ref().is_some_and(|(p, _)| p == source);
+        let path = source.path();
+        let same = self.source.as_ref().is_some_and(|(p, _)| p == path);
         match &mut self.run {
             Some((_, run_end)) if same && *run_end + 1 == offset => *run_end = end,
             _ => {
@@ -122,10 +117,11 @@ impl RecordFile {
                 if !same {
                     // The file that was indexed (its descriptor), not whatever is at its
                     // path now: a file replaced under the export must not be mixed in.
-                    let f = file
+                    let f = source
+                        .file()
                         .try_clone()
-                        .with_context(|| format!("reading {}", source.display()))?;
-                    self.source = Some((source.to_path_buf(), f));
+                        .with_context(|| format!("reading {}", path.display()))?;
+                    self.source = Some((path.to_path_buf(), f));
                 }
                 self.run = Some((offset, end));
             }
@@ -320,15 +316,9 @@ impl Records {
     ///
     /// # Errors
     /// Reading or writing fails, or the output is split.
-    pub fn push_input(
-        &mut self,
-        source: &Path,
-        file: &File,
-        offset: u64,
-        len: u32,
-    ) -> anyhow::Result<()> {
+    pub fn push_input(&mut self, source: &FileIndex, offset: u64, len: u32) -> anyhow::Result<()> {
         match self {
-            Self::One(f) => f.push_input(source, file, offset, len),
+            Self::One(f) => f.push_input(source, offset, len),
             Self::Split { .. } => bail!("internal: input lines copied into split files"),
         }
     }

@@ -20,11 +20,8 @@ use crate::review::outcome::{self, Tally, Verdict};
 /// Where exported records go, and what is counted on the way.
 pub(super) struct Sink<'a> {
     pub(super) args: &'a ExportOptions,
-    /// The leading input file, which unchanged lines are copied from.
-    pub(super) source: &'a Path,
-    /// The leading input file as it was indexed (lines are copied from this descriptor).
-    pub(super) source_file: &'a std::fs::File,
-    /// The same, for line numbers.
+    /// The leading input file: unchanged lines are copied from it (from the descriptor it
+    /// was indexed through), and line numbers are its.
     pub(super) primary: &'a DataFile,
     /// The index of the next record taken.
     pub(super) next: usize,
@@ -66,8 +63,7 @@ impl Sink<'_> {
         if let (Some(line), true) = (&item.line, written) {
             match line.bytes {
                 Bytes::Input { offset, len } => {
-                    self.records
-                        .push_input(self.source, self.source_file, offset, len)?;
+                    self.records.push_input(&self.primary.index, offset, len)?;
                 }
                 Bytes::Built(ref bytes) => {
                     if self.args.clean_in_all && line.clean && !self.routes.is_empty() {
@@ -223,7 +219,7 @@ impl Sink<'_> {
             eprintln!(
                 "warning: {}: the id {id:?} is on {} lines ({}); its decisions were applied to \
                  each of them, and the report counts each line",
-                self.source.display(),
+                self.primary.path().display(),
                 lines.len(),
                 lines
                     .iter()
@@ -404,7 +400,7 @@ impl Sink<'_> {
             eprintln!(
                 "spanreview: {}:{line}: the input is cut short; the record there is not in the \
                  export (exit 1)",
-                self.source.display()
+                self.primary.path().display()
             );
         }
         let incomplete = !self.unreadable.is_empty()

@@ -7,7 +7,7 @@ fn input_lines_come_from_the_file_indexed_even_when_its_path_is_replaced() {
     let input = dir.path().join("in.jsonl");
     let first = "{\"id\": \"a°\"}\n{\"id\": \"b中\"}\n";
     std::fs::write(&input, first).expect("write");
-    let indexed = File::open(&input).expect("open");
+    let indexed = FileIndex::open_with(&input, None).expect("index");
     // `mv`, `sed -i` or a checkout replaces the path with another file of the same shape.
     let other = dir.path().join("other.jsonl");
     std::fs::write(&other, "{\"id\": \"X°\"}\n{\"id\": \"Y中\"}\n").expect("write");
@@ -15,8 +15,8 @@ fn input_lines_come_from_the_file_indexed_even_when_its_path_is_replaced() {
     let out = dir.path().join("out.jsonl");
     let mut f = RecordFile::create(&out, Layout::Lines).expect("create");
     let n = u32::try_from(first.find('\n').expect("line")).expect("len");
-    f.push_input(&input, &indexed, 0, n).expect("line 1");
-    f.push_input(&input, &indexed, u64::from(n) + 1, n + 1)
+    f.push_input(&indexed, 0, n).expect("line 1");
+    f.push_input(&indexed, u64::from(n) + 1, n + 1)
         .expect("line 2");
     f.finish().expect("finish");
     f.file.persist().expect("persist");
