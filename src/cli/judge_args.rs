@@ -93,21 +93,6 @@ impl JudgeArgs {
         self.judges.iter().map(|j| j.path.as_path())
     }
 
-    /// [`JudgeArgs::load`] for the arbitration screen and its disputed queue: reviewer
-    /// sources left off the records where the reviewers agree ([`Judges::for_arbitration`]).
-    ///
-    /// # Errors
-    /// As [`JudgeArgs::load`].
-    pub fn load_for_arbitration(
-        &self,
-        dataset: &Dataset,
-        dataset_name: &str,
-        store: Option<&Store>,
-    ) -> anyhow::Result<(Judges, Vec<LoadNote>)> {
-        let (judges, notes) = self.load(dataset, dataset_name, store)?;
-        Ok((judges.for_arbitration(), notes))
-    }
-
     /// Load every `--judge` source for `dataset` (named `dataset_name` in the log): from
     /// `store` when it already holds them, else from the file, importing into `store` when
     /// given (see the module docs); then, when `store` holds decisions by several reviewers,

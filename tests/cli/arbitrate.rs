@@ -879,10 +879,8 @@ fn fast_background_clustering_matches_the_full_read() {
             ],
             ..JudgeArgs::default()
         };
-        let (j, _) = args
-            .load_for_arbitration(&ds, &ds.name, None)
-            .expect("judges load");
-        std::sync::Arc::new(j)
+        let (j, _) = args.load(&ds, &ds.name, None).expect("judges load");
+        std::sync::Arc::new(j.for_arbitration())
     };
     let configs = [
         ArbConfig::default(),

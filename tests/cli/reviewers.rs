@@ -84,9 +84,10 @@ fn merge(out: &Path, inputs: &[&Path], added: &str) {
 fn arbitration_sources(ds: &Dataset, db: &Path) -> Judges {
     let store = Store::open_existing(db).expect("db");
     JudgeArgs::default()
-        .load_for_arbitration(ds, &ds.name, Some(&store))
+        .load(ds, &ds.name, Some(&store))
         .expect("load")
         .0
+        .for_arbitration()
 }
 
 fn arbitration(ds: &Dataset, judges: &Judges, i: usize) -> Arbitration {
