@@ -35,7 +35,7 @@ use sha2::{Digest, Sha256};
 use super::eprintln;
 use crate::formats::judges::{self, JudgeKind, JudgeSpec, Judges, LoadedSource, REVIEWER_PREFIX};
 use crate::formats::Dataset;
-use crate::model::{Source, SourceRole, Span};
+use crate::model::{Source, SourceRole};
 use crate::review::decision::{replay, ActionKind, Decision};
 use crate::review::disagreement::{self, Options};
 use crate::review::outcome::is_verdict_action;
@@ -110,7 +110,8 @@ impl JudgeArgs {
         let (mut out, mut notes) = self.load_judges(dataset, dataset_name, store)?;
         if let Some(store) = store {
             let log = store.decisions(Some(dataset_name))?;
-            self.add_reviewers(&mut out, &mut notes, &log, dataset, store)?;
+            let r = reviewers(&log, dataset, &self.options());
+            self.add_reviewers(&mut out, &mut notes, r, store)?;
         }
         Ok((out, notes))
     }
@@ -151,22 +152,37 @@ impl JudgeArgs {
         store: &Store,
         log: &[Decision],
     ) -> anyhow::Result<(Judges, Vec<LoadNote>)> {
+        let r = reviewers(log, dataset, &self.options());
+        self.load_with_reviewers(dataset, dataset_name, store, r)
+    }
+
+    /// [`JudgeArgs::load_with_log`] with the reviewers of the log already computed
+    /// ([`reviewers`]), by a caller that also uses their opinions ([`Reviewers::opinions`]):
+    /// each reviewer's decisions are replayed once.
+    ///
+    /// # Errors
+    /// As [`JudgeArgs::load`].
+    pub fn load_with_reviewers(
+        &self,
+        dataset: &Dataset,
+        dataset_name: &str,
+        store: &Store,
+        reviewers: Reviewers,
+    ) -> anyhow::Result<(Judges, Vec<LoadNote>)> {
         let (mut out, mut notes) = self.load_judges(dataset, dataset_name, Some(store))?;
-        self.add_reviewers(&mut out, &mut notes, log, dataset, store)?;
+        self.add_reviewers(&mut out, &mut notes, reviewers, store)?;
         Ok((out, notes))
     }
 
-    /// When `log` holds decisions by several reviewers, one `reviewer:<NAME>` source per
-    /// reviewer added to `out` ([`reviewers`]), with a note naming `store`.
+    /// When the log held decisions by several reviewers, one `reviewer:<NAME>` source per
+    /// reviewer (`r`, [`reviewers`]) added to `out`, with a note naming `store`.
     fn add_reviewers(
         &self,
         out: &mut Judges,
         notes: &mut Vec<LoadNote>,
-        log: &[Decision],
-        dataset: &Dataset,
+        r: Reviewers,
         store: &Store,
     ) -> anyhow::Result<()> {
-        let r = reviewers(log, dataset, &self.options());
         if r.sources.is_empty() {
             return Ok(());
         }
@@ -206,6 +222,9 @@ pub struct Reviewers {
     pub agreed: HashSet<String>,
     /// Records where reviewers' results differ, in file order.
     pub conflicts: Vec<Conflict>,
+    /// Per record id, the opinions the sources hold on it (two or more, by reviewer), with
+    /// removals told apart from kept spans (for `stats`' team figures).
+    pub opinions: HashMap<String, Vec<Opinion>>,
     /// Stale decisions and unreadable records met.
     pub problems: Vec<String>,
 }
@@ -295,14 +314,11 @@ pub fn reviewers<'a>(
                 continue;
             }
         };
-        // Each reviewer's opinion: their kept spans, or `None` when they removed the record.
-        let mut opinions: Vec<(&str, Option<Vec<Span>>)> = Vec::new();
+        let mut opinions: Vec<Opinion> = Vec::new();
         for (who, ds) in &own[id] {
             let review = replay(&rec, &owned(ds));
             stale += review.stale.len();
-            if let Some(o) = Opinion::from_review(&rec.output, who, &review) {
-                opinions.push((who, (!o.removed).then_some(o.spans)));
-            }
+            opinions.extend(Opinion::from_review(&rec.output, who, &review));
         }
         if opinions.len() < 2 {
             continue;
@@ -311,16 +327,20 @@ pub fn reviewers<'a>(
         // other removed disputes them, and the record reaches the arbitration queue.
         let lanes: Vec<Source> = opinions
             .iter()
-            .map(|(who, spans)| {
+            .map(|o| {
                 Source::new(
-                    format!("{REVIEWER_PREFIX}{who}"),
+                    format!("{REVIEWER_PREFIX}{}", o.reviewer),
                     SourceRole::Annotator,
-                    spans.clone().unwrap_or_default(),
+                    if o.removed {
+                        Vec::new()
+                    } else {
+                        o.spans.clone()
+                    },
                 )
             })
             .collect();
         let disputed = disagreement::cluster(&rec.output, &lanes, options).is_disputed();
-        let n_kept = opinions.iter().filter(|(_, s)| s.is_some()).count();
+        let n_kept = opinions.iter().filter(|o| !o.removed).count();
         let n_opinions = opinions.len();
         let outcomes_differ = n_kept > 0 && n_kept < n_opinions;
         if !disputed && !outcomes_differ {
@@ -337,10 +357,11 @@ pub fn reviewers<'a>(
             let merged = replay(&rec, &owned(all.get(id).map_or(&[][..], Vec::as_slice)));
             out.conflicts.push(Conflict {
                 record_id: rec.id.clone(),
-                reviewers: opinions.iter().map(|(w, _)| (*w).to_owned()).collect(),
+                reviewers: opinions.iter().map(|o| o.reviewer.clone()).collect(),
                 resolved: merged.applied.iter().any(arbitrates_reviewers),
             });
         }
+        out.opinions.insert(rec.id.clone(), opinions);
     }
     if stale > 0 {
         out.problems.push(format!(

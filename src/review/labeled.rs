@@ -29,6 +29,15 @@ pub struct LabelName {
 }
 
 impl LabelName {
+    /// A label with no category or subcategory.
+    #[must_use]
+    pub fn plain(label: &str) -> Self {
+        Self {
+            label: label.to_owned(),
+            ..Self::default()
+        }
+    }
+
     /// The name of `span`'s label.
     #[must_use]
     pub fn of(span: &Span) -> Self {

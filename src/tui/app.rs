@@ -36,7 +36,6 @@ use std::time::{Duration, Instant, SystemTime};
 use super::clustering::{Arb, ArbConfig, Clustering};
 use super::config::Config;
 use super::keymap::Mode;
-use super::labels::LabelChoice;
 use super::log::DecisionLog;
 use super::queue::{Queue, QueueKind};
 use super::stats_model::StatsView;
@@ -45,6 +44,7 @@ use super::Action;
 use crate::formats::Dataset;
 use crate::review::decision::{replay, OutcomeKind};
 use crate::review::disagreement::RecordScore;
+use crate::review::labeled::LabelName;
 use crate::store::RecordState;
 
 /// The review screen's state.
@@ -56,7 +56,7 @@ pub struct App {
     pub reviewer: String,
     /// Keymap and theme.
     pub config: Config,
-    labels: Option<Vec<LabelChoice>>,
+    labels: Option<Vec<LabelName>>,
     /// The queue.
     pub queue: Queue,
     /// Stored record states by id.
@@ -168,7 +168,7 @@ impl App {
         reviewer: &str,
         queue: QueueKind,
         config: Config,
-        labels: Option<Vec<LabelChoice>>,
+        labels: Option<Vec<LabelName>>,
     ) -> Result<Self, String> {
         Self::open(
             dataset,
@@ -193,7 +193,7 @@ impl App {
         reviewer: &str,
         queue: QueueKind,
         config: Config,
-        labels: Option<Vec<LabelChoice>>,
+        labels: Option<Vec<LabelName>>,
         arb_config: ArbConfig,
     ) -> Result<Self, String> {
         let dataset = Arc::new(dataset);

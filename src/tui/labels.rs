@@ -1,41 +1,27 @@
 //! The label set offered by the relabel and add pickers.
 
-use std::fmt;
 use std::path::Path;
 
 use super::strings;
 use crate::formats::validate::labels as embedded;
 use crate::model::Record;
+use crate::review::labeled::LabelName;
 
-/// One choice: a label, with category and subcategory when the taxonomy has them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LabelChoice {
-    /// The label written to the span.
-    pub label: String,
-    /// Taxonomy category.
-    pub category: Option<String>,
-    /// Taxonomy subcategory.
-    pub subcategory: Option<String>,
-}
-
-impl LabelChoice {
-    /// A plain label.
-    #[must_use]
-    pub fn plain(label: &str) -> Self {
-        Self {
-            label: label.to_owned(),
-            category: None,
-            subcategory: None,
-        }
+/// The text a picker shows for `choice`: the label, then ` / subcategory` when it has one.
+#[must_use]
+pub fn shown(choice: &LabelName) -> String {
+    match &choice.subcategory {
+        Some(s) => format!("{} / {s}", choice.label),
+        None => choice.label.clone(),
     }
 }
 
-impl fmt::Display for LabelChoice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.subcategory {
-            Some(s) => write!(f, "{} / {s}", self.label),
-            None => f.write_str(&self.label),
-        }
+/// A taxonomy entry: category `cat` as the label, with subcategory `sub` when given.
+fn in_category(cat: &str, sub: Option<&str>) -> LabelName {
+    LabelName {
+        label: cat.to_owned(),
+        category: Some(cat.to_owned()),
+        subcategory: sub.map(str::to_owned),
     }
 }
 
@@ -56,20 +42,16 @@ struct Category {
 
 /// The choices of a taxonomy file: its labels, then each category and its subcategories.
 /// `None` when the text is not a taxonomy.
-fn from_taxonomy(text: &str) -> Option<Vec<LabelChoice>> {
+fn from_taxonomy(text: &str) -> Option<Vec<LabelName>> {
     let t: Taxonomy = toml::from_str(text).ok()?;
-    let mut out: Vec<LabelChoice> = t.labels.iter().map(|l| LabelChoice::plain(l)).collect();
+    let mut out: Vec<LabelName> = t.labels.iter().map(|l| LabelName::plain(l)).collect();
     for (cat, c) in &t.categories {
-        out.push(LabelChoice {
-            label: cat.clone(),
-            category: Some(cat.clone()),
-            subcategory: None,
-        });
-        out.extend(c.subcategories.iter().map(|sub| LabelChoice {
-            label: cat.clone(),
-            category: Some(cat.clone()),
-            subcategory: Some(sub.clone()),
-        }));
+        out.push(in_category(cat, None));
+        out.extend(
+            c.subcategories
+                .iter()
+                .map(|sub| in_category(cat, Some(sub))),
+        );
     }
     (!out.is_empty()).then_some(out)
 }
@@ -81,7 +63,7 @@ fn from_taxonomy(text: &str) -> Option<Vec<LabelChoice>> {
 ///
 /// # Errors
 /// The file cannot be read or holds no label.
-pub fn read_file(path: &Path) -> Result<Vec<LabelChoice>, String> {
+pub fn read_file(path: &Path) -> Result<Vec<LabelName>, String> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         // The embedded taxonomies by name, as `validate --labels` takes them.
@@ -106,12 +88,8 @@ pub fn read_file(path: &Path) -> Result<Vec<LabelChoice>, String> {
             continue;
         }
         out.push(match line.split_once('/') {
-            Some((c, s)) => LabelChoice {
-                label: c.trim().to_owned(),
-                category: Some(c.trim().to_owned()),
-                subcategory: Some(s.trim().to_owned()),
-            },
-            None => LabelChoice::plain(line),
+            Some((c, s)) => in_category(c.trim(), Some(s.trim())),
+            None => LabelName::plain(line),
         });
     }
     if out.is_empty() {
@@ -123,8 +101,8 @@ pub fn read_file(path: &Path) -> Result<Vec<LabelChoice>, String> {
 /// The choices for `record`: the given set, else the LettuceDetect taxonomy when the record's
 /// spans carry categories, else the toolace types; labels seen in the record are added.
 #[must_use]
-pub fn choices(given: Option<&[LabelChoice]>, record: &Record) -> Vec<LabelChoice> {
-    let mut out: Vec<LabelChoice> = if let Some(g) = given {
+pub fn choices(given: Option<&[LabelName]>, record: &Record) -> Vec<LabelName> {
+    let mut out: Vec<LabelName> = if let Some(g) = given {
         g.to_vec()
     } else if record
         .sources
@@ -135,31 +113,19 @@ pub fn choices(given: Option<&[LabelChoice]>, record: &Record) -> Vec<LabelChoic
         strings::LETTUCE_TAXONOMY
             .iter()
             .flat_map(|(cat, subs)| {
-                std::iter::once(LabelChoice {
-                    label: (*cat).to_owned(),
-                    category: Some((*cat).to_owned()),
-                    subcategory: None,
-                })
-                .chain(subs.iter().map(|s| LabelChoice {
-                    label: (*cat).to_owned(),
-                    category: Some((*cat).to_owned()),
-                    subcategory: Some((*s).to_owned()),
-                }))
+                std::iter::once(in_category(cat, None))
+                    .chain(subs.iter().map(|s| in_category(cat, Some(s))))
             })
             .collect()
     } else {
         strings::TOOLACE_LABELS
             .iter()
-            .map(|l| LabelChoice::plain(l))
+            .map(|l| LabelName::plain(l))
             .collect()
     };
     for s in record.gold_spans() {
         if !s.label.is_empty() && !out.iter().any(|c| c.label == s.label) {
-            out.push(LabelChoice {
-                label: s.label.clone(),
-                category: s.category.clone(),
-                subcategory: s.subcategory.clone(),
-            });
+            out.push(LabelName::of(s));
         }
     }
     out
@@ -180,7 +146,7 @@ mod tests {
     #[test]
     fn toolace_types_plus_labels_seen() {
         let c = choices(None, &record(None, "made_up"));
-        let names: Vec<String> = c.iter().map(ToString::to_string).collect();
+        let names: Vec<String> = c.iter().map(shown).collect();
         assert_eq!(
             names,
             ["contradiction", "missing_tool", "overgeneration", "made_up"]
@@ -190,12 +156,10 @@ mod tests {
     #[test]
     fn taxonomy_when_spans_have_categories() {
         let c = choices(None, &record(Some("contradiction"), "contradiction"));
-        assert!(c
-            .iter()
-            .any(|x| x.to_string() == "contradiction / numerical"
-                && x.category.as_deref() == Some("contradiction")
-                && x.subcategory.as_deref() == Some("numerical")));
-        assert!(c.iter().any(|x| x.to_string() == "fabricated_reference"));
+        assert!(c.iter().any(|x| shown(x) == "contradiction / numerical"
+            && x.category.as_deref() == Some("contradiction")
+            && x.subcategory.as_deref() == Some("numerical")));
+        assert!(c.iter().any(|x| shown(x) == "fabricated_reference"));
     }
 
     #[test]
@@ -204,7 +168,7 @@ mod tests {
         let p = dir.path().join("labels.txt");
         std::fs::write(&p, "# mine\nwrong_value\nclaim/unsupported # note\n\n").expect("write");
         let l = read_file(&p).expect("reads");
-        assert_eq!(l[0], LabelChoice::plain("wrong_value"));
+        assert_eq!(l[0], LabelName::plain("wrong_value"));
         assert_eq!(l[1].subcategory.as_deref(), Some("unsupported"));
         let empty = dir.path().join("empty.txt");
         std::fs::write(&empty, "# nothing\n").expect("write");
@@ -220,17 +184,13 @@ mod tests {
         std::fs::write(&p, include_str!("../../assets/labels/lettucedetect.toml")).expect("write");
         let l = read_file(&p).expect("reads");
         assert!(l.iter().all(|c| !c.label.contains('=')), "{l:?}");
-        assert!(l.contains(&LabelChoice::plain("Evident Conflict")));
+        assert!(l.contains(&LabelName::plain("Evident Conflict")));
         assert!(l.iter().any(|c| c.label == "contradiction"
             && c.category.as_deref() == Some("contradiction")
             && c.subcategory.as_deref() == Some("numerical")));
         let p = dir.path().join("toolace.toml");
         std::fs::write(&p, include_str!("../../assets/labels/toolace.toml")).expect("write");
-        let names: Vec<String> = read_file(&p)
-            .expect("reads")
-            .iter()
-            .map(ToString::to_string)
-            .collect();
+        let names: Vec<String> = read_file(&p).expect("reads").iter().map(shown).collect();
         assert!(names.contains(&"missing_tool".to_owned()), "{names:?}");
         assert!(names.iter().all(|n| !n.contains('=')), "{names:?}");
     }

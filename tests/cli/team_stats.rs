@@ -3,11 +3,15 @@
 //! are three of the toolace sample with a non-ASCII answer put in:
 //! `Il fait 25°C à 東京 👋 aujourd’hui.` (32 code points), one gold span `25°C` at [8, 12).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use spanreview::formats::Dataset;
+use spanreview::model::Record;
 use spanreview::review::decision::{ActionKind, Decision, SpanValue};
+use spanreview::review::disagreement::Options;
+use spanreview::review::team::{Opinion, Team};
 use spanreview::store::Store;
 
 use crate::common::{bin, data};
@@ -215,4 +219,113 @@ fn by_reviewer_gives_progress_and_pace_with_and_without_a_plan() {
     assert_eq!(row(&text, "bo"), ["bo", "3", "1", "2", "-", "-"]);
     // Overlap records: record 2, which both decided on and agree on.
     assert!(text.contains("agreement on 1 record(s)"), "{text}");
+}
+
+/// Each reviewer's opinion on `rec` replayed from their own decisions in `log` (not the
+/// resolutions arbitrating between reviewers), as the team figures define them.
+fn opinions_by_replay(rec: &Record, log: &[Decision]) -> Vec<Opinion> {
+    let mut by: BTreeMap<&str, Vec<Decision>> = BTreeMap::new();
+    let arbitrates = |d: &Decision| {
+        d.action == ActionKind::Resolve
+            && d.upheld
+                .iter()
+                .chain(&d.dismissed)
+                .any(|s| s.starts_with("reviewer:"))
+    };
+    for d in log
+        .iter()
+        .filter(|d| d.record_id == rec.id && !arbitrates(d))
+    {
+        by.entry(&d.reviewer).or_default().push(d.clone());
+    }
+    by.iter()
+        .filter_map(|(who, ds)| Opinion::of(rec, who, ds))
+        .collect()
+}
+
+/// Equal JSON, numbers to 1e-12 (a float printed and parsed back may move by an ulp).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            (x.as_f64().unwrap_or(f64::NAN) - y.as_f64().unwrap_or(f64::NAN)).abs() < 1e-12
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// The team figures come from the opinions the reviewer sources are built from (each
+/// reviewer's decisions replayed once): they are those of replaying every reviewer's own
+/// decisions on each record, over a log with a removal, an adjustment, an undo, a note-only
+/// reviewer, a stale decision and a resolution arbitrating between reviewers.
+#[test]
+fn team_figures_are_those_of_each_reviewers_own_replay() {
+    let (_dir, file, db, ds) = shared_db();
+    let store = Store::open(&db).expect("db");
+    let rec = |i: usize| ds.record(i).expect("record");
+    let on = |i: usize, who: &str, action: ActionKind| {
+        let r = rec(i);
+        let mut d = Decision::new(&r, &ds.name, who, action);
+        let span_action = [
+            ActionKind::Accept,
+            ActionKind::Drop,
+            ActionKind::Adjust,
+            ActionKind::Resolve,
+        ];
+        if span_action.contains(&action) {
+            d.span_key = Some("gold:0".into());
+            d.before = Some(SpanValue::of(&r.gold_spans()[0]));
+        }
+        d
+    };
+    let save = |d: &Decision| store.append(d, None).expect("save");
+    // Record 0: ana keeps, bo drops, cy tightens to `25°` ([8, 11)); arb upholds ana.
+    decide(&store, &ds, 0, "ana", true, 0);
+    decide(&store, &ds, 0, "bo", false, 1);
+    let mut d = on(0, "cy", ActionKind::Adjust);
+    d.after = Some(SpanValue::new(8, 11, "contradiction"));
+    save(&d);
+    let mut d = on(0, "arb", ActionKind::Resolve);
+    d.after = d.before.clone();
+    d.upheld = vec!["reviewer:ana".into()];
+    d.dismissed = vec!["reviewer:bo".into()];
+    save(&d);
+    // Record 1: ana keeps, bo removes it, dan only notes.
+    decide(&store, &ds, 1, "ana", true, 2);
+    let mut d = on(1, "bo", ActionKind::Remove);
+    d.reason = Some("incoherent".into());
+    save(&d);
+    let mut d = on(1, "dan", ActionKind::Note);
+    d.note = Some("東京 👋".into());
+    save(&d);
+    // Record 2: ana cleans; bo keeps, then undoes it; cy's drop was made on other content.
+    save(&on(2, "ana", ActionKind::Clean));
+    let kept = save(&on(2, "bo", ActionKind::Accept));
+    let mut d = on(2, "bo", ActionKind::Undo);
+    d.target = Some(kept.id);
+    save(&d);
+    let mut d = on(2, "cy", ActionKind::Drop);
+    d.record_hash = "other content".into();
+    save(&d);
+    let log = store.decisions(None).expect("log");
+    let mut team = Team::default();
+    for i in 0..ds.len() {
+        let r = rec(i);
+        team.add(
+            &r.id,
+            &r.output,
+            &opinions_by_replay(&r, &log),
+            &Options::default(),
+        );
+    }
+    let want = serde_json::to_value(team.report()).expect("json");
+    assert_eq!(want["records"], 2, "{want}");
+    assert_eq!(want["reviewers"], serde_json::json!(["ana", "bo", "cy"]));
+    let got = team_json(&file, &db);
+    assert!(same(&got, &want), "stats: {got}\nreplayed: {want}");
 }

@@ -12,7 +12,7 @@ use crate::review::alpha::Alpha;
 use crate::review::decision::{replay, Decision, RecordOutcome, RecordReview};
 use crate::review::metrics::{Agreement, RecordAgreement};
 use crate::review::outcome::{is_verdict_action, votes, JudgeCounts};
-use crate::review::team::Team;
+use crate::review::team::{Opinion, Team};
 
 /// Accumulators, per source and per pair, keyed by name in order of first appearance.
 #[derive(Default)]
@@ -35,11 +35,13 @@ impl Acc {
     }
 }
 
-/// Compute the report (no printing).
+/// Compute the report (no printing); `reviewers` are the reviewers' opinions on the records
+/// two or more of them decided on ([`crate::cli::judge_args::Reviewers::opinions`]).
 pub(super) fn compute(
     dataset: &Dataset,
     judges: &judges::Judges,
     log: &[Decision],
+    reviewers: &HashMap<String, Vec<Opinion>>,
     args: &Args,
     name: &str,
     db: &str,
@@ -79,12 +81,9 @@ pub(super) fn compute(
         let decisions = by_record.get(rec.id.as_str()).unwrap_or(&empty);
         let review = replay(&rec, decisions);
         count_progress(&mut progress, &review);
-        team.add(
-            &rec.id,
-            &rec.output,
-            &super::team::opinions(&rec, decisions),
-            &options,
-        );
+        if let Some(o) = reviewers.get(&rec.id) {
+            team.add(&rec.id, &rec.output, o, &options);
+        }
         for d in &review.stale {
             stale.push(StaleNote {
                 id: d.id,

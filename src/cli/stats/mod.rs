@@ -227,12 +227,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let store = Store::open_existing(&db)
         .with_context(|| "stats reads the decisions from the review database (pass --db)")?;
     let log = store.decisions(Some(&name))?;
-    let (judges, notes) = args.judges.load_with_log(&dataset, &name, &store, &log)?;
+    // The reviewers' opinions make both their sources and the team figures: replayed once.
+    let mut reviewers = judge_args::reviewers(&log, &dataset, &args.judges.options());
+    let opinions = std::mem::take(&mut reviewers.opinions);
+    let (judges, notes) = args
+        .judges
+        .load_with_reviewers(&dataset, &name, &store, reviewers)?;
     judge_args::tell(&notes);
     let mut report = compute::compute(
         &dataset,
         &judges,
         &log,
+        &opinions,
         &args,
         &name,
         &crate::store::shown(&db),

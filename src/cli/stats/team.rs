@@ -1,6 +1,6 @@
-//! The team figures of `stats`: reviewers' opinions gathered from the log
-//! ([`crate::review::team`]), each reviewer's pace against the assignment plan
-//! (`--by-reviewer`), and their tables.
+//! The team figures of `stats`: each reviewer's pace against the assignment plan
+//! (`--by-reviewer`), and the tables of the reviewers' agreement ([`crate::review::team`], from
+//! the opinions [`crate::cli::judge_args::reviewers`] replays) and of their pace.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -10,28 +10,12 @@ use unicode_width::UnicodeWidthStr;
 
 use crate::cli::judge_args::arbitrates_reviewers;
 use crate::cli::score4;
-use crate::model::Record;
 use crate::review::decision::Decision;
-use crate::review::team::{decided_by, Opinion, Pace, TeamAgreement};
+use crate::review::team::{decided_by, Pace, TeamAgreement};
 use crate::store::{parse_rfc3339, Assignment};
 
 /// Disagreements listed in the table (`--json` lists every one).
 const SHOWN: usize = 50;
-
-/// Each reviewer's opinion on `rec` from `decisions` (the record's log), by name; resolutions
-/// arbitrating between reviewers are no one's opinion.
-pub(super) fn opinions(rec: &Record, decisions: &[Decision]) -> Vec<Opinion> {
-    let mut by: BTreeMap<&str, Vec<Decision>> = BTreeMap::new();
-    for d in decisions.iter().filter(|d| !arbitrates_reviewers(d)) {
-        by.entry(&d.reviewer).or_default().push(d.clone());
-    }
-    if by.len() < 2 {
-        return Vec::new();
-    }
-    by.iter()
-        .filter_map(|(who, ds)| Opinion::of(rec, who, ds))
-        .collect()
-}
 
 /// Every reviewer's pace: those the plan names and those with decisions, by name.
 pub(super) fn paces(log: &[Decision], plan: Option<&[Assignment]>) -> Vec<Pace> {

@@ -280,6 +280,14 @@ fn no_span(rec: &Record, id: i64, unit: Unit, units: Option<usize>) -> Decision 
     d
 }
 
+/// Row `id`, an undo or redo (`action`) of row `target`.
+fn meta(rec: &Record, id: i64, action: ActionKind, target: i64) -> Decision {
+    let mut d = Decision::new(rec, "ds", "arb", action);
+    d.id = id;
+    d.target = Some(target);
+    d
+}
+
 #[test]
 fn a_record_is_reviewed_only_once_every_unit_is_settled() {
     let rec = unlabeled();
@@ -302,18 +310,12 @@ fn a_record_is_reviewed_only_once_every_unit_is_settled() {
         "both clusters and the claim settled"
     );
     // Undoing one resolution opens the record again.
-    let mut undo = Decision::new(&rec, "ds", "arb", ActionKind::Undo);
-    undo.id = 5;
-    undo.target = Some(4);
-    log.push(undo);
+    log.push(meta(&rec, 5, ActionKind::Undo, 4));
     assert!(
         !replay(&rec, &log).is_reviewed(),
         "the claim is unsettled again"
     );
-    let mut redo = Decision::new(&rec, "ds", "arb", ActionKind::Redo);
-    redo.id = 6;
-    redo.target = Some(4);
-    log.push(redo);
+    log.push(meta(&rec, 6, ActionKind::Redo, 4));
     assert!(replay(&rec, &log).is_reviewed());
 }
 
@@ -325,10 +327,7 @@ fn two_clusters_one_resolved_leave_the_record_open_until_both_are() {
     assert!(!replay(&rec, std::slice::from_ref(&a)).is_reviewed());
     let mut log = vec![a, b];
     assert!(replay(&rec, &log).is_reviewed());
-    let mut undo = Decision::new(&rec, "ds", "arb", ActionKind::Undo);
-    undo.id = 3;
-    undo.target = Some(1);
-    log.push(undo);
+    log.push(meta(&rec, 3, ActionKind::Undo, 1));
     assert!(
         !replay(&rec, &log).is_reviewed(),
         "undoing one of two reopens it"

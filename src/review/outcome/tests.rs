@@ -379,6 +379,16 @@ fn boundary_changes_are_tightened_widened_or_shifted() {
     }
 }
 
+/// Make `d` (a row of resolution `group`) settle the cluster `[start, end)` for `winner`
+/// against `loser`.
+fn take(d: &mut Decision, (start, end): (usize, usize), winner: &str, loser: &str, group: &str) {
+    d.upheld = vec![winner.into()];
+    d.dismissed = vec![loser.into()];
+    d.reason = Some(format!("cluster {start}-{end}: take {winner}"));
+    d.unit = Some(Unit::Cluster { start, end });
+    d.group = Some(group.into());
+}
+
 #[test]
 fn upheld_counts_one_vote_per_source_per_cluster() {
     // One cluster settled into two spans (two rows of one resolution), a second cluster
@@ -390,29 +400,17 @@ fn upheld_counts_one_vote_per_source_per_cluster() {
         log.push(&rec, "arb", ActionKind::Resolve, |d| {
             d.span_key = key(k);
             d.after = Some(value(8, 12, "contradiction"));
-            d.upheld = vec!["two".into()];
-            d.dismissed = vec!["one".into()];
-            d.reason = Some("cluster 8-17: take two".into());
-            d.unit = Some(Unit::Cluster { start: 8, end: 17 });
-            d.group = Some("t1".into());
+            take(d, (8, 17), "two", "one", "t1");
         });
     }
     log.push(&rec, "arb", ActionKind::Resolve, |d| {
         d.span_key = key("gold:2");
-        d.upheld = vec!["one".into()];
-        d.dismissed = vec!["two".into()];
-        d.reason = Some("cluster 30-40: take one".into());
-        d.unit = Some(Unit::Cluster { start: 30, end: 40 });
-        d.group = Some("t2".into());
+        take(d, (30, 40), "one", "two", "t2");
     });
     log.push(&rec, "arb", ActionKind::Resolve, |d| {
         d.span_key = key("gold:2");
         d.after = Some(value(18, 19, "contradiction"));
-        d.upheld = vec!["two".into()];
-        d.dismissed = vec!["one".into()];
-        d.reason = Some("cluster 30-40: take two".into());
-        d.unit = Some(Unit::Cluster { start: 30, end: 40 });
-        d.group = Some("t3".into());
+        take(d, (30, 40), "two", "one", "t3");
     });
     log.push(&rec, "arb", ActionKind::Resolve, |d| {
         d.dismissed = vec!["judge".into()];

@@ -4,7 +4,7 @@ use super::decide::RESOLUTION;
 use super::{App, ModeState, Status};
 use crate::formats::judges;
 use crate::review::decision::{active_ids, replay, ActionKind, Decision, SpanKey, SpanValue, Unit};
-use crate::tui::labels::LabelChoice;
+use crate::review::labeled::LabelName;
 use crate::tui::stats_model::StatsView;
 use crate::tui::strings;
 
@@ -56,7 +56,7 @@ impl App {
         k: usize,
         start: usize,
         end: usize,
-        choice: &LabelChoice,
+        choice: &LabelName,
     ) {
         let Some((mut d, judge)) = self.claim_resolution(k) else {
             return;

@@ -315,7 +315,7 @@ impl App {
                     .position(|ch| ch.label == v.label && ch.subcategory == v.subcategory)
             })
             .unwrap_or(0);
-        let items = choices.iter().map(ToString::to_string).collect();
+        let items = choices.iter().map(crate::tui::labels::shown).collect();
         self.open_picker(PickerKind::Relabel, items, sel);
     }
 
@@ -529,7 +529,7 @@ impl App {
             .and_then(|c| c.record.corruption_type.clone())
             .and_then(|t| choices.iter().position(|ch| ch.label == t))
             .unwrap_or(0);
-        let items = choices.iter().map(ToString::to_string).collect();
+        let items = choices.iter().map(crate::tui::labels::shown).collect();
         self.open_picker(PickerKind::AddLabel { start, end }, items, sel);
     }
 

@@ -3,7 +3,7 @@
 //! find-character move waiting for its character (`f,`), the line moves of add.
 
 use super::{App, Hits, ModeState, PickerKind, PromptKind, Status};
-use crate::tui::labels::LabelChoice;
+use crate::review::labeled::LabelName;
 use crate::tui::{contradiction, edit, evidence};
 use crate::tui::{strings, Action};
 
@@ -341,7 +341,7 @@ impl App {
 
     /// The label choices for the record on screen.
     #[must_use]
-    pub fn label_choices(&self) -> Vec<LabelChoice> {
+    pub fn label_choices(&self) -> Vec<LabelName> {
         match &self.cur {
             Ok(c) => crate::tui::labels::choices(self.labels.as_deref(), &c.record),
             Err(_) => Vec::new(),
