@@ -12,6 +12,7 @@ use crate::model::Span;
 use crate::review::decision::{replay, Decision};
 use crate::review::disagreement::score;
 use crate::store::claims::{Claim, CLAIM_RENEW};
+use crate::store::Assignment;
 use crate::tui::log::state_of;
 use crate::tui::queue::QueueKind;
 use crate::tui::strings::team as s;
@@ -25,19 +26,26 @@ const POLL_RECORDS: usize = 256;
 
 impl App {
     /// At open: where polling starts, the plan (this reviewer's share and what they have
-    /// reviewed of it), and the `mine` queue's members.
+    /// reviewed of it; `read` when the caller has read it, else read here), and the `mine`
+    /// queue's members.
     ///
     /// # Errors
     /// `--queue mine` without a plan, or with none of its records for this reviewer; the
     /// database cannot be read.
-    pub(super) fn open_team(&mut self) -> Result<(), String> {
+    pub(super) fn open_team(
+        &mut self,
+        read: Option<Option<Vec<Assignment>>>,
+    ) -> Result<(), String> {
         let name = self.dataset.name.clone();
         let plan = match self.log.team() {
             Some(tl) => {
                 self.team.seen = tl.last_decision_id()?;
-                tl.plan(&name)?
+                match read {
+                    Some(plan) => plan,
+                    None => tl.plan(&name)?,
+                }
             }
-            None => None,
+            None => read.flatten(),
         };
         let Some(plan) = plan else {
             if self.queue.kind == QueueKind::Mine {
