@@ -9,6 +9,8 @@ mod arbitrate;
 mod background;
 mod boundary;
 mod claims;
+#[cfg(test)]
+mod counting;
 mod decide;
 mod edit_start;
 mod follow;
