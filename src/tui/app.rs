@@ -9,8 +9,6 @@ mod arbitrate;
 mod background;
 mod boundary;
 mod claims;
-#[cfg(test)]
-mod counting;
 mod decide;
 mod edit_start;
 mod follow;

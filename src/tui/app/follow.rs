@@ -279,6 +279,3 @@ fn overridden<'a>(prior: &'a [Decision], new: &Decision, me: &str) -> Option<&'a
     let agrees = last.action == new.action && last.after == new.after;
     (last.reviewer != me && !agrees).then_some(last)
 }
-
-#[cfg(test)]
-mod tests;

@@ -489,6 +489,3 @@ fn count_reviewed(
         .filter(|id| states.get(*id).is_some_and(|s| s.reviewed))
         .count()
 }
-
-#[cfg(test)]
-mod tests;
