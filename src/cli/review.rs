@@ -15,7 +15,7 @@ use crate::model::escape;
 use crate::review::decision::Decision;
 use crate::review::disagreement::Options;
 use crate::store::{Assignment, Store};
-use crate::tui::app::App;
+use crate::tui::app::{App, Opening};
 use crate::tui::clustering::ArbConfig;
 use crate::tui::config::Config;
 use crate::tui::queue::QueueKind;
@@ -281,14 +281,18 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
             dataset.primary().path(),
         ));
     }
-    let mut app = App::open(
-        dataset,
-        Box::new(std::rc::Rc::clone(&store)),
-        &reviewer,
+    let opening = Opening {
         queue,
         config,
         labels,
         arb,
+        plan: Some(plan),
+    };
+    let mut app = App::open(
+        dataset,
+        Box::new(std::rc::Rc::clone(&store)),
+        &reviewer,
+        opening,
     )
     .map_err(anyhow::Error::msg)?;
     app.set_live_sources(live_reviewer_sources(args.judges.options()));

@@ -17,6 +17,7 @@ mod input;
 mod keep;
 mod mouse;
 mod navigate;
+mod opening;
 mod pace;
 mod pending;
 mod retype;
@@ -25,6 +26,7 @@ mod state;
 mod team;
 
 pub use indexing::INDEX_WAIT;
+pub use opening::Opening;
 pub use state::{
     Current, Hits, ModeState, PickerKind, PromptKind, ScreenLayout, Scrolls, Status, CONTEXT_BOTTOM,
 };
@@ -170,32 +172,34 @@ impl App {
         config: Config,
         labels: Option<Vec<LabelName>>,
     ) -> Result<Self, String> {
-        Self::open(
-            dataset,
-            log,
-            reviewer,
-            queue,
-            config,
+        let opening = Opening {
             labels,
-            ArbConfig::default(),
-        )
+            ..Opening::new(queue, config)
+        };
+        Self::open(dataset, log, reviewer, opening)
     }
 
-    /// [`App::new`] with arbitration settings. The `disputed` queue opens on the arbitration
-    /// screen; it (and `auto_accept`) start the background clustering, and opening waits for
-    /// it at most [`OPEN_BUDGET`]: the first disputed record found is shown at once.
+    /// [`App::new`] with every choice of the `review` command: arbitration settings, the plan
+    /// already read. The `disputed` queue opens on the arbitration screen; it (and
+    /// `auto_accept`) start the background clustering, and opening waits for it at most
+    /// [`OPEN_BUDGET`]: the first disputed record found is shown at once.
     ///
     /// # Errors
-    /// The record states cannot be read from the log.
+    /// The record states cannot be read from the log; the `mine` queue without a share of a
+    /// plan.
     pub fn open(
         dataset: Dataset,
         log: Box<dyn DecisionLog>,
         reviewer: &str,
-        queue: QueueKind,
-        config: Config,
-        labels: Option<Vec<LabelName>>,
-        arb_config: ArbConfig,
+        opening: Opening,
     ) -> Result<Self, String> {
+        let Opening {
+            queue,
+            config,
+            labels,
+            arb: arb_config,
+            plan,
+        } = opening;
         let dataset = Arc::new(dataset);
         let states = log.record_states(&dataset.name)?;
         let queue = queue.loaded(&*log, &dataset.name)?;
@@ -243,7 +247,7 @@ impl App {
             team: super::team::Team::default(),
             unsaved: None,
         };
-        app.open_team()?;
+        app.open_team(plan)?;
         let disputed = app.queue.kind == QueueKind::Disputed;
         app.arbitrating = disputed;
         if disputed || app.arb_config.auto_accept || app.arb_config.background {

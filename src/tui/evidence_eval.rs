@@ -72,11 +72,12 @@ mod tests {
     use serde_json::Value;
     use std::collections::HashMap;
 
-    /// The records by id and the hand-checked table of a fixture folder (`records.jsonl`,
-    /// `table.jsonl`).
-    fn fixture(dir: &str) -> (HashMap<String, Value>, Vec<Value>) {
-        let jsonl = |name: &str| -> Vec<Value> {
-            std::fs::read_to_string(format!("{dir}/{name}"))
+    /// The records by id and the hand-checked table of fixture folder `name` of
+    /// `tests/fixtures` (`records.jsonl`, `table.jsonl`).
+    fn fixture(name: &str) -> (HashMap<String, Value>, Vec<Value>) {
+        let dir = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+        let jsonl = |file: &str| -> Vec<Value> {
+            std::fs::read_to_string(format!("{dir}/{file}"))
                 .expect("fixture")
                 .lines()
                 .map(|l| serde_json::from_str(l).expect("json line"))
@@ -111,10 +112,7 @@ mod tests {
     /// a regression in the ranking fails here.
     #[test]
     fn hand_checked_contradictions_find_their_evidence_in_the_top_3() {
-        let (records, table) = fixture(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/evidence"
-        ));
+        let (records, table) = fixture("evidence");
         assert_eq!(table.len(), 30);
         let (mut with, mut before, mut after) = (0, 0, 0);
         let mut missed = Vec::new();
@@ -148,10 +146,7 @@ mod tests {
     /// (`tests/fixtures/evidence_heldout/README.md`). A regression fails here.
     #[test]
     fn held_out_contradictions_find_their_evidence_in_the_top_3() {
-        let (records, table) = fixture(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/evidence_heldout"
-        ));
+        let (records, table) = fixture("evidence_heldout");
         assert_eq!(table.len(), 30);
         let (mut with, mut after) = (0, 0);
         let mut missed = Vec::new();

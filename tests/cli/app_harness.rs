@@ -10,7 +10,7 @@ use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use spanreview::formats::Dataset;
 use spanreview::store::Store;
-use spanreview::tui::app::{App, ModeState, PickerKind};
+use spanreview::tui::app::{App, ModeState, Opening, PickerKind};
 use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::config::Config;
 use spanreview::tui::keymap::{Key, Mode};
@@ -31,10 +31,10 @@ pub fn open(files: &[PathBuf], store: &Rc<Store>, queue: QueueKind, arb: ArbConf
         ds,
         Box::new(Rc::clone(store)),
         "tester",
-        queue,
-        Config::defaults(true),
-        None,
-        arb,
+        Opening {
+            arb,
+            ..Opening::new(queue, Config::defaults(true))
+        },
     )
     .expect("app")
 }

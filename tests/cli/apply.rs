@@ -7,8 +7,7 @@ use std::rc::Rc;
 use serde_json::{json, Value};
 use spanreview::review::decision::{ActionKind, Decision};
 use spanreview::store::Store;
-use spanreview::tui::app::App;
-use spanreview::tui::clustering::ArbConfig;
+use spanreview::tui::app::{App, Opening};
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
@@ -294,10 +293,10 @@ fn review(db: &Path, file: &Path) {
         ds,
         Box::new(Rc::clone(&store)),
         "ana",
-        QueueKind::All,
-        spanreview::tui::config::Config::defaults(true),
-        None,
-        ArbConfig::default(),
+        Opening::new(
+            QueueKind::All,
+            spanreview::tui::config::Config::defaults(true),
+        ),
     )
     .expect("app");
     let feed = |app: &mut App, actions: &[Action]| {

@@ -13,7 +13,7 @@ use spanreview::formats::Dataset;
 use spanreview::review::decision::{ActionKind, Decision, Unit};
 use spanreview::review::disagreement::{resolve, Outcome, Resolution};
 use spanreview::store::Store;
-use spanreview::tui::app::{App, ModeState, Status};
+use spanreview::tui::app::{App, ModeState, Opening, Status};
 use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
@@ -562,12 +562,12 @@ fn judged_app(store: &Rc<Store>) -> App {
         ds,
         Box::new(Rc::clone(store)),
         "tester",
-        QueueKind::Disputed,
-        Config::defaults(true),
-        None,
-        ArbConfig {
-            judges: Some(std::sync::Arc::new(judges)),
-            ..ArbConfig::default()
+        Opening {
+            arb: ArbConfig {
+                judges: Some(std::sync::Arc::new(judges)),
+                ..ArbConfig::default()
+            },
+            ..Opening::new(QueueKind::Disputed, Config::defaults(true))
         },
     )
     .expect("app")

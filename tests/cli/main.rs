@@ -24,6 +24,7 @@ mod judges;
 mod keys;
 mod labelstudio;
 mod layout;
+mod log_reads;
 mod pg_server;
 mod prodigy;
 mod queue_filters;

@@ -13,7 +13,7 @@ use spanreview::formats::Dataset;
 use spanreview::review::decision::OutcomeKind;
 use spanreview::review::decision::{ActionKind, Decision, SpanStatus};
 use spanreview::store::{RecordState, Store};
-use spanreview::tui::app::{App, ModeState, PickerKind, Status};
+use spanreview::tui::app::{App, ModeState, Opening, PickerKind, Status};
 use spanreview::tui::config::Config;
 use spanreview::tui::log::DecisionLog;
 use spanreview::tui::queue::QueueKind;
@@ -1153,12 +1153,12 @@ fn a_judge_file_made_on_another_answer_is_a_note_about_that_file() {
         ds,
         Box::new(Rc::clone(&store)),
         "tester",
-        QueueKind::All,
-        Config::defaults(true),
-        None,
-        spanreview::tui::clustering::ArbConfig {
-            judges: Some(std::sync::Arc::new(judges)),
-            ..Default::default()
+        Opening {
+            arb: spanreview::tui::clustering::ArbConfig {
+                judges: Some(std::sync::Arc::new(judges)),
+                ..Default::default()
+            },
+            ..Opening::new(QueueKind::All, Config::defaults(true))
         },
     )
     .expect("app");

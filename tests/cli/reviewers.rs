@@ -17,7 +17,7 @@ use spanreview::model::Record;
 use spanreview::review::decision::{replay, ActionKind, Decision, RecordOutcome, SpanValue};
 use spanreview::review::disagreement::Options;
 use spanreview::store::Store;
-use spanreview::tui::app::App;
+use spanreview::tui::app::{App, Opening};
 use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
@@ -127,10 +127,10 @@ fn disputed_app(ds: Dataset, db: &Path) -> (App, Rc<Store>) {
         ds,
         Box::new(Rc::clone(&store)),
         "carol",
-        QueueKind::Disputed,
-        Config::defaults(true),
-        None,
-        arb,
+        Opening {
+            arb,
+            ..Opening::new(QueueKind::Disputed, Config::defaults(true))
+        },
     )
     .expect("app");
     super::app_harness::finish(&mut app);

@@ -16,8 +16,7 @@ use spanreview::formats::Dataset;
 use spanreview::model::Record;
 use spanreview::review::decision::{ActionKind, Decision, SpanValue};
 use spanreview::store::{Assignment, RecordState, Store};
-use spanreview::tui::app::App;
-use spanreview::tui::clustering::ArbConfig;
+use spanreview::tui::app::{App, Opening};
 use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
@@ -60,10 +59,7 @@ fn screen(
         ds,
         Box::new(Rc::clone(&store)),
         who,
-        queue,
-        Config::defaults(true),
-        None,
-        ArbConfig::default(),
+        Opening::new(queue, Config::defaults(true)),
     )?;
     Ok((app, store))
 }
@@ -413,10 +409,7 @@ fn another_reviewers_decision_reaches_the_open_disputed_queue_without_a_restart(
         Dataset::open(&[toolace()], None).expect("open"),
         Box::new(Rc::clone(&ana_store)),
         "ana",
-        QueueKind::Disputed,
-        Config::defaults(true),
-        None,
-        ArbConfig::default(),
+        Opening::new(QueueKind::Disputed, Config::defaults(true)),
     )
     .expect("app");
     app.set_live_sources(live_reviewer_sources(JudgeArgs::default().options()));

@@ -53,14 +53,7 @@ impl App {
         match self.save(std::slice::from_ref(&d)) {
             Ok(mut saved) => {
                 let saved = saved.pop()?;
-                tracing::info!(
-                    id = saved.id,
-                    action = saved.action.name(),
-                    record = %saved.record_id,
-                    span = ?saved.span_key,
-                    target = ?saved.target,
-                    "decision saved"
-                );
+                log_saved(&saved);
                 self.status =
                     Status::Saved(strings::saved(saved.id, saved.action.name(), saved.target));
                 self.add_notice();
@@ -79,17 +72,7 @@ impl App {
     pub(super) fn commit_all(&mut self, rows: &[Decision]) -> Option<Vec<Decision>> {
         match self.save(rows) {
             Ok(saved) => {
-                for d in &saved {
-                    tracing::info!(
-                        id = d.id,
-                        action = d.action.name(),
-                        record = %d.record_id,
-                        span = ?d.span_key,
-                        upheld = ?d.upheld,
-                        dismissed = ?d.dismissed,
-                        "decision saved"
-                    );
-                }
+                saved.iter().for_each(log_saved);
                 Some(saved)
             }
             Err(e) => {
@@ -620,4 +603,19 @@ impl App {
         }
         None
     }
+}
+
+/// The diagnostic log's line for a decision the log acknowledged: the same fields for every
+/// saved decision, whichever path saved it.
+fn log_saved(d: &Decision) {
+    tracing::info!(
+        id = d.id,
+        action = d.action.name(),
+        record = %d.record_id,
+        span = ?d.span_key,
+        target = ?d.target,
+        upheld = ?d.upheld,
+        dismissed = ?d.dismissed,
+        "decision saved"
+    );
 }

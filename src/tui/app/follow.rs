@@ -41,10 +41,9 @@ impl App {
         }
     }
 
-    /// Re-read the log of the record on screen; when another process (a second reviewer on
-    /// the same database) saved decisions on it since, show them, and say who did what: the
-    /// screen would otherwise keep showing a span accepted that the log, and the export, have
-    /// as dropped. Also tell, once, that the database file went away.
+    /// Follow the log of the record on screen (a shared database's team poll reads it with
+    /// the other records' new decisions, [`App::poll_team`], so it is re-read here only for
+    /// logs without one). Also tell, once, that the database file went away.
     pub(super) fn follow_log(&mut self) {
         self.follow.at = Some(self.log.now());
         if let Err(e) = self.log.check() {
@@ -56,10 +55,21 @@ impl App {
         // A save whose caller set the status line itself (an arbitration resolution): said
         // now, unless the reviewer has moved to another record.
         self.add_notice();
-        let Ok(c) = &self.cur else { return };
-        let Ok(log) = self.log.record_decisions(&self.dataset.name, &c.record.id) else {
+        if self.log.team().is_some() {
             return;
-        };
+        }
+        let Ok(c) = &self.cur else { return };
+        if let Ok(log) = self.log.record_decisions(&self.dataset.name, &c.record.id) {
+            self.follow_with(log);
+        }
+    }
+
+    /// `log`, the record on screen's whole log as read now: when another process (a second
+    /// reviewer on the same database) saved decisions on it since, show them, and say who did
+    /// what: the screen would otherwise keep showing a span accepted that the log, and the
+    /// export, have as dropped.
+    pub(super) fn follow_with(&mut self, log: Vec<Decision>) {
+        let Ok(c) = &self.cur else { return };
         let known: HashSet<i64> = c.decisions.iter().map(|d| d.id).collect();
         if log.len() == known.len() && log.iter().all(|d| known.contains(&d.id)) {
             return;

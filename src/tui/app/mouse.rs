@@ -20,7 +20,7 @@ impl App {
         if !inside(l.output, x, y) {
             return None;
         }
-        let row = l.output_scroll + usize::from(y - l.output.y);
+        let row = l.output_rows.first + usize::from(y - l.output.y);
         let cell = l
             .output_rows
             .get(row)?
@@ -41,7 +41,7 @@ impl App {
             .lanes_starts
             .partition_point(|&s| s <= dy)
             .checked_sub(1)?;
-        let row = l.lanes_scroll + k;
+        let row = l.lanes_rows.first + k;
         let col = usize::from(x - l.lanes.x).checked_sub(l.lanes_gutter)?;
         let r = l.lanes_rows.get(row)?;
         // Only a column a character is drawn in: not the indent, not past the row's end.
@@ -159,7 +159,7 @@ impl App {
             self.scroll_context(d);
         } else if inside(self.layout.output, x, y) {
             let max = self.layout.output_rows.len().saturating_sub(1);
-            let now = self.scroll.output.unwrap_or(self.layout.output_scroll);
+            let now = self.scroll.output.unwrap_or(self.layout.output_rows.first);
             self.scroll.output = Some(now.saturating_add_signed(d).min(max));
         } else if inside(self.layout.list, x, y) || inside(self.layout.query, x, y) {
             self.select_step(delta.signum().into());

@@ -253,8 +253,6 @@ pub struct ScreenLayout {
     pub output: Rect,
     /// Output rows as drawn.
     pub output_rows: Shown,
-    /// First output row drawn.
-    pub output_scroll: usize,
     /// Context text area.
     pub context: Rect,
     /// Context rows in total.
@@ -271,8 +269,6 @@ pub struct ScreenLayout {
     pub lanes: Rect,
     /// The output's rows as the lanes screen wrapped them.
     pub lanes_rows: Shown,
-    /// First output row drawn on the lanes screen.
-    pub lanes_scroll: usize,
     /// Screen rows per output row on the lanes screen (the text, then one per lane).
     pub lanes_per: usize,
     /// Screen row (from the lanes area's top) of each output row drawn on the lanes screen:

@@ -12,6 +12,7 @@ use crate::model::Span;
 use crate::review::decision::{replay, Decision};
 use crate::review::disagreement::score;
 use crate::store::claims::{Claim, CLAIM_RENEW};
+use crate::store::Assignment;
 use crate::tui::log::state_of;
 use crate::tui::queue::QueueKind;
 use crate::tui::strings::team as s;
@@ -25,19 +26,26 @@ const POLL_RECORDS: usize = 256;
 
 impl App {
     /// At open: where polling starts, the plan (this reviewer's share and what they have
-    /// reviewed of it), and the `mine` queue's members.
+    /// reviewed of it; `read` when the caller has read it, else read here), and the `mine`
+    /// queue's members.
     ///
     /// # Errors
     /// `--queue mine` without a plan, or with none of its records for this reviewer; the
     /// database cannot be read.
-    pub(super) fn open_team(&mut self) -> Result<(), String> {
+    pub(super) fn open_team(
+        &mut self,
+        read: Option<Option<Vec<Assignment>>>,
+    ) -> Result<(), String> {
         let name = self.dataset.name.clone();
         let plan = match self.log.team() {
             Some(tl) => {
                 self.team.seen = tl.last_decision_id()?;
-                tl.plan(&name)?
+                match read {
+                    Some(plan) => plan,
+                    None => tl.plan(&name)?,
+                }
             }
-            None => None,
+            None => read.flatten(),
         };
         let Some(plan) = plan else {
             if self.queue.kind == QueueKind::Mine {
@@ -264,8 +272,9 @@ impl App {
     }
 
     /// Take in the decisions saved on the dataset since the last poll (every reviewer's, this
-    /// one's too): the records' stored states, this reviewer's and the team's progress, and,
-    /// when followed live, the reviewer sources of arbitration and the disputed queue.
+    /// one's too): the records' stored states, this reviewer's and the team's progress, the
+    /// record on screen (followed with the log read here), and, when followed live, the
+    /// reviewer sources of arbitration and the disputed queue.
     pub fn poll_team(&mut self) {
         let Some(tl) = self.log.team() else { return };
         let new = match tl.decisions_after(&self.dataset.name, self.team.seen) {
@@ -278,12 +287,13 @@ impl App {
         // This screen's own auto-accepts are known already (saved with their states): a large
         // file's thousands of them are not read again. At most POLL_RECORDS records are read
         // per poll (a bulk `apply` elsewhere does not freeze the screen); the rest next time.
+        let here = self.cur.as_ref().ok().map(|c| c.record.id.clone());
         let mut ids: Vec<&str> = Vec::new();
         let mut listed: HashSet<&str> = HashSet::new();
         let mut auto: HashSet<&str> = HashSet::new();
         for d in &new {
             let id = d.record_id.as_str();
-            if d.auto && d.reviewer == self.reviewer {
+            if d.auto && d.reviewer == self.reviewer && here.as_deref() != Some(id) {
                 auto.insert(id);
             } else if !listed.contains(id) {
                 if listed.len() == POLL_RECORDS {
@@ -313,6 +323,11 @@ impl App {
         if let Some(p) = &mut self.team.plan {
             p.team_done = count_reviewed(&p.records, &self.states);
         }
+        // The record on screen's log, just read, is also what the follow compares.
+        if let Some(here) = here.filter(|h| touched.iter().any(|(_, id)| id == h)) {
+            let log = logs.iter().filter(|d| d.record_id == here).cloned();
+            self.follow_with(log.collect());
+        }
         self.refresh_reviewer_sources(&logs, &touched);
     }
 
@@ -326,7 +341,7 @@ impl App {
         let record = self.dataset.record(idx).ok()?;
         let all = self.log.record_decisions(&self.dataset.name, id).ok()?;
         let on_screen = self.cur.as_ref().is_ok_and(|c| c.index == idx);
-        // The record on screen is followed by `follow_log`, which says what changed.
+        // The record on screen is followed by `follow_with`, which says what changed.
         if !on_screen {
             let state = state_of(&replay(&record, &all));
             let was = self.states.get(id).is_some_and(|s| s.reviewed);

@@ -46,13 +46,34 @@ fn c(s: &str) -> Vec<char> {
     s.chars().collect()
 }
 
+// The word moves. Chinese and Japanese have no spaces between words: each character is a
+// word, and a change of script (Latin, Cyrillic, Hangul, …) inside a run of letters starts one
+// too (the second half of each table).
 #[rstest]
 #[case("It is 25°C today", 0, 3)]
 #[case("It is 25°C today", 3, 6)]
 #[case("It is 25°C today", 6, 9)]
 #[case("It is 25°C today", 16, 16)]
+// CJK and changes of script.
+#[case("東京の天気", 0, 1)]
+#[case("東京の天気", 3, 4)]
+#[case("東京の天気", 4, 5)]
+#[case("天気は晴れ。気温25°C", 5, 6)]
+#[case("天気は晴れ。気温25°C", 6, 7)]
+#[case("天気は晴れ。気温25°C", 8, 11)]
+#[case("Tōkyō東京 x", 0, 5)]
+#[case("Tōkyō東京 x", 5, 6)]
+#[case("Tōkyō東京 x", 6, 8)]
+#[case("abcабв def", 0, 3)]
+#[case("abcабв def", 3, 7)]
+#[case("서울은 맑음", 0, 4)]
+#[case("cafe\u{301}の", 0, 5)]
+#[case("か\u{3099}き", 0, 2)]
+#[case("don’t 👋 go", 0, 4)]
+#[case("don’t 👋 go", 4, 8)]
+#[case("a 👩\u{200D}👩\u{200D}👧 b", 0, 8)]
 fn next_starts(#[case] s: &str, #[case] pos: usize, #[case] want: usize) {
-    assert_eq!(next_word_start(&c(s), pos), want);
+    assert_eq!(next_word_start(&c(s), pos), want, "w from {pos} in {s:?}");
 }
 
 #[rstest]
@@ -60,14 +81,31 @@ fn next_starts(#[case] s: &str, #[case] pos: usize, #[case] want: usize) {
 #[case("It is 25°C today", 11, 9)]
 #[case("It is 25°C today", 3, 0)]
 #[case("It is", 0, 0)]
+// CJK and changes of script.
+#[case("東京の天気", 5, 4)]
+#[case("東京の天気", 1, 0)]
+#[case("Tōkyō東京 x", 7, 6)]
+#[case("Tōkyō東京 x", 6, 5)]
+#[case("Tōkyō東京 x", 5, 0)]
+#[case("か\u{3099}き", 3, 2)]
+#[case("か\u{3099}き", 2, 0)]
+#[case("25°C、東京", 7, 6)]
+#[case("25°C、東京", 6, 5)]
+#[case("25°C、東京", 5, 3)]
 fn prev_starts(#[case] s: &str, #[case] pos: usize, #[case] want: usize) {
-    assert_eq!(prev_word_start(&c(s), pos), want);
+    assert_eq!(prev_word_start(&c(s), pos), want, "b from {pos} in {s:?}");
 }
 
 #[rstest]
 #[case("It is 25°C today", 0, 2)]
 #[case("It is 25°C today", 2, 5)]
 #[case("東京 は", 0, 1)]
+// CJK and changes of script.
+#[case("東京の天気", 0, 1)]
+#[case("東京の天気", 1, 2)]
+#[case("Tōkyō東京", 0, 5)]
+#[case("Tōkyō東京", 5, 6)]
+#[case("か\u{3099}き", 0, 2)]
 fn next_ends(#[case] s: &str, #[case] pos: usize, #[case] want: usize) {
     assert_eq!(next_word_end(&c(s), pos), want);
 }
@@ -76,6 +114,14 @@ fn next_ends(#[case] s: &str, #[case] pos: usize, #[case] want: usize) {
 #[case("It is 25°C today", 16, 10)]
 #[case("It is 25°C today", 5, 2)]
 #[case("It", 2, 0)]
+// CJK and changes of script.
+#[case("東京の天気", 5, 4)]
+#[case("東京の天気", 2, 1)]
+#[case("Tōkyō東京", 6, 5)]
+#[case("Tōkyō東京", 5, 0)]
+#[case("か\u{3099}き", 3, 2)]
+#[case("晴れ。 25°C", 8, 6)]
+#[case("晴れ。 25°C", 6, 2)]
 fn prev_ends(#[case] s: &str, #[case] pos: usize, #[case] want: usize) {
     assert_eq!(prev_word_end(&c(s), pos), want);
 }
@@ -149,71 +195,6 @@ fn bounds_step_over_combining_marks_and_stay_non_empty() {
     let mut r = Bounds { start: 4, end: 2 };
     r.step_end(&t, true);
     assert_eq!(r, Bounds { start: 4, end: 5 });
-}
-
-// Chinese and Japanese have no spaces between words: each character is a word, and a
-// change of script (Latin, Cyrillic, Hangul, …) inside a run of letters starts one too.
-#[rstest]
-#[case("東京の天気", 0, 1)]
-#[case("東京の天気", 3, 4)]
-#[case("東京の天気", 4, 5)]
-#[case("天気は晴れ。気温25°C", 5, 6)]
-#[case("天気は晴れ。気温25°C", 6, 7)]
-#[case("天気は晴れ。気温25°C", 8, 11)]
-#[case("Tōkyō東京 x", 0, 5)]
-#[case("Tōkyō東京 x", 5, 6)]
-#[case("Tōkyō東京 x", 6, 8)]
-#[case("abcабв def", 0, 3)]
-#[case("abcабв def", 3, 7)]
-#[case("서울은 맑음", 0, 4)]
-#[case("cafe\u{301}の", 0, 5)]
-#[case("か\u{3099}き", 0, 2)]
-#[case("don’t 👋 go", 0, 4)]
-#[case("don’t 👋 go", 4, 8)]
-#[case("a 👩\u{200D}👩\u{200D}👧 b", 0, 8)]
-fn word_starts_stop_at_each_cjk_character_and_script_change(
-    #[case] s: &str,
-    #[case] pos: usize,
-    #[case] want: usize,
-) {
-    assert_eq!(next_word_start(&c(s), pos), want, "w from {pos} in {s:?}");
-}
-
-#[rstest]
-#[case("東京の天気", 5, 4)]
-#[case("東京の天気", 1, 0)]
-#[case("Tōkyō東京 x", 7, 6)]
-#[case("Tōkyō東京 x", 6, 5)]
-#[case("Tōkyō東京 x", 5, 0)]
-#[case("か\u{3099}き", 3, 2)]
-#[case("か\u{3099}き", 2, 0)]
-#[case("25°C、東京", 7, 6)]
-#[case("25°C、東京", 6, 5)]
-#[case("25°C、東京", 5, 3)]
-fn word_starts_back(#[case] s: &str, #[case] pos: usize, #[case] want: usize) {
-    assert_eq!(prev_word_start(&c(s), pos), want, "b from {pos} in {s:?}");
-}
-
-#[rstest]
-#[case("東京の天気", 0, 1)]
-#[case("東京の天気", 1, 2)]
-#[case("Tōkyō東京", 0, 5)]
-#[case("Tōkyō東京", 5, 6)]
-#[case("か\u{3099}き", 0, 2)]
-fn word_ends_stop_at_each_cjk_character(#[case] s: &str, #[case] pos: usize, #[case] want: usize) {
-    assert_eq!(next_word_end(&c(s), pos), want);
-}
-
-#[rstest]
-#[case("東京の天気", 5, 4)]
-#[case("東京の天気", 2, 1)]
-#[case("Tōkyō東京", 6, 5)]
-#[case("Tōkyō東京", 5, 0)]
-#[case("か\u{3099}き", 3, 2)]
-#[case("晴れ。 25°C", 8, 6)]
-#[case("晴れ。 25°C", 6, 2)]
-fn word_ends_back(#[case] s: &str, #[case] pos: usize, #[case] want: usize) {
-    assert_eq!(prev_word_end(&c(s), pos), want);
 }
 
 // The adjust moves over CJK text: `w` on the start and `B` on the end take one character

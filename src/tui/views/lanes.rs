@@ -281,7 +281,6 @@ fn lanes(
         rows,
         total,
     };
-    out.lanes_scroll = scroll;
     out.lanes_per = per;
     out.lanes_starts = starts;
     out.lanes_gutter = GUTTER;

@@ -220,7 +220,6 @@ pub fn output(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayo
         rows,
         total,
     };
-    out.output_scroll = scroll;
 }
 
 /// The context, pretty-printed, evidence highlighted, scrolled to the current occurrence.
