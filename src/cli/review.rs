@@ -15,7 +15,7 @@ use crate::model::escape;
 use crate::review::decision::Decision;
 use crate::review::disagreement::Options;
 use crate::store::{Assignment, Store};
-use crate::tui::app::{App, Opening};
+use crate::tui::app::{App, Opening, PlanAtOpen};
 use crate::tui::clustering::ArbConfig;
 use crate::tui::config::Config;
 use crate::tui::queue::QueueKind;
@@ -286,7 +286,7 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
         config,
         labels,
         arb,
-        plan: Some(plan),
+        plan: PlanAtOpen::Read(plan),
     };
     let mut app = App::open(
         dataset,

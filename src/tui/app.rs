@@ -26,7 +26,7 @@ mod state;
 mod team;
 
 pub use indexing::INDEX_WAIT;
-pub use opening::Opening;
+pub use opening::{Opening, PlanAtOpen};
 pub use state::{
     Current, Hits, ModeState, PickerKind, PromptKind, ScreenLayout, Scrolls, Status, CONTEXT_BOTTOM,
 };

@@ -13,7 +13,7 @@ use spanreview::formats::Dataset;
 use spanreview::review::decision::{ActionKind, Decision, OutcomeKind};
 use spanreview::store::claims::Claim;
 use spanreview::store::{Assignment, RecordState, Store};
-use spanreview::tui::app::{App, Opening, Status};
+use spanreview::tui::app::{App, Opening, PlanAtOpen, Status};
 use spanreview::tui::config::Config;
 use spanreview::tui::log::DecisionLog;
 use spanreview::tui::queue::QueueKind;
@@ -213,7 +213,7 @@ fn plan() -> Vec<Assignment> {
     ]
 }
 
-fn open(log: &Rc<Counting>, plan: Option<Option<Vec<Assignment>>>) -> App {
+fn open(log: &Rc<Counting>, plan: PlanAtOpen) -> App {
     let ds = Dataset::open(&[fixture("review/records.jsonl")], None).expect("fixture opens");
     let opening = Opening {
         plan,
@@ -229,12 +229,12 @@ fn a_plan_the_caller_read_is_not_read_again_at_open() {
     log.store.save_plan("records", &plan()).expect("plan");
     // Read by the caller (`review`, to choose the default queue): used as given.
     let read = log.store.plan("records").expect("plan");
-    let app = open(&log, Some(read));
+    let app = open(&log, PlanAtOpen::Read(read));
     assert!(!log.reads().iter().any(|r| r == "plan"));
     assert_eq!(app.queue.members(), [0]);
     assert_eq!(app.team_line().as_deref(), Some("mine 0/1 · team 0/2"));
     // Not read by the caller: read at open, once.
-    let app = open(&log, None);
+    let app = open(&log, PlanAtOpen::Unread);
     assert_eq!(log.reads().iter().filter(|r| *r == "plan").count(), 1);
     assert_eq!(app.team_line().as_deref(), Some("mine 0/1 · team 0/2"));
 }

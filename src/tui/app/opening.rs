@@ -20,9 +20,19 @@ pub struct Opening {
     pub labels: Option<Vec<LabelName>>,
     /// Arbitration settings.
     pub arb: ArbConfig,
-    /// The dataset's assignment plan when the caller has read it already (`review` reads it to
-    /// choose the default queue), `Some(None)` for none; `None`: read at open.
-    pub plan: Option<Option<Vec<Assignment>>>,
+    /// Where the dataset's assignment plan comes from.
+    pub plan: PlanAtOpen,
+}
+
+/// The assignment plan the screen opens with: `review` reads it to choose the default queue,
+/// and the screen then uses that rather than reading it again.
+#[derive(Debug, Default)]
+pub enum PlanAtOpen {
+    /// Read from the log at open.
+    #[default]
+    Unread,
+    /// Read by the caller already: the plan, or `None` when the dataset has none.
+    Read(Option<Vec<Assignment>>),
 }
 
 impl Opening {
@@ -35,7 +45,7 @@ impl Opening {
             config,
             labels: None,
             arb: ArbConfig::default(),
-            plan: None,
+            plan: PlanAtOpen::Unread,
         }
     }
 }

@@ -6,13 +6,12 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{App, ModeState, Status};
+use super::{App, ModeState, PlanAtOpen, Status};
 use crate::formats::judges::{is_reviewer_source, Judges, LoadedSource};
 use crate::model::Span;
 use crate::review::decision::{replay, Decision};
 use crate::review::disagreement::score;
 use crate::store::claims::{Claim, CLAIM_RENEW};
-use crate::store::Assignment;
 use crate::tui::log::state_of;
 use crate::tui::queue::QueueKind;
 use crate::tui::strings::team as s;
@@ -32,20 +31,16 @@ impl App {
     /// # Errors
     /// `--queue mine` without a plan, or with none of its records for this reviewer; the
     /// database cannot be read.
-    pub(super) fn open_team(
-        &mut self,
-        read: Option<Option<Vec<Assignment>>>,
-    ) -> Result<(), String> {
+    pub(super) fn open_team(&mut self, plan: PlanAtOpen) -> Result<(), String> {
         let name = self.dataset.name.clone();
-        let plan = match self.log.team() {
-            Some(tl) => {
-                self.team.seen = tl.last_decision_id()?;
-                match read {
-                    Some(plan) => plan,
-                    None => tl.plan(&name)?,
-                }
-            }
-            None => read.flatten(),
+        let team = self.log.team();
+        if let Some(tl) = team {
+            self.team.seen = tl.last_decision_id()?;
+        }
+        let plan = match (plan, team) {
+            (PlanAtOpen::Read(plan), _) => plan,
+            (PlanAtOpen::Unread, Some(tl)) => tl.plan(&name)?,
+            (PlanAtOpen::Unread, None) => None,
         };
         let Some(plan) = plan else {
             if self.queue.kind == QueueKind::Mine {
