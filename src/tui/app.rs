@@ -24,6 +24,7 @@ mod retype;
 mod speed;
 mod state;
 mod team;
+mod undo;
 
 pub use indexing::INDEX_WAIT;
 pub use opening::{Opening, PlanAtOpen};
