@@ -4,7 +4,7 @@
 //! - [`cli`]: one module per subcommand (args + `run`).
 //! - [`tui`]: the review screen: app state, actions, keymap, theme, views.
 //! - [`formats`]: one module per input schema, lazy indexed reading, export writers.
-//! - [`store`]: SQLite: migrations, the append-only decision log.
+//! - [`store`]: SQLite and PostgreSQL: migrations, the append-only decision log, the team tables.
 //! - [`review`]: pure review logic: decisions applied to spans, arbitration, metrics.
 //! - [`model`]: records, sources, spans; the one place code points meet bytes.
 

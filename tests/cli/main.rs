@@ -5,6 +5,7 @@ mod agreement;
 mod app_harness;
 mod apply;
 mod arbitrate;
+mod architecture;
 mod assign;
 mod cold_open;
 mod common;
