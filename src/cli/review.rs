@@ -19,7 +19,7 @@ use crate::tui::app::{App, Opening, PlanAtOpen};
 use crate::tui::clustering::ArbConfig;
 use crate::tui::config::Config;
 use crate::tui::queue::QueueKind;
-use crate::tui::team::LiveSources;
+use crate::tui::team_model::LiveSources;
 use crate::tui::theme::{ColorChoice, Depth, Theme};
 use crate::tui::{labels, terminal};
 

@@ -132,7 +132,7 @@ pub struct App {
     /// The search across records (`N`) and the last click, for `v`.
     speed: speed::Speed,
     /// The team on a shared database: plan, claims, polling.
-    team: super::team::Team,
+    team: super::team_model::Team,
     /// Decisions not saved because the database was unreachable, kept for a retry.
     unsaved: Option<pending::Unsaved>,
 }
@@ -245,7 +245,7 @@ impl App {
             clustering_deferred: false,
             pace,
             speed: speed::Speed::default(),
-            team: super::team::Team::default(),
+            team: super::team_model::Team::default(),
             unsaved: None,
         };
         app.open_team(plan)?;

@@ -98,7 +98,7 @@ pub trait DecisionLog {
     }
     /// The team side (plan, claims, polling) when the log is a shared database; `None` for
     /// logs without one (test logs).
-    fn team(&self) -> Option<&dyn super::team::TeamLog> {
+    fn team(&self) -> Option<&dyn super::team_model::TeamLog> {
         None
     }
 }
@@ -157,7 +157,7 @@ impl DecisionLog for Store {
     fn check(&self) -> Result<(), String> {
         self.check_in_place().map_err(|e| e.to_string())
     }
-    fn team(&self) -> Option<&dyn super::team::TeamLog> {
+    fn team(&self) -> Option<&dyn super::team_model::TeamLog> {
         Some(self)
     }
 }
@@ -201,7 +201,7 @@ impl<T: DecisionLog + ?Sized> DecisionLog for std::rc::Rc<T> {
     fn check(&self) -> Result<(), String> {
         (**self).check()
     }
-    fn team(&self) -> Option<&dyn super::team::TeamLog> {
+    fn team(&self) -> Option<&dyn super::team_model::TeamLog> {
         (**self).team()
     }
 }

@@ -18,7 +18,7 @@ pub mod queue;
 pub mod rows;
 pub mod stats_model;
 pub mod strings;
-pub mod team;
+pub mod team_model;
 pub mod terminal;
 pub mod text;
 pub mod theme;

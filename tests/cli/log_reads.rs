@@ -17,7 +17,7 @@ use spanreview::tui::app::{App, Opening, PlanAtOpen, Status};
 use spanreview::tui::config::Config;
 use spanreview::tui::log::DecisionLog;
 use spanreview::tui::queue::QueueKind;
-use spanreview::tui::team::TeamLog;
+use spanreview::tui::team_model::TeamLog;
 use spanreview::tui::Action;
 
 use super::common::fixture;

@@ -1,5 +1,5 @@
-//! The team on the review screen (see [`crate::tui::team`]): the `mine` queue at open, the
-//! claim on the record shown, moves passing over records others are on, and polling the
+//! The team on the review screen (see [`crate::tui::team_model`]): the `mine` queue at open,
+//! the claim on the record shown, moves passing over records others are on, and polling the
 //! team's new decisions into the stored states, the progress counts and the reviewer sources.
 
 use std::collections::{HashMap, HashSet};
@@ -15,7 +15,7 @@ use crate::store::claims::{Claim, CLAIM_RENEW};
 use crate::tui::log::state_of;
 use crate::tui::queue::QueueKind;
 use crate::tui::strings::team as s;
-use crate::tui::team::{LiveSources, PlanView};
+use crate::tui::team_model::{LiveSources, PlanView};
 
 /// How often an open screen polls the team's new decisions (by the log's clock).
 const POLL_EVERY: Duration = Duration::from_millis(900);
