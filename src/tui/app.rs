@@ -8,7 +8,6 @@
 mod arbitrate;
 mod background;
 mod boundary;
-mod claims;
 mod decide;
 mod edit_start;
 mod follow;
@@ -23,8 +22,10 @@ mod pending;
 mod retype;
 mod speed;
 mod state;
+mod stats_screen;
 mod team;
 mod undo;
+mod unplaced;
 
 pub use indexing::INDEX_WAIT;
 pub use opening::{Opening, PlanAtOpen};

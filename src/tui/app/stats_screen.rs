@@ -1,0 +1,55 @@
+//! The stats screen (`S`): its numbers computed from what this session has read and the log.
+
+use super::{App, ModeState};
+use crate::formats::judges;
+use crate::review::decision::{active_ids, replay, ActionKind, Decision};
+use crate::tui::stats_model::StatsView;
+
+impl App {
+    /// Compute the stats screen's numbers: progress from the stored states (every record),
+    /// agreement over the records read this session (re-read one by one: never the whole
+    /// file), upheld counts from this reviewer's log.
+    pub(super) fn open_stats(&mut self) {
+        let mut records = Vec::new();
+        for &i in &self.visited {
+            let Ok(mut r) = self.arb_config.read(&self.dataset, i) else {
+                continue;
+            };
+            judges::judges_as_spans(&mut r);
+            let Ok(ds) = self.log.record_decisions(&self.dataset.name, &r.id) else {
+                continue;
+            };
+            let review = replay(&r, &ds);
+            records.push((r, review));
+        }
+        let log = self
+            .log
+            .reviewer_log(&self.dataset.name, &self.reviewer)
+            .unwrap_or_default();
+        let active = active_ids(&log);
+        let resolutions: Vec<&Decision> = log
+            .iter()
+            .filter(|d| {
+                d.action == ActionKind::Resolve && active.get(&d.id).copied().unwrap_or(false)
+            })
+            .collect();
+        // Auto-accepted records not read again: their result is their gold spans, compared
+        // in the background; skipped once undone (no longer reviewed).
+        let auto: Vec<&[(String, crate::review::metrics::RecordAgreement)]> = self
+            .auto_agreements
+            .iter()
+            .filter(|(i, (id, _))| {
+                !self.visited_set.contains(i) && self.states.get(id).is_some_and(|s| s.reviewed)
+            })
+            .map(|(_, (_, a))| a.as_slice())
+            .collect();
+        self.stats = Some(StatsView::compute(
+            self.dataset.len(),
+            &self.states,
+            &records,
+            &auto,
+            &resolutions,
+        ));
+        self.mode = ModeState::Stats;
+    }
+}
