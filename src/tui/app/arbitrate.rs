@@ -28,7 +28,8 @@ use crate::tui::clustering::{letter, Arb};
 use crate::tui::edit::Bounds;
 use crate::tui::{strings, Action};
 
-/// A unique id for a resolution's rows.
+/// A unique id (hex microseconds) for a resolution's rows and an added span's key
+/// ([`SpanKey::Added`]).
 pub(super) fn token() -> String {
     let t = SystemTime::now()
         .duration_since(UNIX_EPOCH)

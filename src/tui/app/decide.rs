@@ -2,12 +2,12 @@
 //! has acknowledged it.
 
 use std::cell::RefCell;
-use std::time::{SystemTime, UNIX_EPOCH};
 
+use super::arbitrate::token;
 use super::boundary::Edited;
 use super::{App, ModeState, PickerKind, Status};
 use crate::model::Record;
-use crate::review::decision::{replay, ActionKind, Decision, SpanStatus, SpanValue};
+use crate::review::decision::{replay, ActionKind, Decision, SpanKey, SpanStatus, SpanValue};
 use crate::store::{new_origin, RecordState};
 use crate::tui::edit::{self, Bounds};
 use crate::tui::log::state_of;
@@ -370,10 +370,7 @@ impl App {
                 let Some(mut d) = self.decision(ActionKind::Add) else {
                     return;
                 };
-                let uid = SystemTime::now()
-                    .duration_since(UNIX_EPOCH)
-                    .map_or(0, |t| t.as_micros());
-                d.span_key = Some(format!("added:{uid:x}"));
+                d.span_key = Some(SpanKey::Added(token()).to_string());
                 d.after = Some(SpanValue {
                     start: *start,
                     end: *end,
