@@ -20,6 +20,7 @@ use unicode_width::UnicodeWidthStr;
 use super::db_args::DbArgs;
 use super::eprintln;
 use super::judge_args::arbitrates_reviewers;
+use super::pad;
 use crate::formats::{Dataset, Format};
 use crate::model::escape;
 use crate::review::assign::{self, Assigned, Item, Options};
@@ -298,11 +299,10 @@ fn summary(
         "{} records, {overlap} of them overlap (reviewed by several)\n",
         plan.len()
     );
-    let pad = |n: &str| format!("{n}{}", " ".repeat(width - n.width()));
     let _ = writeln!(
         s,
         "{} {:>8} {:>8} {:>8}",
-        pad("reviewer"),
+        pad("reviewer", width),
         "assigned",
         "overlap",
         "decided"
@@ -312,7 +312,7 @@ fn summary(
         let _ = writeln!(
             s,
             "{} {:>8} {:>8} {:>8}",
-            pad(n),
+            pad(n, width),
             r.assigned,
             r.overlap,
             r.decided

@@ -17,6 +17,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::eprintln;
 use super::judge_args::{self, JudgeArgs};
+use super::pad;
 use crate::formats::{Dataset, Format};
 use crate::model::{Record, Span, GOLD};
 use crate::review::alpha::{Alpha, AlphaScores};
@@ -358,10 +359,4 @@ fn alpha_line(al: &AlphaScores) -> String {
         super::score4(al.blind),
         super::score4(al.labeled),
     )
-}
-
-/// `label` padded with spaces to `width` terminal columns.
-fn pad(label: &str, width: usize) -> String {
-    let fill = width.saturating_sub(label.width());
-    format!("{label}{}", " ".repeat(fill))
 }

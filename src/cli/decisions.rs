@@ -9,6 +9,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::db_args::DbArgs;
 use super::eprintln;
+use super::pad;
 use crate::model::escape;
 use crate::review::decision::{ActionKind, Decision, SpanValue};
 use crate::store::Store;
@@ -120,8 +121,7 @@ fn write_table(out: impl Write, log: &[Decision]) -> io::Result<()> {
             if i + 1 == r.len() {
                 line.push_str(cell);
             } else {
-                line.push_str(cell);
-                line.extend(std::iter::repeat_n(' ', w - cell.width() + 2));
+                line.push_str(&pad(cell, w + 2));
             }
         }
         writeln!(out, "{}", line.trim_end())?;

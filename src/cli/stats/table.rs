@@ -3,7 +3,7 @@
 use unicode_width::UnicodeWidthStr;
 
 use super::Report;
-use crate::cli::score4;
+use crate::cli::{pad, score4};
 use crate::review::metrics::Scores;
 
 /// The readable report.
@@ -145,8 +145,7 @@ fn block(title: &str, rows: &[(String, &Scores, String)], with_upheld: bool) -> 
         .max()
         .unwrap_or(0);
     let mut s = String::new();
-    s.push_str(title);
-    s.push_str(&" ".repeat(width.saturating_sub(title.width())));
+    s.push_str(&pad(title, width));
     s.push_str(&format!(
         " {:>7} {:>6} {:>6} {:>6} │ {:>6} │ {:>6} {:>5} │ {:>6} │ {:>6} {:>6}",
         "records", "P", "R", "F1", "ex F1", "IoU", "n", "kappa", "lbl F1", "kappa"
@@ -157,8 +156,7 @@ fn block(title: &str, rows: &[(String, &Scores, String)], with_upheld: bool) -> 
     s.push('\n');
     for (label, sc, up) in rows {
         let c = sc.char_level;
-        s.push_str(label);
-        s.push_str(&" ".repeat(width.saturating_sub(label.width())));
+        s.push_str(&pad(label, width));
         s.push_str(&format!(
             " {:>7} {:>6.4} {:>6.4} {:>6.4} │ {:>6.4} │ {:>6} {:>5} │ {:>6} │ {:>6.4} {:>6}",
             sc.records,

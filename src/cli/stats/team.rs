@@ -9,7 +9,7 @@ use std::time::UNIX_EPOCH;
 use unicode_width::UnicodeWidthStr;
 
 use crate::cli::judge_args::arbitrates_reviewers;
-use crate::cli::score4;
+use crate::cli::{pad, score4};
 use crate::review::decision::Decision;
 use crate::review::team::{decided_by, Pace, TeamAgreement};
 use crate::store::{parse_rfc3339, Assignment};
@@ -54,11 +54,6 @@ pub(super) fn paces(log: &[Decision], plan: Option<&[Assignment]>) -> Vec<Pace> 
             )
         })
         .collect()
-}
-
-/// A left-aligned cell padded to `width` columns.
-fn pad(s: &str, width: usize) -> String {
-    format!("{s}{}", " ".repeat(width.saturating_sub(s.width())))
 }
 
 /// The team section: label-aware agreement per pair and for the team, then the disagreements.
