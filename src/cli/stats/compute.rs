@@ -187,11 +187,7 @@ fn count_progress(p: &mut Progress, review: &RecordReview) {
     p.reviewed += usize::from(review.is_reviewed());
     p.with_decisions += usize::from(review.applied.iter().any(|d| is_verdict_action(d.action)));
     p.flagged += usize::from(review.flagged);
-    let outcome = match review.outcome {
-        RecordOutcome::Open => "open",
-        RecordOutcome::Clean => "clean",
-        RecordOutcome::Removed { .. } => "removed",
-    };
+    let outcome = review.outcome.kind().name();
     *p.by_outcome.entry(outcome.to_owned()).or_default() += 1;
     p.stale_decisions += review.stale.len();
     p.stale_records += usize::from(!review.stale.is_empty());

@@ -4,6 +4,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::Report;
 use crate::cli::{pad, score4};
+use crate::review::decision::OutcomeKind;
 use crate::review::metrics::Scores;
 
 /// The readable report.
@@ -124,12 +125,12 @@ pub(super) fn table(r: &Report) -> String {
 
 impl Report {
     fn by_outcome_list(&self) -> Vec<(String, usize)> {
-        ["open", "clean", "removed"]
+        OutcomeKind::ALL
             .iter()
             .map(|k| {
                 (
-                    (*k).to_owned(),
-                    self.progress.by_outcome.get(*k).copied().unwrap_or(0),
+                    k.name().to_owned(),
+                    self.progress.by_outcome.get(k.name()).copied().unwrap_or(0),
                 )
             })
             .collect()

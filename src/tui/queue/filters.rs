@@ -69,11 +69,9 @@ impl Filter {
                 name: value.to_owned(),
                 records: HashSet::new(),
             }),
-            "outcome" => match value {
-                "open" => Ok(Self::Outcome(OutcomeKind::Open)),
-                "clean" => Ok(Self::Outcome(OutcomeKind::Clean)),
-                "removed" => Ok(Self::Outcome(OutcomeKind::Removed)),
-                _ => Err(format!(
+            "outcome" => match OutcomeKind::from_name(value) {
+                Some(k) => Ok(Self::Outcome(k)),
+                None => Err(format!(
                     "unknown outcome {value:?} in --queue outcome:{value} (expected open, clean \
                      or removed)"
                 )),
@@ -168,15 +166,7 @@ impl fmt::Display for Filter {
         match self {
             Self::Confidence(r) => write!(f, "confidence:{}-{}", r.lo, r.hi),
             Self::Reviewer { name, .. } => write!(f, "reviewer:{name}"),
-            Self::Outcome(k) => write!(
-                f,
-                "outcome:{}",
-                match k {
-                    OutcomeKind::Open => "open",
-                    OutcomeKind::Clean => "clean",
-                    OutcomeKind::Removed => "removed",
-                }
-            ),
+            Self::Outcome(k) => write!(f, "outcome:{}", k.name()),
         }
     }
 }
