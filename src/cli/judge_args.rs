@@ -37,9 +37,9 @@ use crate::formats::judges::{self, JudgeKind, JudgeSpec, Judges, LoadedSource, R
 use crate::formats::Dataset;
 use crate::model::{Source, SourceRole};
 use crate::review::decision::{replay, ActionKind, Decision};
-use crate::review::disagreement::{self, Options};
+use crate::review::disagreement::Options;
 use crate::review::outcome::is_verdict_action;
-use crate::review::team::Opinion;
+use crate::review::team::{self, Opinion};
 use crate::store::Store;
 
 /// `--judge`, `--tolerance`, `--ignore-edge-punct`.
@@ -323,27 +323,18 @@ pub fn reviewers<'a>(
         if opinions.len() < 2 {
             continue;
         }
-        // Every opinion is a lane, a removal one with no span: a reviewer who kept spans the
-        // other removed disputes them, and the record reaches the arbitration queue.
+        // Every opinion is a lane, a removal one with no span (`Opinion::spans`): a reviewer
+        // who kept spans the other removed disputes them, and the record reaches the
+        // arbitration queue.
         let lanes: Vec<Source> = opinions
             .iter()
             .map(|o| {
-                Source::new(
-                    format!("{REVIEWER_PREFIX}{}", o.reviewer),
-                    SourceRole::Annotator,
-                    if o.removed {
-                        Vec::new()
-                    } else {
-                        o.spans.clone()
-                    },
-                )
+                let name = format!("{REVIEWER_PREFIX}{}", o.reviewer);
+                Source::new(name, SourceRole::Annotator, o.spans.clone())
             })
             .collect();
-        let disputed = disagreement::cluster(&rec.output, &lanes, options).is_disputed();
-        let n_kept = opinions.iter().filter(|o| !o.removed).count();
-        let n_opinions = opinions.len();
-        let outcomes_differ = n_kept > 0 && n_kept < n_opinions;
-        if !disputed && !outcomes_differ {
+        let disagree = team::disagree(&rec.output, &opinions, options);
+        if !disagree {
             out.agreed.insert(rec.id.clone());
         }
         for s in lanes {
@@ -353,7 +344,7 @@ pub fn reviewers<'a>(
                 .spans
                 .insert(rec.id.clone(), s.spans);
         }
-        if disputed || outcomes_differ {
+        if disagree {
             let merged = replay(&rec, &owned(all.get(id).map_or(&[][..], Vec::as_slice)));
             out.conflicts.push(Conflict {
                 record_id: rec.id.clone(),

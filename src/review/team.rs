@@ -104,6 +104,29 @@ pub struct Disagreement {
     pub opinions: Vec<Opinion>,
 }
 
+/// Whether reviewers' `opinions` on the record whose answer is `output` disagree: some removed
+/// it and others kept it, or their spans dispute under the clustering `options`. The one rule
+/// for `stats`' disagreements and the review screen's arbitration between reviewers.
+#[must_use]
+pub fn disagree<'a>(
+    output: &str,
+    opinions: impl IntoIterator<Item = &'a Opinion>,
+    options: &Options,
+) -> bool {
+    let mut removed = 0;
+    let lanes: Vec<Source> = opinions
+        .into_iter()
+        .map(|o| {
+            removed += usize::from(o.removed);
+            Source::new(o.reviewer.clone(), SourceRole::Annotator, o.spans.clone())
+        })
+        .collect();
+    if removed > 0 && removed < lanes.len() {
+        return true;
+    }
+    disagreement::cluster(output, &lanes, options).is_disputed()
+}
+
 /// Two reviewers on the records both decided on.
 #[derive(Debug, Clone, Serialize)]
 pub struct PairAgreement {
@@ -173,13 +196,7 @@ impl Team {
             .map(|o| (o.reviewer.as_str(), o.spans.as_slice()))
             .collect();
         self.alpha.add_record(len, &coders);
-        let lanes: Vec<Source> = ops
-            .iter()
-            .map(|o| Source::new(o.reviewer.clone(), SourceRole::Annotator, o.spans.clone()))
-            .collect();
-        let removed = ops.iter().filter(|o| o.removed).count();
-        let outcomes_differ = removed > 0 && removed < ops.len();
-        if outcomes_differ || disagreement::cluster(output, &lanes, options).is_disputed() {
+        if disagree(output, ops.iter().copied(), options) {
             self.disagreements.push(Disagreement {
                 record_id: record_id.to_owned(),
                 opinions: ops.into_iter().cloned().collect(),
