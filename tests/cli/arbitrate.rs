@@ -545,7 +545,7 @@ fn e2e_resolve_a_cluster_with_a_real_key_press() {
     );
 }
 
-fn judged_app(store: &Rc<Store>) -> App {
+fn judged_app(store: &Rc<Store>, blind: bool) -> App {
     use spanreview::cli::judge_args::JudgeArgs;
     let files = toolace_files();
     let ds = Dataset::open(&files, None).expect("files open");
@@ -565,6 +565,7 @@ fn judged_app(store: &Rc<Store>) -> App {
         Opening {
             arb: ArbConfig {
                 judges: Some(std::sync::Arc::new(judges)),
+                blind,
                 ..ArbConfig::default()
             },
             ..Opening::new(QueueKind::Disputed, Config::defaults(true))
@@ -576,7 +577,7 @@ fn judged_app(store: &Rc<Store>) -> App {
 #[test]
 fn judges_reasoning_is_shown_and_unplaced_claims_are_dismissed_or_placed() {
     let store = mem();
-    let mut app = judged_app(&store);
+    let mut app = judged_app(&store, false);
     finish(&mut app);
     goto(&mut app, "toolace_train_00039__contradiction");
     assert_eq!(app.mode, ModeState::Arbitrate);
@@ -639,6 +640,32 @@ fn judges_reasoning_is_shown_and_unplaced_claims_are_dismissed_or_placed() {
     // The status names the judge upheld (the claim's, not whatever is at its index after saving).
     let s = render(&mut app, 140, 40);
     assert!(s.contains("upheld llm · dismissed none"), "{s}");
+}
+
+/// Blind, a judge is `judge N` wherever the screen names it (its lane is `JN`, its marks on a
+/// cluster `judge N`): its unplaced claim in the panel, not a bare "judge", and the status line
+/// once the claim is dismissed, not the judge's name while other clusters are still open.
+#[test]
+fn blind_mode_names_an_unplaced_claims_judge_as_its_lane() {
+    let store = mem();
+    let mut app = judged_app(&store, true);
+    finish(&mut app);
+    goto(&mut app, "toolace_train_00058__missing_tool");
+    let s = render(&mut app, 140, 40);
+    assert!(s.contains("unplaced claims (1)"), "{s}");
+    assert!(
+        s.contains("› judge 1: «"),
+        "the claim's judge as judge 1: {s}"
+    );
+    assert!(!s.contains("llm"), "the judge's name while blind: {s}");
+    app.update(Action::DismissClaim);
+    assert!(
+        !app.names_visible(),
+        "clusters still open: names stay hidden"
+    );
+    let s = render(&mut app, 140, 40);
+    assert!(s.contains("dismissed judge 1"), "{s}");
+    assert!(!s.contains("llm"), "the judge's name while blind: {s}");
 }
 
 #[test]

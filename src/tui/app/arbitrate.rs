@@ -191,23 +191,39 @@ impl App {
         }
     }
 
-    /// A source or judge name as shown: blind hides it behind its letter (judges: "judge").
+    /// A source or judge name as shown: blind hides it behind its letter (a judge: see
+    /// [`App::judge_label`]; its verdicts may also be a source of the record, with no lane).
     pub(super) fn shown_name(&self, name: &str) -> String {
-        if !self.arb_config.blind || self.names_visible() {
+        if self.names_visible() {
             return name.to_owned();
         }
         let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
             return name.to_owned();
         };
+        if arb.d.judges.iter().any(|j| j == name) {
+            return self.judge_label(name);
+        }
         match c.record.sources.iter().position(|s| s.name == name) {
             Some(i) => self.source_label(i),
-            None => arb
-                .d
-                .judges
-                .iter()
-                .position(|j| j == name)
-                .map_or_else(|| "?".to_owned(), |k| format!("judge {}", k + 1)),
+            None => "?".to_owned(),
         }
+    }
+
+    /// A judge as the screen names it: its name, or while blind `judge N` (its place among
+    /// the record's judges, as its lane is `JN`).
+    #[must_use]
+    pub fn judge_label(&self, judge: &str) -> String {
+        if self.names_visible() {
+            return judge.to_owned();
+        }
+        let Some(arb) = &self.arb else {
+            return judge.to_owned();
+        };
+        arb.d
+            .judges
+            .iter()
+            .position(|j| j == judge)
+            .map_or_else(|| "?".to_owned(), |k| format!("judge {}", k + 1))
     }
 
     /// Select the first unresolved disputed cluster from `from` on (wrapping); the current

@@ -364,12 +364,7 @@ fn cluster_panel(frame: &mut Frame<'_>, area: Rect, app: &App, c: &Current, arb:
                     JudgeSays::Unknown => "unknown",
                     JudgeSays::Claim => "claims a missed hallucination",
                 };
-                let who = if app.names_visible() {
-                    m.judge.clone()
-                } else {
-                    let k = arb.d.judges.iter().position(|j| *j == m.judge).unwrap_or(0);
-                    format!("judge {}", k + 1)
-                };
+                let who = app.judge_label(&m.judge);
                 lines.push(Line::from(vec![
                     Span::styled(format!("⚖ {who}: "), th.accent()),
                     Span::raw(format!("{says} {}", quote(m.range.0, m.range.1))),
@@ -395,11 +390,7 @@ fn cluster_panel(frame: &mut Frame<'_>, area: Rect, app: &App, c: &Current, arb:
             } else {
                 ""
             };
-            let who = if app.names_visible() {
-                u.judge.clone()
-            } else {
-                "judge".to_owned()
-            };
+            let who = app.judge_label(&u.judge);
             lines.push(Line::from(format!(
                 "{mark} {who}: «{}»{done}",
                 text::truncate(&text::escape_line(&u.text), 60)
