@@ -13,12 +13,7 @@ use crate::review::decision::Decision;
 /// # Errors
 /// Neither folder could take the file (each place and why).
 pub fn write(rows: &[(Decision, String)], now: std::time::SystemTime) -> Result<PathBuf, String> {
-    let stamp: String = crate::store::rfc3339(now)
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .take(15)
-        .collect();
-    let name = format!("spanreview-unsaved-{stamp}.jsonl");
+    let name = format!("spanreview-unsaved-{}.jsonl", crate::store::file_stamp(now));
     let mut errors = Vec::new();
     let here = std::env::current_dir().ok();
     for dir in [here, Some(std::env::temp_dir())].into_iter().flatten() {

@@ -28,6 +28,16 @@ pub fn rfc3339(t: SystemTime) -> String {
     )
 }
 
+/// `t` to the second for a file name, UTC: `20261130T055234` (a rescue file's name).
+#[must_use]
+pub fn file_stamp(t: SystemTime) -> String {
+    rfc3339(t)
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .take(15)
+        .collect()
+}
+
 /// The time of an RFC 3339 UTC stamp as [`rfc3339`] writes it (`2026-11-30T05:52:34.123Z`;
 /// fractional seconds optional). `None` for anything else, or a date before 1970.
 #[must_use]
@@ -125,6 +135,14 @@ mod tests {
     #[case(4_107_542_400_000, "2100-03-01T00:00:00.000Z")]
     fn formats_utc(#[case] millis: u64, #[case] want: &str) {
         assert_eq!(rfc3339(UNIX_EPOCH + Duration::from_millis(millis)), want);
+        let compact: String = want[..19]
+            .chars()
+            .filter(|c| *c != '-' && *c != ':')
+            .collect();
+        assert_eq!(
+            file_stamp(UNIX_EPOCH + Duration::from_millis(millis)),
+            compact
+        );
         assert_eq!(
             parse_rfc3339(want),
             Some(UNIX_EPOCH + Duration::from_millis(millis)),

@@ -19,7 +19,7 @@ use std::time::SystemTime;
 
 use rusqlite::{Connection, MAIN_DB};
 
-use super::{rfc3339, Store, StoreError};
+use super::{file_stamp, rfc3339, Store, StoreError};
 
 /// The time source of a store: stamps decisions, and tells the screen how long ago one was
 /// made. Tests inject a fixed or stepping clock ([`Store::set_clock`]).
@@ -147,13 +147,7 @@ impl Store {
         let stem = path
             .file_stem()
             .map_or_else(|| "spanreview".into(), |s| s.to_string_lossy().into_owned());
-        let stamp: String = self
-            .now_rfc3339()
-            .chars()
-            .filter(char::is_ascii_alphanumeric)
-            .take(15)
-            .collect();
-        let name = format!("{stem}.rescued-{stamp}.sqlite");
+        let name = format!("{stem}.rescued-{}.sqlite", file_stamp(self.now()));
         let beside = path.parent().filter(|d| d.is_dir()).map(|d| d.join(&name));
         let mut errors = Vec::new();
         let Some(conn) = self.conn.sqlite() else {
