@@ -27,7 +27,7 @@
 //! never imported.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::Context;
 use sha2::{Digest, Sha256};
@@ -378,19 +378,13 @@ fn load_one(
         // so new decisions there mean a new import, as for a file.
         JudgeKind::Database if crate::store::is_url(&spec.path.to_string_lossy()) => {
             let (count, last) = Store::open_snapshot(&spec.path)?.log_stamp(dataset_name)?;
-            let mut h = Sha256::new();
-            h.update(crate::store::shown(&spec.path).as_bytes());
-            h.update(format!("\0{dataset_name}\0{count}\0{last}").as_bytes());
-            h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+            let shown = crate::store::shown(&spec.path);
+            sha256_hex(&format!("{shown}\0{dataset_name}\0{count}\0{last}"))
         }
         JudgeKind::Database => {
-            let wal = wal_path(&spec.path);
+            let wal = crate::store::sibling(&spec.path, "-wal");
             let files = judges::content_hash(&[&spec.path, &wal])?;
-            let mut h = Sha256::new();
-            h.update(files.as_bytes());
-            h.update([0]);
-            h.update(dataset_name.as_bytes());
-            h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+            sha256_hex(&format!("{files}\0{dataset_name}"))
         }
     };
     let mut note = LoadNote {
@@ -469,11 +463,12 @@ fn shown_spec(spec: &JudgeSpec) -> String {
     format!("{}={}", spec.name, crate::store::shown(&spec.path))
 }
 
-/// `PATH-wal`, where SQLite keeps a WAL database's recent commits.
-fn wal_path(db: &Path) -> PathBuf {
-    let mut s = db.as_os_str().to_owned();
-    s.push("-wal");
-    PathBuf::from(s)
+/// SHA-256 of `s` in hex: what stands for a `--judge` database's content.
+fn sha256_hex(s: &str) -> String {
+    Sha256::digest(s.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Another reviewer's reviewed result on `dataset`, as a source named after the spec.

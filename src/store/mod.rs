@@ -54,6 +54,7 @@ use rusqlite::Connection;
 use engine::{vals, Conn, DbError, Tx};
 pub use open_pg::shown;
 use open_pg::{url_of, Access};
+pub use open_read::sibling;
 
 pub use apply::{Batch, BATCH_BUSY_TIMEOUT, PROVISIONAL};
 pub use clock::{file_stamp, new_origin, now, parse_rfc3339, rfc3339};

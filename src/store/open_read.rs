@@ -207,8 +207,10 @@ fn cannot_write(e: &rusqlite::Error) -> bool {
     )
 }
 
-/// `PATH` with `suffix` appended (`-wal`, `-shm`, `-journal`).
-pub(super) fn sibling(path: &Path, suffix: &str) -> PathBuf {
+/// `PATH` with `suffix` appended (`-wal`, `-shm`, `-journal`): the files SQLite keeps beside
+/// a database.
+#[must_use]
+pub fn sibling(path: &Path, suffix: &str) -> PathBuf {
     let mut s = path.as_os_str().to_owned();
     s.push(suffix);
     PathBuf::from(s)
