@@ -18,12 +18,10 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::formats::judges::{self, Judges, SpanReader};
+use crate::formats::judges::{self, Arbitration, Judges, SpanReader};
 use crate::formats::{Dataset, FormatError};
 use crate::model::{Record, Source, SourceRole};
-use crate::review::disagreement::{
-    cluster_judged, score, Disagreement, JudgeVerdict, Options, RecordScore,
-};
+use crate::review::disagreement::{Disagreement, JudgeVerdict, Options, RecordScore};
 use crate::review::metrics::RecordAgreement;
 
 /// How the arbitration features are set up (`review` flags).
@@ -69,16 +67,11 @@ impl ArbConfig {
         Ok(r)
     }
 
-    /// Cluster `record` with these rules: its sources as arbitration compares them
-    /// ([`judges::comparable`]: unknown detector labels read as empty) and its judges'
-    /// verdicts ([`judges::verdicts`]). Returns the sources clustered (same indices as the
-    /// record's), the clusters and the verdicts.
+    /// Cluster `record` with these rules, as `stats` does ([`Arbitration::of`]: its sources
+    /// as arbitration compares them, same indices as the record's, and its judges' verdicts).
     #[must_use]
-    pub fn cluster(&self, record: &Record) -> (Vec<Source>, Disagreement, Vec<JudgeVerdict>) {
-        let sources = judges::comparable(record);
-        let verdicts = judges::verdicts(record);
-        let d = cluster_judged(&record.output, &sources, &verdicts, &self.options);
-        (sources, d, verdicts)
+    pub fn cluster(&self, record: &Record) -> Arbitration {
+        Arbitration::of(record, &self.options)
     }
 }
 
@@ -213,10 +206,10 @@ fn score_one(
         Some(r) => (r, false),
         None => (config.read(dataset, i).ok()?, true),
     };
-    let mut s = score(&config.cluster(&rec).1);
+    let mut s = config.cluster(&rec).score();
     if config.auto_accept && s.is_unanimous() && !full {
         rec = config.read(dataset, i).ok()?;
-        s = score(&config.cluster(&rec).1);
+        s = config.cluster(&rec).score();
         full = true;
     }
     let agreements = if config.auto_accept && s.is_unanimous() {
@@ -388,7 +381,11 @@ impl Arb {
     /// first otherwise).
     #[must_use]
     pub fn new(record: &Record, config: &ArbConfig) -> Self {
-        let (sources, d, verdicts) = config.cluster(record);
+        let Arbitration {
+            sources,
+            disagreement: d,
+            verdicts,
+        } = config.cluster(record);
         let mut lanes: Vec<usize> = d.participants.clone();
         if config.blind {
             shuffle(&mut lanes, &record.id);

@@ -10,7 +10,6 @@ use super::{App, ModeState, PlanAtOpen, Status};
 use crate::formats::judges::{is_reviewer_source, Judges, LoadedSource};
 use crate::model::Span;
 use crate::review::decision::{replay, Decision};
-use crate::review::disagreement::score;
 use crate::store::claims::{Claim, CLAIM_RENEW};
 use crate::tui::log::state_of;
 use crate::tui::queue::QueueKind;
@@ -424,7 +423,7 @@ impl App {
             let Ok(rec) = self.arb_config.read(&self.dataset, *idx) else {
                 continue;
             };
-            let sc = score(&self.arb_config.cluster(&rec).1);
+            let sc = self.arb_config.cluster(&rec).score();
             if !sc.is_disputed() {
                 self.scores.remove(idx);
                 continue;
