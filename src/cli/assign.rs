@@ -25,7 +25,7 @@ use crate::formats::{Dataset, Format};
 use crate::model::escape;
 use crate::review::assign::{self, Assigned, Item, Options};
 use crate::review::team::decided_by;
-use crate::store::{Assignment, Store};
+use crate::store::Store;
 
 /// Arguments of `spanreview assign`.
 #[derive(Debug, clap::Args)]
@@ -93,25 +93,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (items, left_out) = items(&dataset);
     let db = args.db.db_path();
     let store = Store::open(&db)?;
-    let previous: Vec<Assigned> = store
-        .plan(&name)?
-        .unwrap_or_default()
-        .into_iter()
-        .map(|a| Assigned {
-            record_id: a.record_id,
-            reviewers: a.reviewers,
-        })
-        .collect();
+    let previous: Vec<Assigned> = store.plan(&name)?.unwrap_or_default();
     let log = store.decisions(Some(&name))?;
     let decided = decided_by(&log, arbitrates_reviewers);
     let plan = assign::plan(&items, &args.reviewers, &opts, &previous, &decided)?;
-    let stored: Vec<Assignment> = plan
-        .iter()
-        .map(|a| Assignment {
-            record_id: a.record_id.clone(),
-            reviewers: a.reviewers.clone(),
-        })
-        .collect();
     let before: HashMap<&str, &Vec<String>> = previous
         .iter()
         .map(|a| (a.record_id.as_str(), &a.reviewers))
@@ -123,7 +108,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let note = if !previous.is_empty() && moved == 0 && plan.len() == previous.len() {
         format!("plan of dataset {name} unchanged; nothing saved")
     } else {
-        let generation = store.save_plan(&name, &stored)?;
+        let generation = store.save_plan(&name, &plan)?;
         let kept = plan
             .iter()
             .filter(|a| decided.contains_key(&a.record_id))
@@ -165,21 +150,13 @@ fn show(args: &Args) -> anyhow::Result<ExitCode> {
     };
     let db = args.db.db_path();
     let store = Store::open_existing(&db)?;
-    let plan: Vec<Assigned> = store
-        .plan(&name)?
-        .with_context(|| {
-            format!(
-                "{} holds no plan for dataset {name:?}: make one with `spanreview assign FILE \
-                 --reviewers A,B`",
-                crate::store::shown(&db)
-            )
-        })?
-        .into_iter()
-        .map(|a| Assigned {
-            record_id: a.record_id,
-            reviewers: a.reviewers,
-        })
-        .collect();
+    let plan: Vec<Assigned> = store.plan(&name)?.with_context(|| {
+        format!(
+            "{} holds no plan for dataset {name:?}: make one with `spanreview assign FILE \
+             --reviewers A,B`",
+            crate::store::shown(&db)
+        )
+    })?;
     if args.json {
         return super::write_stdout(json_lines(&plan).as_bytes());
     }

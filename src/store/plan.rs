@@ -7,14 +7,9 @@
 use super::engine::vals;
 use super::{Store, StoreError};
 
-/// One record's place in a plan: the reviewers who review it (two or more on overlap records).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Assignment {
-    /// The record's id.
-    pub record_id: String,
-    /// Its reviewers, in the order the plan lists them.
-    pub reviewers: Vec<String>,
-}
+/// One record's place in a plan: the reviewers who review it (two or more on overlap
+/// records), as the planner makes it ([`crate::review::assign::plan`]) and the store keeps it.
+pub use crate::review::assign::Assigned as Assignment;
 
 impl Store {
     /// Save `plan` as the dataset's new plan (the next generation), in one transaction. Returns
