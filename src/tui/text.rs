@@ -165,6 +165,13 @@ pub fn width(s: &str) -> usize {
     s.graphemes(true).map(|g| cols(&display(g))).sum()
 }
 
+/// `s` and spaces up to `width` columns as [`width`] measures it (a table's left-aligned
+/// cell: `format!("{:<18}")` counts code points, and `東` or `e` + U+0301 are not one column).
+#[must_use]
+pub fn pad(s: &str, columns: usize) -> String {
+    format!("{s}{}", " ".repeat(columns.saturating_sub(width(s))))
+}
+
 /// Cut a one-line string to at most `max` columns (escaping control characters), adding `…`
 /// when cut.
 #[must_use]
@@ -362,6 +369,21 @@ pub fn row_of(rows: &[Row], byte: usize) -> usize {
 mod tests {
     use super::*;
     use rstest::rstest;
+
+    /// A cell pads to the columns it takes on screen, its control characters as their escapes
+    /// (the CLI's tables are printed escaped).
+    #[rstest]
+    #[case("ab", 4, "ab  ")]
+    #[case("東京", 5, "東京 ")]
+    #[case("e\u{301}°", 3, "e\u{301}° ")]
+    #[case("longer", 2, "longer")]
+    #[case("bo\u{1b}", 12, "bo\u{1b}    ")]
+    fn cells_pad_to_screen_columns(#[case] s: &str, #[case] columns: usize, #[case] want: &str) {
+        assert_eq!(pad(s, columns), want);
+        if columns >= width(s) {
+            assert_eq!(width(&escape_line(want)), columns, "{want:?}");
+        }
+    }
 
     #[rstest]
     #[case("a\u{202E}b", "a\\u{202e}b")]

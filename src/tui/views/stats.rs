@@ -87,41 +87,50 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         return;
     }
     bars(frame, chart, app, s);
-    let mut lines = vec![Line::from(Span::styled(
-        format!(
-            "{:<18} {:>7} {:>7} {:>7} {:>6} {:>6} {:>6} {:>6} {:>16}",
-            "source",
-            "records",
-            "char F1",
-            "ex F1",
-            "IoU",
-            "kappa",
-            "lbl F1",
-            "kappa",
-            "upheld clusters"
-        ),
-        th.accent(),
-    ))];
-    for src in &s.sources {
-        let upheld = if src.upheld + src.dismissed == 0 {
-            "—".to_owned()
-        } else {
-            format!("{} of {}", src.upheld, src.upheld + src.dismissed)
-        };
-        lines.push(Line::from(format!(
-            "{:<18} {:>7} {:>7.2} {:>7.2} {:>6} {:>6} {:>6.2} {:>6} {:>16}",
-            text::truncate(&text::escape_line(&src.name), 18),
-            src.records,
-            src.char_f1,
-            src.example_f1,
-            opt(src.iou),
-            opt(src.kappa),
-            src.label_f1,
-            opt(src.label_kappa),
-            upheld
-        )));
-    }
+    let (header, rows) = table_lines(s);
+    let mut lines = vec![Line::from(Span::styled(header, th.accent()))];
+    lines.extend(rows.into_iter().map(Line::from));
     frame.render_widget(Paragraph::new(lines), table);
+}
+
+/// The numbers table: its header and a row per source.
+fn table_lines(s: &StatsView) -> (String, Vec<String>) {
+    let header = format!(
+        "{:<18} {:>7} {:>7} {:>7} {:>6} {:>6} {:>6} {:>6} {:>16}",
+        "source",
+        "records",
+        "char F1",
+        "ex F1",
+        "IoU",
+        "kappa",
+        "lbl F1",
+        "kappa",
+        "upheld clusters"
+    );
+    let rows = s
+        .sources
+        .iter()
+        .map(|src| {
+            let upheld = if src.upheld + src.dismissed == 0 {
+                "—".to_owned()
+            } else {
+                format!("{} of {}", src.upheld, src.upheld + src.dismissed)
+            };
+            format!(
+                "{} {:>7} {:>7.2} {:>7.2} {:>6} {:>6} {:>6.2} {:>6} {:>16}",
+                text::pad(&text::truncate(&src.name, 18), 18),
+                src.records,
+                src.char_f1,
+                src.example_f1,
+                opt(src.iou),
+                opt(src.kappa),
+                src.label_f1,
+                opt(src.label_kappa),
+                upheld
+            )
+        })
+        .collect();
+    (header, rows)
 }
 
 fn bars(frame: &mut Frame<'_>, area: Rect, app: &App, s: &StatsView) {
@@ -152,4 +161,46 @@ fn bars(frame: &mut Frame<'_>, area: Rect, app: &App, s: &StatsView) {
         .bar_gap(2)
         .max(100);
     frame.render_widget(chart, area);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{table_lines, text};
+    use crate::tui::stats_model::{SourceStats, StatsView};
+
+    fn source(name: &str) -> SourceStats {
+        SourceStats {
+            name: name.to_owned(),
+            records: 3,
+            char_f1: 0.5,
+            example_f1: 1.0,
+            iou: Some(0.25),
+            kappa: None,
+            label_f1: 0.5,
+            label_kappa: Some(0.1),
+            upheld: 1,
+            dismissed: 1,
+        }
+    }
+
+    /// A source named in CJK (two columns a character), with accents or past the name column
+    /// lines its numbers up under the header's, as an ASCII name does.
+    #[test]
+    fn the_table_columns_line_up_whatever_the_names_script() {
+        let s = StatsView {
+            sources: [
+                "gold",
+                "審査員",
+                "審査員審査員審査員審査員審査員",
+                "e\u{301}°’",
+            ]
+            .map(source)
+            .to_vec(),
+            ..StatsView::default()
+        };
+        let (header, rows) = table_lines(&s);
+        for r in &rows {
+            assert_eq!(text::width(r), text::width(&header), "{r:?}\n{header:?}");
+        }
+    }
 }
