@@ -15,17 +15,16 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use serde_json::Value;
-use unicode_width::UnicodeWidthStr;
 
 use super::db_args::DbArgs;
 use super::eprintln;
 use super::judge_args::arbitrates_reviewers;
-use super::pad;
 use crate::formats::{Dataset, Format};
 use crate::model::escape;
 use crate::review::assign::{self, Assigned, Item, Options};
 use crate::review::team::decided_by;
 use crate::store::Store;
+use crate::tui::text::{self, pad};
 
 /// Arguments of `spanreview assign`.
 #[derive(Debug, clap::Args)]
@@ -268,8 +267,8 @@ fn summary(
     let overlap = plan.iter().filter(|a| a.reviewers.len() >= 2).count();
     let width = names
         .iter()
-        .map(|n| n.width())
-        .chain(["reviewer".width()])
+        .map(|n| text::width(n))
+        .chain([text::width("reviewer")])
         .max()
         .unwrap_or(0);
     let mut s = format!(

@@ -13,15 +13,14 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use serde_json::{json, Map, Value};
-use unicode_width::UnicodeWidthStr;
 
 use super::eprintln;
 use super::judge_args::{self, JudgeArgs};
-use super::pad;
 use crate::formats::{Dataset, Format};
 use crate::model::{Record, Span, GOLD};
 use crate::review::alpha::{Alpha, AlphaScores};
 use crate::review::metrics::{Agreement, Comparison};
+use crate::tui::text::{self, pad};
 
 /// Arguments of `spanreview compare`.
 #[derive(Debug, clap::Args)]
@@ -299,7 +298,7 @@ fn table(a: &str, pairs: &[Pair], groups: Groups) -> String {
     }
     let width = rows
         .iter()
-        .map(|(l, _)| l.width())
+        .map(|(l, _)| text::width(l))
         .chain(std::iter::once("comparison".len()))
         .max()
         .unwrap_or(0);

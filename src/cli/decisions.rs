@@ -5,14 +5,12 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use unicode_width::UnicodeWidthStr;
-
 use super::db_args::DbArgs;
 use super::eprintln;
-use super::pad;
 use crate::model::escape;
 use crate::review::decision::{ActionKind, Decision, SpanValue};
 use crate::store::Store;
+use crate::tui::text::{self, pad};
 
 /// Arguments of `spanreview decisions`.
 #[derive(Debug, clap::Args)]
@@ -108,10 +106,10 @@ fn write_table(out: impl Write, log: &[Decision]) -> io::Result<()> {
         return out.flush();
     }
     let rows: Vec<[String; 9]> = log.iter().map(row).collect();
-    let mut widths = HEADER.map(UnicodeWidthStr::width);
+    let mut widths = HEADER.map(text::width);
     for r in &rows {
         for (w, cell) in widths.iter_mut().zip(r) {
-            *w = (*w).max(cell.width());
+            *w = (*w).max(text::width(cell));
         }
     }
     let header = HEADER.map(str::to_owned);

@@ -202,13 +202,6 @@ pub fn error_message(e: &anyhow::Error) -> String {
     msg
 }
 
-/// `s` and spaces up to `width` display columns: a cell of the text tables (`stats`, `compare`,
-/// `assign`, `decisions`), aligned by what the terminal shows (`東` takes two columns).
-pub(crate) fn pad(s: &str, width: usize) -> String {
-    use unicode_width::UnicodeWidthStr;
-    format!("{s}{}", " ".repeat(width.saturating_sub(s.width())))
-}
-
 /// A score with 4 decimals for the tables of `compare` and `stats`, `-` when undefined; a
 /// negative score that rounds to zero prints as `0.0000`, not `-0.0000`.
 pub(crate) fn score4(x: Option<f64>) -> String {
@@ -265,14 +258,6 @@ mod tests {
                 f.display()
             );
         }
-    }
-
-    #[test]
-    fn cells_pad_to_display_columns() {
-        assert_eq!(super::pad("ab", 4), "ab  ");
-        assert_eq!(super::pad("東京", 5), "東京 ");
-        assert_eq!(super::pad("e\u{301}°", 3), "e\u{301}° ");
-        assert_eq!(super::pad("longer", 2), "longer");
     }
 
     #[test]

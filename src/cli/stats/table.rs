@@ -1,11 +1,10 @@
 //! The readable `stats` report.
 
-use unicode_width::UnicodeWidthStr;
-
 use super::Report;
-use crate::cli::{pad, score4};
+use crate::cli::score4;
 use crate::review::decision::OutcomeKind;
 use crate::review::metrics::Scores;
+use crate::tui::text::{self, pad};
 
 /// The readable report.
 pub(super) fn table(r: &Report) -> String {
@@ -141,8 +140,8 @@ impl Report {
 fn block(title: &str, rows: &[(String, &Scores, String)], with_upheld: bool) -> String {
     let width = rows
         .iter()
-        .map(|(l, _, _)| l.width())
-        .chain(std::iter::once(title.width()))
+        .map(|(l, _, _)| text::width(l))
+        .chain(std::iter::once(text::width(title)))
         .max()
         .unwrap_or(0);
     let mut s = String::new();

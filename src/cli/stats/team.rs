@@ -6,13 +6,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::time::UNIX_EPOCH;
 
-use unicode_width::UnicodeWidthStr;
-
 use crate::cli::judge_args::arbitrates_reviewers;
-use crate::cli::{pad, score4};
+use crate::cli::score4;
 use crate::review::decision::Decision;
 use crate::review::team::{decided_by, Pace, TeamAgreement};
 use crate::store::{parse_rfc3339, Assignment};
+use crate::tui::text::{self, pad};
 
 /// Disagreements listed in the table (`--json` lists every one).
 const SHOWN: usize = 50;
@@ -82,8 +81,8 @@ pub(super) fn team_table(t: &TeamAgreement) -> String {
         .collect();
     let width = rows
         .iter()
-        .map(|r| r.0.width())
-        .chain(["reviewers".width()])
+        .map(|r| text::width(&r.0))
+        .chain([text::width("reviewers")])
         .max()
         .unwrap_or(0);
     let mut s = format!(
@@ -152,8 +151,8 @@ pub(super) fn team_table(t: &TeamAgreement) -> String {
 pub(super) fn pace_table(paces: &[Pace]) -> String {
     let width = paces
         .iter()
-        .map(|p| p.reviewer.width())
-        .chain(["reviewer".width()])
+        .map(|p| text::width(&p.reviewer))
+        .chain([text::width("reviewer")])
         .max()
         .unwrap_or(0);
     let opt = |x: Option<usize>| x.map_or_else(|| "-".to_owned(), |v| v.to_string());
@@ -183,4 +182,33 @@ pub(super) fn pace_table(paces: &[Pace]) -> String {
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{pace_table, text, Pace};
+
+    /// The table is printed escaped: a reviewer name with a control character, in CJK or with
+    /// a combining mark keeps every column under its header.
+    #[test]
+    fn reviewer_names_of_any_kind_keep_the_columns() {
+        let pace = |r: &str| Pace {
+            reviewer: r.to_owned(),
+            assigned: Some(4),
+            done: 1,
+            left: Some(3),
+            hours: 0.5,
+            rate_per_hour: Some(2.0),
+            hours_left: Some(1.5),
+        };
+        let names = ["ana", "robert\u{1b}", "東京", "e\u{301}va"];
+        let table = pace_table(&names.map(pace));
+        let shown = crate::model::escape::lines(&table);
+        let widths: Vec<usize> = shown.lines().skip(2).map(text::width).collect();
+        assert_eq!(widths.len(), 5, "{shown}");
+        assert!(
+            widths.iter().all(|&w| w == widths[0]),
+            "{widths:?}\n{shown}"
+        );
+    }
 }
