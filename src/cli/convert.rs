@@ -20,6 +20,7 @@ use anyhow::{bail, Context};
 use serde_json::{json, Value};
 
 use crate::cli::eprintln;
+use crate::cli::export::AtomicFile;
 use crate::formats::index::Layout;
 use crate::formats::{prodigy, DataFile, Dataset, Format};
 use crate::model::{Record, Span};
@@ -328,8 +329,8 @@ fn convert(rec: &Record, from: Format, to: Format, spans: &[Span]) -> Option<Val
 }
 
 /// Write `values` to `path` (`-`: standard output) as JSONL or a JSON array (one element a
-/// line, as Label Studio reads it); a file is written beside and renamed over, so a failed
-/// run leaves the old one.
+/// line, as Label Studio reads it), as `export` writes a file ([`AtomicFile`]: beside it and
+/// renamed over, so a failed run leaves the old one; through a link; a stream in place).
 fn write_out(path: &Path, values: &[Value], layout: Layout) -> anyhow::Result<()> {
     let mut bytes = Vec::new();
     if layout == Layout::Array {
@@ -349,18 +350,9 @@ fn write_out(path: &Path, values: &[Value], layout: Layout) -> anyhow::Result<()
         crate::cli::write_stdout(&bytes)?;
         return Ok(());
     }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".spanreview-tmp");
-    let tmp = PathBuf::from(tmp);
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(&bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    };
-    write()
-        .with_context(|| format!("writing {}", path.display()))
-        .inspect_err(|_| {
-            let _ = std::fs::remove_file(&tmp);
-        })
+    let mut file = AtomicFile::create(path)?;
+    file.writer()
+        .and_then(|w| w.write_all(&bytes))
+        .with_context(|| format!("writing {}", path.display()))?;
+    file.persist()
 }

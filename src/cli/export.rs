@@ -81,7 +81,8 @@ use crate::review::decision::Decision;
 use crate::review::outcome::Tally;
 use crate::store::Store;
 
-use output::{AtomicFile, Protected, RecordFile, Records};
+pub(crate) use output::AtomicFile;
+use output::{Protected, RecordFile, Records};
 use record::Exporter;
 use sink::Sink;
 

@@ -320,6 +320,32 @@ fn dash_reads_standard_input_and_writes_standard_output() {
     assert_eq!(got, lines(&records()));
 }
 
+/// `--out` is written as `export` writes its outputs: through a symbolic link into the file it
+/// points to (the link kept), and to a stream such as `/dev/stdout` in place.
+#[test]
+fn out_through_a_link_or_to_a_stream_is_written_where_it_points() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let real = dir.path().join("real.jsonl");
+    let link = dir.path().join("link.jsonl");
+    std::fs::write(&real, "old\n").expect("write");
+    std::os::unix::fs::symlink(&real, &link).expect("link");
+    let out = convert(&[s(&records()), "--to", "ragtruth", "--out", s(&link)]);
+    exits(&out, 0);
+    assert!(
+        std::fs::symlink_metadata(&link).is_ok_and(|m| m.file_type().is_symlink()),
+        "the link was replaced by a file"
+    );
+    assert_eq!(lines(&real), lines(&records()));
+    let out = convert(&[s(&records()), "--to", "ragtruth", "--out", "/dev/stdout"]);
+    exits(&out, 0);
+    let got: Vec<Value> = String::from_utf8(out.stdout)
+        .expect("utf-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!(got, lines(&records()));
+}
+
 #[test]
 fn the_labeling_config_lists_the_labels_and_goes_to_stdout_or_config() {
     let dir = tempfile::tempdir().expect("tmp");
