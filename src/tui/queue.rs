@@ -64,24 +64,23 @@ impl FromStr for QueueKind {
             "disputed" => Ok(Self::Disputed),
             "mine" => Ok(Self::Mine),
             _ => {
-                let (prefix, value) = s.split_once(':').unwrap_or((s, ""));
-                match prefix {
-                    _ if value.is_empty() => Err(format!(
+                let unknown = || {
+                    format!(
                         "unknown queue {s:?} (expected unreviewed, mine, all, flagged, disputed, \
                          type:T, label:L, source:NAME, confidence:LO-HI, reviewer:NAME or \
                          outcome:open|clean|removed)"
-                    )),
+                    )
+                };
+                let (prefix, value) = s.split_once(':').unwrap_or((s, ""));
+                match prefix {
+                    _ if value.is_empty() => Err(unknown()),
                     "type" => Ok(Self::Type(value.to_owned())),
                     "label" => Ok(Self::Label(value.to_owned())),
                     "source" => Ok(Self::Source(value.to_owned())),
                     p if filters::PREFIXES.contains(&p) => {
                         Filter::parse(p, value).map(Self::Filter)
                     }
-                    _ => Err(format!(
-                        "unknown queue {s:?} (expected unreviewed, mine, all, flagged, disputed, \
-                         type:T, label:L, source:NAME, confidence:LO-HI, reviewer:NAME or \
-                         outcome:open|clean|removed)"
-                    )),
+                    _ => Err(unknown()),
                 }
             }
         }
