@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::{App, ModeState, PlanAtOpen, Status};
 use crate::formats::judges::{is_reviewer_source, Judges, LoadedSource};
-use crate::model::Span;
+use crate::model::{Record, Span};
 use crate::review::decision::{replay, Decision};
 use crate::store::claims::{Claim, CLAIM_RENEW};
 use crate::tui::log::state_of;
@@ -67,7 +67,7 @@ impl App {
             let done = own.get(&id).is_some_and(|ds| {
                 self.dataset
                     .record(i)
-                    .is_ok_and(|r| replay(&r, ds).is_reviewed())
+                    .is_ok_and(|r| reviewed_by(&r, ds, &self.reviewer))
             });
             if done {
                 view.done.insert(id);
@@ -349,12 +349,7 @@ impl App {
             self.states.insert(id.to_owned(), state);
         }
         if let Some(p) = self.team.plan.as_mut().filter(|p| p.mine.contains(id)) {
-            let own: Vec<Decision> = all
-                .iter()
-                .filter(|d| d.reviewer == self.reviewer)
-                .cloned()
-                .collect();
-            if replay(&record, &own).is_reviewed() {
+            if reviewed_by(&record, &all, &self.reviewer) {
                 p.done.insert(id.to_owned());
             } else {
                 p.done.remove(id);
@@ -471,6 +466,17 @@ fn reviewer_spans(judges: Option<&Judges>, id: &str) -> Vec<(String, Vec<Span>)>
             .filter_map(|s| Some((s.name.clone(), s.spans.get(id)?.clone())))
             .collect()
     })
+}
+
+/// Whether `reviewer`'s own decisions among `log` leave `record` reviewed: done on their share
+/// of the plan (on an overlap record, another reviewer's verdict does not count).
+fn reviewed_by(record: &Record, log: &[Decision], reviewer: &str) -> bool {
+    let own: Vec<Decision> = log
+        .iter()
+        .filter(|d| d.reviewer == reviewer)
+        .cloned()
+        .collect();
+    replay(record, &own).is_reviewed()
 }
 
 /// How many of `records` the stored states call reviewed.
