@@ -1,6 +1,6 @@
 //! `--db` and `--dataset`, the one pair every subcommand reading the decision log shares.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::store::Store;
 
@@ -28,6 +28,22 @@ impl DbArgs {
     pub fn db_path(&self) -> PathBuf {
         self.db.clone().unwrap_or_else(Store::default_path)
     }
+}
+
+/// `DB has no decisions on dataset "NAME" (it has: A, B)`: what a reader of dataset `name`
+/// found in the database at `db`, whose datasets are `known` (a --dataset that names none of
+/// them, most likely).
+#[must_use]
+pub fn no_decisions(db: &Path, name: &str, known: &[String]) -> String {
+    let known = if known.is_empty() {
+        "none".to_owned()
+    } else {
+        known.join(", ")
+    };
+    format!(
+        "{} has no decisions on dataset {name:?} (it has: {known})",
+        crate::store::shown(db)
+    )
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use super::db_args::DbArgs;
+use super::db_args::{no_decisions, DbArgs};
 use super::eprintln;
 use crate::model::escape;
 use crate::review::decision::{ActionKind, Decision, SpanValue};
@@ -42,15 +42,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(ds) = args.db.dataset.as_deref().filter(|_| log.is_empty()) {
         let known = store.datasets()?;
         if !known.iter().any(|k| k == ds) {
-            eprintln!(
-                "warning: {} has no decisions on dataset {ds:?} (it has: {})",
-                crate::store::shown(&path),
-                if known.is_empty() {
-                    "none".to_owned()
-                } else {
-                    known.join(", ")
-                }
-            );
+            eprintln!("warning: {}", no_decisions(&path, ds, &known));
         }
     }
     let out = io::stdout().lock();

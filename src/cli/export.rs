@@ -72,7 +72,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 
-use super::db_args::DbArgs;
+use super::db_args::{no_decisions, DbArgs};
 use super::eprintln;
 use super::judge_args::{self, Conflict, JudgeArgs};
 use crate::formats::{Dataset, Format};
@@ -377,14 +377,8 @@ fn load_log(db: &Path, name: &str) -> anyhow::Result<HashMap<String, Vec<Decisio
     if log.is_empty() {
         let known = store.datasets().unwrap_or_default();
         eprintln!(
-            "warning: {} has no decisions on dataset {name:?} (it has: {}); records are \
-             exported as read",
-            crate::store::shown(db),
-            if known.is_empty() {
-                "none".to_owned()
-            } else {
-                known.join(", ")
-            }
+            "warning: {}; records are exported as read",
+            no_decisions(db, name, &known)
         );
     }
     let mut by_record: HashMap<String, Vec<Decision>> = HashMap::new();

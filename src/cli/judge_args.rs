@@ -32,6 +32,7 @@ use std::path::Path;
 use anyhow::Context;
 use sha2::{Digest, Sha256};
 
+use super::db_args::no_decisions;
 use super::eprintln;
 use crate::formats::judges::{self, JudgeKind, JudgeSpec, Judges, LoadedSource, REVIEWER_PREFIX};
 use crate::formats::Dataset;
@@ -484,11 +485,10 @@ pub fn reviewed_source(
     let log = other.decisions(Some(dataset_name))?;
     let mut problems = Vec::new();
     if log.is_empty() {
-        let known = other.datasets().unwrap_or_default().join(", ");
+        let known = other.datasets().unwrap_or_default();
         problems.push(format!(
-            "{} has no decisions on dataset {dataset_name:?} (it has: {}); the source is empty",
-            crate::store::shown(&spec.path),
-            if known.is_empty() { "none" } else { &known }
+            "{}; the source is empty",
+            no_decisions(&spec.path, dataset_name, &known)
         ));
     }
     let mut by_record: HashMap<String, Vec<Decision>> = HashMap::new();
