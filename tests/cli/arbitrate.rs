@@ -574,12 +574,18 @@ fn judged_app(store: &Rc<Store>, blind: bool) -> App {
     .expect("app")
 }
 
+/// [`judged_app`] with its clustering finished, on record `id`.
+fn judged_app_at(store: &Rc<Store>, blind: bool, id: &str) -> App {
+    let mut app = judged_app(store, blind);
+    finish(&mut app);
+    goto(&mut app, id);
+    app
+}
+
 #[test]
 fn judges_reasoning_is_shown_and_unplaced_claims_are_dismissed_or_placed() {
     let store = mem();
-    let mut app = judged_app(&store, false);
-    finish(&mut app);
-    goto(&mut app, "toolace_train_00039__contradiction");
+    let mut app = judged_app_at(&store, false, "toolace_train_00039__contradiction");
     assert_eq!(app.mode, ModeState::Arbitrate);
     // Walk the clusters: the judge's verdict on the gold span and its claim each show.
     let mut seen = String::new();
@@ -648,9 +654,7 @@ fn judges_reasoning_is_shown_and_unplaced_claims_are_dismissed_or_placed() {
 #[test]
 fn blind_mode_names_an_unplaced_claims_judge_as_its_lane() {
     let store = mem();
-    let mut app = judged_app(&store, true);
-    finish(&mut app);
-    goto(&mut app, "toolace_train_00058__missing_tool");
+    let mut app = judged_app_at(&store, true, "toolace_train_00058__missing_tool");
     let s = render(&mut app, 140, 40);
     assert!(s.contains("unplaced claims (1)"), "{s}");
     assert!(

@@ -312,12 +312,15 @@ fn dash_reads_standard_input_and_writes_standard_output() {
         .output()
         .expect("runs");
     exits(&back, 0);
-    let got: Vec<Value> = String::from_utf8(back.stdout)
-        .expect("utf-8")
+    assert_eq!(stdout_lines(&back), lines(&records()));
+}
+
+/// The JSON values of the JSONL a finished command wrote to standard output.
+fn stdout_lines(out: &std::process::Output) -> Vec<Value> {
+    String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).expect("json"))
-        .collect();
-    assert_eq!(got, lines(&records()));
+        .collect()
 }
 
 /// `--out` is written as `export` writes its outputs: through a symbolic link into the file it
@@ -338,12 +341,7 @@ fn out_through_a_link_or_to_a_stream_is_written_where_it_points() {
     assert_eq!(lines(&real), lines(&records()));
     let out = convert(&[s(&records()), "--to", "ragtruth", "--out", "/dev/stdout"]);
     exits(&out, 0);
-    let got: Vec<Value> = String::from_utf8(out.stdout)
-        .expect("utf-8")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("json"))
-        .collect();
-    assert_eq!(got, lines(&records()));
+    assert_eq!(stdout_lines(&out), lines(&records()));
 }
 
 #[test]
