@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::model::Record;
 use crate::review::decision::{Decision, OutcomeKind, RecordOutcome, RecordReview};
-use crate::review::metrics::{Agreement, RecordAgreement};
+use crate::review::metrics::{Agreement, RecordAgreement, Scores};
 use crate::review::outcome::votes;
 use crate::store::RecordState;
 
@@ -18,20 +18,9 @@ use crate::store::RecordState;
 pub struct SourceStats {
     /// Source name.
     pub name: String,
-    /// Records compared (reviewed ones the source is present on).
-    pub records: usize,
-    /// Character-level F1 against the reviewed result.
-    pub char_f1: f64,
-    /// Example-level F1.
-    pub example_f1: f64,
-    /// Mean IoU (records where either side marks something).
-    pub iou: Option<f64>,
-    /// Character-level Cohen's kappa.
-    pub kappa: Option<f64>,
-    /// Label-aware character-level F1: a relabeled span's characters are not agreement.
-    pub label_f1: f64,
-    /// Label-aware character-level kappa (label sets and "no span" as categories).
-    pub label_kappa: Option<f64>,
+    /// Agreement with the reviewed result over the records compared (reviewed ones the source
+    /// is present on), as `stats` reports it.
+    pub overall: Scores,
     /// Disputed clusters (and judge claims) whose resolution upheld it.
     pub upheld: usize,
     /// Disputed clusters (and judge claims) whose resolution dismissed it.
@@ -117,21 +106,13 @@ impl StatsView {
         v.sources = names
             .into_iter()
             .map(|name| {
-                let a = agree.get(&name).cloned().unwrap_or_default();
-                let sc = a.scores();
+                let overall = agree.get(&name).cloned().unwrap_or_default().scores();
                 let c = counts.get(&name).copied().unwrap_or_default();
-                let (upheld, dismissed) = (c.upheld, c.dismissed);
                 SourceStats {
-                    records: a.records,
-                    char_f1: sc.char_level.f1,
-                    example_f1: sc.example_level.f1,
-                    iou: sc.mean_iou,
-                    kappa: sc.kappa,
-                    label_f1: sc.char_level_labeled.f1,
-                    label_kappa: sc.kappa_labeled,
-                    upheld,
-                    dismissed,
                     name,
+                    overall,
+                    upheld: c.upheld,
+                    dismissed: c.dismissed,
                 }
             })
             .collect();
@@ -161,10 +142,11 @@ mod tests {
         ];
         let v = StatsView::compute(1, &HashMap::new(), &[], &[&rec], &[]);
         let by = |n: &str| v.sources.iter().find(|s| s.name == n).expect("source");
-        let (same, other) = (by("same"), by("other"));
-        assert_eq!((same.char_f1, same.label_f1), (1.0, 1.0));
-        assert_eq!((other.char_f1, other.label_f1), (1.0, 0.0));
+        let (same, other) = (by("same").overall, by("other").overall);
+        let f1s = |s: Scores| (s.char_level.f1, s.char_level_labeled.f1);
+        assert_eq!(f1s(same), (1.0, 1.0));
+        assert_eq!(f1s(other), (1.0, 0.0));
         assert_eq!(other.kappa, Some(1.0));
-        assert!(other.label_kappa.expect("kappa") < 1.0);
+        assert!(other.kappa_labeled.expect("kappa") < 1.0);
     }
 }

@@ -376,8 +376,11 @@ fn unanimous_records_are_auto_accepted_and_undoable() {
         .iter()
         .find(|s| s.name == "alpha")
         .expect("alpha");
-    assert_eq!(alpha.records, 2);
-    assert!((alpha.char_f1 - 1.0).abs() < 1e-9, "{alpha:?}");
+    assert_eq!(alpha.overall.records, 2);
+    assert!(
+        (alpha.overall.char_level.f1 - 1.0).abs() < 1e-9,
+        "{alpha:?}"
+    );
     app.update(Action::Cancel);
 
     // `u` elsewhere does not undo a background auto-accept...
@@ -719,7 +722,7 @@ fn snapshot_stats_screen_with_bar_chart() {
     assert_eq!(st.compared, 1);
     let gold = st.sources.iter().find(|s| s.name == "gold").expect("gold");
     assert!(
-        (gold.char_f1 - 1.0).abs() < 1e-9,
+        (gold.overall.char_level.f1 - 1.0).abs() < 1e-9,
         "taking the gold everywhere: {gold:?}"
     );
     assert!(gold.upheld >= 1 && gold.dismissed == 0, "{gold:?}");

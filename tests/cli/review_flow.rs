@@ -1653,8 +1653,8 @@ fn the_stats_screen_leaves_removed_records_out_of_the_agreement_as_stats_does() 
     assert_eq!((st.reviewed, st.removed), (2, 1));
     assert_eq!(st.compared, 1, "the accepted record only");
     let gold = st.sources.iter().find(|s| s.name == "gold").expect("gold");
-    assert_eq!(gold.records, 1);
-    assert!((gold.char_f1 - 1.0).abs() < 1e-9, "{gold:?}");
+    assert_eq!(gold.overall.records, 1);
+    assert!((gold.overall.char_level.f1 - 1.0).abs() < 1e-9, "{gold:?}");
 }
 
 #[test]

@@ -111,6 +111,7 @@ fn table_lines(s: &StatsView) -> (String, Vec<String>) {
         .sources
         .iter()
         .map(|src| {
+            let sc = &src.overall;
             let upheld = if src.upheld + src.dismissed == 0 {
                 "—".to_owned()
             } else {
@@ -119,13 +120,13 @@ fn table_lines(s: &StatsView) -> (String, Vec<String>) {
             format!(
                 "{} {:>7} {:>7.2} {:>7.2} {:>6} {:>6} {:>6.2} {:>6} {:>16}",
                 text::pad(&text::truncate(&src.name, 18), 18),
-                src.records,
-                src.char_f1,
-                src.example_f1,
-                opt(src.iou),
-                opt(src.kappa),
-                src.label_f1,
-                opt(src.label_kappa),
+                sc.records,
+                sc.char_level.f1,
+                sc.example_level.f1,
+                opt(sc.mean_iou),
+                opt(sc.kappa),
+                sc.char_level_labeled.f1,
+                opt(sc.kappa_labeled),
                 upheld
             )
         })
@@ -141,7 +142,7 @@ fn bars(frame: &mut Frame<'_>, area: Rect, app: &App, s: &StatsView) {
         .enumerate()
         .map(|(k, src)| {
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            let v = (src.char_f1 * 100.0).round() as u64;
+            let v = (src.overall.char_level.f1 * 100.0).round() as u64;
             let (style, _) = th.lane(k);
             Bar::default()
                 .value(v)
@@ -166,18 +167,13 @@ fn bars(frame: &mut Frame<'_>, area: Rect, app: &App, s: &StatsView) {
 #[cfg(test)]
 mod tests {
     use super::{table_lines, text};
+    use crate::review::metrics::Agreement;
     use crate::tui::stats_model::{SourceStats, StatsView};
 
     fn source(name: &str) -> SourceStats {
         SourceStats {
             name: name.to_owned(),
-            records: 3,
-            char_f1: 0.5,
-            example_f1: 1.0,
-            iou: Some(0.25),
-            kappa: None,
-            label_f1: 0.5,
-            label_kappa: Some(0.1),
+            overall: Agreement::default().scores(),
             upheld: 1,
             dismissed: 1,
         }
