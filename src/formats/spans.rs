@@ -93,6 +93,17 @@ pub fn optional_str(obj: &serde_json::Map<String, Value>, key: &str) -> Result<S
     }
 }
 
+/// An id as text: a string as it is, a number in its JSON notation (`7`); `None` for anything
+/// else. Every reader of ids (a record's, a task's, an annotator's) takes them this way.
+#[must_use]
+pub fn id_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
 /// The object of a record line.
 ///
 /// # Errors

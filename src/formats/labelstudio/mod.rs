@@ -15,7 +15,7 @@ use serde_json::{json, Map, Value};
 use super::spec::FormatSpec;
 use super::validate::Kind;
 use super::whole::{self, Problem};
-use super::{quote, write};
+use super::{quote, spans, write};
 use crate::model::{Record, Source, SourceRole, Span, GOLD};
 
 /// `completed_by` of the annotation spanreview writes: the reviewed spans.
@@ -74,15 +74,12 @@ pub(crate) fn read(value: Value, problems: &mut Vec<Problem>) -> Result<Record, 
     })
 }
 
-/// The task's id: `data.rid`, else the task's `id` (a number or a string).
+/// The task's id: `data.rid`, else the task's `id` (each a string or a number).
 fn task_id(obj: &Map<String, Value>) -> Result<String, String> {
     let rid = obj.get("data").and_then(|d| d.get("rid"));
-    Ok(match (rid, obj.get("id")) {
-        (Some(Value::String(s)), _) => s.clone(),
-        (_, Some(Value::Number(n))) => n.to_string(),
-        (_, Some(Value::String(s))) => s.clone(),
-        _ => return Err("missing field \"data.rid\" or \"id\"".to_owned()),
-    })
+    rid.and_then(spans::id_text)
+        .or_else(|| obj.get("id").and_then(spans::id_text))
+        .ok_or_else(|| "missing field \"data.rid\" or \"id\"".to_owned())
 }
 
 /// The list `key` of the task (absent or null: empty).

@@ -135,3 +135,15 @@ fn validate_reports_spans_that_do_not_slice_with_the_task() {
     assert!(p.line > 1, "the second task's line: {}", p.line);
     assert!(p.message.contains("task r1: annotations[0].result[0]"), "{}", p.message);
 }
+
+/// A `data.rid` number is the id, as the JSON_MIN reader takes the same row's `rid`: the two
+/// exports of one project must name its records alike.
+#[test]
+fn a_numeric_rid_is_the_id_in_both_exports() {
+    let t = json!({"id": 12, "data": {"rid": 7, "output": "été"}, "annotations": [], "predictions": []});
+    let line = serde_json::to_vec(&t).expect("line");
+    assert_eq!(parse(t).expect("task").id, "7");
+    assert_eq!((SPEC.record_id)(&line).as_deref(), Some("7"));
+    let row = json!({"rid": 7, "id": 12, "output": "été", "label": []});
+    assert_eq!(Format::LabelStudioMin.parse(row, "x").expect("row").id, "7");
+}

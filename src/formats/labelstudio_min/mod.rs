@@ -26,11 +26,7 @@ pub const CONTROL: &str = "label";
 fn row_id(obj: &Map<String, Value>) -> Result<String, String> {
     ["rid", "record_id", "id"]
         .iter()
-        .find_map(|k| match obj.get(*k) {
-            Some(Value::String(s)) => Some(s.clone()),
-            Some(Value::Number(n)) => Some(n.to_string()),
-            _ => None,
-        })
+        .find_map(|k| obj.get(*k).and_then(spans::id_text))
         .ok_or_else(|| "missing field \"rid\", \"record_id\" or \"id\"".to_owned())
 }
 

@@ -37,15 +37,10 @@ fn field(obj: &Map<String, Value>, key: &str) -> Result<String, String> {
 /// The task's id (see the module doc).
 fn id_of(obj: &Map<String, Value>) -> Result<String, String> {
     let meta = obj.get("meta").and_then(Value::as_object);
-    let text = |v: &Value| match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    };
     obj.get("id")
-        .and_then(text)
-        .or_else(|| ["id", "rid", "record_id"].iter().find_map(|k| meta?.get(*k).and_then(text)))
-        .or_else(|| obj.get("_input_hash").and_then(text))
+        .and_then(spans::id_text)
+        .or_else(|| ["id", "rid", "record_id"].iter().find_map(|k| meta?.get(*k).and_then(spans::id_text)))
+        .or_else(|| obj.get("_input_hash").and_then(spans::id_text))
         .ok_or_else(|| "no id: none of \"id\", \"meta.id\", \"meta.rid\", \"meta.record_id\", \"_input_hash\"".to_owned())
 }
 
