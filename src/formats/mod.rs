@@ -198,15 +198,55 @@ pub enum FormatError {
     },
 }
 
+/// Values are quoted in messages to about this many characters.
+const QUOTE_CHARS: usize = 80;
+
 /// Short, single-line rendering of a JSON value for messages (long values are cut; control and
-/// bidirectional characters escaped).
+/// bidirectional characters escaped). A string is [`quote_str`].
 #[must_use]
 pub fn quote(value: &Value) -> String {
+    if let Value::String(s) = value {
+        return quote_str(s);
+    }
     let s = crate::model::escape::json(&value.to_string()).into_owned();
-    if s.chars().count() > 80 {
-        let cut: String = s.chars().take(77).collect();
-        format!("{cut}...")
-    } else {
-        s
+    match cut(&s) {
+        Some(cut) => format!("{cut}..."),
+        None => s,
+    }
+}
+
+/// A string as a JSON literal, cut to about 80 characters before it is quoted (so the literal
+/// closes and no escape is cut in two), control and bidirectional characters escaped
+/// (`\u001b`, `\u202e`: [`crate::model::escape::json`]).
+#[must_use]
+pub fn quote_str(s: &str) -> String {
+    let literal = match cut(s) {
+        Some(cut) => format!("{}...", Value::String(cut)),
+        None => Value::String(s.to_owned()).to_string(),
+    };
+    crate::model::escape::json(&literal).into_owned()
+}
+
+/// The first characters of `s` when it is longer than [`QUOTE_CHARS`] (room left for `...`).
+fn cut(s: &str) -> Option<String> {
+    (s.chars().count() > QUOTE_CHARS).then(|| s.chars().take(QUOTE_CHARS - 3).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use super::{quote, quote_str};
+
+    /// A long string is quoted alike whichever reader met it (the validator's borrowed view or
+    /// a parsed value): cut before quoting, so the literal closes and no escape is cut in two.
+    #[test]
+    fn a_long_string_is_quoted_alike_and_whole_escapes_kept() {
+        let s = format!("{}\u{202e}{}", "é".repeat(75), "東".repeat(10));
+        let q = quote(&Value::from(s.as_str()));
+        assert_eq!(q, quote_str(&s));
+        assert_eq!(q, format!("\"{}\\u202e東\"...", "é".repeat(75)));
+        assert_eq!(quote(&json!("25°C")), "\"25°C\"");
+        assert_eq!(quote(&json!([1, "\u{1b}"])), "[1,\"\\u001b\"]");
     }
 }

@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::labels::LabelSet;
 use super::shape::{self, Scalar};
 use super::Kind;
-use crate::formats::{quote, Format};
+use crate::formats::{quote, quote_str, Format};
 
 mod read;
 mod spans;
@@ -89,7 +89,7 @@ impl Sink<'_> {
         if v.trim().is_empty() {
             self.push(
                 Kind::EmptyField,
-                format!("field \"{name}\" is empty: {}", shape::quote_str(v)),
+                format!("field \"{name}\" is empty: {}", quote_str(v)),
             );
         }
         Some(v)
@@ -198,7 +198,7 @@ impl Checker<'_> {
         if !self.set.labels.has_label(t) {
             let msg = format!(
                 "{name} {} is not in the label set ({})",
-                shape::quote_str(t),
+                quote_str(t),
                 self.set.labels.describe()
             );
             self.sink.push(Kind::UnknownType, msg);
@@ -217,7 +217,7 @@ impl Checker<'_> {
                 Kind::Unlabeled,
                 format!(
                     "record of type {} has no labels (pass --allow-clean to accept unlabeled records)",
-                    shape::quote_str(t)
+                    quote_str(t)
                 ),
             );
         }
