@@ -39,7 +39,6 @@
 mod span_reader;
 
 use std::collections::{HashMap, HashSet};
-use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -83,7 +82,7 @@ impl FromStr for JudgeSpec {
         }
         let path = PathBuf::from(file);
         // Another reviewer's PostgreSQL database (the store reads it; no file to check).
-        if file.starts_with("postgresql://") || file.starts_with("postgres://") {
+        if is_server(file) {
             return Ok(Self {
                 name: name.to_owned(),
                 path,
@@ -107,12 +106,6 @@ impl FromStr for JudgeSpec {
     }
 }
 
-impl fmt::Display for JudgeSpec {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}={}", self.name, self.path.display())
-    }
-}
-
 /// What a `--judge` file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JudgeKind {
@@ -133,6 +126,12 @@ impl JudgeKind {
     }
 }
 
+/// True when a `--judge` file is a PostgreSQL URL (the store's `is_url` rule; formats cannot
+/// import the store).
+fn is_server(file: &str) -> bool {
+    file.starts_with("postgresql://") || file.starts_with("postgres://")
+}
+
 /// The first bytes of every SQLite database file.
 const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
 
@@ -142,8 +141,7 @@ const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
 /// # Errors
 /// The file cannot be read, or its format cannot be recognised.
 pub fn kind_of(path: &Path, format: Option<Format>) -> Result<JudgeKind, FormatError> {
-    let text = path.to_string_lossy();
-    if text.starts_with("postgresql://") || text.starts_with("postgres://") {
+    if is_server(&path.to_string_lossy()) {
         return Ok(JudgeKind::Database);
     }
     let mut head = [0u8; 16];
