@@ -390,7 +390,7 @@ fn load_one(
             let mut h = Sha256::new();
             h.update(crate::store::shown(&spec.path).as_bytes());
             h.update(format!("\0{dataset_name}\0{count}\0{last}").as_bytes());
-            h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+            crate::model::hex(&h.finalize())
         }
         JudgeKind::Database => {
             let wal = wal_path(&spec.path);
@@ -399,7 +399,7 @@ fn load_one(
             h.update(files.as_bytes());
             h.update([0]);
             h.update(dataset_name.as_bytes());
-            h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+            crate::model::hex(&h.finalize())
         }
     };
     let mut note = LoadNote {

@@ -44,10 +44,20 @@ pub struct AnswerMark {
 /// SHA-256 of an answer text, the first 12 bytes as 24 hex digits (stable: it is stored).
 #[must_use]
 pub fn answer_hash(output: &str) -> String {
-    Sha256::digest(output.as_bytes())[..12]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex(&Sha256::digest(output.as_bytes())[..12])
+}
+
+/// `bytes` as lower-case hex digits, two a byte: how every digest and hash of the crate is
+/// spelled (stored hashes, cache file names, content ids).
+#[must_use]
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(2 * bytes.len());
+    for b in bytes {
+        // Writing to a String cannot fail.
+        let _ = write!(out, "{b:02x}");
+    }
+    out
 }
 
 impl Source {
@@ -154,8 +164,7 @@ impl Record {
             h.update(s.label.len().to_le_bytes());
             h.update(s.label.as_bytes());
         }
-        let digest = h.finalize();
-        digest[..12].iter().map(|b| format!("{b:02x}")).collect()
+        hex(&h.finalize()[..12])
     }
 }
 
@@ -196,6 +205,13 @@ mod tests {
         );
         assert!(rec.query.is_empty() && rec.context.is_empty() && rec.warnings.is_empty());
         assert_eq!(rec.corruption_type, None);
+    }
+
+    #[test]
+    fn hex_spells_two_lower_case_digits_a_byte() {
+        assert_eq!(hex(&[0x00, 0xab, 0x7f, 0xff]), "00ab7fff");
+        assert_eq!(hex(&[]), "");
+        assert_eq!(answer_hash("25°C 東京").len(), 24);
     }
 
     #[test]

@@ -190,7 +190,7 @@ pub fn content_hash(paths: &[&Path]) -> std::io::Result<String> {
             h.update(&buf[..k]);
         }
     }
-    Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
+    Ok(crate::model::hex(&h.finalize()))
 }
 
 /// One source of a judge file: its spans by record id.

@@ -61,9 +61,7 @@ fn content_id(prompt: &str, answer: &str) -> String {
     h.update(prompt.len().to_le_bytes());
     h.update(prompt.as_bytes());
     h.update(answer.as_bytes());
-    let d = h.finalize();
-    let hex: String = d[..6].iter().map(|b| format!("{b:02x}")).collect();
-    format!("lettuce-{hex}")
+    format!("lettuce-{}", crate::model::hex(&h.finalize()[..6]))
 }
 
 /// The sample `raw` with `labels` replaced by `gold` (`start, end, label[, category,
