@@ -91,6 +91,13 @@ impl ActionKind {
     pub fn is_meta(self) -> bool {
         matches!(self, Self::Undo | Self::Redo)
     }
+
+    /// True when a decision of this kind is a verdict on the record (flags, notes, undo and
+    /// redo are not).
+    #[must_use]
+    pub fn is_verdict(self) -> bool {
+        !matches!(self, Self::Flag | Self::Note | Self::Undo | Self::Redo)
+    }
 }
 
 /// One row of the decision log.
@@ -312,6 +319,14 @@ impl RecordReview {
                         && self.units_settled())
             }
         }
+    }
+
+    /// True when a verdict on the record is in force ([`ActionKind::is_verdict`]): the reviewer
+    /// has said something about it, not only flagged or annotated it. Reviewed or not, the
+    /// record counts as one with decisions (export, stats, team opinions).
+    #[must_use]
+    pub fn has_verdict(&self) -> bool {
+        self.applied.iter().any(|d| d.action.is_verdict())
     }
 
     /// Every unit the latest resolution in force counted has a resolution in force (true

@@ -48,15 +48,6 @@ pub const OUTCOME_ORDER: [&str; 7] = [
     "added",
 ];
 
-/// True when a decision of this kind is a verdict on the record (flags and notes are not).
-#[must_use]
-pub fn is_verdict_action(a: ActionKind) -> bool {
-    !matches!(
-        a,
-        ActionKind::Flag | ActionKind::Note | ActionKind::Undo | ActionKind::Redo
-    )
-}
-
 /// `--strict`: split `spans` into those whose label equals the record's type and the others.
 /// A record without a type keeps every span.
 #[must_use]
@@ -236,7 +227,7 @@ impl Tally {
         self.records_out += usize::from(written);
         self.stale += review.stale.len();
         self.stale_records += usize::from(!review.stale.is_empty());
-        if !review.applied.iter().any(|d| is_verdict_action(d.action)) {
+        if !review.has_verdict() {
             self.flagged += usize::from(review.flagged);
             return;
         }
@@ -328,7 +319,7 @@ impl Tally {
         let hit = review.outcome == RecordOutcome::Open
             && typed
             && exported.is_empty()
-            && review.applied.iter().any(|d| is_verdict_action(d.action));
+            && review.has_verdict();
         self.typed_unlabeled += usize::from(hit);
         hit
     }
@@ -342,9 +333,7 @@ impl Tally {
         exported: &[Span],
     ) -> bool {
         let clean = type_after(record, review).is_some_and(|t| t == "clean");
-        let hit = clean
-            && !exported.is_empty()
-            && review.applied.iter().any(|d| is_verdict_action(d.action));
+        let hit = clean && !exported.is_empty() && review.has_verdict();
         self.clean_with_labels += usize::from(hit);
         hit
     }

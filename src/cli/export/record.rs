@@ -144,11 +144,7 @@ impl Exporter<'_> {
             },
         };
         let review = replay(&rec, decisions);
-        if !review
-            .applied
-            .iter()
-            .any(|d| outcome::is_verdict_action(d.action))
-        {
+        if !review.has_verdict() {
             let (line, strict_dropped) = self.unchanged(i, bytes, Some(rec.clone()))?;
             let exported = if line.is_some() {
                 let (kept, _) =
@@ -201,8 +197,7 @@ impl Exporter<'_> {
                 let active = active_ids(&log);
                 log.iter()
                     .filter(|d| {
-                        outcome::is_verdict_action(d.action)
-                            && active.get(&d.id).copied().unwrap_or(false)
+                        d.action.is_verdict() && active.get(&d.id).copied().unwrap_or(false)
                     })
                     .map(|d| d.id)
                     .collect()
