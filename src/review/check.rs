@@ -312,9 +312,9 @@ fn check_span(record: &Record, review: &RecordReview, d: &mut Decision) -> Resul
             Ok(())
         }
         (ActionKind::Adjust, Some(a)) => {
-            let same_label = (&a.label, &a.category, &a.subcategory)
-                == (&current.label, &current.category, &current.subcategory);
-            if (a.start, a.end) == (current.start, current.end) || !same_label {
+            if (a.start, a.end) == (current.start, current.end)
+                || a.label_name() != current.label_name()
+            {
                 return Err(Refusal::Unchanged {
                     action,
                     key: raw,

@@ -398,5 +398,8 @@ fn a_verdict_is_in_force_only_for_decisions_other_than_flags_notes_undo_and_redo
     let accept = log.push(ActionKind::Accept, |d| d.span_key = Some("gold:0".into()));
     assert!(log.review().has_verdict());
     log.push(ActionKind::Undo, |d| d.target = Some(accept));
-    assert!(!log.review().has_verdict(), "an undone verdict is not in force");
+    assert!(
+        !log.review().has_verdict(),
+        "an undone verdict is not in force"
+    );
 }
