@@ -12,11 +12,15 @@ use crate::model::Span;
 pub fn offset(obj: &serde_json::Map<String, Value>, key: &str) -> Result<usize, String> {
     match obj.get(key) {
         None => Err(format!("span has no \"{key}\"")),
-        Some(v) => v
-            .as_u64()
-            .and_then(|n| usize::try_from(n).ok())
+        Some(v) => as_offset(v)
             .ok_or_else(|| format!("span \"{key}\" is not a non-negative integer: {}", quote(v))),
     }
+}
+
+/// The value as an offset, when it is one: a non-negative JSON integer (not `2.0`, not `"2"`).
+#[must_use]
+pub fn as_offset(v: &Value) -> Option<usize> {
+    v.as_u64().and_then(|n| usize::try_from(n).ok())
 }
 
 /// Read one span object. `label` fills in when the object has no `label` key.

@@ -167,7 +167,7 @@ fn results(
         }
         let at = format!("{key}.result[{j}]");
         let value = r.get("value").and_then(Value::as_object);
-        let n = |k: &str| value?.get(k)?.as_u64().and_then(|n| usize::try_from(n).ok());
+        let n = |k: &str| value?.get(k).and_then(spans::as_offset);
         let (Some(start), Some(end)) = (n("start"), n("end")) else {
             let v = r.get("value").map_or_else(|| "none".to_owned(), quote);
             let msg = format!("{at}: value has no non-negative start and end: {v}; the span was skipped");

@@ -72,7 +72,7 @@ pub(crate) fn read(value: Value, problems: &mut Vec<Problem>) -> Result<Record, 
     };
     for (j, r) in items.iter().enumerate() {
         let at = format!("row {id}: {key}[{j}]");
-        let n = |k: &str| r.get(k)?.as_u64().and_then(|n| usize::try_from(n).ok());
+        let n = |k: &str| r.get(k).and_then(spans::as_offset);
         let (Some(start), Some(end)) = (n("start"), n("end")) else {
             let msg = format!(
                 "{at}: no non-negative start and end: {}; the span was skipped",

@@ -95,7 +95,7 @@ pub(crate) fn read(value: Value, problems: &mut Vec<Problem>) -> Result<Record, 
 /// The token indices `[first, last]` that `[start, end)` covers exactly, in Prodigy's
 /// `tokens[{start, end}]` (character offsets); `None` when a boundary is inside a token.
 fn token_span(tokens: &[Value], start: usize, end: usize) -> Option<(usize, usize)> {
-    let at = |t: &Value, k: &str| t.get(k)?.as_u64().and_then(|n| usize::try_from(n).ok());
+    let at = |t: &Value, k: &str| t.get(k).and_then(spans::as_offset);
     let first = tokens.iter().position(|t| at(t, "start") == Some(start))?;
     let last = tokens.iter().position(|t| at(t, "end") == Some(end))?;
     (first <= last).then_some((first, last))
