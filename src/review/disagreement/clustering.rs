@@ -4,13 +4,13 @@
 use unicode_segmentation::GraphemeCursor;
 
 use super::judges::judge_marks;
-use super::ranges::{intersect, merge, push_merged, subtract};
 use super::{
     Cluster, ClusterSource, Disagreement, JudgeMark, JudgeSays, JudgeVerdict, Options, PairDiff,
     Problem, ProblemKind, Range,
 };
 use crate::model::offsets::{self, CharMap};
 use crate::model::{Record, Source, SourceRole, GOLD};
+use crate::review::ranges::{intersect, merge, push_merged, subtract};
 
 /// Cluster the sources of `record` over its output.
 #[must_use]

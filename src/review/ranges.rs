@@ -1,9 +1,12 @@
-//! Sorted, disjoint `[start, end)` range lists: merging, subtracting, intersecting.
+//! Sorted, disjoint `[start, end)` code-point range lists: merging, subtracting,
+//! intersecting. The one interval arithmetic of the metrics' coverage and the disagreement
+//! clusters.
 
-use super::Range;
+/// A half-open `[start, end)` range of code points.
+pub type Range = (usize, usize);
 
 /// Append `r` to sorted intervals, merging when it overlaps or touches the last one.
-pub(super) fn push_merged(v: &mut Vec<Range>, r: Range) {
+pub(crate) fn push_merged(v: &mut Vec<Range>, r: Range) {
     match v.last_mut() {
         Some(last) if r.0 <= last.1 => last.1 = last.1.max(r.1),
         _ => v.push(r),
@@ -11,7 +14,7 @@ pub(super) fn push_merged(v: &mut Vec<Range>, r: Range) {
 }
 
 /// Sort and merge ranges (dropping empty ones).
-pub(super) fn merge(mut v: Vec<Range>) -> Vec<Range> {
+pub(crate) fn merge(mut v: Vec<Range>) -> Vec<Range> {
     v.retain(|r| r.0 < r.1);
     v.sort_unstable();
     let mut out = Vec::with_capacity(v.len());
@@ -21,12 +24,13 @@ pub(super) fn merge(mut v: Vec<Range>) -> Vec<Range> {
     out
 }
 
-pub(super) fn total(v: &[Range]) -> usize {
+/// Code points in `v` (sorted and disjoint).
+pub(crate) fn total(v: &[Range]) -> usize {
     v.iter().map(|r| r.1 - r.0).sum()
 }
 
 /// `r` minus the sorted, disjoint `cover`.
-pub(super) fn subtract(r: Range, cover: &[Range]) -> Vec<Range> {
+pub(crate) fn subtract(r: Range, cover: &[Range]) -> Vec<Range> {
     let (mut at, mut out) = (r.0, Vec::new());
     for &(a, b) in cover {
         if b <= at || a >= r.1 {
@@ -44,7 +48,7 @@ pub(super) fn subtract(r: Range, cover: &[Range]) -> Vec<Range> {
 }
 
 /// Intersection of two sorted, disjoint range lists.
-pub(super) fn intersect(a: &[Range], b: &[Range]) -> Vec<Range> {
+pub(crate) fn intersect(a: &[Range], b: &[Range]) -> Vec<Range> {
     let (mut i, mut j, mut out) = (0, 0, Vec::new());
     while i < a.len() && j < b.len() {
         let lo = a[i].0.max(b[j].0);
