@@ -8,5 +8,5 @@ pub mod offsets;
 pub mod record;
 pub mod span;
 
-pub use record::{answer_hash, hex, AnswerMark, Record, Source, SourceRole, GOLD};
+pub use record::{answer_hash, gold_index, hex, AnswerMark, Record, Source, SourceRole, GOLD};
 pub use span::Span;

@@ -75,6 +75,17 @@ impl Source {
 /// Name of the source that holds the labels under review.
 pub const GOLD: &str = "gold";
 
+/// Which of `sources` holds the labels under review: the one named [`GOLD`], else the first
+/// with role `Gold`. The one rule for the records, the clusters and the arbitration's
+/// reviewed gold.
+#[must_use]
+pub fn gold_index(sources: &[Source]) -> Option<usize> {
+    sources
+        .iter()
+        .position(|s| s.name == GOLD)
+        .or_else(|| sources.iter().position(|s| s.role == SourceRole::Gold))
+}
+
 /// One record: a user request, the evidence, an answer, and annotation sources over the answer.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Record {
@@ -129,11 +140,11 @@ impl Record {
         self.sources.iter().find(|s| s.name == name)
     }
 
-    /// The labels under review: the `gold` source, or the first source with role `Gold`.
+    /// The labels under review: the `gold` source, or the first source with role `Gold`
+    /// ([`gold_index`]).
     #[must_use]
     pub fn gold(&self) -> Option<&Source> {
-        self.source(GOLD)
-            .or_else(|| self.sources.iter().find(|s| s.role == SourceRole::Gold))
+        gold_index(&self.sources).and_then(|i| self.sources.get(i))
     }
 
     /// Spans under review (empty when there is no gold source).
@@ -205,6 +216,19 @@ mod tests {
         );
         assert!(rec.query.is_empty() && rec.context.is_empty() && rec.warnings.is_empty());
         assert_eq!(rec.corruption_type, None);
+    }
+
+    #[test]
+    fn the_gold_is_the_source_named_gold_else_the_first_of_role_gold() {
+        let src = |name: &str, role| Source::new(name, role, Vec::new());
+        let det = src("det", SourceRole::Detector);
+        let mine = src("mine", SourceRole::Gold);
+        assert_eq!(
+            gold_index(&[det.clone(), mine.clone(), src(GOLD, SourceRole::Gold)]),
+            Some(2)
+        );
+        assert_eq!(gold_index(&[det.clone(), mine]), Some(1));
+        assert_eq!(gold_index(&[det]), None);
     }
 
     #[test]

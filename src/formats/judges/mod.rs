@@ -556,12 +556,7 @@ impl Arbitration {
     #[must_use]
     pub fn with_gold(record: &Record, gold: Vec<Span>, options: &Options) -> Self {
         let mut r = record.clone();
-        let at = r
-            .sources
-            .iter()
-            .position(|s| s.name == crate::model::GOLD)
-            .or_else(|| r.sources.iter().position(|s| s.role == SourceRole::Gold));
-        match at {
+        match crate::model::gold_index(&r.sources) {
             Some(i) => r.sources[i].spans = gold,
             None => r
                 .sources

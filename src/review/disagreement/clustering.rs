@@ -9,7 +9,7 @@ use super::{
     Problem, ProblemKind, Range,
 };
 use crate::model::offsets::{self, CharMap};
-use crate::model::{Record, Source, SourceRole, GOLD};
+use crate::model::{gold_index, Record, Source, SourceRole};
 use crate::review::ranges::{intersect, merge, push_merged, subtract};
 
 /// Cluster the sources of `record` over its output.
@@ -36,10 +36,7 @@ pub fn cluster_judged(
     let participants: Vec<usize> = (0..sources.len())
         .filter(|&i| sources[i].role != SourceRole::Judge)
         .collect();
-    let gold = sources
-        .iter()
-        .position(|s| s.name == GOLD)
-        .or_else(|| sources.iter().position(|s| s.role == SourceRole::Gold));
+    let gold = gold_index(sources);
     let any_span =
         !verdicts.is_empty() || participants.iter().any(|&i| !sources[i].spans.is_empty());
     let text = Text::new(output, any_span);
