@@ -533,10 +533,7 @@ fn merge_sources(rec: &mut Record, other: Record) {
         if src.role == SourceRole::Gold {
             continue;
         }
-        match rec.sources.iter_mut().find(|s| s.name == src.name) {
-            Some(existing) => existing.spans.extend(src.spans),
-            None => rec.sources.push(src),
-        }
+        rec.add_source(src);
     }
     rec.warnings.extend(other.warnings);
 }

@@ -140,6 +140,16 @@ impl Record {
         self.sources.iter().find(|s| s.name == name)
     }
 
+    /// Add `source` to the record: its spans go after those of the source of that name when
+    /// the record has one (a name is one source however many files or lines give it spans),
+    /// else it is added last.
+    pub fn add_source(&mut self, source: Source) {
+        match self.sources.iter_mut().find(|s| s.name == source.name) {
+            Some(existing) => existing.spans.extend(source.spans),
+            None => self.sources.push(source),
+        }
+    }
+
     /// The labels under review: the `gold` source, or the first source with role `Gold`
     /// ([`gold_index`]).
     #[must_use]
@@ -229,6 +239,21 @@ mod tests {
         );
         assert_eq!(gold_index(&[det.clone(), mine]), Some(1));
         assert_eq!(gold_index(&[det]), None);
+    }
+
+    #[test]
+    fn a_source_added_under_a_present_name_appends_its_spans() {
+        let out = "25°C 東京";
+        let mut r = rec(out);
+        let one = Span::new(out, 5, 6, "x");
+        let two = Span::new(out, 6, 7, "x");
+        r.add_source(Source::new("det", SourceRole::Detector, vec![one.clone()]));
+        r.add_source(Source::new("det", SourceRole::Judge, vec![two.clone()]));
+        assert_eq!(r.sources.len(), 2);
+        assert_eq!(
+            r.sources[1],
+            Source::new("det", SourceRole::Detector, vec![one, two])
+        );
     }
 
     #[test]

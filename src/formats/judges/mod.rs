@@ -405,12 +405,7 @@ impl Judges {
                     continue;
                 }
             }
-            match record.sources.iter_mut().find(|r| r.name == s.name) {
-                Some(existing) => existing.spans.extend(spans.iter().cloned()),
-                None => record
-                    .sources
-                    .push(Source::new(s.name.clone(), s.role, spans.clone())),
-            }
+            record.add_source(Source::new(s.name.clone(), s.role, spans.clone()));
         }
         for (at, names) in refused {
             record.warnings.push(format!(
