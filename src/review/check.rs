@@ -13,8 +13,8 @@
 use thiserror::Error;
 
 use super::decision::{
-    redo_target, replay, undo_target, ActionKind, Decision, OutcomeKind, RecordReview, SpanStatus,
-    SpanValue,
+    redo_target, replay, undo_target, ActionKind, Decision, OutcomeKind, RecordReview, SpanKey,
+    SpanStatus, SpanValue,
 };
 use crate::model::span::{range_problem, RangeProblem};
 use crate::model::Record;
@@ -333,10 +333,10 @@ fn check_add(
     record: &Record,
     review: &RecordReview,
     d: &Decision,
-    key: &super::decision::SpanKey,
+    key: &SpanKey,
 ) -> Result<(), Refusal> {
     let raw = key.to_string();
-    if !raw.starts_with("added:") {
+    if !matches!(key, SpanKey::Added(_)) {
         return Err(Refusal::BadKey(raw));
     }
     if review.span(key).is_some() {
