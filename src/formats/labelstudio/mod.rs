@@ -211,12 +211,14 @@ pub(crate) fn write(raw: &Value, gold: &[Span], _corruption_type: Option<&str>) 
             .to_owned()
     };
     let (from, to) = (name("from_name", "label"), name("to_name", "output"));
+    let output = raw.get("data").and_then(|d| write::output_of(d, "output"));
     let result: Vec<Value> = gold
         .iter()
         .enumerate()
         .map(|(i, s)| {
+            let text = write::span_text(output.as_ref(), s);
             json!({"id": format!("sr{i}"), "from_name": from, "to_name": to, "type": "labels",
-                   "value": {"start": s.start, "end": s.end, "text": s.text, "labels": [s.label]}})
+                   "value": {"start": s.start, "end": s.end, "text": text, "labels": [s.label]}})
         })
         .collect();
     let ann = json!({"completed_by": REVIEWER, "was_cancelled": false, "result": result});

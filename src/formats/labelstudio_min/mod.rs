@@ -125,7 +125,7 @@ pub(crate) fn write(raw: &Value, gold: &[Span], _corruption_type: Option<&str>) 
             let mut r = Map::new();
             r.insert("start".to_owned(), Value::from(s.start));
             r.insert("end".to_owned(), Value::from(s.end));
-            let t = output.slice(s.start, s.end).unwrap_or(&s.text);
+            let t = write::span_text(Some(&output), s);
             r.insert("text".to_owned(), Value::from(t));
             r.insert("labels".to_owned(), Value::from(vec![s.label.clone()]));
             // Keys a region was read with keep their place among the four.

@@ -118,8 +118,7 @@ fn span_value(s: &Span, output: &write::Output<'_>, tokens: Option<&[Value]>) ->
         m
     };
     if m.contains_key("text") {
-        let text = output.slice(s.start, s.end).unwrap_or(&s.text);
-        m.insert("text".to_owned(), Value::from(text));
+        m.insert("text".to_owned(), Value::from(write::span_text(Some(output), s)));
     }
     match tokens.and_then(|t| token_span(t, s.start, s.end)) {
         Some((a, b)) => {
