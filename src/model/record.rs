@@ -75,6 +75,9 @@ impl Source {
 /// Name of the source that holds the labels under review.
 pub const GOLD: &str = "gold";
 
+/// The type (`corruption_type`) of a record without hallucination: it has no labels.
+pub const CLEAN: &str = "clean";
+
 /// Which of `sources` holds the labels under review: the one named [`GOLD`], else the first
 /// with role `Gold`. The one rule for the records, the clusters and the arbitration's
 /// reviewed gold.

@@ -32,7 +32,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::decision::{ActionKind, RecordOutcome, RecordReview};
-use crate::model::{Record, Span};
+use crate::model::{Record, Span, CLEAN};
 pub use fate::{original_invalid, span_fate, Boundary, SpanFate};
 pub use verdict::{Dispute, LabelView, Reason, Verdict};
 pub use votes::JudgeCounts;
@@ -63,7 +63,7 @@ pub fn strict_split(spans: Vec<Span>, corruption_type: Option<&str>) -> (Vec<Spa
 #[must_use]
 pub fn type_after(record: &Record, review: &RecordReview) -> Option<String> {
     match review.outcome {
-        RecordOutcome::Clean => Some("clean".to_owned()),
+        RecordOutcome::Clean => Some(CLEAN.to_owned()),
         _ => review
             .record_type
             .clone()
@@ -315,7 +315,7 @@ impl Tally {
         review: &RecordReview,
         exported: &[Span],
     ) -> bool {
-        let typed = type_after(record, review).is_some_and(|t| t != "clean");
+        let typed = type_after(record, review).is_some_and(|t| t != CLEAN);
         let hit = review.outcome == RecordOutcome::Open
             && typed
             && exported.is_empty()
@@ -332,7 +332,7 @@ impl Tally {
         review: &RecordReview,
         exported: &[Span],
     ) -> bool {
-        let clean = type_after(record, review).is_some_and(|t| t == "clean");
+        let clean = type_after(record, review).is_some_and(|t| t == CLEAN);
         let hit = clean && !exported.is_empty() && review.has_verdict();
         self.clean_with_labels += usize::from(hit);
         hit

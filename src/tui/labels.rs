@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use crate::formats::validate::labels::Taxonomy;
-use crate::model::Record;
+use crate::model::{Record, CLEAN};
 use crate::review::labeled::LabelName;
 
 /// The text a picker shows for `choice`: the label, then ` / subcategory` when it has one.
@@ -105,7 +105,7 @@ pub fn choices(given: Option<&[LabelName]>, record: &Record) -> Vec<LabelName> {
         builtin("toolace")
             .labels
             .iter()
-            .filter(|l| *l != "clean")
+            .filter(|l| *l != CLEAN)
             .map(|l| LabelName::plain(l))
             .collect()
     };

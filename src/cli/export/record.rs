@@ -12,7 +12,7 @@ use super::ExportOptions;
 use crate::formats::dataset::id_member;
 use crate::formats::index::Layout;
 use crate::formats::{Dataset, FormatError};
-use crate::model::{Record, Span};
+use crate::model::{Record, Span, CLEAN};
 use crate::review::decision::{
     active_ids, replay, ActionKind, Decision, RecordOutcome, RecordReview,
 };
@@ -324,7 +324,7 @@ impl Exporter<'_> {
             (style::to_bytes(&v, Style::of(bytes))?, Some(v))
         };
         let (route, no_value) = self.route(value.as_ref().unwrap_or(&rec.raw));
-        let clean = rec.corruption_type.as_deref() == Some("clean");
+        let clean = rec.corruption_type.as_deref() == Some(CLEAN);
         Ok((
             Some(Line {
                 bytes: Bytes::Built(bytes),
@@ -410,7 +410,7 @@ impl Exporter<'_> {
             bytes: Bytes::Built(style::to_bytes(&value, Style::of(bytes))?),
             route,
             no_value,
-            clean: type_after.as_deref() == Some("clean"),
+            clean: type_after.as_deref() == Some(CLEAN),
         };
         let unlabeled_spans = self.unlabeled_spans(&rec, &kept);
         let exported = if removed.is_some() { Vec::new() } else { kept };

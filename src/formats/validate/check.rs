@@ -8,6 +8,7 @@ use super::labels::LabelSet;
 use super::shape::{self, Scalar};
 use super::Kind;
 use crate::formats::{quote, quote_str, Format};
+use crate::model::CLEAN;
 
 mod read;
 mod spans;
@@ -206,13 +207,13 @@ impl Checker<'_> {
         let Some(n_gold) = n_gold else {
             return;
         };
-        if t == "clean" && n_gold > 0 {
+        if t == CLEAN && n_gold > 0 {
             let s = if n_gold == 1 { "" } else { "s" };
             self.sink.push(
                 Kind::CleanWithLabels,
                 format!("clean record carries {n_gold} label{s} (clean records have none)"),
             );
-        } else if t != "clean" && n_gold == 0 && !self.set.allow_clean {
+        } else if t != CLEAN && n_gold == 0 && !self.set.allow_clean {
             self.sink.push(
                 Kind::Unlabeled,
                 format!(
