@@ -16,7 +16,7 @@ mod review_span;
 mod values;
 
 pub use record_outcome::{OutcomeKind, RecordOutcome};
-pub use replay::{active_ids, redo_target, replay, undo_target};
+pub use replay::{active_ids, redo_target, replay, undo_target, InForce};
 pub use resolved::resolution_decisions;
 pub use review_span::{ReviewSpan, SpanStatus};
 pub use values::{SpanKey, SpanValue, Unit};

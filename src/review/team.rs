@@ -34,7 +34,7 @@ pub fn decided_by(
     let active = active_ids(log);
     let mut out: HashMap<String, BTreeSet<String>> = HashMap::new();
     for d in log {
-        if d.action.is_verdict() && active.get(&d.id).copied().unwrap_or(false) && !skip(d) {
+        if d.action.is_verdict() && active.contains(d.id) && !skip(d) {
             out.entry(d.record_id.clone())
                 .or_default()
                 .insert(d.reviewer.clone());

@@ -196,9 +196,7 @@ impl Exporter<'_> {
                 log.sort_by_key(|d| d.id);
                 let active = active_ids(&log);
                 log.iter()
-                    .filter(|d| {
-                        d.action.is_verdict() && active.get(&d.id).copied().unwrap_or(false)
-                    })
+                    .filter(|d| d.action.is_verdict() && active.contains(d.id))
                     .map(|d| d.id)
                     .collect()
             })
