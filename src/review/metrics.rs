@@ -64,7 +64,7 @@ impl Coverage {
         let invalid = spans.iter().filter(|s| !s.in_bounds(len_chars)).count();
         let clamped = spans
             .iter()
-            .map(|s| (s.start.min(len_chars), s.end.min(len_chars)))
+            .filter_map(|s| ranges::clamp((s.start, s.end), len_chars))
             .collect();
         Self {
             intervals: ranges::merge(clamped),
