@@ -4,9 +4,9 @@
 //!
 //! **Background clustering.** A thread reads the records (its own handle on the shared,
 //! read-only [`Dataset`]) — skimmed with [`SpanReader`] on two workers when the formats allow,
-//! see [`cluster_all`] — clusters each as the arbitration screen does ([`Arbitration::of`])
-//! and sends its [`RecordScore`] to the app in file order; the app drains the channel between
-//! key presses.
+//! see [`cluster_all`] — clusters each with
+//! [`cluster_judged`](crate::review::disagreement::cluster_judged) and sends its
+//! [`RecordScore`] to the app in file order; the app drains the channel between key presses.
 //! A record is read in full only for an auto-accept candidate (its hash and agreements).
 //! Nothing is kept but the scores of disputed records, so memory does not grow with the
 //! contexts.
@@ -18,10 +18,12 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::formats::judges::{self, Arbitration, Judges, SpanReader};
+use crate::formats::judges::{self, Judges, SpanReader};
 use crate::formats::{Dataset, FormatError};
 use crate::model::{Record, Source, SourceRole};
-use crate::review::disagreement::{score, Disagreement, JudgeVerdict, Options, RecordScore};
+use crate::review::disagreement::{
+    cluster_judged, score, Disagreement, JudgeVerdict, Options, RecordScore,
+};
 use crate::review::metrics::RecordAgreement;
 
 /// How the arbitration features are set up (`review` flags).
@@ -67,12 +69,16 @@ impl ArbConfig {
         Ok(r)
     }
 
-    /// Cluster `record` with these rules ([`Arbitration::of`]). Returns the sources clustered
-    /// (same indices as the record's), the clusters and the verdicts.
+    /// Cluster `record` with these rules: its sources as arbitration compares them
+    /// ([`judges::comparable`]: unknown detector labels read as empty) and its judges'
+    /// verdicts ([`judges::verdicts`]). Returns the sources clustered (same indices as the
+    /// record's), the clusters and the verdicts.
     #[must_use]
     pub fn cluster(&self, record: &Record) -> (Vec<Source>, Disagreement, Vec<JudgeVerdict>) {
-        let a = Arbitration::of(record, &self.options);
-        (a.sources, a.disagreement, a.verdicts)
+        let sources = judges::comparable(record);
+        let verdicts = judges::verdicts(record);
+        let d = cluster_judged(&record.output, &sources, &verdicts, &self.options);
+        (sources, d, verdicts)
     }
 }
 
