@@ -389,7 +389,7 @@ fn load_one(
             let mut h = Sha256::new();
             h.update(crate::store::shown(&spec.path).as_bytes());
             h.update(format!("\0{dataset_name}\0{count}\0{last}").as_bytes());
-            crate::model::hex(&h.finalize())
+            h.finalize().iter().map(|b| format!("{b:02x}")).collect()
         }
         JudgeKind::Database => {
             let wal = wal_path(&spec.path);
@@ -398,7 +398,7 @@ fn load_one(
             h.update(files.as_bytes());
             h.update([0]);
             h.update(dataset_name.as_bytes());
-            crate::model::hex(&h.finalize())
+            h.finalize().iter().map(|b| format!("{b:02x}")).collect()
         }
     };
     let mut note = LoadNote {
