@@ -97,6 +97,13 @@ pub fn optional_str(obj: &serde_json::Map<String, Value>, key: &str) -> Result<S
     }
 }
 
+/// A record's type (`corruption_type`) at `value[key]`: a string, else none (a value of
+/// another kind is `validate`'s to report; the record reads as untyped).
+#[must_use]
+pub fn type_at(value: &Value, key: &str) -> Option<String> {
+    value.get(key)?.as_str().map(str::to_owned)
+}
+
 /// An id as text: a string as it is, a number in its JSON notation (`7`); `None` for anything
 /// else. Every reader of ids (a record's, a task's, an annotator's) takes them this way.
 #[must_use]

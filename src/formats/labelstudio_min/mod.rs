@@ -95,10 +95,7 @@ pub(crate) fn read(value: Value, problems: &mut Vec<Problem>) -> Result<Record, 
         gold.push(span);
     }
     drop(out);
-    let corruption_type = obj
-        .get("corruption_type")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
+    let corruption_type = spans::type_at(&value, "corruption_type");
     Ok(Record {
         query,
         context,
