@@ -171,10 +171,5 @@ fn show_span(s: Option<&SpanValue>) -> String {
     let Some(s) = s else {
         return "–".to_owned();
     };
-    let mut label = s.label.clone();
-    for part in [&s.category, &s.subcategory].into_iter().flatten() {
-        label.push('/');
-        label.push_str(part);
-    }
-    format!("[{},{}) {label}", s.start, s.end)
+    format!("[{},{}) {}", s.start, s.end, s.label_name())
 }

@@ -39,7 +39,6 @@ use crate::formats::Dataset;
 use crate::model::{Source, SourceRole};
 use crate::review::decision::{replay, ActionKind, Decision};
 use crate::review::disagreement::Options;
-use crate::review::outcome::is_verdict_action;
 use crate::review::team::{self, Opinion};
 use crate::store::Store;
 
@@ -281,7 +280,7 @@ pub fn reviewers<'a>(
         .iter()
         .filter(|(_, by)| {
             by.values()
-                .filter(|ds| ds.iter().any(|d| is_verdict_action(d.action)))
+                .filter(|ds| ds.iter().any(|d| d.action.is_verdict()))
                 .count()
                 >= 2
         })

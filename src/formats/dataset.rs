@@ -156,23 +156,12 @@ impl DataFile {
     }
 }
 
-/// Detect a file's format from its first records (up to 20 are tried, so a broken first line
-/// does not hide the format).
+/// Detect a file's format from its first records ([`Format::detect_first`]).
 fn detect(index: &FileIndex) -> Result<Format, FormatError> {
-    let mut last = String::from("the file holds no record");
-    for i in 0..index.len().min(20) {
-        let bytes = index.bytes(i)?;
-        match serde_json::from_slice::<Value>(&bytes) {
-            Ok(v) => match Format::detect(&v) {
-                Some(f) => return Ok(f),
-                None => last = Format::undetected(),
-            },
-            Err(e) => last = format!("line {}: invalid JSON: {e}", index.entries()[i].line),
-        }
-    }
-    Err(FormatError::Unknown {
+    let records = (0..index.len()).map(|i| Ok((index.entries()[i].line, index.bytes(i)?)));
+    Format::detect_first(records)?.map_err(|reason| FormatError::Unknown {
         path: index.path().to_path_buf(),
-        reason: last,
+        reason,
     })
 }
 
@@ -544,10 +533,7 @@ fn merge_sources(rec: &mut Record, other: Record) {
         if src.role == SourceRole::Gold {
             continue;
         }
-        match rec.sources.iter_mut().find(|s| s.name == src.name) {
-            Some(existing) => existing.spans.extend(src.spans),
-            None => rec.sources.push(src),
-        }
+        rec.add_source(src);
     }
     rec.warnings.extend(other.warnings);
 }

@@ -82,6 +82,10 @@ registry! {
     Prodigy => prodigy,
 }
 
+/// Records looked at to tell a file's format ([`Format::detect_first`]), so that a broken
+/// first line does not hide it.
+pub const DETECT_RECORDS: usize = 20;
+
 impl Format {
     /// Name as used on the command line.
     #[must_use]
@@ -95,6 +99,29 @@ impl Format {
     pub fn detect(value: &Value) -> Option<Self> {
         let obj = value.as_object()?;
         Self::ALL.iter().copied().find(|f| (f.spec().detect)(obj))
+    }
+
+    /// The format of a file from its first records, `(line, bytes)` each: the first of up to
+    /// [`DETECT_RECORDS`] that says one; else why none does (the last record's reason), as
+    /// `Ok(Err(reason))`. The one rule for a file's format, however its lines are read.
+    ///
+    /// # Errors
+    /// The first error reading a record.
+    pub fn detect_first<B: AsRef<[u8]>, E>(
+        records: impl IntoIterator<Item = Result<(u32, B), E>>,
+    ) -> Result<Result<Self, String>, E> {
+        let mut last = String::from("the file holds no record");
+        for r in records.into_iter().take(DETECT_RECORDS) {
+            let (line, bytes) = r?;
+            match serde_json::from_slice::<Value>(bytes.as_ref()) {
+                Ok(v) => match Self::detect(&v) {
+                    Some(f) => return Ok(Ok(f)),
+                    None => last = Self::undetected(),
+                },
+                Err(e) => last = format!("line {line}: invalid JSON: {e}"),
+            }
+        }
+        Ok(Err(last))
     }
 
     /// Why no format fits a record: the keys each format looks for.
@@ -198,15 +225,87 @@ pub enum FormatError {
     },
 }
 
+/// Values are quoted in messages to about this many characters.
+const QUOTE_CHARS: usize = 80;
+
 /// Short, single-line rendering of a JSON value for messages (long values are cut; control and
-/// bidirectional characters escaped).
+/// bidirectional characters escaped). A string is [`quote_str`].
 #[must_use]
 pub fn quote(value: &Value) -> String {
+    if let Value::String(s) = value {
+        return quote_str(s);
+    }
     let s = crate::model::escape::json(&value.to_string()).into_owned();
-    if s.chars().count() > 80 {
-        let cut: String = s.chars().take(77).collect();
-        format!("{cut}...")
-    } else {
-        s
+    match cut(&s) {
+        Some(cut) => format!("{cut}..."),
+        None => s,
+    }
+}
+
+/// A string as a JSON literal, cut to about 80 characters before it is quoted (so the literal
+/// closes and no escape is cut in two), control and bidirectional characters escaped
+/// (`\u001b`, `\u202e`: [`crate::model::escape::json`]).
+#[must_use]
+pub fn quote_str(s: &str) -> String {
+    let literal = match cut(s) {
+        Some(cut) => format!("{}...", Value::String(cut)),
+        None => Value::String(s.to_owned()).to_string(),
+    };
+    crate::model::escape::json(&literal).into_owned()
+}
+
+/// The first characters of `s` when it is longer than [`QUOTE_CHARS`] (room left for `...`).
+fn cut(s: &str) -> Option<String> {
+    (s.chars().count() > QUOTE_CHARS).then(|| s.chars().take(QUOTE_CHARS - 3).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use super::validate::Input;
+    use super::{quote, quote_str, Dataset, Format, FormatError, DETECT_RECORDS};
+
+    /// A long string is quoted alike whichever reader met it (the validator's borrowed view or
+    /// a parsed value): cut before quoting, so the literal closes and no escape is cut in two.
+    #[test]
+    fn a_long_string_is_quoted_alike_and_whole_escapes_kept() {
+        let s = format!("{}\u{202e}{}", "é".repeat(75), "東".repeat(10));
+        let q = quote(&Value::from(s.as_str()));
+        assert_eq!(q, quote_str(&s));
+        assert_eq!(q, format!("\"{}\\u202e東\"...", "é".repeat(75)));
+        assert_eq!(quote(&json!("25°C")), "\"25°C\"");
+        assert_eq!(quote(&json!([1, "\u{1b}"])), "[1,\"\\u001b\"]");
+    }
+
+    /// A file's format is told by one rule whether `review` (through the index) or `validate`
+    /// (reading lines) opens it: the first records up to [`DETECT_RECORDS`], blank lines
+    /// skipped but counted, the last reason given when none says a format.
+    #[test]
+    fn review_and_validate_tell_a_files_format_alike() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let reason = |lines: &[&str]| {
+            let p = dir.path().join("x.jsonl");
+            std::fs::write(&p, lines.join("\n")).expect("write");
+            let r = match Dataset::open(std::slice::from_ref(&p), None) {
+                Err(FormatError::Unknown { reason, .. }) => Some(reason),
+                _ => None,
+            };
+            let v = match Input::open(&p, None) {
+                Err(FormatError::Unknown { reason, .. }) => Some(reason),
+                _ => None,
+            };
+            assert_eq!(r, v, "{lines:?}");
+            r
+        };
+        let rec = r#"{"id": "a", "output": "25°C", "hallucination_labels": []}"#;
+        assert_eq!(reason(&["{\"x\": 1}", "", rec]), None);
+        let bad = reason(&["{\"x\": 1}", "", "  {\"é\": "]).expect("unknown");
+        assert!(bad.starts_with("line 3: invalid JSON: "), "{bad}");
+        let mut late = vec![r#"{"x": 1}"#; DETECT_RECORDS];
+        late.push(rec);
+        assert_eq!(reason(&late), Some(Format::undetected()));
+        let err: Result<(u32, &[u8]), &str> = Err("io");
+        assert_eq!(Format::detect_first([err]), Err("io"));
     }
 }

@@ -12,11 +12,15 @@ use crate::model::Span;
 pub fn offset(obj: &serde_json::Map<String, Value>, key: &str) -> Result<usize, String> {
     match obj.get(key) {
         None => Err(format!("span has no \"{key}\"")),
-        Some(v) => v
-            .as_u64()
-            .and_then(|n| usize::try_from(n).ok())
+        Some(v) => as_offset(v)
             .ok_or_else(|| format!("span \"{key}\" is not a non-negative integer: {}", quote(v))),
     }
+}
+
+/// The value as an offset, when it is one: a non-negative JSON integer (not `2.0`, not `"2"`).
+#[must_use]
+pub fn as_offset(v: &Value) -> Option<usize> {
+    v.as_u64().and_then(|n| usize::try_from(n).ok())
 }
 
 /// Read one span object. `label` fills in when the object has no `label` key.
@@ -90,6 +94,24 @@ pub fn optional_str(obj: &serde_json::Map<String, Value>, key: &str) -> Result<S
         None | Some(Value::Null) => Ok(String::new()),
         Some(Value::String(s)) => Ok(s.clone()),
         Some(v) => Err(format!("field \"{key}\" is not a string: {}", quote(v))),
+    }
+}
+
+/// A record's type (`corruption_type`) at `value[key]`: a string, else none (a value of
+/// another kind is `validate`'s to report; the record reads as untyped).
+#[must_use]
+pub fn type_at(value: &Value, key: &str) -> Option<String> {
+    value.get(key)?.as_str().map(str::to_owned)
+}
+
+/// An id as text: a string as it is, a number in its JSON notation (`7`); `None` for anything
+/// else. Every reader of ids (a record's, a task's, an annotator's) takes them this way.
+#[must_use]
+pub fn id_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
     }
 }
 

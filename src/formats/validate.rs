@@ -33,7 +33,7 @@ pub use labels::LabelSet;
 pub use skim::string_member;
 
 use super::index::Entry;
-use super::{DataFile, Format, FormatError};
+use super::{quote_str, DataFile, Format, FormatError};
 
 /// The kinds of problem, as named in the summary and in `--json` output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -321,10 +321,7 @@ pub fn validate(files: &[Input], opts: &Options) -> Result<Report, FormatError> 
                     file: fi,
                     line: *line,
                     kind: Kind::DuplicateId,
-                    message: format!(
-                        "duplicate id {} (first at line {first})",
-                        shape::quote_str(key)
-                    ),
+                    message: format!("duplicate id {} (first at line {first})", quote_str(key)),
                 });
             }
         }
@@ -336,7 +333,7 @@ pub fn validate(files: &[Input], opts: &Options) -> Result<Report, FormatError> 
                     kind: Kind::SplitLeakage,
                     message: format!(
                         "meta.base_id {} is also in {}:{other_line} (split leakage: all variants of a base belong in one split)",
-                        shape::quote_str(base),
+                        quote_str(base),
                         files[other].path().display()
                     ),
                 }),

@@ -50,6 +50,15 @@ pub fn output_of<'a>(raw: &'a Value, key: &str) -> Option<Output<'a>> {
     raw.get(key).and_then(Value::as_str).map(Output::new)
 }
 
+/// The text written for `span`: `output[start:end]` in code points when the answer is known
+/// and the range slices it, else the span's own text. Every writer's `text`.
+#[must_use]
+pub fn span_text<'a>(output: Option<&Output<'a>>, span: &'a Span) -> &'a str {
+    output
+        .and_then(|o| o.slice(span.start, span.end))
+        .unwrap_or(span.text.as_str())
+}
+
 /// How a format writes span objects.
 #[derive(Debug, Clone, Copy)]
 pub struct SpanKeys<'a> {
@@ -84,9 +93,7 @@ pub fn span_object(
     output: Option<&Output<'_>>,
     keys: &SpanKeys<'_>,
 ) -> Map<String, Value> {
-    let text = output
-        .and_then(|o| o.slice(span.start, span.end))
-        .unwrap_or(span.text.as_str());
+    let text = span_text(output, span);
     let mut fields: Vec<(&str, Value)> = vec![
         ("start", Value::from(span.start)),
         ("end", Value::from(span.end)),

@@ -8,5 +8,7 @@ pub mod offsets;
 pub mod record;
 pub mod span;
 
-pub use record::{answer_hash, AnswerMark, Record, Source, SourceRole, GOLD};
+pub use record::{
+    answer_hash, gold_index, hex, AnswerMark, Record, Source, SourceRole, CLEAN, GOLD,
+};
 pub use span::Span;

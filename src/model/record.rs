@@ -44,10 +44,20 @@ pub struct AnswerMark {
 /// SHA-256 of an answer text, the first 12 bytes as 24 hex digits (stable: it is stored).
 #[must_use]
 pub fn answer_hash(output: &str) -> String {
-    Sha256::digest(output.as_bytes())[..12]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex(&Sha256::digest(output.as_bytes())[..12])
+}
+
+/// `bytes` as lower-case hex digits, two a byte: how every digest and hash of the crate is
+/// spelled (stored hashes, cache file names, content ids).
+#[must_use]
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(2 * bytes.len());
+    for b in bytes {
+        // Writing to a String cannot fail.
+        let _ = write!(out, "{b:02x}");
+    }
+    out
 }
 
 impl Source {
@@ -64,6 +74,20 @@ impl Source {
 
 /// Name of the source that holds the labels under review.
 pub const GOLD: &str = "gold";
+
+/// The type (`corruption_type`) of a record without hallucination: it has no labels.
+pub const CLEAN: &str = "clean";
+
+/// Which of `sources` holds the labels under review: the one named [`GOLD`], else the first
+/// with role `Gold`. The one rule for the records, the clusters and the arbitration's
+/// reviewed gold.
+#[must_use]
+pub fn gold_index(sources: &[Source]) -> Option<usize> {
+    sources
+        .iter()
+        .position(|s| s.name == GOLD)
+        .or_else(|| sources.iter().position(|s| s.role == SourceRole::Gold))
+}
 
 /// One record: a user request, the evidence, an answer, and annotation sources over the answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -119,11 +143,21 @@ impl Record {
         self.sources.iter().find(|s| s.name == name)
     }
 
-    /// The labels under review: the `gold` source, or the first source with role `Gold`.
+    /// Add `source` to the record: its spans go after those of the source of that name when
+    /// the record has one (a name is one source however many files or lines give it spans),
+    /// else it is added last.
+    pub fn add_source(&mut self, source: Source) {
+        match self.sources.iter_mut().find(|s| s.name == source.name) {
+            Some(existing) => existing.spans.extend(source.spans),
+            None => self.sources.push(source),
+        }
+    }
+
+    /// The labels under review: the `gold` source, or the first source with role `Gold`
+    /// ([`gold_index`]).
     #[must_use]
     pub fn gold(&self) -> Option<&Source> {
-        self.source(GOLD)
-            .or_else(|| self.sources.iter().find(|s| s.role == SourceRole::Gold))
+        gold_index(&self.sources).and_then(|i| self.sources.get(i))
     }
 
     /// Spans under review (empty when there is no gold source).
@@ -154,8 +188,7 @@ impl Record {
             h.update(s.label.len().to_le_bytes());
             h.update(s.label.as_bytes());
         }
-        let digest = h.finalize();
-        digest[..12].iter().map(|b| format!("{b:02x}")).collect()
+        hex(&h.finalize()[..12])
     }
 }
 
@@ -196,6 +229,41 @@ mod tests {
         );
         assert!(rec.query.is_empty() && rec.context.is_empty() && rec.warnings.is_empty());
         assert_eq!(rec.corruption_type, None);
+    }
+
+    #[test]
+    fn the_gold_is_the_source_named_gold_else_the_first_of_role_gold() {
+        let src = |name: &str, role| Source::new(name, role, Vec::new());
+        let det = src("det", SourceRole::Detector);
+        let mine = src("mine", SourceRole::Gold);
+        assert_eq!(
+            gold_index(&[det.clone(), mine.clone(), src(GOLD, SourceRole::Gold)]),
+            Some(2)
+        );
+        assert_eq!(gold_index(&[det.clone(), mine]), Some(1));
+        assert_eq!(gold_index(&[det]), None);
+    }
+
+    #[test]
+    fn a_source_added_under_a_present_name_appends_its_spans() {
+        let out = "25°C 東京";
+        let mut r = rec(out);
+        let one = Span::new(out, 5, 6, "x");
+        let two = Span::new(out, 6, 7, "x");
+        r.add_source(Source::new("det", SourceRole::Detector, vec![one.clone()]));
+        r.add_source(Source::new("det", SourceRole::Judge, vec![two.clone()]));
+        assert_eq!(r.sources.len(), 2);
+        assert_eq!(
+            r.sources[1],
+            Source::new("det", SourceRole::Detector, vec![one, two])
+        );
+    }
+
+    #[test]
+    fn hex_spells_two_lower_case_digits_a_byte() {
+        assert_eq!(hex(&[0x00, 0xab, 0x7f, 0xff]), "00ab7fff");
+        assert_eq!(hex(&[]), "");
+        assert_eq!(answer_hash("25°C 東京").len(), 24);
     }
 
     #[test]

@@ -60,10 +60,10 @@ impl Span {
         self.len() == 0
     }
 
-    /// True when `0 <= start < end <= len(output)`.
+    /// True when `0 <= start < end <= len(output)`: [`range_problem_in`] finds nothing.
     #[must_use]
     pub fn in_bounds(&self, output_chars: usize) -> bool {
-        self.start < self.end && self.end <= output_chars
+        range_problem_in(self.start, self.end, output_chars).is_none()
     }
 
     /// The text the span covers in `output`, or `None` when out of range.
@@ -111,14 +111,19 @@ pub enum RangeProblem {
 /// `[start, end)` obeys it.
 #[must_use]
 pub fn range_problem(start: usize, end: usize, output: &str) -> Option<RangeProblem> {
+    range_problem_in(start, end, offsets::char_len(output))
+}
+
+/// [`range_problem`] over an answer of `len` code points (for a caller that has counted them).
+#[must_use]
+pub fn range_problem_in(start: usize, end: usize, len: usize) -> Option<RangeProblem> {
     if start > end {
-        return Some(RangeProblem::Reversed);
+        Some(RangeProblem::Reversed)
+    } else if start == end {
+        Some(RangeProblem::Empty)
+    } else {
+        (end > len).then_some(RangeProblem::PastEnd { len })
     }
-    if start == end {
-        return Some(RangeProblem::Empty);
-    }
-    let len = offsets::char_len(output);
-    (end > len).then_some(RangeProblem::PastEnd { len })
 }
 
 #[cfg(test)]

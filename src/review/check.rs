@@ -13,8 +13,8 @@
 use thiserror::Error;
 
 use super::decision::{
-    redo_target, replay, undo_target, ActionKind, Decision, OutcomeKind, RecordReview, SpanStatus,
-    SpanValue,
+    redo_target, replay, undo_target, ActionKind, Decision, OutcomeKind, RecordReview, SpanKey,
+    SpanStatus, SpanValue,
 };
 use crate::model::span::{range_problem, RangeProblem};
 use crate::model::Record;
@@ -312,9 +312,9 @@ fn check_span(record: &Record, review: &RecordReview, d: &mut Decision) -> Resul
             Ok(())
         }
         (ActionKind::Adjust, Some(a)) => {
-            let same_label = (&a.label, &a.category, &a.subcategory)
-                == (&current.label, &current.category, &current.subcategory);
-            if (a.start, a.end) == (current.start, current.end) || !same_label {
+            if (a.start, a.end) == (current.start, current.end)
+                || a.label_name() != current.label_name()
+            {
                 return Err(Refusal::Unchanged {
                     action,
                     key: raw,
@@ -333,10 +333,10 @@ fn check_add(
     record: &Record,
     review: &RecordReview,
     d: &Decision,
-    key: &super::decision::SpanKey,
+    key: &SpanKey,
 ) -> Result<(), Refusal> {
     let raw = key.to_string();
-    if !raw.starts_with("added:") {
+    if !matches!(key, SpanKey::Added(_)) {
         return Err(Refusal::BadKey(raw));
     }
     if review.span(key).is_some() {

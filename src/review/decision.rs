@@ -16,7 +16,7 @@ mod review_span;
 mod values;
 
 pub use record_outcome::{OutcomeKind, RecordOutcome};
-pub use replay::{active_ids, redo_target, replay, undo_target};
+pub use replay::{active_ids, redo_target, replay, undo_target, InForce};
 pub use resolved::resolution_decisions;
 pub use review_span::{ReviewSpan, SpanStatus};
 pub use values::{SpanKey, SpanValue, Unit};
@@ -90,6 +90,13 @@ impl ActionKind {
     #[must_use]
     pub fn is_meta(self) -> bool {
         matches!(self, Self::Undo | Self::Redo)
+    }
+
+    /// True when a decision of this kind is a verdict on the record (flags, notes, undo and
+    /// redo are not).
+    #[must_use]
+    pub fn is_verdict(self) -> bool {
+        !matches!(self, Self::Flag | Self::Note | Self::Undo | Self::Redo)
     }
 }
 
@@ -312,6 +319,14 @@ impl RecordReview {
                         && self.units_settled())
             }
         }
+    }
+
+    /// True when a verdict on the record is in force ([`ActionKind::is_verdict`]): the reviewer
+    /// has said something about it, not only flagged or annotated it. Reviewed or not, the
+    /// record counts as one with decisions (export, stats, team opinions).
+    #[must_use]
+    pub fn has_verdict(&self) -> bool {
+        self.applied.iter().any(|d| d.action.is_verdict())
     }
 
     /// Every unit the latest resolution in force counted has a resolution in force (true

@@ -14,6 +14,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
+use super::ranges;
 use crate::model::Span;
 
 /// A span's label with its taxonomy category and subcategory (owned, for keys that outlive a
@@ -173,8 +174,7 @@ impl<'a> Labels<'a> {
         // (position, +1 opens / -1 closes, label id)
         let mut events: Vec<(usize, i8, u32)> = Vec::with_capacity(spans.len() * 2);
         for s in spans {
-            let (start, end) = (s.start.min(len), s.end.min(len));
-            if start < end {
+            if let Some((start, end)) = ranges::clamp((s.start, s.end), len) {
                 let k = self.key_id(Key::of(s));
                 events.push((start, 1, k));
                 events.push((end, -1, k));

@@ -41,6 +41,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::labeled::{self, LabelName, LabeledCounts};
+use super::ranges::{self, Range};
 use crate::model::offsets::char_len;
 use crate::model::{Record, Span};
 
@@ -51,7 +52,7 @@ pub const UNTYPED: &str = "(none)";
 /// code-point intervals.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Coverage {
-    intervals: Vec<(usize, usize)>,
+    intervals: Vec<Range>,
     /// Spans that were empty, reversed or out of range (clamped or dropped).
     pub invalid: usize,
 }
@@ -60,39 +61,27 @@ impl Coverage {
     /// The union of `spans` over an answer of `len_chars` code points.
     #[must_use]
     pub fn new(spans: &[Span], len_chars: usize) -> Self {
-        let mut invalid = 0;
-        let mut raw: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
-        for s in spans {
-            if !s.in_bounds(len_chars) {
-                invalid += 1;
-            }
-            let start = s.start.min(len_chars);
-            let end = s.end.min(len_chars);
-            if start < end {
-                raw.push((start, end));
-            }
+        let invalid = spans.iter().filter(|s| !s.in_bounds(len_chars)).count();
+        let clamped = spans
+            .iter()
+            .filter_map(|s| ranges::clamp((s.start, s.end), len_chars))
+            .collect();
+        Self {
+            intervals: ranges::merge(clamped),
+            invalid,
         }
-        raw.sort_unstable();
-        let mut intervals: Vec<(usize, usize)> = Vec::with_capacity(raw.len());
-        for (start, end) in raw {
-            match intervals.last_mut() {
-                Some(last) if start <= last.1 => last.1 = last.1.max(end),
-                _ => intervals.push((start, end)),
-            }
-        }
-        Self { intervals, invalid }
     }
 
     /// The merged intervals.
     #[must_use]
-    pub fn intervals(&self) -> &[(usize, usize)] {
+    pub fn intervals(&self) -> &[Range] {
         &self.intervals
     }
 
     /// Number of characters covered.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.intervals.iter().map(|(a, b)| b - a).sum()
+        ranges::total(&self.intervals)
     }
 
     /// True when no character is covered.
@@ -104,22 +93,7 @@ impl Coverage {
     /// Number of characters both cover.
     #[must_use]
     pub fn intersection(&self, other: &Coverage) -> usize {
-        let (mut i, mut j, mut n) = (0, 0, 0);
-        while i < self.intervals.len() && j < other.intervals.len() {
-            let (a0, a1) = self.intervals[i];
-            let (b0, b1) = other.intervals[j];
-            let lo = a0.max(b0);
-            let hi = a1.min(b1);
-            if lo < hi {
-                n += hi - lo;
-            }
-            if a1 <= b1 {
-                i += 1;
-            } else {
-                j += 1;
-            }
-        }
-        n
+        ranges::total(&ranges::intersect(&self.intervals, &other.intervals))
     }
 }
 

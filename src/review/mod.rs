@@ -9,5 +9,6 @@ pub mod labeled;
 pub mod locate;
 pub mod metrics;
 pub mod outcome;
+pub(crate) mod ranges;
 pub mod splitmix;
 pub mod team;

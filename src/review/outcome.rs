@@ -32,7 +32,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::decision::{ActionKind, RecordOutcome, RecordReview};
-use crate::model::{Record, Span};
+use crate::model::{Record, Span, CLEAN};
 pub use fate::{original_invalid, span_fate, Boundary, SpanFate};
 pub use verdict::{Dispute, LabelView, Reason, Verdict};
 pub use votes::JudgeCounts;
@@ -47,15 +47,6 @@ pub const OUTCOME_ORDER: [&str; 7] = [
     "dropped",
     "added",
 ];
-
-/// True when a decision of this kind is a verdict on the record (flags and notes are not).
-#[must_use]
-pub fn is_verdict_action(a: ActionKind) -> bool {
-    !matches!(
-        a,
-        ActionKind::Flag | ActionKind::Note | ActionKind::Undo | ActionKind::Redo
-    )
-}
 
 /// `--strict`: split `spans` into those whose label equals the record's type and the others.
 /// A record without a type keeps every span.
@@ -72,7 +63,7 @@ pub fn strict_split(spans: Vec<Span>, corruption_type: Option<&str>) -> (Vec<Spa
 #[must_use]
 pub fn type_after(record: &Record, review: &RecordReview) -> Option<String> {
     match review.outcome {
-        RecordOutcome::Clean => Some("clean".to_owned()),
+        RecordOutcome::Clean => Some(CLEAN.to_owned()),
         _ => review
             .record_type
             .clone()
@@ -236,7 +227,7 @@ impl Tally {
         self.records_out += usize::from(written);
         self.stale += review.stale.len();
         self.stale_records += usize::from(!review.stale.is_empty());
-        if !review.applied.iter().any(|d| is_verdict_action(d.action)) {
+        if !review.has_verdict() {
             self.flagged += usize::from(review.flagged);
             return;
         }
@@ -324,11 +315,11 @@ impl Tally {
         review: &RecordReview,
         exported: &[Span],
     ) -> bool {
-        let typed = type_after(record, review).is_some_and(|t| t != "clean");
+        let typed = type_after(record, review).is_some_and(|t| t != CLEAN);
         let hit = review.outcome == RecordOutcome::Open
             && typed
             && exported.is_empty()
-            && review.applied.iter().any(|d| is_verdict_action(d.action));
+            && review.has_verdict();
         self.typed_unlabeled += usize::from(hit);
         hit
     }
@@ -341,10 +332,8 @@ impl Tally {
         review: &RecordReview,
         exported: &[Span],
     ) -> bool {
-        let clean = type_after(record, review).is_some_and(|t| t == "clean");
-        let hit = clean
-            && !exported.is_empty()
-            && review.applied.iter().any(|d| is_verdict_action(d.action));
+        let clean = type_after(record, review).is_some_and(|t| t == CLEAN);
+        let hit = clean && !exported.is_empty() && review.has_verdict();
         self.clean_with_labels += usize::from(hit);
         hit
     }

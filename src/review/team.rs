@@ -4,8 +4,8 @@
 //! A reviewer's **opinion** on a record is the record's gold spans with only their own
 //! decisions replayed (their undo and redo respected): their kept spans, none when they
 //! reclassified it clean or removed it. They have one when a decision of theirs other than
-//! flags and notes is in force there ([`is_verdict_action`]), as the `reviewer:NAME` sources
-//! read it. On a record with two or more opinions each pair of reviewers is compared with the
+//! flags and notes is in force there ([`RecordReview::has_verdict`]), as the `reviewer:NAME`
+//! sources read it. On a record with two or more opinions each pair of reviewers is compared with the
 //! label-aware figures of [`super::metrics`] (character F1, kappa) and Krippendorff's alpha
 //! ([`super::alpha`]); the team's F1 and kappa pool every pair's counts, its alpha takes every
 //! reviewer as a coder. A record is a **disagreement** when the reviewers' spans dispute under
@@ -20,7 +20,6 @@ use super::decision::{active_ids, replay, Decision, RecordOutcome, RecordReview}
 use super::disagreement::{self, Options};
 use super::labeled::LabelName;
 use super::metrics::{Agreement, RecordAgreement, Scores};
-use super::outcome::is_verdict_action;
 use crate::model::offsets::char_len;
 use crate::model::{Record, Source, SourceRole, Span};
 
@@ -35,7 +34,7 @@ pub fn decided_by(
     let active = active_ids(log);
     let mut out: HashMap<String, BTreeSet<String>> = HashMap::new();
     for d in log {
-        if is_verdict_action(d.action) && active.get(&d.id).copied().unwrap_or(false) && !skip(d) {
+        if d.action.is_verdict() && active.contains(d.id) && !skip(d) {
             out.entry(d.record_id.clone())
                 .or_default()
                 .insert(d.reviewer.clone());
@@ -68,7 +67,7 @@ impl Opinion {
     /// answer text is `output` (for a caller that also wants the replay's stale decisions).
     #[must_use]
     pub fn from_review(output: &str, reviewer: &str, review: &RecordReview) -> Option<Self> {
-        if !review.applied.iter().any(|d| is_verdict_action(d.action)) {
+        if !review.has_verdict() {
             return None;
         }
         Some(Self {

@@ -2,9 +2,8 @@
 
 use std::path::Path;
 
-use super::strings;
-use crate::formats::validate::labels as embedded;
-use crate::model::Record;
+use crate::formats::validate::labels::Taxonomy;
+use crate::model::{Record, CLEAN};
 use crate::review::labeled::LabelName;
 
 /// The text a picker shows for `choice`: the label, then ` / subcategory` when it has one.
@@ -25,34 +24,23 @@ fn in_category(cat: &str, sub: Option<&str>) -> LabelName {
     }
 }
 
-/// A taxonomy file, the shape `validate --labels` reads (`assets/labels/*.toml`).
-#[derive(Debug, serde::Deserialize)]
-struct Taxonomy {
-    #[serde(default)]
-    labels: Vec<String>,
-    #[serde(default)]
-    categories: std::collections::BTreeMap<String, Category>,
-}
-
-#[derive(Debug, serde::Deserialize)]
-struct Category {
-    #[serde(default)]
-    subcategories: Vec<String>,
+/// Each category of `t` and its subcategories.
+fn categories(t: &Taxonomy) -> impl Iterator<Item = LabelName> + '_ {
+    t.categories.iter().flat_map(|(cat, c)| {
+        std::iter::once(in_category(cat, None)).chain(
+            c.subcategories
+                .iter()
+                .map(|sub| in_category(cat, Some(sub))),
+        )
+    })
 }
 
 /// The choices of a taxonomy file: its labels, then each category and its subcategories.
 /// `None` when the text is not a taxonomy.
 fn from_taxonomy(text: &str) -> Option<Vec<LabelName>> {
-    let t: Taxonomy = toml::from_str(text).ok()?;
+    let t = Taxonomy::parse(text).ok()?;
     let mut out: Vec<LabelName> = t.labels.iter().map(|l| LabelName::plain(l)).collect();
-    for (cat, c) in &t.categories {
-        out.push(in_category(cat, None));
-        out.extend(
-            c.subcategories
-                .iter()
-                .map(|sub| in_category(cat, Some(sub))),
-        );
-    }
+    out.extend(categories(&t));
     (!out.is_empty()).then_some(out)
 }
 
@@ -67,10 +55,9 @@ pub fn read_file(path: &Path) -> Result<Vec<LabelName>, String> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         // The embedded taxonomies by name, as `validate --labels` takes them.
-        Err(e) => match path.to_str() {
-            Some("toolace") => embedded::TOOLACE.to_owned(),
-            Some("lettucedetect") => embedded::LETTUCEDETECT.to_owned(),
-            _ => {
+        Err(e) => match path.to_str().and_then(Taxonomy::builtin_text) {
+            Some(text) => text.to_owned(),
+            None => {
                 return Err(format!(
                     "{}: {e} (--labels takes a label file, toolace or lettucedetect)",
                     path.display()
@@ -98,10 +85,13 @@ pub fn read_file(path: &Path) -> Result<Vec<LabelName>, String> {
     Ok(out)
 }
 
-/// The choices for `record`: the given set, else the LettuceDetect taxonomy when the record's
-/// spans carry categories, else the toolace types; labels seen in the record are added.
+/// The choices for `record`: the given set, else the embedded LettuceDetect taxonomy's
+/// categories when the record's spans carry categories, else the embedded toolace types but
+/// `clean` (a record's type, no span's label); labels seen in the record are added. The
+/// embedded sets are the ones `validate` checks against.
 #[must_use]
 pub fn choices(given: Option<&[LabelName]>, record: &Record) -> Vec<LabelName> {
+    let builtin = |name| Taxonomy::builtin(name).unwrap_or_default();
     let mut out: Vec<LabelName> = if let Some(g) = given {
         g.to_vec()
     } else if record
@@ -110,16 +100,12 @@ pub fn choices(given: Option<&[LabelName]>, record: &Record) -> Vec<LabelName> {
         .flat_map(|s| &s.spans)
         .any(|s| s.category.is_some())
     {
-        strings::LETTUCE_TAXONOMY
-            .iter()
-            .flat_map(|(cat, subs)| {
-                std::iter::once(in_category(cat, None))
-                    .chain(subs.iter().map(|s| in_category(cat, Some(s))))
-            })
-            .collect()
+        categories(&builtin("lettucedetect")).collect()
     } else {
-        strings::TOOLACE_LABELS
+        builtin("toolace")
+            .labels
             .iter()
+            .filter(|l| *l != CLEAN)
             .map(|l| LabelName::plain(l))
             .collect()
     };
@@ -160,6 +146,26 @@ mod tests {
             && x.category.as_deref() == Some("contradiction")
             && x.subcategory.as_deref() == Some("numerical")));
         assert!(c.iter().any(|x| shown(x) == "fabricated_reference"));
+    }
+
+    /// The pickers' built-in choices are the taxonomies `validate` checks against: a span
+    /// relabeled from the picker must pass `validate` (the two lists were written apart and
+    /// offered `unsupported_addition / value`, which validate refuses).
+    #[test]
+    fn built_in_choices_are_what_validate_accepts() {
+        for (category, set) in [(Some("contradiction"), "lettucedetect"), (None, "toolace")] {
+            let set = crate::formats::validate::labels::LabelSet::builtin(set).expect("embedded");
+            for c in choices(None, &record(category, "")) {
+                assert!(set.has_label(&c.label), "{c:?}");
+                if let Some(sub) = &c.subcategory {
+                    assert!(set.has_subcategory(c.category.as_deref(), sub), "{c:?}");
+                }
+            }
+        }
+        let lettuce = choices(None, &record(Some("contradiction"), ""));
+        assert!(lettuce
+            .iter()
+            .any(|c| shown(c) == "fabricated_reference / entity"));
     }
 
     #[test]

@@ -206,7 +206,7 @@ fn toolace_disputed_queue_resolved_with_single_keys_then_undone() {
     let active = spanreview::review::decision::active_ids(&log);
     let upheld_gold = log
         .iter()
-        .filter(|d| d.action == ActionKind::Resolve && active.get(&d.id) == Some(&true))
+        .filter(|d| d.action == ActionKind::Resolve && active.contains(d.id))
         .filter(|d| d.upheld.iter().any(|n| n == "gold"))
         .count();
     let g = st.sources.iter().find(|s| s.name == "gold").expect("gold");

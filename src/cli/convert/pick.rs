@@ -12,6 +12,7 @@
 use serde_json::Value;
 
 use crate::formats::labelstudio::REVIEWER;
+use crate::formats::spans::id_text;
 use crate::formats::Format;
 use crate::model::{Record, SourceRole, Span};
 
@@ -70,11 +71,7 @@ pub fn spans(
 /// A JSON_MIN row's regions: `None` for a row with no annotation, or one of an annotator
 /// other than `source` (`annotator_<id>`, as the full export names them), when given.
 fn row_spans(rec: &Record, source: Option<&str>) -> Option<Vec<Span>> {
-    let annotator = match rec.raw.get("annotator") {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Number(n)) => n.to_string(),
-        _ => return None,
-    };
+    let annotator = rec.raw.get("annotator").and_then(id_text)?;
     if rec.raw.get("annotation_id").is_none_or(Value::is_null) {
         return None;
     }
@@ -121,23 +118,18 @@ pub fn carry(original: &[Span], spans: &[Span]) -> Vec<Span> {
 /// the reader's id, since the converter puts the task id in `id`); else the record's id.
 #[must_use]
 pub fn key(rec: &Record, format: Format, id_field: Option<&str>) -> Option<String> {
-    let text = |v: &Value| match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    };
     match (format, id_field) {
         (Format::LabelStudio, field) => {
             let data = rec.raw.get("data")?;
             match field {
-                Some(f) => data.get(f).and_then(text),
+                Some(f) => data.get(f).and_then(id_text),
                 None => ["id", "rid", "record_id"]
                     .iter()
-                    .find_map(|k| data.get(*k).and_then(text))
+                    .find_map(|k| data.get(*k).and_then(id_text))
                     .or_else(|| Some(rec.id.clone())),
             }
         }
-        (Format::LabelStudioMin, Some(f)) => rec.raw.get(f).and_then(text),
+        (Format::LabelStudioMin, Some(f)) => rec.raw.get(f).and_then(id_text),
         _ => Some(rec.id.clone()),
     }
 }

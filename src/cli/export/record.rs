@@ -12,7 +12,7 @@ use super::ExportOptions;
 use crate::formats::dataset::id_member;
 use crate::formats::index::Layout;
 use crate::formats::{Dataset, FormatError};
-use crate::model::{Record, Span};
+use crate::model::{Record, Span, CLEAN};
 use crate::review::decision::{
     active_ids, replay, ActionKind, Decision, RecordOutcome, RecordReview,
 };
@@ -144,11 +144,7 @@ impl Exporter<'_> {
             },
         };
         let review = replay(&rec, decisions);
-        if !review
-            .applied
-            .iter()
-            .any(|d| outcome::is_verdict_action(d.action))
-        {
+        if !review.has_verdict() {
             let (line, strict_dropped) = self.unchanged(i, bytes, Some(rec.clone()))?;
             let exported = if line.is_some() {
                 let (kept, _) =
@@ -200,10 +196,7 @@ impl Exporter<'_> {
                 log.sort_by_key(|d| d.id);
                 let active = active_ids(&log);
                 log.iter()
-                    .filter(|d| {
-                        outcome::is_verdict_action(d.action)
-                            && active.get(&d.id).copied().unwrap_or(false)
-                    })
+                    .filter(|d| d.action.is_verdict() && active.contains(d.id))
                     .map(|d| d.id)
                     .collect()
             })
@@ -329,7 +322,7 @@ impl Exporter<'_> {
             (style::to_bytes(&v, Style::of(bytes))?, Some(v))
         };
         let (route, no_value) = self.route(value.as_ref().unwrap_or(&rec.raw));
-        let clean = rec.corruption_type.as_deref() == Some("clean");
+        let clean = rec.corruption_type.as_deref() == Some(CLEAN);
         Ok((
             Some(Line {
                 bytes: Bytes::Built(bytes),
@@ -415,7 +408,7 @@ impl Exporter<'_> {
             bytes: Bytes::Built(style::to_bytes(&value, Style::of(bytes))?),
             route,
             no_value,
-            clean: type_after.as_deref() == Some("clean"),
+            clean: type_after.as_deref() == Some(CLEAN),
         };
         let unlabeled_spans = self.unlabeled_spans(&rec, &kept);
         let exported = if removed.is_some() { Vec::new() } else { kept };

@@ -15,7 +15,7 @@ use super::record::{Bytes, Item};
 use super::{dest, features, output, report, ExportOptions};
 use crate::formats::DataFile;
 use crate::review::decision::Decision;
-use crate::review::outcome::{self, Tally, Verdict};
+use crate::review::outcome::{Tally, Verdict};
 
 /// Where exported records go, and what is counted on the way.
 pub(super) struct Sink<'a> {
@@ -120,10 +120,7 @@ impl Sink<'_> {
         if written && tally.add_clean_labeled(&rec, &review, &exported) {
             self.clean_labeled.push(rec.id.clone());
         }
-        let verdict_made = review
-            .applied
-            .iter()
-            .any(|d| outcome::is_verdict_action(d.action));
+        let verdict_made = review.has_verdict();
         if !written && !verdict_made {
             tally.unreviewed_skipped += 1;
         }

@@ -11,7 +11,7 @@ use crate::model::{Record, SourceRole, Span};
 use crate::review::alpha::Alpha;
 use crate::review::decision::{replay, Decision, RecordOutcome, RecordReview};
 use crate::review::metrics::{Agreement, RecordAgreement};
-use crate::review::outcome::{is_verdict_action, votes, JudgeCounts};
+use crate::review::outcome::{votes, JudgeCounts};
 use crate::review::team::{Opinion, Team};
 
 /// Accumulators, per source and per pair, keyed by name in order of first appearance.
@@ -185,7 +185,7 @@ pub(super) fn compute(
 
 fn count_progress(p: &mut Progress, review: &RecordReview) {
     p.reviewed += usize::from(review.is_reviewed());
-    p.with_decisions += usize::from(review.applied.iter().any(|d| is_verdict_action(d.action)));
+    p.with_decisions += usize::from(review.has_verdict());
     p.flagged += usize::from(review.flagged);
     let outcome = review.outcome.kind().name();
     *p.by_outcome.entry(outcome.to_owned()).or_default() += 1;

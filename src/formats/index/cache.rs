@@ -74,8 +74,7 @@ impl Cache {
     }
 
     fn sidecar(&self, key: &Key) -> PathBuf {
-        let h = Sha256::digest(&key.path);
-        let name: String = h[..12].iter().map(|b| format!("{b:02x}")).collect();
+        let name = crate::model::hex(&Sha256::digest(&key.path)[..12]);
         self.dir.join(format!("{name}.idx"))
     }
 

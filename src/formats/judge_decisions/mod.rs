@@ -81,10 +81,7 @@ pub(crate) fn parse(value: Value, source: &str) -> Result<Record, String> {
     let obj = spans::as_object(&value)?;
     let mut warnings = Vec::new();
     let id = spans::required_str(obj, "id")?;
-    let corruption_type = obj
-        .get("corruption_type")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
+    let corruption_type = spans::type_at(&value, "corruption_type");
     match obj.get("judge") {
         Some(Value::Object(_)) => {}
         None => return Err("missing field \"judge\"".to_owned()),

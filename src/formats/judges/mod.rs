@@ -39,7 +39,6 @@
 mod span_reader;
 
 use std::collections::{HashMap, HashSet};
-use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -83,7 +82,7 @@ impl FromStr for JudgeSpec {
         }
         let path = PathBuf::from(file);
         // Another reviewer's PostgreSQL database (the store reads it; no file to check).
-        if file.starts_with("postgresql://") || file.starts_with("postgres://") {
+        if is_server(file) {
             return Ok(Self {
                 name: name.to_owned(),
                 path,
@@ -107,12 +106,6 @@ impl FromStr for JudgeSpec {
     }
 }
 
-impl fmt::Display for JudgeSpec {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}={}", self.name, self.path.display())
-    }
-}
-
 /// What a `--judge` file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JudgeKind {
@@ -133,6 +126,12 @@ impl JudgeKind {
     }
 }
 
+/// True when a `--judge` file is a PostgreSQL URL (the store's `is_url` rule; formats cannot
+/// import the store).
+fn is_server(file: &str) -> bool {
+    file.starts_with("postgresql://") || file.starts_with("postgres://")
+}
+
 /// The first bytes of every SQLite database file.
 const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
 
@@ -142,8 +141,7 @@ const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
 /// # Errors
 /// The file cannot be read, or its format cannot be recognised.
 pub fn kind_of(path: &Path, format: Option<Format>) -> Result<JudgeKind, FormatError> {
-    let text = path.to_string_lossy();
-    if text.starts_with("postgresql://") || text.starts_with("postgres://") {
+    if is_server(&path.to_string_lossy()) {
         return Ok(JudgeKind::Database);
     }
     let mut head = [0u8; 16];
@@ -192,7 +190,7 @@ pub fn content_hash(paths: &[&Path]) -> std::io::Result<String> {
             h.update(&buf[..k]);
         }
     }
-    Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
+    Ok(crate::model::hex(&h.finalize()))
 }
 
 /// One source of a judge file: its spans by record id.
@@ -407,12 +405,7 @@ impl Judges {
                     continue;
                 }
             }
-            match record.sources.iter_mut().find(|r| r.name == s.name) {
-                Some(existing) => existing.spans.extend(spans.iter().cloned()),
-                None => record
-                    .sources
-                    .push(Source::new(s.name.clone(), s.role, spans.clone())),
-            }
+            record.add_source(Source::new(s.name.clone(), s.role, spans.clone()));
         }
         for (at, names) in refused {
             record.warnings.push(format!(
@@ -558,12 +551,7 @@ impl Arbitration {
     #[must_use]
     pub fn with_gold(record: &Record, gold: Vec<Span>, options: &Options) -> Self {
         let mut r = record.clone();
-        let at = r
-            .sources
-            .iter()
-            .position(|s| s.name == crate::model::GOLD)
-            .or_else(|| r.sources.iter().position(|s| s.role == SourceRole::Gold));
-        match at {
+        match crate::model::gold_index(&r.sources) {
             Some(i) => r.sources[i].spans = gold,
             None => r
                 .sources

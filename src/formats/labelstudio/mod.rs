@@ -15,7 +15,7 @@ use serde_json::{json, Map, Value};
 use super::spec::FormatSpec;
 use super::validate::Kind;
 use super::whole::{self, Problem};
-use super::{quote, write};
+use super::{quote, spans, write};
 use crate::model::{Record, Source, SourceRole, Span, GOLD};
 
 /// `completed_by` of the annotation spanreview writes: the reviewed spans.
@@ -74,15 +74,12 @@ pub(crate) fn read(value: Value, problems: &mut Vec<Problem>) -> Result<Record, 
     })
 }
 
-/// The task's id: `data.rid`, else the task's `id` (a number or a string).
+/// The task's id: `data.rid`, else the task's `id` (each a string or a number).
 fn task_id(obj: &Map<String, Value>) -> Result<String, String> {
     let rid = obj.get("data").and_then(|d| d.get("rid"));
-    Ok(match (rid, obj.get("id")) {
-        (Some(Value::String(s)), _) => s.clone(),
-        (_, Some(Value::Number(n))) => n.to_string(),
-        (_, Some(Value::String(s))) => s.clone(),
-        _ => return Err("missing field \"data.rid\" or \"id\"".to_owned()),
-    })
+    rid.and_then(spans::id_text)
+        .or_else(|| obj.get("id").and_then(spans::id_text))
+        .ok_or_else(|| "missing field \"data.rid\" or \"id\"".to_owned())
 }
 
 /// The list `key` of the task (absent or null: empty).
@@ -170,7 +167,7 @@ fn results(
         }
         let at = format!("{key}.result[{j}]");
         let value = r.get("value").and_then(Value::as_object);
-        let n = |k: &str| value?.get(k)?.as_u64().and_then(|n| usize::try_from(n).ok());
+        let n = |k: &str| value?.get(k).and_then(spans::as_offset);
         let (Some(start), Some(end)) = (n("start"), n("end")) else {
             let v = r.get("value").map_or_else(|| "none".to_owned(), quote);
             let msg = format!("{at}: value has no non-negative start and end: {v}; the span was skipped");
@@ -214,12 +211,14 @@ pub(crate) fn write(raw: &Value, gold: &[Span], _corruption_type: Option<&str>) 
             .to_owned()
     };
     let (from, to) = (name("from_name", "label"), name("to_name", "output"));
+    let output = raw.get("data").and_then(|d| write::output_of(d, "output"));
     let result: Vec<Value> = gold
         .iter()
         .enumerate()
         .map(|(i, s)| {
+            let text = write::span_text(output.as_ref(), s);
             json!({"id": format!("sr{i}"), "from_name": from, "to_name": to, "type": "labels",
-                   "value": {"start": s.start, "end": s.end, "text": s.text, "labels": [s.label]}})
+                   "value": {"start": s.start, "end": s.end, "text": text, "labels": [s.label]}})
         })
         .collect();
     let ann = json!({"completed_by": REVIEWER, "was_cancelled": false, "result": result});

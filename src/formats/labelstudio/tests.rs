@@ -135,3 +135,31 @@ fn validate_reports_spans_that_do_not_slice_with_the_task() {
     assert!(p.line > 1, "the second task's line: {}", p.line);
     assert!(p.message.contains("task r1: annotations[0].result[0]"), "{}", p.message);
 }
+
+/// A `data.rid` number is the id, as the JSON_MIN reader takes the same row's `rid`: the two
+/// exports of one project must name its records alike.
+#[test]
+fn a_numeric_rid_is_the_id_in_both_exports() {
+    let t = json!({"id": 12, "data": {"rid": 7, "output": "été"}, "annotations": [], "predictions": []});
+    let line = serde_json::to_vec(&t).expect("line");
+    assert_eq!(parse(t).expect("task").id, "7");
+    assert_eq!((SPEC.record_id)(&line).as_deref(), Some("7"));
+    let row = json!({"rid": 7, "id": 12, "output": "été", "label": []});
+    assert_eq!(Format::LabelStudioMin.parse(row, "x").expect("row").id, "7");
+}
+
+/// A written region's text is `data.output[start:end]` in code points, as every writer's
+/// (`formats::write`), not whatever text the span carries.
+#[test]
+fn a_written_regions_text_is_the_answers_slice() {
+    let t = task(json!([]));
+    let mut stale = Span::new("été 🙂 👩‍💻 Note 東京", 4, 5, "contradiction");
+    stale.text = "smile".to_owned();
+    let w = write(&t, &[stale], None);
+    assert_eq!(w["annotations"][0]["result"][0]["value"]["text"], "🙂");
+    // Past the end of the answer: the span's own text, as the other writers.
+    let past = Span::new("x", 0, 1, "contradiction");
+    let past = Span { start: 40, end: 41, ..past };
+    let w = write(&t, &[past], None);
+    assert_eq!(w["annotations"][0]["result"][0]["value"]["text"], "x");
+}

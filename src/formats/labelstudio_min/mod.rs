@@ -26,11 +26,7 @@ pub const CONTROL: &str = "label";
 fn row_id(obj: &Map<String, Value>) -> Result<String, String> {
     ["rid", "record_id", "id"]
         .iter()
-        .find_map(|k| match obj.get(*k) {
-            Some(Value::String(s)) => Some(s.clone()),
-            Some(Value::Number(n)) => Some(n.to_string()),
-            _ => None,
-        })
+        .find_map(|k| obj.get(*k).and_then(spans::id_text))
         .ok_or_else(|| "missing field \"rid\", \"record_id\" or \"id\"".to_owned())
 }
 
@@ -76,7 +72,7 @@ pub(crate) fn read(value: Value, problems: &mut Vec<Problem>) -> Result<Record, 
     };
     for (j, r) in items.iter().enumerate() {
         let at = format!("row {id}: {key}[{j}]");
-        let n = |k: &str| r.get(k)?.as_u64().and_then(|n| usize::try_from(n).ok());
+        let n = |k: &str| r.get(k).and_then(spans::as_offset);
         let (Some(start), Some(end)) = (n("start"), n("end")) else {
             let msg = format!(
                 "{at}: no non-negative start and end: {}; the span was skipped",
@@ -99,10 +95,7 @@ pub(crate) fn read(value: Value, problems: &mut Vec<Problem>) -> Result<Record, 
         gold.push(span);
     }
     drop(out);
-    let corruption_type = obj
-        .get("corruption_type")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
+    let corruption_type = spans::type_at(&value, "corruption_type");
     Ok(Record {
         query,
         context,
@@ -129,7 +122,7 @@ pub(crate) fn write(raw: &Value, gold: &[Span], _corruption_type: Option<&str>) 
             let mut r = Map::new();
             r.insert("start".to_owned(), Value::from(s.start));
             r.insert("end".to_owned(), Value::from(s.end));
-            let t = output.slice(s.start, s.end).unwrap_or(&s.text);
+            let t = write::span_text(Some(&output), s);
             r.insert("text".to_owned(), Value::from(t));
             r.insert("labels".to_owned(), Value::from(vec![s.label.clone()]));
             // Keys a region was read with keep their place among the four.

@@ -17,15 +17,14 @@ use crate::model::{Record, SourceRole, Span};
 
 /// A sample's id: `id` (a string or a number), else `lettuce-` and a hash of prompt and answer.
 fn record_id(obj: &Map<String, Value>) -> Result<String, String> {
-    Ok(match obj.get("id") {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Number(n)) => n.to_string(),
-        None | Some(Value::Null) => content_id(
+    match obj.get("id") {
+        None | Some(Value::Null) => Ok(content_id(
             &spans::optional_str(obj, "prompt")?,
             &spans::required_str(obj, "answer")?,
-        ),
-        Some(v) => return Err(format!("field \"id\" is not a string: {}", quote(v))),
-    })
+        )),
+        Some(v) => spans::id_text(v)
+            .ok_or_else(|| format!("field \"id\" is not a string: {}", quote(v))),
+    }
 }
 
 /// Parse one sample.
@@ -62,9 +61,7 @@ fn content_id(prompt: &str, answer: &str) -> String {
     h.update(prompt.len().to_le_bytes());
     h.update(prompt.as_bytes());
     h.update(answer.as_bytes());
-    let d = h.finalize();
-    let hex: String = d[..6].iter().map(|b| format!("{b:02x}")).collect();
-    format!("lettuce-{hex}")
+    format!("lettuce-{}", crate::model::hex(&h.finalize()[..6]))
 }
 
 /// The sample `raw` with `labels` replaced by `gold` (`start, end, label[, category,

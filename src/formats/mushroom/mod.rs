@@ -80,8 +80,7 @@ fn pairs(
     let mut spans = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let pair = item.as_array().filter(|a| a.len() == 2).and_then(|a| {
-            let n = |v: &Value| v.as_u64().and_then(|n| usize::try_from(n).ok());
-            Some((n(&a[0])?, n(&a[1])?))
+            Some((spans::as_offset(&a[0])?, spans::as_offset(&a[1])?))
         });
         match pair {
             Some((start, end)) => spans.push(Span {

@@ -17,10 +17,7 @@ pub(crate) fn parse(value: Value, detector: &str) -> Result<Record, String> {
     let mut warnings = Vec::new();
     let id = spans::required_str(obj, "id")?;
     let output = spans::required_str(obj, "output")?;
-    let corruption_type = obj
-        .get("corruption_type")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
+    let corruption_type = spans::type_at(&value, "corruption_type");
     let gold = spans::span_list(obj, "gold_spans", "", &mut warnings)?;
     let pred = spans::span_list(obj, "pred_spans", "", &mut warnings)?;
     let predicted = Source::new(detector, SourceRole::Detector, pred);

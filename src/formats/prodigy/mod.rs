@@ -37,15 +37,10 @@ fn field(obj: &Map<String, Value>, key: &str) -> Result<String, String> {
 /// The task's id (see the module doc).
 fn id_of(obj: &Map<String, Value>) -> Result<String, String> {
     let meta = obj.get("meta").and_then(Value::as_object);
-    let text = |v: &Value| match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    };
     obj.get("id")
-        .and_then(text)
-        .or_else(|| ["id", "rid", "record_id"].iter().find_map(|k| meta?.get(*k).and_then(text)))
-        .or_else(|| obj.get("_input_hash").and_then(text))
+        .and_then(spans::id_text)
+        .or_else(|| ["id", "rid", "record_id"].iter().find_map(|k| meta?.get(*k).and_then(spans::id_text)))
+        .or_else(|| obj.get("_input_hash").and_then(spans::id_text))
         .ok_or_else(|| "no id: none of \"id\", \"meta.id\", \"meta.rid\", \"meta.record_id\", \"_input_hash\"".to_owned())
 }
 
@@ -100,7 +95,7 @@ pub(crate) fn read(value: Value, problems: &mut Vec<Problem>) -> Result<Record, 
 /// The token indices `[first, last]` that `[start, end)` covers exactly, in Prodigy's
 /// `tokens[{start, end}]` (character offsets); `None` when a boundary is inside a token.
 fn token_span(tokens: &[Value], start: usize, end: usize) -> Option<(usize, usize)> {
-    let at = |t: &Value, k: &str| t.get(k)?.as_u64().and_then(|n| usize::try_from(n).ok());
+    let at = |t: &Value, k: &str| t.get(k).and_then(spans::as_offset);
     let first = tokens.iter().position(|t| at(t, "start") == Some(start))?;
     let last = tokens.iter().position(|t| at(t, "end") == Some(end))?;
     (first <= last).then_some((first, last))
@@ -123,8 +118,7 @@ fn span_value(s: &Span, output: &write::Output<'_>, tokens: Option<&[Value]>) ->
         m
     };
     if m.contains_key("text") {
-        let text = output.slice(s.start, s.end).unwrap_or(&s.text);
-        m.insert("text".to_owned(), Value::from(text));
+        m.insert("text".to_owned(), Value::from(write::span_text(Some(output), s)));
     }
     match tokens.and_then(|t| token_span(t, s.start, s.end)) {
         Some((a, b)) => {

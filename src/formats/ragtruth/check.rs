@@ -3,6 +3,7 @@
 
 use crate::formats::validate::check::{Checker, Facts, ListSpec, Out};
 use crate::formats::validate::shape::{view, self, Blob, List, Obj, Scalar, SpanItem};
+use crate::formats::quote_str;
 use crate::formats::validate::Kind;
 use crate::formats::validate::check::{parse_text, scalar, utf8, Sink};
 use crate::formats::validate::skim;
@@ -58,8 +59,8 @@ pub(crate) fn check(c: &mut Checker<'_>, bytes: &[u8]) -> Option<Facts> {
                 Kind::IdBaseMismatch,
                 format!(
                     "id {} does not belong to meta.base_id {} (ids are <base_id>__<variant>)",
-                    shape::quote_str(id),
-                    shape::quote_str(base)
+                    quote_str(id),
+                    quote_str(base)
                 ),
             );
         }

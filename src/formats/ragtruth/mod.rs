@@ -20,9 +20,7 @@ pub(crate) fn parse(value: Value) -> Result<Record, String> {
     let context = spans::optional_str(obj, "context")?;
     let corruption_type = obj
         .get("meta")
-        .and_then(|m| m.get("corruption_type"))
-        .and_then(Value::as_str)
-        .map(str::to_owned);
+        .and_then(|m| spans::type_at(m, "corruption_type"));
     let gold = spans::span_list(obj, "hallucination_labels", "", &mut warnings)?;
     Ok(Record {
         query,

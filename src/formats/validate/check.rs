@@ -7,7 +7,8 @@ use serde_json::Value;
 use super::labels::LabelSet;
 use super::shape::{self, Scalar};
 use super::Kind;
-use crate::formats::{quote, Format};
+use crate::formats::{quote, quote_str, Format};
+use crate::model::CLEAN;
 
 mod read;
 mod spans;
@@ -89,7 +90,7 @@ impl Sink<'_> {
         if v.trim().is_empty() {
             self.push(
                 Kind::EmptyField,
-                format!("field \"{name}\" is empty: {}", shape::quote_str(v)),
+                format!("field \"{name}\" is empty: {}", quote_str(v)),
             );
         }
         Some(v)
@@ -198,7 +199,7 @@ impl Checker<'_> {
         if !self.set.labels.has_label(t) {
             let msg = format!(
                 "{name} {} is not in the label set ({})",
-                shape::quote_str(t),
+                quote_str(t),
                 self.set.labels.describe()
             );
             self.sink.push(Kind::UnknownType, msg);
@@ -206,18 +207,18 @@ impl Checker<'_> {
         let Some(n_gold) = n_gold else {
             return;
         };
-        if t == "clean" && n_gold > 0 {
+        if t == CLEAN && n_gold > 0 {
             let s = if n_gold == 1 { "" } else { "s" };
             self.sink.push(
                 Kind::CleanWithLabels,
                 format!("clean record carries {n_gold} label{s} (clean records have none)"),
             );
-        } else if t != "clean" && n_gold == 0 && !self.set.allow_clean {
+        } else if t != CLEAN && n_gold == 0 && !self.set.allow_clean {
             self.sink.push(
                 Kind::Unlabeled,
                 format!(
                     "record of type {} has no labels (pass --allow-clean to accept unlabeled records)",
-                    shape::quote_str(t)
+                    quote_str(t)
                 ),
             );
         }

@@ -8,8 +8,6 @@ use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
 use super::{check, Part, BLOCK};
 use crate::formats::index::{changed, next_line_start, open_input, FileIndex};
 use crate::formats::{DataFile, Format, FormatError};
@@ -29,9 +27,6 @@ enum Source {
     /// JSONL: records start after `start` (the byte-order mark), the file has `size` bytes.
     Lines { file: File, start: u64, size: u64 },
 }
-
-/// Lines looked at to tell a JSONL file's format.
-const DETECT_LINES: usize = 20;
 
 impl Input {
     /// Open `path`; tell its format from its first records unless `format` is given. A
@@ -141,34 +136,27 @@ enum Detect {
     Unknown(String),
 }
 
-/// The format of the first records of a JSONL file that say it.
+/// The format of a JSONL file from its first records ([`Format::detect_first`]): its
+/// non-blank lines, trimmed, numbered as in the file.
 fn detect_lines(mut file: File, start: u64) -> Result<Format, Detect> {
     file.seek(SeekFrom::Start(start)).map_err(Detect::Io)?;
     let mut reader = BufReader::new(file.take(256 << 20));
-    let mut line = Vec::new();
     let mut line_no = 0u32;
-    let mut tried = 0;
-    let mut last = String::from("the file holds no record");
-    while tried < DETECT_LINES {
-        line.clear();
-        if reader.read_until(b'\n', &mut line).map_err(Detect::Io)? == 0 {
-            break;
+    let records = std::iter::from_fn(|| loop {
+        let mut line = Vec::new();
+        match reader.read_until(b'\n', &mut line) {
+            Ok(0) => return None,
+            Ok(_) => line_no += 1,
+            Err(e) => return Some(Err(e)),
         }
-        line_no += 1;
         let text = line.trim_ascii();
-        if text.is_empty() {
-            continue;
+        if !text.is_empty() {
+            return Some(Ok((line_no, text.to_vec())));
         }
-        tried += 1;
-        match serde_json::from_slice::<Value>(text) {
-            Ok(v) => match Format::detect(&v) {
-                Some(f) => return Ok(f),
-                None => last = Format::undetected(),
-            },
-            Err(e) => last = format!("line {line_no}: invalid JSON: {e}"),
-        }
-    }
-    Err(Detect::Unknown(last))
+    });
+    Format::detect_first(records)
+        .map_err(Detect::Io)?
+        .map_err(Detect::Unknown)
 }
 
 /// Check the lines of `[from, to)` (which starts at a line start); line numbers are relative

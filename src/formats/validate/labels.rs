@@ -1,5 +1,7 @@
-//! Label sets for `validate`: the labels and taxonomy categories a span may carry, read from
-//! TOML taxonomy files (`assets/labels/*.toml` are embedded).
+//! Label sets: the labels and taxonomy categories a span may carry, read from TOML taxonomy
+//! files (`assets/labels/*.toml` are embedded). `validate` checks spans against a [`LabelSet`];
+//! the review screen's pickers offer a [`Taxonomy`]'s entries, so they offer what `validate`
+//! accepts.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -8,19 +10,51 @@ pub const TOOLACE: &str = include_str!("../../../assets/labels/toolace.toml");
 /// The LettuceDetect taxonomy.
 pub const LETTUCEDETECT: &str = include_str!("../../../assets/labels/lettucedetect.toml");
 
-/// One taxonomy file.
-#[derive(Debug, serde::Deserialize)]
-struct Taxonomy {
+/// One taxonomy file: `labels = [...]` and `[categories.NAME] subcategories = [...]`; labels
+/// and subcategories in file order, categories by name.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+pub struct Taxonomy {
+    /// Labels a span may carry outside the categories.
     #[serde(default)]
-    labels: Vec<String>,
+    pub labels: Vec<String>,
+    /// Categories (a span's `category`, or its `label`) and their subcategories.
     #[serde(default)]
-    categories: BTreeMap<String, Category>,
+    pub categories: BTreeMap<String, Category>,
 }
 
-#[derive(Debug, serde::Deserialize)]
-struct Category {
+/// One category of a [`Taxonomy`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+pub struct Category {
+    /// Its subcategories, in file order.
     #[serde(default)]
-    subcategories: Vec<String>,
+    pub subcategories: Vec<String>,
+}
+
+impl Taxonomy {
+    /// Read a taxonomy file's text.
+    ///
+    /// # Errors
+    /// The TOML error, when the text is not a taxonomy.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        toml::from_str(text).map_err(|e| e.to_string())
+    }
+
+    /// The text of an embedded taxonomy by the name `--labels` takes (`toolace`,
+    /// `lettucedetect`), for `validate` and `review` alike.
+    #[must_use]
+    pub fn builtin_text(name: &str) -> Option<&'static str> {
+        match name {
+            "toolace" => Some(TOOLACE),
+            "lettucedetect" => Some(LETTUCEDETECT),
+            _ => None,
+        }
+    }
+
+    /// An embedded taxonomy by name ([`Taxonomy::builtin_text`]).
+    #[must_use]
+    pub fn builtin(name: &str) -> Option<Self> {
+        Self::parse(Self::builtin_text(name)?).ok()
+    }
 }
 
 /// The labels, categories and subcategories a span may carry.
@@ -37,22 +71,18 @@ impl LabelSet {
         Self::from_toml(TOOLACE).unwrap_or_default()
     }
 
-    /// An embedded taxonomy by name (`toolace`, `lettucedetect`).
+    /// An embedded taxonomy by name ([`Taxonomy::builtin_text`]).
     #[must_use]
     pub fn builtin(name: &str) -> Option<Self> {
-        match name {
-            "toolace" => Self::from_toml(TOOLACE).ok(),
-            "lettucedetect" | "lettuce" => Self::from_toml(LETTUCEDETECT).ok(),
-            _ => None,
-        }
+        Self::from_toml(Taxonomy::builtin_text(name)?).ok()
     }
 
-    /// Read a taxonomy file: `labels = [...]` and `[categories.NAME] subcategories = [...]`.
+    /// Read a taxonomy file ([`Taxonomy`]).
     ///
     /// # Errors
     /// The TOML error, when the text is not a taxonomy.
     pub fn from_toml(text: &str) -> Result<Self, String> {
-        let t: Taxonomy = toml::from_str(text).map_err(|e| e.to_string())?;
+        let t = Taxonomy::parse(text)?;
         Ok(Self {
             labels: t.labels.into_iter().collect(),
             categories: t
@@ -133,6 +163,14 @@ mod tests {
         let mut both = t.clone();
         both.extend(&l);
         assert!(both.has_label("clean") && both.has_category("fabricated_reference"));
+    }
+
+    #[test]
+    fn built_in_names_are_the_documented_ones() {
+        // `review --labels lettuce` was refused while `validate --labels lettuce` took it.
+        assert!(LabelSet::builtin("lettucedetect").is_some());
+        assert!(LabelSet::builtin("lettuce").is_none());
+        assert_eq!(Taxonomy::builtin_text("toolace"), Some(TOOLACE));
     }
 
     #[test]

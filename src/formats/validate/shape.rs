@@ -9,6 +9,8 @@ use std::fmt;
 use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
+use crate::formats::quote_str;
+
 /// A JSON value: scalars kept, lists and objects only noted.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub enum Scalar<'a> {
@@ -77,19 +79,6 @@ impl Scalar<'_> {
             Self::List | Self::Object => return None,
         })
     }
-}
-
-/// A string as a JSON literal, cut to about 80 characters, control and bidirectional
-/// characters escaped (`\u001b`, `\u202e`: [`crate::model::escape::json`]).
-#[must_use]
-pub fn quote_str(s: &str) -> String {
-    let literal = if s.chars().count() > 80 {
-        let cut: String = s.chars().take(77).collect();
-        format!("{}...", serde_json::Value::String(cut))
-    } else {
-        serde_json::Value::String(s.to_owned()).to_string()
-    };
-    crate::model::escape::json(&literal).into_owned()
 }
 
 struct ScalarVisitor<'a>(std::marker::PhantomData<&'a ()>);

@@ -6,10 +6,29 @@ use std::collections::HashMap;
 use super::{ActionKind, Decision, RecordReview};
 use crate::model::Record;
 
+/// Which decisions of a log are in force ([`active_ids`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct InForce(HashMap<i64, bool>);
+
+impl InForce {
+    /// True when decision `id` is in force: made (not undo or redo), and not reverted by an
+    /// undo that no later redo restored. An id the log does not hold is not in force.
+    #[must_use]
+    pub fn contains(&self, id: i64) -> bool {
+        self.0.get(&id).copied().unwrap_or(false)
+    }
+
+    /// True when an undo reverted decision `id` and no later redo restored it.
+    #[must_use]
+    pub fn undone(&self, id: i64) -> bool {
+        self.0.get(&id) == Some(&false)
+    }
+}
+
 /// Which decisions of a log are in force: every non-meta decision unless an undo reverted it
 /// and no later redo restored it.
 #[must_use]
-pub fn active_ids(log: &[Decision]) -> HashMap<i64, bool> {
+pub fn active_ids(log: &[Decision]) -> InForce {
     let mut active = HashMap::new();
     for d in log {
         match (d.action, d.target) {
@@ -25,7 +44,7 @@ pub fn active_ids(log: &[Decision]) -> HashMap<i64, bool> {
             _ => {}
         }
     }
-    active
+    InForce(active)
 }
 
 /// Replay the decisions about `record` (any order; applied by id) onto its original spans.
@@ -42,7 +61,7 @@ pub fn replay(record: &Record, decisions: &[Decision]) -> RecordReview {
     let active = active_ids(&owned);
     let hash = record.content_hash();
     for d in owned {
-        if d.action.is_meta() || !active.get(&d.id).copied().unwrap_or(false) {
+        if d.action.is_meta() || !active.contains(d.id) {
             continue;
         }
         if d.record_hash != hash {
@@ -62,7 +81,7 @@ pub fn undo_target(log: &[Decision]) -> Option<i64> {
     let active = active_ids(log);
     log.iter()
         .rev()
-        .find(|d| !d.action.is_meta() && active.get(&d.id).copied().unwrap_or(false))
+        .find(|d| !d.action.is_meta() && active.contains(d.id))
         .map(|d| d.id)
 }
 
@@ -82,7 +101,7 @@ pub fn redo_target(log: &[Decision]) -> Option<i64> {
             }
             ActionKind::Undo => {
                 if let Some(t) = d.target {
-                    if !restored.contains(&t) && !active.get(&t).copied().unwrap_or(true) {
+                    if !restored.contains(&t) && active.undone(t) {
                         return Some(t);
                     }
                 }

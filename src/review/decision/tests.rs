@@ -388,3 +388,31 @@ fn a_retype_sets_the_records_type_after_review_and_undo_takes_it_back() {
     assert_eq!(r.outcome, RecordOutcome::Open);
     assert!(r.spans.iter().all(|s| s.status == SpanStatus::Pending));
 }
+
+#[test]
+fn a_verdict_is_in_force_only_for_decisions_other_than_flags_notes_undo_and_redo() {
+    let mut log = Log::new();
+    log.push(ActionKind::Flag, |d| d.reason = Some("on".into()));
+    log.push(ActionKind::Note, |d| d.note = Some("°C?".into()));
+    assert!(!log.review().has_verdict());
+    let accept = log.push(ActionKind::Accept, |d| d.span_key = Some("gold:0".into()));
+    assert!(log.review().has_verdict());
+    log.push(ActionKind::Undo, |d| d.target = Some(accept));
+    assert!(
+        !log.review().has_verdict(),
+        "an undone verdict is not in force"
+    );
+}
+
+#[test]
+fn in_force_tells_undone_from_unknown() {
+    let mut log = Log::new();
+    let a = log.push(ActionKind::Accept, |d| d.span_key = Some("gold:0".into()));
+    let b = log.push(ActionKind::Drop, |d| d.span_key = Some("gold:1".into()));
+    let u = log.push(ActionKind::Undo, |d| d.target = Some(b));
+    let active = active_ids(&log.rows);
+    assert!(active.contains(a) && !active.contains(b) && !active.contains(u));
+    assert!(active.undone(b) && !active.undone(a) && !active.undone(99));
+    assert!(!active.contains(99));
+    assert_eq!(redo_target(&log.rows), Some(b));
+}

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::Span;
 use crate::review::disagreement::Cluster;
+use crate::review::labeled::LabelName;
 
 /// Which span a decision is about.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -81,6 +82,16 @@ impl SpanValue {
             label: span.label.clone(),
             category: span.category.clone(),
             subcategory: span.subcategory.clone(),
+        }
+    }
+
+    /// Its label with category and subcategory (shown `label/category/subcategory`).
+    #[must_use]
+    pub fn label_name(&self) -> LabelName {
+        LabelName {
+            label: self.label.clone(),
+            category: self.category.clone(),
+            subcategory: self.subcategory.clone(),
         }
     }
 }

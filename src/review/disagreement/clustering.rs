@@ -4,13 +4,14 @@
 use unicode_segmentation::GraphemeCursor;
 
 use super::judges::judge_marks;
-use super::ranges::{intersect, merge, push_merged, subtract};
 use super::{
     Cluster, ClusterSource, Disagreement, JudgeMark, JudgeSays, JudgeVerdict, Options, PairDiff,
     Problem, ProblemKind, Range,
 };
 use crate::model::offsets::{self, CharMap};
-use crate::model::{Record, Source, SourceRole, GOLD};
+use crate::model::span::{range_problem_in, RangeProblem};
+use crate::model::{gold_index, Record, Source, SourceRole};
+use crate::review::ranges::{clamp, intersect, merge, push_merged, subtract};
 
 /// Cluster the sources of `record` over its output.
 #[must_use]
@@ -36,10 +37,7 @@ pub fn cluster_judged(
     let participants: Vec<usize> = (0..sources.len())
         .filter(|&i| sources[i].role != SourceRole::Judge)
         .collect();
-    let gold = sources
-        .iter()
-        .position(|s| s.name == GOLD)
-        .or_else(|| sources.iter().position(|s| s.role == SourceRole::Gold));
+    let gold = gold_index(sources);
     let any_span =
         !verdicts.is_empty() || participants.iter().any(|&i| !sources[i].spans.is_empty());
     let text = Text::new(output, any_span);
@@ -117,18 +115,18 @@ fn usable_spans(
                 used,
                 output_chars: n,
             };
-            let used = match s.start.cmp(&s.end) {
-                std::cmp::Ordering::Equal => {
+            let used = match range_problem_in(s.start, s.end, n) {
+                None => (s.start, s.end),
+                Some(RangeProblem::Empty) => {
                     problems.push(problem(ProblemKind::Empty, None));
                     continue;
                 }
-                std::cmp::Ordering::Greater => {
+                Some(RangeProblem::Reversed) => {
                     problems.push(problem(ProblemKind::Reversed, None));
                     continue;
                 }
-                std::cmp::Ordering::Less if s.end <= n => (s.start, s.end),
-                std::cmp::Ordering::Less => {
-                    let used = (s.start < n).then_some((s.start, n));
+                Some(RangeProblem::PastEnd { .. }) => {
+                    let used = clamp((s.start, s.end), n);
                     problems.push(problem(ProblemKind::PastEnd, used));
                     match used {
                         Some(u) => u,

@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use super::{Disagreement, JudgeMark, JudgeSays, Range, Unplaced};
 use crate::review::locate::{self, Located};
+use crate::review::ranges::clamp;
 
 /// Judge marks of `verdicts` (not yet knowing whether they dispute); judge names, dispute
 /// counts and unplaced claims recorded in `out`.
@@ -85,16 +86,13 @@ impl Claim {
     /// The located range, clamped to `output_chars` (`None` when unplaced or empty).
     fn range(&self, output_chars: usize) -> Option<Range> {
         let l = self.located?;
-        let (a, b) = (l.start.min(output_chars), l.end.min(output_chars));
-        (a < b).then_some((a, b))
+        clamp((l.start, l.end), output_chars)
     }
 }
 
 impl JudgeVerdict {
     /// The judged gold span, clamped to the answer.
     fn gold_range(&self, output_chars: usize) -> Option<Range> {
-        let (a, b) = self.gold_span?;
-        let (a, b) = (a.min(output_chars), b.min(output_chars));
-        (a < b).then_some((a, b))
+        clamp(self.gold_span?, output_chars)
     }
 }

@@ -50,7 +50,6 @@
 
 mod clustering;
 mod judges;
-mod ranges;
 mod resolution;
 mod scoring;
 
@@ -63,8 +62,7 @@ pub use judges::{Claim, JudgeVerdict};
 pub use resolution::{resolve, settle, Assignment, Outcome, Resolution};
 pub use scoring::{disputed_queue, score, unanimous, RecordScore};
 
-/// A half-open `[start, end)` range of code points.
-pub type Range = (usize, usize);
+pub use super::ranges::Range;
 
 /// How strictly sources must agree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

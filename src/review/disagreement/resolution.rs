@@ -3,9 +3,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::clustering::{compare, covers, Text};
-use super::ranges::{intersect, merge};
 use super::{Disagreement, JudgeSays, Range};
 use crate::model::{Source, Span};
+use crate::review::ranges::{intersect, merge};
 
 /// How to settle a cluster.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

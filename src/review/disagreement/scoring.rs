@@ -2,9 +2,9 @@
 
 use serde::Serialize;
 
-use super::ranges::{merge, total};
 use super::{Disagreement, JudgeSays, Range};
 use crate::model::offsets;
+use crate::review::ranges::{merge, total};
 
 /// How disputed a record is; orders the arbitration queue.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]

@@ -8,7 +8,6 @@
 //! end decides: moved in is tightened, moved out is widened.
 
 use super::super::decision::ReviewSpan;
-use crate::model::offsets::char_len;
 use crate::model::Span;
 
 /// How a span's boundaries changed.
@@ -106,5 +105,5 @@ pub fn span_fate(span: &ReviewSpan, output: &str) -> SpanFate {
 #[must_use]
 pub fn original_invalid(span: &Span, output: &str) -> bool {
     let stated = span.raw.contains_key("text") || !span.text.is_empty();
-    !span.in_bounds(char_len(output)) || (stated && !span.text_matches(output))
+    span.problem(output).is_some() || (stated && !span.text_matches(output))
 }

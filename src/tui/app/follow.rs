@@ -274,7 +274,7 @@ fn overridden<'a>(prior: &'a [Decision], new: &Decision, me: &str) -> Option<&'a
     let last = prior
         .iter()
         .rev()
-        .find(|d| same(d) && active.get(&d.id).copied().unwrap_or(false))?;
+        .find(|d| same(d) && active.contains(d.id))?;
     // The same verdict is agreement, not an override.
     let agrees = last.action == new.action && last.after == new.after;
     (last.reviewer != me && !agrees).then_some(last)

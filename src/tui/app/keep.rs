@@ -114,7 +114,8 @@ impl App {
             .record_type
             .as_ref()
             .or(c.record.corruption_type.as_ref());
-        if ty.map(String::as_str) != Some(strings::CLEAN) || c.review.outcome != RecordOutcome::Open
+        if ty.map(String::as_str) != Some(crate::model::CLEAN)
+            || c.review.outcome != RecordOutcome::Open
         {
             return 0;
         }

@@ -29,9 +29,7 @@ impl App {
         let active = active_ids(&log);
         let resolutions: Vec<&Decision> = log
             .iter()
-            .filter(|d| {
-                d.action == ActionKind::Resolve && active.get(&d.id).copied().unwrap_or(false)
-            })
+            .filter(|d| d.action == ActionKind::Resolve && active.contains(d.id))
             .collect();
         // Auto-accepted records not read again: their result is their gold spans, compared
         // in the background; skipped once undone (no longer reviewed).

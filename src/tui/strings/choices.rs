@@ -1,4 +1,5 @@
-//! What the pickers offer: the reasons for removing a record and the built-in label sets.
+//! What the pickers offer: the reasons for removing a record (the built-in label sets are the
+//! embedded taxonomies, `formats::validate::labels::Taxonomy`).
 
 /// Reasons offered when removing a record; the last one asks for free text.
 pub const REMOVE_REASONS: &[&str] = &[
@@ -10,22 +11,3 @@ pub const REMOVE_REASONS: &[&str] = &[
 
 /// The free-text reason choice.
 pub const OTHER: &str = "other";
-
-/// Default label set (the toolace hallucination types).
-pub const TOOLACE_LABELS: &[&str] = &["contradiction", "missing_tool", "overgeneration"];
-
-/// The LettuceDetect taxonomy: categories and their subcategories.
-pub const LETTUCE_TAXONOMY: &[(&str, &[&str])] = &[
-    (
-        "contradiction",
-        &["numerical", "temporal", "entity", "relational"],
-    ),
-    (
-        "unsupported_addition",
-        &["value", "claim", "elaboration", "subjective", "behavior"],
-    ),
-    (
-        "fabricated_reference",
-        &["section", "identifier", "attribute"],
-    ),
-];

@@ -4,9 +4,10 @@ use std::cell::OnceCell;
 
 use unicode_segmentation::GraphemeCursor;
 
-use super::super::shape::{self, List, Scalar, SpanItem, SpanObj};
+use super::super::shape::{List, Scalar, SpanItem, SpanObj};
 use super::super::Kind;
 use super::Checker;
+use crate::formats::quote_str;
 use crate::model::offsets::{self, CharMap};
 
 /// The answer spans index into, measured once. Non-ASCII text is sliced by walking it for the
@@ -337,7 +338,7 @@ impl Checker<'_> {
                         Kind::GraphemeSplit,
                         format!(
                             "{at}: {name} {cp} splits the character {} ({}) of {}",
-                            shape::quote_str(cluster),
+                            quote_str(cluster),
                             chars.join(" "),
                             o.name
                         ),
@@ -368,8 +369,8 @@ impl Checker<'_> {
                         Kind::TextMismatch,
                         format!(
                             "{at}: text {} does not match {name}[{s}:{e}] {}",
-                            shape::quote_str(text),
-                            shape::quote_str(got)
+                            quote_str(text),
+                            quote_str(got)
                         ),
                     );
                 }
@@ -381,7 +382,7 @@ impl Checker<'_> {
                         Kind::TextMismatch,
                         format!(
                             "{at}: text {} is {n} code points but the span [{s}, {e}) covers {}",
-                            shape::quote_str(text),
+                            quote_str(text),
                             e - s
                         ),
                     );
@@ -400,7 +401,7 @@ impl Checker<'_> {
                         Kind::UnknownLabel,
                         format!(
                             "{at}: label {} is not in the label set ({})",
-                            shape::quote_str(l),
+                            quote_str(l),
                             labels.describe()
                         ),
                     );
@@ -412,8 +413,8 @@ impl Checker<'_> {
                                 Kind::LabelTypeMismatch,
                                 format!(
                                     "{at}: label {} differs from the record's type {} (--strict)",
-                                    shape::quote_str(l),
-                                    shape::quote_str(t)
+                                    quote_str(l),
+                                    quote_str(t)
                                 ),
                             );
                         }
@@ -439,7 +440,7 @@ impl Checker<'_> {
                     Kind::UnknownLabel,
                     format!(
                         "{at}: category {} is not a category of the label set ({})",
-                        shape::quote_str(c),
+                        quote_str(c),
                         labels.describe_categories()
                     ),
                 );
@@ -447,13 +448,13 @@ impl Checker<'_> {
         }
         if let Some(sc) = o.subcategory.as_str() {
             if !labels.has_subcategory(category, sc) {
-                let under = category
-                    .map_or_else(String::new, |c| format!(" under {}", shape::quote_str(c)));
+                let under =
+                    category.map_or_else(String::new, |c| format!(" under {}", quote_str(c)));
                 self.sink.push(
                     Kind::UnknownLabel,
                     format!(
                         "{at}: subcategory {} is not listed{under} in the label set",
-                        shape::quote_str(sc)
+                        quote_str(sc)
                     ),
                 );
             }
