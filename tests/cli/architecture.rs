@@ -92,34 +92,31 @@ fn sources(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
     }
 }
 
-fn tree() -> Vec<(String, String)> {
+/// What `check` finds in the source tree's files (src/, paths relative to it), every line.
+fn in_tree<I: IntoIterator<Item = String>>(check: impl Fn(&str, &str) -> I) -> String {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut out = Vec::new();
-    sources(&src, &src, &mut out);
+    let mut files = Vec::new();
+    sources(&src, &src, &mut files);
     assert!(
-        out.len() > 100,
+        files.len() > 100,
         "the source tree was not found: {}",
-        out.len()
+        files.len()
     );
-    out
+    let found: Vec<String> = files
+        .iter()
+        .flat_map(|(rel, text)| check(rel, text))
+        .collect();
+    found.join("\n")
 }
 
 #[test]
 fn imports_point_down_the_floors_only() {
-    let wrong: Vec<String> = tree()
-        .iter()
-        .flat_map(|(rel, text)| wrong_imports(rel, text))
-        .collect();
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert_eq!(in_tree(wrong_imports), "");
 }
 
 #[test]
 fn no_source_file_is_over_600_lines() {
-    let long: Vec<String> = tree()
-        .iter()
-        .filter_map(|(rel, text)| too_long(rel, text))
-        .collect();
-    assert!(long.is_empty(), "{}", long.join("\n"));
+    assert_eq!(in_tree(too_long), "");
 }
 
 #[test]
