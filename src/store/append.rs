@@ -207,7 +207,7 @@ mod tests {
 
     use super::*;
     use crate::model::{Record, Source, SourceRole, Span, GOLD};
-    use crate::review::decision::{replay, resolution_decisions};
+    use crate::review::decision::{replay, resolution_decisions, ActionKind, Decision, Settling};
     use crate::review::disagreement::{cluster, resolve, Options, Resolution};
 
     fn spans(out: &str, v: &[(usize, usize, &str)]) -> Vec<Span> {
@@ -243,13 +243,20 @@ mod tests {
         let d = cluster(&rec.output, &rec.sources, &Options::default());
         assert_eq!(d.clusters.len(), 2);
         let o = resolve(&rec.output, &rec.sources, &d, 0, Resolution::Take(1)).expect("o");
-        let ds = resolution_decisions(&rec, &review, &d, 0, &o, "ds", "me", new_origin);
+        let base = Decision::new(&rec, "ds", "me", ActionKind::Resolve);
+        let settle = |cluster, outcome| Settling {
+            cluster,
+            outcome,
+            reason: "take det",
+            group: "g1",
+        };
+        let ds = resolution_decisions(&rec, &review, &d, &settle(0, &o), &base);
         let saved = store.append_all(&ds, None).expect("saved");
         assert_eq!(saved.len(), 1);
         assert_eq!(saved[0].span_key.as_deref(), Some("gold:0"));
         assert_eq!(saved[0].upheld, ["det"]);
         let o = resolve(&rec.output, &rec.sources, &d, 1, Resolution::DropAll).expect("o");
-        let ds = resolution_decisions(&rec, &review, &d, 1, &o, "ds", "me", new_origin);
+        let ds = resolution_decisions(&rec, &review, &d, &settle(1, &o), &base);
         let saved2 = store.append_all(&ds, None).expect("saved");
         assert_eq!(saved2[0].span_key, None);
         assert_eq!(saved2[0].dismissed, ["det"]);

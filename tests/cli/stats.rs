@@ -12,7 +12,7 @@ use spanreview::formats::judges::{Arbitration, JudgeSpec};
 use spanreview::formats::Dataset;
 use spanreview::model::{Span, GOLD};
 use spanreview::review::decision::{
-    replay, resolution_decisions, ActionKind, Decision, RecordOutcome, SpanValue, Unit,
+    replay, resolution_decisions, ActionKind, Decision, RecordOutcome, Settling, SpanValue, Unit,
 };
 use spanreview::review::disagreement::{resolve, Options, Resolution};
 use spanreview::review::metrics::{Agreement, RecordAgreement};
@@ -95,12 +95,12 @@ fn arbitrate(ds: &Dataset, inp: &Inputs, store: &Store) -> (Counts, Counts, usiz
             continue;
         }
         records_done += 1;
-        // Up to two clusters per record, re-clustered on the reviewed spans after each.
+        // Up to two clusters per record, as the screen shows them (the record as read).
         let mut settled: Vec<(usize, usize)> = Vec::new();
         for _ in 0..2 {
             let log = store.record_decisions(&ds.name, &rec.id).expect("log");
             let review = replay(&rec, &log);
-            let a = Arbitration::reviewed(&rec, &review, &options);
+            let a = Arbitration::of(&rec, &options);
             let Some((k, c)) = a
                 .disagreement
                 .disputed()
@@ -122,16 +122,14 @@ fn arbitrate(ds: &Dataset, inp: &Inputs, store: &Store) -> (Counts, Counts, usiz
             let outcome =
                 resolve(&rec.output, &a.sources, &a.disagreement, k, how).expect("resolved");
             settled.push((c.start, c.end));
-            let decisions = resolution_decisions(
-                &rec,
-                &review,
-                &a.disagreement,
-                k,
-                &outcome,
-                &ds.name,
-                "tester",
-                new_origin,
-            );
+            let settling = Settling {
+                cluster: k,
+                outcome: &outcome,
+                reason: "scripted",
+                group: &new_origin(),
+            };
+            let base = Decision::new(&rec, &ds.name, "tester", ActionKind::Resolve);
+            let decisions = resolution_decisions(&rec, &review, &a.disagreement, &settling, &base);
             let saved = store.append_all(&decisions, None).expect("saved");
             assert!(!saved.is_empty());
             for d in &saved {

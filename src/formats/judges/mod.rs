@@ -49,7 +49,6 @@ use super::judge_decisions::{Judgement, LabelCorrect};
 use super::validate::labels::LabelSet;
 use super::{DataFile, Format, FormatError};
 use crate::model::{answer_hash, AnswerMark, Record, Source, SourceRole, Span};
-use crate::review::decision::RecordReview;
 use crate::review::disagreement::{self, Claim, Disagreement, JudgeVerdict, Options};
 
 pub use span_reader::{skimmable, SpanReader};
@@ -544,27 +543,6 @@ impl Arbitration {
             verdicts,
             disagreement,
         }
-    }
-
-    /// The same with the gold source replaced by `gold` (the reviewed spans, so that settled
-    /// clusters agree).
-    #[must_use]
-    pub fn with_gold(record: &Record, gold: Vec<Span>, options: &Options) -> Self {
-        let mut r = record.clone();
-        match crate::model::gold_index(&r.sources) {
-            Some(i) => r.sources[i].spans = gold,
-            None => r
-                .sources
-                .insert(0, Source::new(crate::model::GOLD, SourceRole::Gold, gold)),
-        }
-        Self::of(&r, options)
-    }
-
-    /// The same with the gold source replaced by the spans `review` keeps: what the arbitration
-    /// screen clusters, and what [`crate::review::decision::resolution_decisions`] expects.
-    #[must_use]
-    pub fn reviewed(record: &Record, review: &RecordReview, options: &Options) -> Self {
-        Self::with_gold(record, review.kept_spans(&record.output), options)
     }
 
     /// The disagreement score of the record.

@@ -1,81 +1,103 @@
-//! The decisions that record an arbitration resolution: built here, appended by the store.
+//! The decisions that record an arbitration resolution: built here (the screen's `r`, `t`,
+//! `u` and `i` keys, and the tests that script them), appended by the store.
 
 use super::{ActionKind, Decision, RecordReview, SpanKey, SpanValue, Unit};
 use crate::model::Record;
 use crate::review::disagreement::{Disagreement, Outcome};
 
-/// The `resolve` decisions that record `outcome` on cluster `cluster` of `d`.
+/// The `note` prefix of a resolution's rows, for humans reading the log (the group is
+/// [`Decision::group`]).
+pub const RESOLUTION_NOTE: &str = "resolution ";
+
+/// A reviewer's resolution of one disputed cluster.
+#[derive(Debug, Clone, Copy)]
+pub struct Settling<'a> {
+    /// The cluster's index in the disagreement.
+    pub cluster: usize,
+    /// What the reviewer chose ([`crate::review::disagreement::resolve`]).
+    pub outcome: &'a Outcome,
+    /// How, for humans (`take gold`, `drop all`).
+    pub reason: &'a str,
+    /// The id the rows share (undone and redone together), also in added spans' keys.
+    pub group: &'a str,
+}
+
+/// The `resolve` rows that record `s` on `record`, reviewed so far as `review`. `d` clusters
+/// the record as read (its gold source as the file has it, as the arbitration screen shows it),
+/// and `base` is a blank `resolve` decision on the record (dataset, reviewer).
 ///
-/// `d` must have been computed with the record's **reviewed** gold spans as its gold source
-/// (`review.kept_spans(output)`, in that order: what
-/// [`Arbitration::reviewed`](crate::formats::judges::Arbitration::reviewed) does), so that
-/// gold span `k` of the cluster is the `k`-th kept span of `review`. The result spans are paired
-/// with those gold spans by [`Outcome::assign`]: a gold span is adjusted (`span_key` its key,
-/// `before` its current value, `after` the result) or dropped (`after` none), and a result with
-/// no gold span is added under a fresh `added:<uid>` key. Every decision carries the outcome's
-/// upheld and dismissed sources. A resolution that settles no span (everything dropped where
-/// the gold had nothing) is still one decision, without a span key and with `before` set to the
-/// cluster's range (empty label), so the verdict on the sources is logged; it changes no span.
-/// Every row names the cluster it settles ([`Unit::Cluster`]) and shares one group id, as the
-/// arbitration screen writes them, so the rows count as one vote per source on the cluster
-/// ([`crate::review::outcome::votes`]); the reason `resolved` and note `resolution <uid>` are
-/// for humans. `new_id` makes the group id and added spans' uids (the store's `new_origin`;
-/// the first 12 characters are used), so this stays pure.
+/// The result is mapped onto the gold spans by [`Outcome::assign`]: one row per gold span it
+/// adjusts (`gold:i`, `before` its current value, `after` the result) or drops (`after` none),
+/// and per new span (`added:<group>-<k>`). Spans an earlier resolution of the same cluster
+/// added and that are still kept are dropped, so a change of mind does not leave both results.
+/// A resolution that touches no span is one row without a span key, so the verdict on the
+/// sources is logged. Every row names the upheld and dismissed sources, the cluster it settles
+/// ([`Unit::Cluster`]: one vote per source on it, [`crate::review::outcome::votes`]) and the
+/// group. Empty when `s.cluster` is not a cluster of `d`.
 #[must_use]
-#[allow(clippy::too_many_arguments)]
 pub fn resolution_decisions(
     record: &Record,
     review: &RecordReview,
     d: &Disagreement,
-    cluster: usize,
-    outcome: &Outcome,
-    dataset: &str,
-    reviewer: &str,
-    mut new_id: impl FnMut() -> String,
+    s: &Settling,
+    base: &Decision,
 ) -> Vec<Decision> {
-    let kept: Vec<_> = review.spans.iter().filter(|s| s.kept()).collect();
-    let gold_spans = review.kept_spans(&record.output);
-    let in_cluster: Vec<usize> = d
-        .clusters
-        .get(cluster)
-        .and_then(|c| d.gold.and_then(|g| c.source(g)))
+    let Some(cl) = d.clusters.get(s.cluster) else {
+        return Vec::new();
+    };
+    let in_cluster = d
+        .gold
+        .and_then(|g| cl.source(g))
         .map(|p| p.spans.clone())
         .unwrap_or_default();
-    let unit = d.clusters.get(cluster).map(Unit::of_cluster);
-    let tag = unit.map(|_| "resolved".to_owned());
-    let group: String = new_id().chars().take(12).collect();
-    let base = |key: Option<String>| {
-        let mut x = Decision::new(record, dataset, reviewer, ActionKind::Resolve);
-        x.span_key = key;
-        x.reason.clone_from(&tag);
-        x.note = Some(format!("resolution {group}"));
-        x.unit = unit;
-        x.record_units = Some(d.units());
-        x.group = Some(group.clone());
-        x.upheld.clone_from(&outcome.upheld);
-        x.dismissed.clone_from(&outcome.dismissed);
+    let row = |key: SpanKey| {
+        let mut x = base.clone();
+        x.before = review.span(&key).map(|s| s.current.clone());
+        x.span_key = Some(key.to_string());
         x
     };
-    let mut out = Vec::new();
-    for a in outcome.assign(&gold_spans, &in_cluster) {
-        let (key, before) = match a.gold.and_then(|k| kept.get(k)) {
-            Some(s) => (s.key.to_string(), Some(s.current.clone())),
-            None => {
-                let uid: String = new_id().chars().take(12).collect();
-                (SpanKey::Added(uid).to_string(), None)
-            }
+    let mut rows = Vec::new();
+    for (k, a) in s
+        .outcome
+        .assign(record.gold_spans(), &in_cluster)
+        .iter()
+        .enumerate()
+    {
+        let key = match a.gold {
+            Some(g) => SpanKey::Gold(g),
+            None => SpanKey::Added(format!("{}-{k}", s.group)),
         };
-        let mut x = base(Some(key));
-        x.before = before;
+        let mut x = row(key);
         x.after = a.after.as_ref().map(SpanValue::of);
-        out.push(x);
+        rows.push(x);
     }
-    if out.is_empty() {
-        let mut x = base(None);
-        if let Some(c) = d.clusters.get(cluster) {
-            x.before = Some(SpanValue::new(c.start, c.end, String::new()));
+    let unit = Unit::of_cluster(cl);
+    let earlier: Vec<SpanKey> = review
+        .applied
+        .iter()
+        .filter(|x| x.action == ActionKind::Resolve && x.unit == Some(unit))
+        .filter_map(Decision::key)
+        .filter(|k| matches!(k, SpanKey::Added(_)))
+        .filter(|k| review.span(k).is_some_and(|s| s.kept()))
+        .collect();
+    for key in earlier {
+        let name = key.to_string();
+        if !rows.iter().any(|r| r.span_key.as_deref() == Some(&name)) {
+            rows.push(row(key));
         }
-        out.push(x);
     }
-    out
+    if rows.is_empty() {
+        rows.push(base.clone());
+    }
+    for x in &mut rows {
+        x.action = ActionKind::Resolve;
+        x.upheld.clone_from(&s.outcome.upheld);
+        x.dismissed.clone_from(&s.outcome.dismissed);
+        x.reason = Some(s.reason.to_owned());
+        x.note = Some(format!("{RESOLUTION_NOTE}{}", s.group));
+        x.unit = Some(unit);
+        x.record_units = Some(d.units());
+        x.group = Some(s.group.to_owned());
+    }
+    rows
 }

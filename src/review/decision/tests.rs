@@ -416,3 +416,87 @@ fn in_force_tells_undone_from_unknown() {
     assert!(!active.contains(99));
     assert_eq!(redo_target(&log.rows), Some(b));
 }
+
+#[test]
+fn a_resolution_keys_its_rows_and_a_second_one_drops_what_the_first_added() {
+    use crate::model::{Source, SourceRole};
+    use crate::review::disagreement::{cluster, resolve, Options, Resolution};
+    // Gold marks 25°C (8-12); a detector marks 25° (8-11) and 東京 👋 (15-19), which the
+    // gold does not: two disputed clusters.
+    let mut rec = record();
+    rec.sources[0].spans.truncate(1);
+    let det = vec![
+        Span::new(&rec.output, 8, 11, ""),
+        Span::new(&rec.output, 15, 19, ""),
+    ];
+    rec.sources
+        .push(Source::new("det", SourceRole::Detector, det));
+    let d = cluster(&rec.output, &rec.sources, &Options::default());
+    assert_eq!(d.clusters.len(), 2);
+    let base = Decision::new(&rec, "ds", "ann", ActionKind::Resolve);
+    let rows_for = |review: &RecordReview, cl: usize, how: Resolution, group: &str| {
+        let outcome = resolve(&rec.output, &rec.sources, &d, cl, how).expect("outcome");
+        let s = Settling {
+            cluster: cl,
+            outcome: &outcome,
+            reason: "test",
+            group,
+        };
+        resolution_decisions(&rec, review, &d, &s, &base)
+    };
+    // Taking the detector tightens gold:0 to 25°.
+    let rows = rows_for(&replay(&rec, &[]), 0, Resolution::Take(1), "g1");
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].span_key.as_deref(), Some("gold:0"));
+    assert_eq!(
+        rows[0].after.as_ref().map(|a| (a.start, a.end)),
+        Some((8, 11))
+    );
+    assert_eq!(rows[0].upheld, ["det"]);
+    assert_eq!(rows[0].note.as_deref(), Some("resolution g1"));
+    // Taking it on the second cluster adds 東京 👋 under the group's key.
+    let mut log: Vec<Decision> = Vec::new();
+    for (i, mut r) in rows_for(&replay(&rec, &[]), 1, Resolution::Take(1), "g2")
+        .into_iter()
+        .enumerate()
+    {
+        r.id = i64::try_from(i).expect("small") + 1;
+        log.push(r);
+    }
+    assert_eq!(log.len(), 1);
+    assert_eq!(log[0].span_key.as_deref(), Some("added:g2-0"));
+    assert_eq!(
+        log[0].after.as_ref().map(|a| (a.start, a.end)),
+        Some((15, 19))
+    );
+    // Changing one's mind (drop all) drops the span the first resolution added; the rows name
+    // the cluster, so they count as one vote on it.
+    let review = replay(&rec, &log);
+    let rows = rows_for(&review, 1, Resolution::DropAll, "g3");
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].span_key.as_deref(), Some("added:g2-0"));
+    assert!(rows[0].after.is_none());
+    assert_eq!(rows[0].unit, log[0].unit);
+    assert_eq!(rows[0].dismissed, ["det"]);
+    // A cluster that is not one of the disagreement's: nothing.
+    assert!(rows_for_missing(&rec, &d, &base).is_empty());
+}
+
+fn rows_for_missing(
+    rec: &Record,
+    d: &crate::review::disagreement::Disagreement,
+    base: &Decision,
+) -> Vec<Decision> {
+    let outcome = crate::review::disagreement::Outcome {
+        spans: Vec::new(),
+        upheld: Vec::new(),
+        dismissed: Vec::new(),
+    };
+    let s = Settling {
+        cluster: d.clusters.len(),
+        outcome: &outcome,
+        reason: "test",
+        group: "g",
+    };
+    resolution_decisions(rec, &replay(rec, &[]), d, &s, base)
+}

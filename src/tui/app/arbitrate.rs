@@ -1,27 +1,20 @@
 //! The arbitration screen's flow: the per-record cluster state, lanes and blind letters, and
 //! each resolution saved as one or more `resolve` decisions.
 //!
-//! A resolution of a cluster is mapped onto the gold spans by
-//! [`Outcome::assign`](crate::review::disagreement::Outcome::assign): one row per gold span it
-//! adjusts (`gold:i`, `after` set) or drops (`after` none), and per new span (`added:<uid>`).
-//! A resolution that touches no gold span (every source but one was silent, and the result is
-//! empty) is one row without a span key. Every row names the upheld and dismissed sources, the
-//! cluster it settles ([`Unit::Cluster`]: how the screen knows a cluster is resolved, across
-//! restarts) and the resolution's group id, shared by the rows so that `u` undoes them together.
-//! The reason says how, for humans (`take gold`, `drop all`; databases before migration 0004
-//! also named the cluster there), and the note `resolution <uid>`; nothing reads meaning from
-//! them.
-//! Resolving a cluster again (without undoing) also drops the spans an earlier resolution of it
-//! added, so a change of mind does not leave both results.
+//! A resolution of a cluster is saved as the rows
+//! [`resolution_decisions`](crate::review::decision::resolution_decisions) builds (one per gold
+//! span adjusted or dropped and per span added, all in one group so that `u` undoes them
+//! together, each naming the cluster it settles: how the screen knows a cluster is resolved,
+//! across restarts). The reason says how, for humans (`take gold`, `drop all`; databases before
+//! migration 0004 also named the cluster there); nothing reads meaning from it.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::boundary::Edited;
-use super::decide::RESOLUTION;
 use super::{App, ModeState, Status};
 use crate::model::Span;
 use crate::review::decision::{
-    ActionKind, Decision, RecordOutcome, SpanKey, SpanStatus, SpanValue, Unit,
+    resolution_decisions, ActionKind, Decision, RecordOutcome, Settling, SpanStatus, Unit,
 };
 use crate::review::disagreement::{resolve, settle, Outcome, Resolution};
 use crate::tui::clustering::{letter, Arb};
@@ -370,65 +363,17 @@ impl App {
             return;
         };
         let ci = arb.cluster;
-        let units = arb.d.units();
-        let Some(cl) = arb.d.clusters.get(ci) else {
-            return;
-        };
-        let in_cluster = arb
-            .d
-            .gold
-            .and_then(|g| cl.source(g))
-            .map(|p| p.spans.clone())
-            .unwrap_or_default();
-        let assigns = outcome.assign(c.record.gold_spans(), &in_cluster);
         let tok = token();
-        let reason = how.to_owned();
-        let mut rows = Vec::new();
-        for (k, a) in assigns.iter().enumerate() {
-            let key = match a.gold {
-                Some(g) => SpanKey::Gold(g),
-                None => SpanKey::Added(format!("{tok}-{k}")),
-            };
-            let mut d = self.decision_on(&c.record, ActionKind::Resolve);
-            d.before = c.review.span(&key).map(|s| s.current.clone());
-            d.span_key = Some(key.to_string());
-            d.after = a.after.as_ref().map(SpanValue::of);
-            rows.push(d);
-        }
-        // Spans an earlier resolution of this cluster added, still kept: dropped now.
-        let unit = Unit::of_cluster(cl);
-        let earlier: Vec<SpanKey> = c
-            .review
-            .applied
-            .iter()
-            .filter(|d| d.action == ActionKind::Resolve && d.unit == Some(unit))
-            .filter_map(Decision::key)
-            .filter(|k| matches!(k, SpanKey::Added(_)))
-            .filter(|k| c.review.span(k).is_some_and(|s| s.kept()))
-            .collect();
-        for key in earlier {
-            if rows
-                .iter()
-                .any(|r| r.span_key.as_deref() == Some(&key.to_string()))
-            {
-                continue;
-            }
-            let mut d = self.decision_on(&c.record, ActionKind::Resolve);
-            d.before = c.review.span(&key).map(|s| s.current.clone());
-            d.span_key = Some(key.to_string());
-            rows.push(d);
-        }
+        let settling = Settling {
+            cluster: ci,
+            outcome,
+            reason: how,
+            group: &tok,
+        };
+        let base = self.decision_on(&c.record, ActionKind::Resolve);
+        let rows = resolution_decisions(&c.record, &c.review, &arb.d, &settling, &base);
         if rows.is_empty() {
-            rows.push(self.decision_on(&c.record, ActionKind::Resolve));
-        }
-        for d in &mut rows {
-            d.upheld.clone_from(&outcome.upheld);
-            d.dismissed.clone_from(&outcome.dismissed);
-            d.reason = Some(reason.clone());
-            d.note = Some(format!("{RESOLUTION}{tok}"));
-            d.unit = Some(unit);
-            d.record_units = Some(units);
-            d.group = Some(tok.clone());
+            return;
         }
         let upheld = self.names_list(&outcome.upheld);
         let dismissed = self.names_list(&outcome.dismissed);

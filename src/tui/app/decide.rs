@@ -13,10 +13,6 @@ use crate::tui::edit::{self, Bounds};
 use crate::tui::log::state_of;
 use crate::tui::{strings, Action};
 
-/// The `note` prefix of the rows of one arbitration resolution, for humans reading the log (the
-/// group is [`Decision::group`]).
-pub(super) const RESOLUTION: &str = "resolution ";
-
 impl App {
     /// A new decision on the record on screen (`None` when no record is shown).
     pub(super) fn decision(&self, action: ActionKind) -> Option<Decision> {
