@@ -356,6 +356,15 @@ impl RecordReview {
         self.spans.iter_mut().find(|s| &s.key == key)
     }
 
+    /// The record's type now: what a `retype` gave it, else `record`'s as read (a
+    /// reclassification as clean aside: [`crate::review::outcome::type_after`]).
+    #[must_use]
+    pub fn current_type<'a>(&'a self, record: &'a Record) -> Option<&'a str> {
+        self.record_type
+            .as_deref()
+            .or(record.corruption_type.as_deref())
+    }
+
     /// Spans the reviewed result keeps, as model spans over `output` (text recomputed in code
     /// points; the original object kept for pass-through of extra keys). Empty for clean and
     /// removed records.

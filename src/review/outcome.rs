@@ -64,10 +64,7 @@ pub fn strict_split(spans: Vec<Span>, corruption_type: Option<&str>) -> (Vec<Spa
 pub fn type_after(record: &Record, review: &RecordReview) -> Option<String> {
     match review.outcome {
         RecordOutcome::Clean => Some(CLEAN.to_owned()),
-        _ => review
-            .record_type
-            .clone()
-            .or_else(|| record.corruption_type.clone()),
+        _ => review.current_type(record).map(str::to_owned),
     }
 }
 

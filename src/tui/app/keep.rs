@@ -109,12 +109,7 @@ impl App {
     #[must_use]
     pub fn kept_on_typed_clean(&self) -> usize {
         let Ok(c) = &self.cur else { return 0 };
-        let ty = c
-            .review
-            .record_type
-            .as_ref()
-            .or(c.record.corruption_type.as_ref());
-        if ty.map(String::as_str) != Some(crate::model::CLEAN)
+        if c.review.current_type(&c.record) != Some(crate::model::CLEAN)
             || c.review.outcome != RecordOutcome::Open
         {
             return 0;

@@ -10,11 +10,7 @@ impl App {
     /// are its types, as toolace's), without the record's own type.
     fn type_choices(&self) -> Vec<String> {
         let Ok(c) = &self.cur else { return Vec::new() };
-        let own = c
-            .review
-            .record_type
-            .clone()
-            .or_else(|| c.record.corruption_type.clone());
+        let own = c.review.current_type(&c.record).map(str::to_owned);
         let mut seen: Vec<String> = self
             .visited
             .iter()

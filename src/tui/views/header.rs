@@ -54,12 +54,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     if let Ok(c) = &app.cur {
         second.push(Span::raw(text::escape_line(&c.record.id)));
         // The type after review: a retype shows at once.
-        if let Some(t) = c
-            .review
-            .record_type
-            .as_ref()
-            .or(c.record.corruption_type.as_ref())
-        {
+        if let Some(t) = c.review.current_type(&c.record) {
             second.push(Span::raw(" · "));
             second.push(Span::styled(text::escape_line(t), th.label(t)));
         }
