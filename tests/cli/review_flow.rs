@@ -19,7 +19,7 @@ use spanreview::tui::log::DecisionLog;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::{terminal, Action};
 
-use super::app_harness::{cell_of, feed, goto, id, mem, render, typed};
+use super::app_harness::{cell_of, feed, goto, id, mem, open_as, render, typed};
 use super::common::fixture;
 
 const DS: &str = "records";
@@ -1338,20 +1338,8 @@ fn two_reviewers_finishing_a_record_together_leave_it_reviewed() {
     let path = dir.path().join("two.sqlite");
     let ann_db = Rc::new(Store::open(&path).expect("db"));
     let bob_db = Rc::new(Store::open(&path).expect("db"));
-    let ds = |store: &Rc<Store>, who: &str| {
-        let d = Dataset::open(&fixture_files(), None).expect("fixture opens");
-        App::new(
-            d,
-            Box::new(Rc::clone(store)),
-            who,
-            QueueKind::All,
-            Config::defaults(true),
-            None,
-        )
-        .expect("app")
-    };
-    let mut ann = ds(&ann_db, "ann");
-    let mut bob = ds(&bob_db, "bob");
+    let mut ann = open_as(&fixture_files(), &ann_db, "ann");
+    let mut bob = open_as(&fixture_files(), &bob_db, "bob");
     goto(&mut ann, "plain_2__overgeneration");
     goto(&mut bob, "plain_2__overgeneration");
     ann.update(Action::Accept);
