@@ -19,7 +19,7 @@ use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
-use super::app_harness::{finish, goto, id, mem, open, render};
+use super::app_harness::{finish, goto, id, mem, open, open_all, render};
 use super::common::{data, fixture};
 use super::terminal::{bin, env, shell_quote, Tmux};
 
@@ -678,12 +678,7 @@ fn blind_mode_names_an_unplaced_claims_judge_as_its_lane() {
 #[test]
 fn d_opens_the_arbitration_screen_from_review_and_leaves_it() {
     let store = mem();
-    let mut app = open(
-        &fixture_files(),
-        &store,
-        QueueKind::All,
-        ArbConfig::default(),
-    );
+    let mut app = open_all(&fixture_files(), &store);
     assert!(!app.arbitrating);
     assert_eq!(app.mode, ModeState::Normal);
     app.update(Action::Arbitrate);
@@ -829,12 +824,7 @@ fn taking_an_unlabeled_detectors_span_gives_it_the_records_type() {
     // [0, 48) of this record, where the gold has none, must not be saved without a label
     // (the export would write a label-less span the validator rejects).
     let store = mem();
-    let mut app = open(
-        &toolace_files(),
-        &store,
-        QueueKind::All,
-        ArbConfig::default(),
-    );
+    let mut app = open_all(&toolace_files(), &store);
     finish(&mut app);
     app.update(Action::Goto);
     for ch in "toolace_train_00021__missing_tool".chars() {
@@ -1053,12 +1043,7 @@ fn the_edit_line_keeps_the_end_of_a_long_span_in_sight() {
     // Editing a 511-character cluster: the edit line quoted its first 60 columns only, so
     // moving the end changed nothing in it.
     let store = mem();
-    let mut app = open(
-        &toolace_files(),
-        &store,
-        QueueKind::All,
-        ArbConfig::default(),
-    );
+    let mut app = open_all(&toolace_files(), &store);
     goto(&mut app, "toolace_train_00258__clean__recovered");
     app.update(Action::Arbitrate);
     let cl = app.arb.as_ref().expect("arbitration state").cluster;
