@@ -15,7 +15,7 @@ use spanreview::review::outcome::original_invalid;
 use spanreview::store::Store;
 use tempfile::TempDir;
 
-use super::common::{lines, records, stderr};
+use super::common::{cell, lines, records, row, stderr};
 use crate::common;
 
 /// The fixture: 11 RAGTruth-compatible records full of non-ASCII text (`°`, `’`, CJK, emoji,
@@ -704,24 +704,6 @@ fn verdicts_account_for_every_decision() {
 }
 
 // ---- report numbers against the scripted review ----
-
-/// The value cell of a `| name | value |` row.
-fn cell(report: &str, name: &str) -> String {
-    row(report, name).first().cloned().expect("value cell")
-}
-
-/// The cells after the first of the row whose first cell is `name`.
-fn row(report: &str, name: &str) -> Vec<String> {
-    let line = report
-        .lines()
-        .find(|l| l.starts_with(&format!("| {name} |")))
-        .unwrap_or_else(|| panic!("no row {name:?} in\n{report}"));
-    line.trim_matches('|')
-        .split(" | ")
-        .skip(1)
-        .map(|c| c.trim().trim_end_matches('|').trim().to_owned())
-        .collect()
-}
 
 #[test]
 fn report_numbers_match_the_scripted_review() {
