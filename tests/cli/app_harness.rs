@@ -54,6 +54,11 @@ pub fn review_files() -> Vec<PathBuf> {
     ]
 }
 
+/// The review fixture in `queue`, with the default arbitration settings.
+pub fn review_queue(store: &Rc<Store>, queue: QueueKind) -> App {
+    open(&review_files(), store, queue, ArbConfig::default())
+}
+
 /// [`open`] on every record, with the default arbitration settings.
 pub fn open_all(files: &[PathBuf], store: &Rc<Store>) -> App {
     open(files, store, QueueKind::All, ArbConfig::default())
