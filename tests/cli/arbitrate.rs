@@ -548,10 +548,9 @@ fn e2e_resolve_a_cluster_with_a_real_key_press() {
     );
 }
 
-fn judged_app(store: &Rc<Store>, blind: bool) -> App {
+/// The fixture's LLM judge decisions file, given as `--judge llm=…`, loaded for `ds`.
+fn llm_judges(ds: &Dataset) -> spanreview::formats::judges::Judges {
     use spanreview::cli::judge_args::JudgeArgs;
-    let files = toolace_files();
-    let ds = Dataset::open(&files, None).expect("files open");
     let args = JudgeArgs {
         judges: vec![
             format!("llm={}", fixture("judges/decisions.jsonl").display())
@@ -560,7 +559,14 @@ fn judged_app(store: &Rc<Store>, blind: bool) -> App {
         ],
         ..JudgeArgs::default()
     };
-    let (judges, _) = args.load(&ds, &ds.name, None).expect("judges load");
+    let (judges, _) = args.load(ds, &ds.name, None).expect("judges load");
+    judges
+}
+
+fn judged_app(store: &Rc<Store>, blind: bool) -> App {
+    let files = toolace_files();
+    let ds = Dataset::open(&files, None).expect("files open");
+    let judges = llm_judges(&ds);
     App::open(
         ds,
         Box::new(Rc::clone(store)),
@@ -893,19 +899,7 @@ fn fast_background_clustering_matches_the_full_read() {
     let files = toolace_files();
     let ds = Dataset::open(&files, None).expect("files open");
     assert!(skimmable(&ds), "toolace records + predictions are skimmed");
-    let judges = {
-        use spanreview::cli::judge_args::JudgeArgs;
-        let args = JudgeArgs {
-            judges: vec![
-                format!("llm={}", fixture("judges/decisions.jsonl").display())
-                    .parse()
-                    .expect("spec"),
-            ],
-            ..JudgeArgs::default()
-        };
-        let (j, _) = args.load(&ds, &ds.name, None).expect("judges load");
-        std::sync::Arc::new(j.for_arbitration())
-    };
+    let judges = Arc::new(llm_judges(&ds).for_arbitration());
     let configs = [
         ArbConfig::default(),
         ArbConfig {
