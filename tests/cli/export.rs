@@ -1546,6 +1546,17 @@ fn export_in(dir: &Path, file: &Path, db: &Path, extra: &[&str]) -> assert_cmd::
     export_cmd(file, db).current_dir(dir).args(extra).assert()
 }
 
+/// [`export_in`] with `--out OUT --split-by FIELD`.
+fn split_in(
+    dir: &Path,
+    file: &Path,
+    db: &Path,
+    out: &str,
+    field: &str,
+) -> assert_cmd::assert::Assert {
+    export_in(dir, file, db, &["--out", out, "--split-by", field])
+}
+
 /// The names of the files in `dir` starting with `prefix`.
 fn files_starting(dir: &Path, prefix: &str) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(dir)
@@ -1570,13 +1581,7 @@ fn split_values_with_one_file_name_are_refused_and_nothing_is_written() {
             "東京_ツール"
         });
     });
-    let a = export_in(
-        dir.path(),
-        &file,
-        &db,
-        &["--out", "o.jsonl", "--split-by", "meta.source"],
-    )
-    .code(2);
+    let a = split_in(dir.path(), &file, &db, "o.jsonl", "meta.source").code(2);
     let err = stderr(&a);
     assert!(
         err.contains(r#"the values "東京/ツール" and "東京_ツール" would both be written to ./o.東京_ツール.jsonl"#),
@@ -1595,13 +1600,7 @@ fn split_values_with_one_file_name_are_refused_and_nothing_is_written() {
             meta.insert("source".into(), Value::from(""));
         }
     });
-    let a = export_in(
-        dir.path(),
-        &file,
-        &db,
-        &["--out", "o.jsonl", "--split-by", "meta.source"],
-    )
-    .code(2);
+    let a = split_in(dir.path(), &file, &db, "o.jsonl", "meta.source").code(2);
     let err = stderr(&a);
     assert!(
         err.contains(r#"the values "none" and "" would both be written to ./o.none.jsonl"#),
@@ -1617,13 +1616,7 @@ fn split_values_with_one_file_name_are_refused_and_nothing_is_written() {
             "café"
         });
     });
-    export_in(
-        dir.path(),
-        &file,
-        &db,
-        &["--out", "o.jsonl", "--split-by", "meta.source"],
-    )
-    .code(0);
+    split_in(dir.path(), &file, &db, "o.jsonl", "meta.source").code(0);
     let n: usize = ["o.東京_ツール.jsonl", "o.café.jsonl"]
         .iter()
         .map(|f| lines(&dir.path().join(f)).len())
@@ -1756,13 +1749,7 @@ fn split_by_a_field_records_lack_says_how_many_and_where_they_went() {
             }
         }
     });
-    let a = export_in(
-        d,
-        &file,
-        &db,
-        &["--out", "o.jsonl", "--split-by", "meta.langue"],
-    )
-    .code(0);
+    let a = split_in(d, &file, &db, "o.jsonl", "meta.langue").code(0);
     let err = stderr(&a);
     assert!(
         err.contains(
@@ -1782,13 +1769,7 @@ fn split_by_a_field_records_lack_says_how_many_and_where_they_went() {
         ]
     );
     // a field no record has
-    let a = export_in(
-        d,
-        &file,
-        &db,
-        &["--out", "p.jsonl", "--split-by", "meta.catégorie"],
-    )
-    .code(0);
+    let a = split_in(d, &file, &db, "p.jsonl", "meta.catégorie").code(0);
     let err = stderr(&a);
     assert!(
         err.contains(
@@ -1799,13 +1780,7 @@ fn split_by_a_field_records_lack_says_how_many_and_where_they_went() {
     );
     assert_eq!(lines(&d.join("p.none.jsonl")).len(), 11);
     // every record has a value: no warning
-    let a = export_in(
-        d,
-        &file,
-        &db,
-        &["--out", "q.jsonl", "--split-by", "meta.corruption_type"],
-    )
-    .code(0);
+    let a = split_in(d, &file, &db, "q.jsonl", "meta.corruption_type").code(0);
     assert!(!stderr(&a).contains("have no meta"), "{}", stderr(&a));
 }
 
