@@ -18,7 +18,6 @@ fn span(start: usize, end: usize, label: &str) -> SpanValue {
 
 /// A database with a few decisions by two reviewers on two datasets; returns them as saved.
 fn seed(db: &Path) -> Vec<Decision> {
-    let store = Store::open(db).expect("open");
     let mut adjust = dec("toolace", "rec-1", "ana", ActionKind::Adjust);
     adjust.span_key = Some("gold:0".into());
     adjust.before = Some(span(10, 18, "wrong_number"));
@@ -29,14 +28,20 @@ fn seed(db: &Path) -> Vec<Decision> {
     drop.reason = Some("not a hallucination".into());
     let mut note = dec("mushroom", "val-en-3", "ana", ActionKind::Note);
     note.note = Some("line one\nline two".into());
-    let mut saved: Vec<Decision> = [adjust, drop, note]
-        .iter()
-        .map(|d| store.append(d, None).expect("append"))
-        .collect();
+    let mut saved = saved_in(db, &[adjust, drop, note]);
     let mut undo = dec("toolace", "rec-1", "ana", ActionKind::Undo);
     undo.target = Some(saved[0].id);
-    saved.push(store.append(&undo, None).expect("undo"));
+    saved.extend(saved_in(db, &[undo]));
     saved
+}
+
+/// `decisions` appended to the database at `db` (created if need be), as saved.
+fn saved_in(db: &Path, decisions: &[Decision]) -> Vec<Decision> {
+    let store = Store::open(db).expect("open");
+    decisions
+        .iter()
+        .map(|d| store.append(d, None).expect("append"))
+        .collect()
 }
 
 fn json_lines(stdout: &str) -> Vec<Decision> {
@@ -131,7 +136,6 @@ fn the_table_shows_spans_changes_and_escaped_notes() {
 fn the_log_shows_a_retype_a_flag_state_and_a_resolutions_unit() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("log.sqlite");
-    let store = Store::open(&db).expect("open");
     let mut retype = dec("toolace", "rec-°", "ana", ActionKind::Retype);
     retype.record_type = Some("missing_tool’".into());
     let mut off = dec("toolace", "rec-°", "ana", ActionKind::Flag);
@@ -139,11 +143,7 @@ fn the_log_shows_a_retype_a_flag_state_and_a_resolutions_unit() {
     let mut claim = dec("toolace", "rec-°", "ana", ActionKind::Resolve);
     claim.unit = Some(Unit::Claim(2));
     claim.group = Some("g1".into());
-    let saved: Vec<Decision> = [retype, off, claim]
-        .iter()
-        .map(|d| store.append(d, None).expect("append"))
-        .collect();
-    drop(store);
+    let saved = saved_in(&db, &[retype, off, claim]);
     assert_eq!(json_lines(&printed(&db, &["--json"])), saved);
     let text = printed(&db, &[]);
     let lines: Vec<&str> = text.lines().collect();
@@ -254,12 +254,10 @@ fn an_accept_shows_its_span_without_an_arrow() {
     // "[0,4) wrong_name → –" is how a drop reads; an accept keeps the span.
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("log.sqlite");
-    let store = Store::open(&db).expect("open");
     let mut accept = dec("toolace", "rec-1", "ana", ActionKind::Accept);
     accept.span_key = Some("gold:0".into());
     accept.before = Some(span(0, 4, "wrong_name"));
-    store.append(&accept, None).expect("append");
-    drop(store);
+    saved_in(&db, &[accept]);
     let text = printed(&db, &[]);
     let line = text.lines().nth(1).expect("a row");
     assert!(
