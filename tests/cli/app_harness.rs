@@ -24,19 +24,25 @@ pub fn mem() -> Rc<Store> {
     Rc::new(Store::open_in_memory().expect("memory db"))
 }
 
+/// The review screen's app over `files`, reviewing as `who` with the default config.
+fn open_by(files: &[PathBuf], store: &Rc<Store>, who: &str, opening: Opening) -> App {
+    let ds = Dataset::open(files, None).expect("files open");
+    App::open(ds, Box::new(Rc::clone(store)), who, opening).expect("app")
+}
+
 /// The review screen's app over `files`, reviewing as `tester` with the default config.
 pub fn open(files: &[PathBuf], store: &Rc<Store>, queue: QueueKind, arb: ArbConfig) -> App {
-    let ds = Dataset::open(files, None).expect("files open");
-    App::open(
-        ds,
-        Box::new(Rc::clone(store)),
-        "tester",
-        Opening {
-            arb,
-            ..Opening::new(queue, Config::defaults(true))
-        },
-    )
-    .expect("app")
+    let opening = Opening {
+        arb,
+        ..Opening::new(queue, Config::defaults(true))
+    };
+    open_by(files, store, "tester", opening)
+}
+
+/// [`open_all`] reviewing as `who`: for several reviewers on one database.
+pub fn open_as(files: &[PathBuf], store: &Rc<Store>, who: &str) -> App {
+    let opening = Opening::new(QueueKind::All, Config::defaults(true));
+    open_by(files, store, who, opening)
 }
 
 /// The review fixture's files: its records and the detector's predictions.
@@ -46,6 +52,11 @@ pub fn review_files() -> Vec<PathBuf> {
         dir.join("records.jsonl"),
         dir.join("predictions_detector.jsonl"),
     ]
+}
+
+/// The review fixture in `queue`, with the default arbitration settings.
+pub fn review_queue(store: &Rc<Store>, queue: QueueKind) -> App {
+    open(&review_files(), store, queue, ArbConfig::default())
 }
 
 /// [`open`] on every record, with the default arbitration settings.

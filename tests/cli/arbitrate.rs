@@ -19,7 +19,7 @@ use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
-use super::app_harness::{finish, goto, id, mem, open, render};
+use super::app_harness::{finish, goto, id, mem, open, open_all, render};
 use super::common::{data, fixture};
 use super::terminal::{bin, env, shell_quote, Tmux};
 
@@ -548,10 +548,9 @@ fn e2e_resolve_a_cluster_with_a_real_key_press() {
     );
 }
 
-fn judged_app(store: &Rc<Store>, blind: bool) -> App {
+/// The fixture's LLM judge decisions file, given as `--judge llm=…`, loaded for `ds`.
+fn llm_judges(ds: &Dataset) -> spanreview::formats::judges::Judges {
     use spanreview::cli::judge_args::JudgeArgs;
-    let files = toolace_files();
-    let ds = Dataset::open(&files, None).expect("files open");
     let args = JudgeArgs {
         judges: vec![
             format!("llm={}", fixture("judges/decisions.jsonl").display())
@@ -560,7 +559,14 @@ fn judged_app(store: &Rc<Store>, blind: bool) -> App {
         ],
         ..JudgeArgs::default()
     };
-    let (judges, _) = args.load(&ds, &ds.name, None).expect("judges load");
+    let (judges, _) = args.load(ds, &ds.name, None).expect("judges load");
+    judges
+}
+
+fn judged_app(store: &Rc<Store>, blind: bool) -> App {
+    let files = toolace_files();
+    let ds = Dataset::open(&files, None).expect("files open");
+    let judges = llm_judges(&ds);
     App::open(
         ds,
         Box::new(Rc::clone(store)),
@@ -678,12 +684,7 @@ fn blind_mode_names_an_unplaced_claims_judge_as_its_lane() {
 #[test]
 fn d_opens_the_arbitration_screen_from_review_and_leaves_it() {
     let store = mem();
-    let mut app = open(
-        &fixture_files(),
-        &store,
-        QueueKind::All,
-        ArbConfig::default(),
-    );
+    let mut app = open_all(&fixture_files(), &store);
     assert!(!app.arbitrating);
     assert_eq!(app.mode, ModeState::Normal);
     app.update(Action::Arbitrate);
@@ -829,12 +830,7 @@ fn taking_an_unlabeled_detectors_span_gives_it_the_records_type() {
     // [0, 48) of this record, where the gold has none, must not be saved without a label
     // (the export would write a label-less span the validator rejects).
     let store = mem();
-    let mut app = open(
-        &toolace_files(),
-        &store,
-        QueueKind::All,
-        ArbConfig::default(),
-    );
+    let mut app = open_all(&toolace_files(), &store);
     finish(&mut app);
     app.update(Action::Goto);
     for ch in "toolace_train_00021__missing_tool".chars() {
@@ -903,19 +899,7 @@ fn fast_background_clustering_matches_the_full_read() {
     let files = toolace_files();
     let ds = Dataset::open(&files, None).expect("files open");
     assert!(skimmable(&ds), "toolace records + predictions are skimmed");
-    let judges = {
-        use spanreview::cli::judge_args::JudgeArgs;
-        let args = JudgeArgs {
-            judges: vec![
-                format!("llm={}", fixture("judges/decisions.jsonl").display())
-                    .parse()
-                    .expect("spec"),
-            ],
-            ..JudgeArgs::default()
-        };
-        let (j, _) = args.load(&ds, &ds.name, None).expect("judges load");
-        std::sync::Arc::new(j.for_arbitration())
-    };
+    let judges = Arc::new(llm_judges(&ds).for_arbitration());
     let configs = [
         ArbConfig::default(),
         ArbConfig {
@@ -1053,12 +1037,7 @@ fn the_edit_line_keeps_the_end_of_a_long_span_in_sight() {
     // Editing a 511-character cluster: the edit line quoted its first 60 columns only, so
     // moving the end changed nothing in it.
     let store = mem();
-    let mut app = open(
-        &toolace_files(),
-        &store,
-        QueueKind::All,
-        ArbConfig::default(),
-    );
+    let mut app = open_all(&toolace_files(), &store);
     goto(&mut app, "toolace_train_00258__clean__recovered");
     app.update(Action::Arbitrate);
     let cl = app.arb.as_ref().expect("arbitration state").cluster;

@@ -114,3 +114,21 @@ pub fn compare_json(args: &[&std::ffi::OsStr]) -> Vec<Value> {
         .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
         .collect()
 }
+
+/// The value cell of a Markdown report's row `| name | value |`.
+pub fn cell(report: &str, name: &str) -> String {
+    row(report, name).first().cloned().expect("value cell")
+}
+
+/// The cells after the first of the row whose first cell is `name`.
+pub fn row(report: &str, name: &str) -> Vec<String> {
+    let line = report
+        .lines()
+        .find(|l| l.starts_with(&format!("| {name} |")))
+        .unwrap_or_else(|| panic!("no row {name:?} in\n{report}"));
+    line.trim_matches('|')
+        .split(" | ")
+        .skip(1)
+        .map(|c| c.trim().trim_end_matches('|').trim().to_owned())
+        .collect()
+}

@@ -8,16 +8,13 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use predicates::prelude::*;
-use spanreview::formats::Dataset;
 use spanreview::review::decision::SpanStatus;
 use spanreview::store::Store;
 use spanreview::tui::app::{App, Status};
-use spanreview::tui::config::Config;
-use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
-use super::app_harness::typed;
-use super::common::{bin, fixture};
+use super::app_harness::{open_as, review_files, typed};
+use super::common::bin;
 
 /// A clock tests move by hand, shared by several stores.
 #[derive(Clone)]
@@ -37,25 +34,8 @@ impl TestClock {
     }
 }
 
-fn files() -> Vec<PathBuf> {
-    let dir = fixture("review");
-    vec![
-        dir.join("records.jsonl"),
-        dir.join("predictions_detector.jsonl"),
-    ]
-}
-
 fn reviewer_app(store: &Rc<Store>, who: &str) -> App {
-    let ds = Dataset::open(&files(), None).expect("fixture opens");
-    App::new(
-        ds,
-        Box::new(Rc::clone(store)),
-        who,
-        QueueKind::All,
-        Config::defaults(true),
-        None,
-    )
-    .expect("app")
+    open_as(&review_files(), store, who)
 }
 
 fn status(app: &App) -> String {
@@ -302,7 +282,7 @@ fn merging_into_a_read_only_database_is_refused_at_start() {
 /// `review` of the fixture on `db` in a terminal, the shell printing the exit status after it.
 fn review_in_tmux(name: &str, dir: &Path, db: &Path, extra: &str) -> Option<super::terminal::Tmux> {
     use super::terminal::{bin, env, shell_quote, Tmux};
-    let files: Vec<String> = files().iter().map(|p| shell_quote(p)).collect();
+    let files: Vec<String> = review_files().iter().map(|p| shell_quote(p)).collect();
     let cmd = format!(
         "sh -c \"{} review {} --db {} --reviewer e2e --queue all {extra}; echo exit=\\$?; sleep 600\"",
         bin(),

@@ -1,6 +1,6 @@
 //! Integration tests: `spanreview decisions` prints the log that the store saved.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use predicates::prelude::*;
 use spanreview::review::decision::{ActionKind, Decision, SpanValue, Unit};
@@ -18,7 +18,6 @@ fn span(start: usize, end: usize, label: &str) -> SpanValue {
 
 /// A database with a few decisions by two reviewers on two datasets; returns them as saved.
 fn seed(db: &Path) -> Vec<Decision> {
-    let store = Store::open(db).expect("open");
     let mut adjust = dec("toolace", "rec-1", "ana", ActionKind::Adjust);
     adjust.span_key = Some("gold:0".into());
     adjust.before = Some(span(10, 18, "wrong_number"));
@@ -29,55 +28,66 @@ fn seed(db: &Path) -> Vec<Decision> {
     drop.reason = Some("not a hallucination".into());
     let mut note = dec("mushroom", "val-en-3", "ana", ActionKind::Note);
     note.note = Some("line one\nline two".into());
-    let mut saved: Vec<Decision> = [adjust, drop, note]
-        .iter()
-        .map(|d| store.append(d, None).expect("append"))
-        .collect();
+    let mut saved = saved_in(db, &[adjust, drop, note]);
     let mut undo = dec("toolace", "rec-1", "ana", ActionKind::Undo);
     undo.target = Some(saved[0].id);
-    saved.push(store.append(&undo, None).expect("undo"));
+    saved.extend(saved_in(db, &[undo]));
     saved
 }
 
-fn json_lines(stdout: &[u8]) -> Vec<Decision> {
-    String::from_utf8_lossy(stdout)
+/// `decisions` appended to the database at `db` (created if need be), as saved.
+fn saved_in(db: &Path, decisions: &[Decision]) -> Vec<Decision> {
+    let store = Store::open(db).expect("open");
+    decisions
+        .iter()
+        .map(|d| store.append(d, None).expect("append"))
+        .collect()
+}
+
+fn json_lines(stdout: &str) -> Vec<Decision> {
+    stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
         .collect()
 }
 
-#[test]
-fn json_prints_every_decision_as_saved() {
+/// A fresh database `log.sqlite` [`seed`]ed: its folder, its path and the decisions saved.
+fn seeded() -> (tempfile::TempDir, PathBuf, Vec<Decision>) {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("log.sqlite");
     let saved = seed(&db);
+    (dir, db, saved)
+}
+
+/// What `decisions --db DB ARGS` prints, run to success.
+fn printed(db: &Path, args: &[&str]) -> String {
     let out = bin()
-        .args(["decisions", "--json", "--db"])
-        .arg(&db)
+        .args(["decisions", "--db"])
+        .arg(db)
+        .args(args)
         .assert()
         .success()
         .get_output()
         .stdout
         .clone();
-    assert_eq!(json_lines(&out), saved);
+    String::from_utf8(out).expect("utf-8")
+}
+
+#[test]
+fn json_prints_every_decision_as_saved() {
+    let (_dir, db, saved) = seeded();
+    assert_eq!(json_lines(&printed(&db, &["--json"])), saved);
 }
 
 #[test]
 fn dataset_and_reviewer_filter_the_log() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let db = dir.path().join("log.sqlite");
-    let saved = seed(&db);
+    let (_dir, db, saved) = seeded();
     let run = |args: &[&str]| {
-        let out = bin()
-            .args(["decisions", "--json", "--db"])
-            .arg(&db)
-            .args(args)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        json_lines(&out).iter().map(|d| d.id).collect::<Vec<_>>()
+        let json = [&["--json"], args].concat();
+        json_lines(&printed(&db, &json))
+            .iter()
+            .map(|d| d.id)
+            .collect::<Vec<_>>()
     };
     let ids = |idx: &[usize]| idx.iter().map(|&i| saved[i].id).collect::<Vec<_>>();
     assert_eq!(run(&["--dataset", "toolace"]), ids(&[0, 1, 3]));
@@ -91,18 +101,8 @@ fn dataset_and_reviewer_filter_the_log() {
 
 #[test]
 fn the_table_shows_spans_changes_and_escaped_notes() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let db = dir.path().join("log.sqlite");
-    let saved = seed(&db);
-    let out = bin()
-        .args(["decisions", "--db"])
-        .arg(&db)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).expect("utf-8");
+    let (_dir, db, saved) = seeded();
+    let text = printed(&db, &[]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 1 + saved.len(), "{text}");
     for col in [
@@ -136,7 +136,6 @@ fn the_table_shows_spans_changes_and_escaped_notes() {
 fn the_log_shows_a_retype_a_flag_state_and_a_resolutions_unit() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("log.sqlite");
-    let store = Store::open(&db).expect("open");
     let mut retype = dec("toolace", "rec-°", "ana", ActionKind::Retype);
     retype.record_type = Some("missing_tool’".into());
     let mut off = dec("toolace", "rec-°", "ana", ActionKind::Flag);
@@ -144,29 +143,9 @@ fn the_log_shows_a_retype_a_flag_state_and_a_resolutions_unit() {
     let mut claim = dec("toolace", "rec-°", "ana", ActionKind::Resolve);
     claim.unit = Some(Unit::Claim(2));
     claim.group = Some("g1".into());
-    let saved: Vec<Decision> = [retype, off, claim]
-        .iter()
-        .map(|d| store.append(d, None).expect("append"))
-        .collect();
-    drop(store);
-    let run = |json: bool| {
-        let mut cmd = bin();
-        cmd.arg("decisions");
-        if json {
-            cmd.arg("--json");
-        }
-        let out = cmd
-            .arg("--db")
-            .arg(&db)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        String::from_utf8(out).expect("utf-8")
-    };
-    assert_eq!(json_lines(run(true).as_bytes()), saved);
-    let text = run(false);
+    let saved = saved_in(&db, &[retype, off, claim]);
+    assert_eq!(json_lines(&printed(&db, &["--json"])), saved);
+    let text = printed(&db, &[]);
     let lines: Vec<&str> = text.lines().collect();
     assert!(
         lines[1].contains("retype") && lines[1].contains("type → missing_tool’"),
@@ -211,6 +190,7 @@ fn spanreview_db_is_the_default_database() {
         .get_output()
         .stdout
         .clone();
+    let out = String::from_utf8(out).expect("utf-8");
     assert_eq!(json_lines(&out).len(), saved.len());
 }
 
@@ -274,21 +254,11 @@ fn an_accept_shows_its_span_without_an_arrow() {
     // "[0,4) wrong_name → –" is how a drop reads; an accept keeps the span.
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("log.sqlite");
-    let store = Store::open(&db).expect("open");
     let mut accept = dec("toolace", "rec-1", "ana", ActionKind::Accept);
     accept.span_key = Some("gold:0".into());
     accept.before = Some(span(0, 4, "wrong_name"));
-    store.append(&accept, None).expect("append");
-    drop(store);
-    let out = bin()
-        .args(["decisions", "--db"])
-        .arg(&db)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).expect("utf-8");
+    saved_in(&db, &[accept]);
+    let text = printed(&db, &[]);
     let line = text.lines().nth(1).expect("a row");
     assert!(
         line.contains("accept") && line.contains("[0,4) wrong_name"),

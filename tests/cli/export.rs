@@ -15,7 +15,7 @@ use spanreview::review::outcome::original_invalid;
 use spanreview::store::Store;
 use tempfile::TempDir;
 
-use super::common::{lines, records, stderr};
+use super::common::{cell, lines, records, row, stderr};
 use crate::common;
 
 /// The fixture: 11 RAGTruth-compatible records full of non-ASCII text (`°`, `’`, CJK, emoji,
@@ -162,14 +162,15 @@ pub(crate) fn scripted() -> (TempDir, PathBuf) {
     (dir, db)
 }
 
-fn export(db: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
+/// `export FILE --db DB`, for the rest of the command line to be added.
+fn export_cmd(file: &Path, db: &Path) -> assert_cmd::Command {
     let mut cmd = common::bin();
-    cmd.arg("export")
-        .arg(fixture())
-        .arg("--db")
-        .arg(db)
-        .args(extra);
-    cmd.assert()
+    cmd.arg("export").arg(file).arg("--db").arg(db);
+    cmd
+}
+
+fn export(db: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
+    export_cmd(&fixture(), db).args(extra).assert()
 }
 
 fn s(p: &Path) -> &str {
@@ -249,6 +250,15 @@ fn labels(v: &Value) -> Vec<(u64, u64, String, String)> {
         .collect()
 }
 
+/// The keys of the `i`th exported label of `v`, in the order written.
+fn label_keys(v: &Value, i: usize) -> Vec<&String> {
+    v["hallucination_labels"][i]
+        .as_object()
+        .expect("o")
+        .keys()
+        .collect()
+}
+
 fn texts(v: &Value) -> Vec<String> {
     labels(v).into_iter().map(|l| l.2).collect()
 }
@@ -313,12 +323,7 @@ fn tighten_moves_the_boundaries_and_retakes_the_text() {
             "overgeneration".into()
         )]
     );
-    let keys: Vec<&String> = v["hallucination_labels"][0]
-        .as_object()
-        .expect("o")
-        .keys()
-        .collect();
-    assert_eq!(keys, ["end", "label", "start", "text"]);
+    assert_eq!(label_keys(v, 0), ["end", "label", "start", "text"]);
 }
 
 #[test]
@@ -340,12 +345,7 @@ fn add_appends_a_span_in_the_list_style() {
     let r = plain();
     let v = &r.out["f04__missing_tool"];
     assert_eq!(texts(v), ["booked the flight ✈️", "emailed José"]);
-    let keys: Vec<&String> = v["hallucination_labels"][1]
-        .as_object()
-        .expect("o")
-        .keys()
-        .collect();
-    assert_eq!(keys, ["end", "label", "start", "text"]);
+    assert_eq!(label_keys(v, 1), ["end", "label", "start", "text"]);
 }
 
 #[test]
@@ -523,11 +523,7 @@ fn scripted_export(
         .into_owned();
     decide(&Script::new(&db, &dataset), &recs);
     let out = dir.path().join("out.jsonl");
-    common::bin()
-        .arg("export")
-        .arg(file)
-        .arg("--db")
-        .arg(&db)
+    export_cmd(file, &db)
         .arg("--out")
         .arg(&out)
         .assert()
@@ -708,24 +704,6 @@ fn verdicts_account_for_every_decision() {
 }
 
 // ---- report numbers against the scripted review ----
-
-/// The value cell of a `| name | value |` row.
-fn cell(report: &str, name: &str) -> String {
-    row(report, name).first().cloned().expect("value cell")
-}
-
-/// The cells after the first of the row whose first cell is `name`.
-fn row(report: &str, name: &str) -> Vec<String> {
-    let line = report
-        .lines()
-        .find(|l| l.starts_with(&format!("| {name} |")))
-        .unwrap_or_else(|| panic!("no row {name:?} in\n{report}"));
-    line.trim_matches('|')
-        .split(" | ")
-        .skip(1)
-        .map(|c| c.trim().trim_end_matches('|').trim().to_owned())
-        .collect()
-}
 
 #[test]
 fn report_numbers_match_the_scripted_review() {
@@ -934,8 +912,7 @@ fn refuses_to_overwrite_an_input() {
         ("--verdicts", &input),
         ("--report", &db),
     ] {
-        let mut cmd = common::bin();
-        cmd.arg("export").arg(&input).arg("--db").arg(&db);
+        let mut cmd = export_cmd(&input, &db);
         if flag != "--out" {
             cmd.arg("--out").arg(dir.path().join("fine.jsonl"));
         }
@@ -1070,11 +1047,7 @@ fn round_trip(file: &Path, n: usize) {
     let f = DataFile::open(file, None, None).expect("open");
     // an input cut short (the truncated LettuceDetect file) exports its complete records, exit 1
     let code = i32::from(!f.index.problems.is_empty());
-    let mut cmd = common::bin();
-    cmd.arg("export")
-        .arg(file)
-        .arg("--db")
-        .arg(&db)
+    export_cmd(file, &db)
         .arg("--out")
         .arg(&out)
         .assert()
@@ -1101,11 +1074,7 @@ fn round_trip(file: &Path, n: usize) {
         sc.push(&rec, "ann", ActionKind::AcceptAll, |_| {});
     }
     let out2 = dir.path().join("accepted.json");
-    let mut cmd = common::bin();
-    cmd.arg("export")
-        .arg(file)
-        .arg("--db")
-        .arg(&db)
+    export_cmd(file, &db)
         .arg("--out")
         .arg(&out2)
         .assert()
@@ -1222,11 +1191,7 @@ fn many_records_keep_order_and_bytes() {
         });
     }
     let out = dir.path().join("out.jsonl");
-    common::bin()
-        .arg("export")
-        .arg(&input)
-        .arg("--db")
-        .arg(&db)
+    export_cmd(&input, &db)
         .arg("--out")
         .arg(&out)
         .assert()
@@ -1269,11 +1234,7 @@ fn unreadable_lines_pass_through_in_their_place() {
     });
     let out = dir.path().join("out.jsonl");
     let report = dir.path().join("report.md");
-    let a = common::bin()
-        .arg("export")
-        .arg(&file)
-        .arg("--db")
-        .arg(&db)
+    let a = export_cmd(&file, &db)
         .args(["--out", s(&out), "--report", s(&report)])
         .assert()
         .code(0);
@@ -1318,11 +1279,7 @@ fn an_unreadable_line_with_decisions_reports_them_not_applied() {
         d.span_key = key("gold:0");
     });
     let out = dir.path().join("out.jsonl");
-    let a = common::bin()
-        .arg("export")
-        .arg(&file)
-        .arg("--db")
-        .arg(&db)
+    let a = export_cmd(&file, &db)
         .args(["--out", s(&out)])
         .assert()
         .code(1);
@@ -1344,11 +1301,7 @@ fn unreadable_lines_are_left_out_of_split_files() {
     let db = dir.path().join("db.sqlite");
     Store::open(&db).expect("db");
     let out = dir.path().join("cfg.jsonl");
-    let a = common::bin()
-        .arg("export")
-        .arg(&file)
-        .arg("--db")
-        .arg(&db)
+    let a = export_cmd(&file, &db)
         .args(["--out", s(&out), "--split-by", "meta.corruption_type"])
         .assert()
         .code(1);
@@ -1590,14 +1543,18 @@ fn edited(dir: &Path, name: &str, edit: impl Fn(usize, &mut Value)) -> PathBuf {
 
 /// `spanreview export FILE --db DB ARGS...`, run in `dir`.
 fn export_in(dir: &Path, file: &Path, db: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
-    common::bin()
-        .current_dir(dir)
-        .arg("export")
-        .arg(file)
-        .arg("--db")
-        .arg(db)
-        .args(extra)
-        .assert()
+    export_cmd(file, db).current_dir(dir).args(extra).assert()
+}
+
+/// [`export_in`] with `--out OUT --split-by FIELD`.
+fn split_in(
+    dir: &Path,
+    file: &Path,
+    db: &Path,
+    out: &str,
+    field: &str,
+) -> assert_cmd::assert::Assert {
+    export_in(dir, file, db, &["--out", out, "--split-by", field])
 }
 
 /// The names of the files in `dir` starting with `prefix`.
@@ -1624,13 +1581,7 @@ fn split_values_with_one_file_name_are_refused_and_nothing_is_written() {
             "東京_ツール"
         });
     });
-    let a = export_in(
-        dir.path(),
-        &file,
-        &db,
-        &["--out", "o.jsonl", "--split-by", "meta.source"],
-    )
-    .code(2);
+    let a = split_in(dir.path(), &file, &db, "o.jsonl", "meta.source").code(2);
     let err = stderr(&a);
     assert!(
         err.contains(r#"the values "東京/ツール" and "東京_ツール" would both be written to ./o.東京_ツール.jsonl"#),
@@ -1649,13 +1600,7 @@ fn split_values_with_one_file_name_are_refused_and_nothing_is_written() {
             meta.insert("source".into(), Value::from(""));
         }
     });
-    let a = export_in(
-        dir.path(),
-        &file,
-        &db,
-        &["--out", "o.jsonl", "--split-by", "meta.source"],
-    )
-    .code(2);
+    let a = split_in(dir.path(), &file, &db, "o.jsonl", "meta.source").code(2);
     let err = stderr(&a);
     assert!(
         err.contains(r#"the values "none" and "" would both be written to ./o.none.jsonl"#),
@@ -1671,13 +1616,7 @@ fn split_values_with_one_file_name_are_refused_and_nothing_is_written() {
             "café"
         });
     });
-    export_in(
-        dir.path(),
-        &file,
-        &db,
-        &["--out", "o.jsonl", "--split-by", "meta.source"],
-    )
-    .code(0);
+    split_in(dir.path(), &file, &db, "o.jsonl", "meta.source").code(0);
     let n: usize = ["o.東京_ツール.jsonl", "o.café.jsonl"]
         .iter()
         .map(|f| lines(&dir.path().join(f)).len())
@@ -1810,13 +1749,7 @@ fn split_by_a_field_records_lack_says_how_many_and_where_they_went() {
             }
         }
     });
-    let a = export_in(
-        d,
-        &file,
-        &db,
-        &["--out", "o.jsonl", "--split-by", "meta.langue"],
-    )
-    .code(0);
+    let a = split_in(d, &file, &db, "o.jsonl", "meta.langue").code(0);
     let err = stderr(&a);
     assert!(
         err.contains(
@@ -1836,13 +1769,7 @@ fn split_by_a_field_records_lack_says_how_many_and_where_they_went() {
         ]
     );
     // a field no record has
-    let a = export_in(
-        d,
-        &file,
-        &db,
-        &["--out", "p.jsonl", "--split-by", "meta.catégorie"],
-    )
-    .code(0);
+    let a = split_in(d, &file, &db, "p.jsonl", "meta.catégorie").code(0);
     let err = stderr(&a);
     assert!(
         err.contains(
@@ -1853,13 +1780,7 @@ fn split_by_a_field_records_lack_says_how_many_and_where_they_went() {
     );
     assert_eq!(lines(&d.join("p.none.jsonl")).len(), 11);
     // every record has a value: no warning
-    let a = export_in(
-        d,
-        &file,
-        &db,
-        &["--out", "q.jsonl", "--split-by", "meta.corruption_type"],
-    )
-    .code(0);
+    let a = split_in(d, &file, &db, "q.jsonl", "meta.corruption_type").code(0);
     assert!(!stderr(&a).contains("have no meta"), "{}", stderr(&a));
 }
 

@@ -2,10 +2,8 @@
 //! a `review` input) and `convert --to` completed by bash.
 
 use serde_json::Value;
-use spanreview::tui::clustering::ArbConfig;
-use spanreview::tui::queue::QueueKind;
 
-use super::app_harness::{mem, open, render};
+use super::app_harness::{mem, open_all, render};
 use super::common::{bin, data, fixture, installed};
 
 fn stderr(o: &std::process::Output) -> String {
@@ -48,7 +46,7 @@ fn a_label_studio_export_is_a_judge_source() {
 fn a_label_studio_export_opens_in_the_review_screen() {
     let store = mem();
     let path = fixture("formats/labelstudio/export_sample.json");
-    let mut app = open(&[path], &store, QueueKind::All, ArbConfig::default());
+    let mut app = open_all(&[path], &store);
     let screen = render(&mut app, 140, 40);
     assert!(
         screen.contains("toolace_train_00021__overgeneration"),

@@ -10,8 +10,6 @@ use ratatui::buffer::Cell;
 use ratatui::layout::{Position, Rect, Size};
 use ratatui::Terminal;
 use spanreview::tui::app::App;
-use spanreview::tui::clustering::ArbConfig;
-use spanreview::tui::queue::QueueKind;
 use spanreview::tui::{terminal, Action};
 use unicode_width::UnicodeWidthChar;
 
@@ -176,12 +174,7 @@ impl Backend for Vt {
 
 fn open(file: &str) -> App {
     let files = [fixture(&format!("layout/{file}"))];
-    app_harness::open(
-        &files,
-        &app_harness::mem(),
-        QueueKind::All,
-        ArbConfig::default(),
-    )
+    app_harness::open_all(&files, &app_harness::mem())
 }
 
 /// The screen `app` draws on a terminal that shows nothing yet.

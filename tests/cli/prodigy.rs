@@ -4,10 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use spanreview::tui::clustering::ArbConfig;
-use spanreview::tui::queue::QueueKind;
 
-use super::app_harness::{mem, open, render};
+use super::app_harness::{mem, open_all, render};
 use super::common::{bin, write_jsonl};
 use super::convert_common::{convert, exits, lines, onto, records, s, to_label_studio};
 
@@ -184,7 +182,7 @@ fn a_prodigy_file_is_a_judge_source_and_a_review_input() {
     let tasks_file = dir.path().join("t.jsonl");
     write_jsonl(&tasks_file, &tasks());
     let store = mem();
-    let mut app = open(&[tasks_file], &store, QueueKind::All, ArbConfig::default());
+    let mut app = open_all(&[tasks_file], &store);
     let screen = render(&mut app, 140, 40);
     assert!(screen.contains("p°1"), "{screen}");
     assert!(screen.contains("25°C"), "{screen}");

@@ -6,16 +6,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use spanreview::store::Store;
-use spanreview::tui::app::App;
-use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
-use super::app_harness::{open, render, review_files, walked};
-
-fn app_on(store: &Rc<Store>, queue: QueueKind) -> App {
-    open(&review_files(), store, queue, ArbConfig::default())
-}
+use super::app_harness::{render, review_queue, walked};
 
 /// A store whose clock the test moves by hand.
 fn clocked() -> (Rc<Store>, Arc<Mutex<SystemTime>>) {
@@ -31,7 +25,7 @@ fn clocked() -> (Rc<Store>, Arc<Mutex<SystemTime>>) {
 #[test]
 fn the_pace_shows_after_three_reviewed_records_in_the_header_and_stats() {
     let (store, now) = clocked();
-    let mut app = app_on(&store, QueueKind::All);
+    let mut app = review_queue(&store, QueueKind::All);
     let tick = |mins: u64| *now.lock().expect("clock") += Duration::from_secs(mins * 60);
     // Two records in 10 minutes: too few for a rate.
     for _ in 0..2 {
@@ -61,7 +55,7 @@ fn the_pace_shows_after_three_reviewed_records_in_the_header_and_stats() {
 fn next_flagged_jumps_in_queue_order_wrapping_and_says_when_there_is_none() {
     use spanreview::tui::app::Status;
     let store = Rc::new(Store::open_in_memory().expect("memory db"));
-    let mut app = app_on(&store, QueueKind::All);
+    let mut app = review_queue(&store, QueueKind::All);
     app.update(Action::NextFlagged);
     assert_eq!(
         app.status,
@@ -100,21 +94,21 @@ fn next_flagged_jumps_in_queue_order_wrapping_and_says_when_there_is_none() {
 fn a_sample_queue_is_n_records_in_file_order_the_same_for_a_seed() {
     let store = Rc::new(Store::open_in_memory().expect("memory db"));
     let order: Vec<String> = {
-        let mut all = app_on(&store, QueueKind::All);
+        let mut all = review_queue(&store, QueueKind::All);
         walked(&mut all)
     };
-    let mut app = app_on(&store, QueueKind::Sample { n: 2, seed: 42 });
+    let mut app = review_queue(&store, QueueKind::Sample { n: 2, seed: 42 });
     let screen = render(&mut app, 120, 30);
     assert!(screen.contains("1 / 2 · queue sample"), "{screen}");
     let ids = walked(&mut app);
     assert_eq!(ids.len(), 2);
     let at = |id: &String| order.iter().position(|o| o == id).expect("in the file");
     assert!(at(&ids[0]) < at(&ids[1]), "file order: {ids:?}");
-    let mut again = app_on(&store, QueueKind::Sample { n: 2, seed: 42 });
+    let mut again = review_queue(&store, QueueKind::Sample { n: 2, seed: 42 });
     assert_eq!(walked(&mut again), ids, "same seed, same records");
     // Over seeds, every record turns up: a sample, not the first N.
     let mut seen: Vec<String> = (0..40)
-        .flat_map(|seed| walked(&mut app_on(&store, QueueKind::Sample { n: 2, seed })))
+        .flat_map(|seed| walked(&mut review_queue(&store, QueueKind::Sample { n: 2, seed })))
         .collect();
     seen.sort();
     seen.dedup();
@@ -125,12 +119,12 @@ fn a_sample_queue_is_n_records_in_file_order_the_same_for_a_seed() {
 fn label_and_source_queues_hold_the_records_with_such_spans() {
     let store = Rc::new(Store::open_in_memory().expect("memory db"));
     let names: Vec<String> = {
-        let app = app_on(&store, QueueKind::All);
+        let app = review_queue(&store, QueueKind::All);
         let c = app.cur.as_ref().expect("record");
         c.record.sources.iter().map(|s| s.name.clone()).collect()
     };
     let label: QueueKind = "label:overgeneration".parse().expect("parses");
-    let mut app = app_on(&store, label);
+    let mut app = review_queue(&store, label);
     let ids = walked(&mut app);
     assert_eq!(ids, ["plain_2__overgeneration"], "{ids:?}");
     let screen = render(&mut app, 120, 30);
@@ -140,12 +134,12 @@ fn label_and_source_queues_hold_the_records_with_such_spans() {
         .iter()
         .find(|n| n.contains("detector"))
         .unwrap_or_else(|| panic!("a detector source in {names:?}"));
-    let mut by_source = app_on(&store, format!("source:{pred}").parse().expect("parses"));
+    let mut by_source = review_queue(&store, format!("source:{pred}").parse().expect("parses"));
     assert_eq!(
         walked(&mut by_source),
         ["uni_1__contradiction", "plain_2__overgeneration"]
     );
-    let mut none = app_on(&store, "source:nobody".parse().expect("parses"));
+    let mut none = review_queue(&store, "source:nobody".parse().expect("parses"));
     assert_eq!(none.progress().1, 0);
     assert!(walked(&mut none).is_empty());
     assert!("label:".parse::<QueueKind>().is_err());

@@ -13,13 +13,13 @@ use spanreview::formats::Dataset;
 use spanreview::review::decision::OutcomeKind;
 use spanreview::review::decision::{ActionKind, Decision, SpanStatus};
 use spanreview::store::{RecordState, Store};
-use spanreview::tui::app::{App, ModeState, Opening, PickerKind, Status};
+use spanreview::tui::app::{App, ModeState, Opening, Status};
 use spanreview::tui::config::Config;
 use spanreview::tui::log::DecisionLog;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::{terminal, Action};
 
-use super::app_harness::{cell_of, feed, goto, id, mem, render, typed};
+use super::app_harness::{cell_of, feed, goto, id, mem, open_all, open_as, picked, render, typed};
 use super::common::fixture;
 
 const DS: &str = "records";
@@ -41,7 +41,7 @@ fn app_on(files: &[PathBuf], log: Box<dyn DecisionLog>, queue: QueueKind) -> App
 }
 
 fn app(store: &Rc<Store>) -> App {
-    app_on(&fixture_files(), Box::new(Rc::clone(store)), QueueKind::All)
+    open_all(&fixture_files(), store)
 }
 
 fn log(store: &Store) -> Vec<Decision> {
@@ -198,13 +198,7 @@ fn add_a_span_by_keys_in_code_points_after_cjk_emoji_and_combining_marks() {
             Action::Mark,
         ],
     );
-    match &app.mode {
-        ModeState::Picker {
-            kind: PickerKind::AddLabel { start, end },
-            ..
-        } => assert_eq!((*start, *end), (29, 38)),
-        other => panic!("expected the label picker, got {other:?}"),
-    }
+    assert_eq!(picked(&app), (29, 38));
     app.update(Action::Confirm);
     assert_saved(&app, 1);
     let d = &log(&store)[0];
@@ -411,7 +405,7 @@ fn decisions_on_changed_content_are_stale_not_applied() {
     assert_ne!(text, changed);
     std::fs::write(&path, changed).expect("write");
     let store = Rc::new(Store::open(&db).expect("db"));
-    let mut app = app_on(&files, Box::new(Rc::clone(&store)), QueueKind::All);
+    let mut app = open_all(&files, &store);
     goto(&mut app, "uni_1__contradiction");
     let c = app.cur.as_ref().expect("r");
     assert_eq!(c.review.stale.len(), 1, "the old accept is stale");
@@ -807,13 +801,7 @@ fn mouse_click_selects_and_drag_adds_a_span() {
             Action::MouseUp(x1, y1),
         ],
     );
-    match &app.mode {
-        ModeState::Picker {
-            kind: PickerKind::AddLabel { start, end },
-            ..
-        } => assert_eq!((*start, *end), (29, 34)),
-        other => panic!("expected the label picker, got {other:?}"),
-    }
+    assert_eq!(picked(&app), (29, 34));
     app.update(Action::Confirm);
     let d = &log(&store)[0];
     assert_eq!(d.action, ActionKind::Add);
@@ -908,11 +896,34 @@ mod snapshots {
         render(app, w, h)
     }
 
-    #[test]
-    fn main_screen_with_cjk_emoji_and_combining_marks() {
+    /// The review fixture's screen at `w` × `h`, on `record` (the first when `None`) after
+    /// `keys`: snapshot `name`.
+    #[rstest::rstest]
+    #[case::main_screen_with_cjk_emoji_and_combining_marks("main_unicode_100x30", None, &[], 100, 30)]
+    #[case::help_is_generated_from_the_keymap("help_100x76", None, &[Action::Help], 100, 76)]
+    #[case::relabel_picker("relabel_picker_80x24", None, &[Action::Relabel, Action::Down], 80, 24)]
+    #[case::adjust_mode_shows_the_diff(
+        "adjust_100x30",
+        Some("plain_2__overgeneration"),
+        &[Action::Adjust, Action::StartWordRight, Action::EndLeft],
+        100,
+        30
+    )]
+    #[case::tools_panel("tools_80x20", None, &[Action::Tools], 80, 20)]
+    fn screen(
+        #[case] name: &str,
+        #[case] record: Option<&str>,
+        #[case] keys: &[Action],
+        #[case] w: u16,
+        #[case] h: u16,
+    ) {
         let store = mem();
         let mut app = app(&store);
-        insta::assert_snapshot!("main_unicode_100x30", snap(&mut app, 100, 30));
+        if let Some(record) = record {
+            goto(&mut app, record);
+        }
+        feed(&mut app, keys);
+        insta::assert_snapshot!(name, snap(&mut app, w, h));
     }
 
     #[test]
@@ -922,34 +933,6 @@ mod snapshots {
         goto(&mut app, "plain_2__overgeneration");
         insta::assert_snapshot!("main_plain_60x20", snap(&mut app, 60, 20));
         insta::assert_snapshot!("main_plain_40x10", snap(&mut app, 40, 10));
-    }
-
-    #[test]
-    fn help_is_generated_from_the_keymap() {
-        let store = mem();
-        let mut app = app(&store);
-        app.update(Action::Help);
-        insta::assert_snapshot!("help_100x76", snap(&mut app, 100, 76));
-    }
-
-    #[test]
-    fn relabel_picker() {
-        let store = mem();
-        let mut app = app(&store);
-        feed(&mut app, &[Action::Relabel, Action::Down]);
-        insta::assert_snapshot!("relabel_picker_80x24", snap(&mut app, 80, 24));
-    }
-
-    #[test]
-    fn adjust_mode_shows_the_diff() {
-        let store = mem();
-        let mut app = app(&store);
-        goto(&mut app, "plain_2__overgeneration");
-        feed(
-            &mut app,
-            &[Action::Adjust, Action::StartWordRight, Action::EndLeft],
-        );
-        insta::assert_snapshot!("adjust_100x30", snap(&mut app, 100, 30));
     }
 
     #[test]
@@ -978,14 +961,6 @@ mod snapshots {
         goto(&mut app, "j1");
         insta::assert_snapshot!("joined_notes_120x24", snap(&mut app, 120, 24));
     }
-
-    #[test]
-    fn tools_panel() {
-        let store = mem();
-        let mut app = app(&store);
-        app.update(Action::Tools);
-        insta::assert_snapshot!("tools_80x20", snap(&mut app, 80, 20));
-    }
 }
 
 #[test]
@@ -993,8 +968,7 @@ fn character_moves_and_marks_never_split_a_letter_from_its_combining_mark() {
     // A boundary between "e" and U+0301, or inside an emoji sequence, is a span `validate`
     // rejects (grapheme_split): adjusting and adding step over whole characters.
     let store = mem();
-    let files = vec![fixture("export/records.jsonl")];
-    let mut app = app_on(&files, Box::new(Rc::clone(&store)), QueueKind::All);
+    let mut app = open_all(&[fixture("export/records.jsonl")], &store);
     // "Naïve résumé é test.": the lone "é" is e + U+0301, code points [13, 15).
     goto(&mut app, "f06__contradiction");
     feed(
@@ -1017,13 +991,7 @@ fn character_moves_and_marks_never_split_a_letter_from_its_combining_mark() {
     // "... a 👩‍👩‍👧 family.": the family is five code points [26, 31), one character.
     goto(&mut app, "f10__overgeneration");
     feed(&mut app, &[Action::Add, Action::Mark, Action::Mark]);
-    match &app.mode {
-        ModeState::Picker {
-            kind: PickerKind::AddLabel { start, end },
-            ..
-        } => assert_eq!((*start, *end), (26, 31)),
-        other => panic!("expected the label picker, got {other:?}"),
-    }
+    assert_eq!(picked(&app), (26, 31));
     app.update(Action::Cancel);
     feed(
         &mut app,
@@ -1037,13 +1005,7 @@ fn character_moves_and_marks_never_split_a_letter_from_its_combining_mark() {
             Action::Mark,
         ],
     );
-    match &app.mode {
-        ModeState::Picker {
-            kind: PickerKind::AddLabel { start, end },
-            ..
-        } => assert_eq!((*start, *end), (25, 31)),
-        other => panic!("expected the label picker, got {other:?}"),
-    }
+    assert_eq!(picked(&app), (25, 31));
 }
 
 #[test]
@@ -1052,7 +1014,7 @@ fn labels_that_cannot_be_read_are_shown_not_hidden() {
     // must say so rather than show a labeled record as having no spans.
     let store = mem();
     let files = vec![fixture("validate/mixed.jsonl")];
-    let mut app = app_on(&files, Box::new(Rc::clone(&store)), QueueKind::All);
+    let mut app = open_all(&files, &store);
     goto(&mut app, "toolace_fixture_00006__contradiction");
     let screen = render(&mut app, 200, 40);
     assert!(
@@ -1076,7 +1038,7 @@ fn joined_files() -> Vec<PathBuf> {
 }
 
 fn joined_app(store: &Rc<Store>) -> App {
-    app_on(&joined_files(), Box::new(Rc::clone(store)), QueueKind::All)
+    open_all(&joined_files(), store)
 }
 
 /// The screen's row that contains `what`, if any.
@@ -1115,7 +1077,7 @@ fn notes_about_joined_files_are_not_called_unread_spans() {
     );
     // The record's own unread span alone: no joined line.
     let files = vec![fixture("validate/mixed.jsonl")];
-    let mut app = app_on(&files, Box::new(Rc::clone(&store)), QueueKind::All);
+    let mut app = open_all(&files, &store);
     goto(&mut app, "toolace_fixture_00006__contradiction");
     let screen = render(&mut app, 200, 40);
     assert!(screen.contains("⚠ not read:"), "{screen}");
@@ -1264,7 +1226,7 @@ fn mouse_on_the_lanes_selects_a_cluster_and_never_decides() {
     .iter()
     .map(|f| fixture(&format!("arbitrate/{f}")))
     .collect();
-    let mut app = app_on(&files, Box::new(Rc::clone(&store)), QueueKind::All);
+    let mut app = open_all(&files, &store);
     // CJK, an emoji and combining marks before the clusters.
     goto(&mut app, "ja_1__contradiction");
     app.update(Action::Arbitrate);
@@ -1338,20 +1300,8 @@ fn two_reviewers_finishing_a_record_together_leave_it_reviewed() {
     let path = dir.path().join("two.sqlite");
     let ann_db = Rc::new(Store::open(&path).expect("db"));
     let bob_db = Rc::new(Store::open(&path).expect("db"));
-    let ds = |store: &Rc<Store>, who: &str| {
-        let d = Dataset::open(&fixture_files(), None).expect("fixture opens");
-        App::new(
-            d,
-            Box::new(Rc::clone(store)),
-            who,
-            QueueKind::All,
-            Config::defaults(true),
-            None,
-        )
-        .expect("app")
-    };
-    let mut ann = ds(&ann_db, "ann");
-    let mut bob = ds(&bob_db, "bob");
+    let mut ann = open_as(&fixture_files(), &ann_db, "ann");
+    let mut bob = open_as(&fixture_files(), &bob_db, "bob");
     goto(&mut ann, "plain_2__overgeneration");
     goto(&mut bob, "plain_2__overgeneration");
     ann.update(Action::Accept);
@@ -1393,8 +1343,7 @@ fn the_adjust_diff_keeps_combining_marks_and_emoji_sequences_whole() {
     // The old/new diff is drawn in runs: a run made of a lone combining mark or joiner would be
     // drawn without its letter, or not at all.
     let store = mem();
-    let files = vec![fixture("export/records.jsonl")];
-    let mut app = app_on(&files, Box::new(Rc::clone(&store)), QueueKind::All);
+    let mut app = open_all(&[fixture("export/records.jsonl")], &store);
     // "Naïve résumé é test.": the span "résumé" [6, 12) grows over " e\u{301}" [12, 15).
     goto(&mut app, "f06__contradiction");
     feed(
@@ -1432,7 +1381,7 @@ fn the_adjust_panel_shows_the_change_at_the_end_of_a_long_span() {
     let files = vec![super::common::data(
         "toolace/test_records_reconstructed.jsonl",
     )];
-    let mut app = app_on(&files, Box::new(Rc::clone(&store)), QueueKind::All);
+    let mut app = open_all(&files, &store);
     app.update(Action::Goto);
     typed(&mut app, "toolace_train_00258__clean__recovered");
     app.update(Action::Confirm);
@@ -1468,7 +1417,7 @@ fn the_output_follows_the_end_of_a_long_span_while_it_moves() {
     let files = vec![super::common::data(
         "toolace/test_records_reconstructed.jsonl",
     )];
-    let mut app = app_on(&files, Box::new(Rc::clone(&store)), QueueKind::All);
+    let mut app = open_all(&files, &store);
     goto(&mut app, "toolace_train_00258__clean__recovered");
     feed(
         &mut app,
@@ -1719,13 +1668,7 @@ fn adding_a_span_that_is_already_there_adds_nothing() {
         Action::Mark,
     ];
     feed(&mut app, &mark_rainy);
-    match &app.mode {
-        ModeState::Picker {
-            kind: PickerKind::AddLabel { start, end },
-            ..
-        } => assert_eq!((*start, *end), (29, 34)),
-        other => panic!("expected the label picker, got {other:?}"),
-    }
+    assert_eq!(picked(&app), (29, 34));
     app.update(Action::Confirm);
     assert!(log(&store).is_empty(), "nothing saved");
     assert!(

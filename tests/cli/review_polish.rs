@@ -6,8 +6,6 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 use spanreview::tui::app::App;
-use spanreview::tui::clustering::ArbConfig;
-use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
 use super::app_harness;
@@ -15,12 +13,7 @@ use super::app_harness::{feed, render};
 use super::common::write_jsonl;
 
 fn open(files: &[PathBuf]) -> App {
-    app_harness::open(
-        files,
-        &app_harness::mem(),
-        QueueKind::All,
-        ArbConfig::default(),
-    )
+    app_harness::open_all(files, &app_harness::mem())
 }
 
 /// A record whose context is 3,000 numbered lines (`° ’ 東京` in each).

@@ -15,7 +15,7 @@ use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
-use super::app_harness::{feed, goto, id, mem, open, open_all, render, review_files};
+use super::app_harness::{feed, goto, id, mem, open, open_all, render, review_files, review_queue};
 use super::common::write_jsonl;
 
 fn log(store: &Store) -> Vec<Decision> {
@@ -28,24 +28,14 @@ fn header_progress_after_a_restart_is_the_datasets() {
     let db = dir.path().join("review.sqlite");
     {
         let store = Rc::new(Store::open(&db).expect("db"));
-        let mut app = open(
-            &review_files(),
-            &store,
-            QueueKind::Unreviewed,
-            ArbConfig::default(),
-        );
+        let mut app = review_queue(&store, QueueKind::Unreviewed);
         feed(&mut app, &[Action::AcceptAll, Action::AcceptAll]);
         assert_eq!(id(&app), "clean_3__clean");
     }
     // Reopened, the unreviewed queue holds the two records left: the header said "0/2
     // reviewed" with two of the four done.
     let store = Rc::new(Store::open(&db).expect("db"));
-    let mut app = open(
-        &review_files(),
-        &store,
-        QueueKind::Unreviewed,
-        ArbConfig::default(),
-    );
+    let mut app = review_queue(&store, QueueKind::Unreviewed);
     let s = render(&mut app, 100, 30);
     assert!(s.contains("1 / 2 "), "the position is the queue's:\n{s}");
     assert!(s.contains("2/4 reviewed"), "{s}");
@@ -53,12 +43,7 @@ fn header_progress_after_a_restart_is_the_datasets() {
     let s = render(&mut app, 100, 30);
     assert!(s.contains("3/4 reviewed"), "{s}");
     // A filtered queue shows the dataset's progress too.
-    let mut typed_queue = open(
-        &review_files(),
-        &store,
-        QueueKind::Type("missing_tool".into()),
-        ArbConfig::default(),
-    );
+    let mut typed_queue = review_queue(&store, QueueKind::Type("missing_tool".into()));
     let s = render(&mut typed_queue, 100, 30);
     assert!(s.contains("3/4 reviewed"), "{s}");
 }
@@ -350,6 +335,16 @@ fn spans_of_a_removed_record_are_not_called_pending() {
     assert!(s.contains("cleared: record removed"), "{s}");
 }
 
+/// On `clean_3__clean`, "Your balance is 120 EUR.": add a span over "balance".
+const ADD_BALANCE: [Action; 6] = [
+    Action::Add,
+    Action::CursorWordRight,
+    Action::Mark,
+    Action::CursorWordRight,
+    Action::Mark,
+    Action::Confirm,
+];
+
 #[test]
 fn a_span_added_to_a_record_typed_clean_is_called_out() {
     let store = mem();
@@ -357,18 +352,7 @@ fn a_span_added_to_a_record_typed_clean_is_called_out() {
     goto(&mut app, "clean_3__clean");
     let s = render(&mut app, 120, 30);
     assert!(!s.contains("typed clean"), "{s}");
-    // "Your balance is 120 EUR.": mark "balance".
-    feed(
-        &mut app,
-        &[
-            Action::Add,
-            Action::CursorWordRight,
-            Action::Mark,
-            Action::CursorWordRight,
-            Action::Mark,
-            Action::Confirm,
-        ],
-    );
+    feed(&mut app, &ADD_BALANCE);
     assert_eq!(log(&store).last().map(|d| d.action), Some(ActionKind::Add));
     match &app.status {
         Status::Saved(m) => assert!(m.contains("typed clean") && m.contains("warn"), "{m}"),
@@ -387,17 +371,7 @@ fn a_record_typed_clean_that_keeps_a_span_can_be_retyped_from_the_screen() {
     let store = mem();
     let mut app = open_all(&review_files(), &store);
     goto(&mut app, "clean_3__clean");
-    feed(
-        &mut app,
-        &[
-            Action::Add,
-            Action::CursorWordRight,
-            Action::Mark,
-            Action::CursorWordRight,
-            Action::Mark,
-            Action::Confirm,
-        ],
-    );
+    feed(&mut app, &ADD_BALANCE);
     match &app.status {
         Status::Saved(m) => assert!(m.contains("T changes its type"), "{m}"),
         other => panic!("expected saved, got {other:?}"),

@@ -80,6 +80,16 @@ fn merge(out: &Path, inputs: &[&Path], added: &str) {
         .stdout(predicates::str::contains(added));
 }
 
+/// The dispute on R, in `dir`: ana keeps its span, bo drops it (both accept Q), and their
+/// databases merged into a team one. The paths [ana, bo, team] and bo's decisions.
+fn disputed_team(dir: &Path, ds: &Dataset) -> ([PathBuf; 3], Vec<Decision>) {
+    let [a, b, team] = ["ana", "bo", "team"].map(|n| dir.join(format!("{n}.sqlite")));
+    reviewer_db(&a, ds, "ana", true);
+    let bo = reviewer_db(&b, ds, "bo", false);
+    merge(&team, &[&a, &b], "bo.sqlite: 2 decisions, 2 added");
+    ([a, b, team], bo)
+}
+
 /// The sources the review screen loads for `db` (no `--judge`).
 fn arbitration_sources(ds: &Dataset, db: &Path) -> Judges {
     let store = Store::open_existing(db).expect("db");
@@ -166,16 +176,9 @@ fn export(db: &Path, dir: &Path) -> (String, String, Vec<Value>) {
 #[test]
 fn merged_reviewers_disagreement_reaches_arbitration_stats_and_export() {
     let dir = tempfile::tempdir().expect("tmp");
-    let (a, b, team) = (
-        dir.path().join("ana.sqlite"),
-        dir.path().join("bo.sqlite"),
-        dir.path().join("team.sqlite"),
-    );
     let ds = dataset();
     let (r, q) = (ds.record(R).expect("R"), ds.record(Q).expect("Q"));
-    reviewer_db(&a, &ds, "ana", true);
-    let bo = reviewer_db(&b, &ds, "bo", false);
-    merge(&team, &[&a, &b], "bo.sqlite: 2 decisions, 2 added");
+    let ([a, b, team], bo) = disputed_team(dir.path(), &ds);
 
     // The review screen's loading path: one source per reviewer, R disputed between them.
     let judges = arbitration_sources(&ds, &team);
@@ -279,16 +282,9 @@ fn merged_reviewers_disagreement_reaches_arbitration_stats_and_export() {
 #[test]
 fn an_arbitration_resolution_settles_the_reviewers_conflict() {
     let dir = tempfile::tempdir().expect("tmp");
-    let (a, b, team) = (
-        dir.path().join("ana.sqlite"),
-        dir.path().join("bo.sqlite"),
-        dir.path().join("team.sqlite"),
-    );
     let ds = dataset();
     let r = ds.record(R).expect("R");
-    reviewer_db(&a, &ds, "ana", true);
-    reviewer_db(&b, &ds, "bo", false);
-    merge(&team, &[&a, &b], "2 added");
+    let ([_, _, team], _) = disputed_team(dir.path(), &ds);
 
     // carol takes ana's lane (lane 2) on R.
     let (mut app, store) = disputed_app(dataset(), &team);

@@ -47,18 +47,20 @@ fn judge_args(inp: &Inputs) -> JudgeArgs {
     }
 }
 
-fn stats_json(inp: &Inputs, db: &Path, extra: &[&str]) -> Value {
-    let out = bin()
-        .arg("stats")
+/// `stats` on the records with both detectors as judges, against `db`.
+fn stats(inp: &Inputs, db: &Path) -> assert_cmd::Command {
+    let mut cmd = bin();
+    cmd.arg("stats")
         .arg(&inp.records)
         .arg(format!("--judge=ensemble={}", inp.ensemble.display()))
         .arg(format!("--judge=modernbert={}", inp.modernbert.display()))
         .arg("--db")
-        .arg(db)
-        .arg("--json")
-        .args(extra)
-        .assert()
-        .success();
+        .arg(db);
+    cmd
+}
+
+fn stats_json(inp: &Inputs, db: &Path, extra: &[&str]) -> Value {
+    let out = stats(inp, db).arg("--json").args(extra).assert().success();
     serde_json::from_slice(&out.get_output().stdout).expect("json")
 }
 
@@ -323,15 +325,7 @@ fn flow(inp: &Inputs) {
     assert_eq!(store.sources().expect("rows").len(), 2);
 
     // The readable table says the same.
-    let out = bin()
-        .arg("stats")
-        .arg(&inp.records)
-        .arg(format!("--judge=ensemble={}", inp.ensemble.display()))
-        .arg(format!("--judge=modernbert={}", inp.modernbert.display()))
-        .arg("--db")
-        .arg(&db)
-        .assert()
-        .success();
+    let out = stats(inp, &db).assert().success();
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     // The outcomes by name: "kept (not reclassified)", never a bare "open" (read as "to do").
     let json = stats_json(inp, &db, &[]);

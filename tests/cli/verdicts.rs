@@ -16,7 +16,7 @@ use spanreview::tui::Action;
 use tempfile::TempDir;
 
 use super::app_harness::open_all;
-use super::common::{bin, fixture, records};
+use super::common::{bin, cell, fixture, records};
 
 /// `export FILE --db DB --skip-stale` with verdicts and report in `dir`: the verdict lines and
 /// the report.
@@ -43,22 +43,6 @@ fn export(dir: &Path, input: &Path, db: &Path, name: &str) -> (Vec<Value>, Strin
         .map(|l| serde_json::from_str(l).expect("json line"))
         .collect();
     (lines, fs::read_to_string(&report).expect("report"))
-}
-
-/// The value cell of the report row `| name | value |`.
-fn cell(report: &str, name: &str) -> String {
-    let line = report
-        .lines()
-        .find(|l| l.starts_with(&format!("| {name} |")))
-        .unwrap_or_else(|| panic!("no row {name:?} in\n{report}"));
-    line.trim_matches('|')
-        .split(" | ")
-        .nth(1)
-        .expect("value")
-        .trim()
-        .trim_end_matches('|')
-        .trim()
-        .to_owned()
 }
 
 #[test]
