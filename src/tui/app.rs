@@ -395,11 +395,9 @@ impl App {
             if review.is_reviewed() {
                 continue;
             }
-            if let Some(s) = self.states.get_mut(&id) {
-                s.reviewed = false;
-                s.stale = !review.stale.is_empty();
-            }
-            self.queue.mark(i, true, false);
+            // The whole state as replayed: stale decisions are not applied, so neither is
+            // their flag or reclassification.
+            self.set_state(i, &id, super::log::state_of(&review));
             let current = self.cur.as_ref().ok().map(|c| c.index);
             if self.queue.kind == QueueKind::Unreviewed && current != Some(i) {
                 let p = self.queue.force(i);

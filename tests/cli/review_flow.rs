@@ -447,6 +447,41 @@ fn decisions_on_changed_content_are_stale_not_applied() {
     assert!(store.record_states(DS).expect("s")["uni_1__contradiction"].stale);
 }
 
+/// A record stored as flagged and reclassified whose content changed: once the background
+/// check finds its decisions stale, the screen's states say what its replay says (neither
+/// flagged nor clean: stale decisions are not applied), so the stats screen does not count a
+/// flag the record no longer shows.
+#[test]
+fn a_record_found_stale_loses_its_stored_flag_and_outcome_on_screen() {
+    let dir = tempfile::tempdir().expect("tmp");
+    for f in ["records.jsonl", "predictions_detector.jsonl"] {
+        std::fs::copy(fixture("review").join(f), dir.path().join(f)).expect("copy");
+    }
+    let files = files_in(dir.path());
+    let store = Rc::new(Store::open(&dir.path().join("review.sqlite")).expect("db"));
+    {
+        let mut app = open_all(&files, &store);
+        goto(&mut app, "uni_1__contradiction");
+        app.update(Action::Flag);
+        app.update(Action::Clean);
+        assert_saved(&app, 2);
+    }
+    let stored = &store.record_states(DS).expect("s")["uni_1__contradiction"];
+    assert!(stored.reviewed && stored.flagged && stored.outcome == OutcomeKind::Clean);
+    let path = dir.path().join("records.jsonl");
+    let text = std::fs::read_to_string(&path).expect("read");
+    std::fs::write(&path, text.replacen("25°C today", "26°C today", 1)).expect("write");
+    let mut app = open_all(&files, &store);
+    let mut rounds = 0;
+    while app.idle() {
+        rounds += 1;
+        assert!(rounds < 100, "idle work ends");
+    }
+    app.update(Action::Stats);
+    let st = app.stats.clone().expect("stats");
+    assert_eq!((st.reviewed, st.clean, st.flagged), (0, 0, 0), "{st:?}");
+}
+
 /// A log that reads fine and refuses every write.
 struct FailingLog;
 

@@ -141,8 +141,7 @@ impl App {
             Ok(saved) => {
                 for ((s, (_, state)), d) in batch.into_iter().zip(saved) {
                     tracing::info!(id = d.id, record = %d.record_id, "auto-accepted (unanimous)");
-                    self.states.insert(s.id.clone(), state);
-                    self.queue.mark(s.index, false, true);
+                    self.set_state(s.index, &s.id, state);
                     self.auto_accepted += 1;
                     self.auto_agreements.insert(s.index, (s.id, s.agreements));
                 }

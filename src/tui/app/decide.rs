@@ -134,10 +134,8 @@ impl App {
                 (log, state)
             }
         };
-        let was = self.states.get(&record.id).is_some_and(|s| s.reviewed);
-        self.queue.mark(index, was, state.reviewed);
+        let was = self.set_state(index, &record.id, state.clone());
         self.pace.mark(index, was, state.reviewed);
-        self.states.insert(record.id.clone(), state);
         if let Some(c) = self.cur.as_mut().ok().filter(|c| c.index == index) {
             let shown: Vec<i64> = c.decisions.iter().map(|d| d.id).collect();
             c.decisions.clone_from(&log);
@@ -145,6 +143,16 @@ impl App {
             self.note_save(&shown, &log, &saved);
         }
         Ok(saved)
+    }
+
+    /// Record `id` (dataset index `index`) has `state` now, as its replay says: the screen's
+    /// states, and the queue's and header's count of reviewed records, take it. Returns
+    /// whether it was reviewed before.
+    pub(super) fn set_state(&mut self, index: usize, id: &str, state: RecordState) -> bool {
+        let was = self.states.get(id).is_some_and(|s| s.reviewed);
+        self.queue.mark(index, was, state.reviewed);
+        self.states.insert(id.to_owned(), state);
+        was
     }
 
     /// The status line of a decision not saved: the kept-for-a-retry line when it was kept

@@ -83,9 +83,7 @@ impl App {
         self.reload_review();
         let Ok(c) = &self.cur else { return };
         let state = crate::tui::log::state_of(&c.review);
-        let was = self.states.get(&id).is_some_and(|s| s.reviewed);
-        self.queue.mark(index, was, state.reviewed);
-        self.states.insert(id, state);
+        self.set_state(index, &id, state);
         self.announce(notice.unwrap_or_else(|| strings::UPDATED_ELSEWHERE.to_owned()));
     }
 

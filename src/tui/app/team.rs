@@ -338,15 +338,13 @@ impl App {
         // The record on screen is followed by `follow_with`, which says what changed.
         if !on_screen {
             let state = state_of(&replay(&record, &all));
-            let was = self.states.get(id).is_some_and(|s| s.reviewed);
             let by_other = all.last().is_some_and(|d| d.reviewer != self.reviewer);
             if state.reviewed && by_other {
                 self.team.done_elsewhere.insert(idx);
             } else if !state.reviewed {
                 self.team.done_elsewhere.remove(&idx);
             }
-            self.queue.mark(idx, was, state.reviewed);
-            self.states.insert(id.to_owned(), state);
+            self.set_state(idx, id, state);
         }
         if let Some(p) = self.team.plan.as_mut().filter(|p| p.mine.contains(id)) {
             if reviewed_by(&record, &all, &self.reviewer) {
