@@ -184,8 +184,14 @@ impl Queue {
                 self.reviewed_count = self.reviewed_count.saturating_sub(1);
             }
         }
+        self.mark_member(idx, now);
+    }
+
+    /// Member `idx` counts as reviewed in the queue's progress, or not (the `mine` queue's
+    /// members by their reviewer's own decisions; the others as [`Queue::mark`] says).
+    pub fn mark_member(&mut self, idx: usize, reviewed: bool) {
         if self.kind != QueueKind::All && self.member_set.contains(&idx) {
-            if now {
+            if reviewed {
                 self.reviewed.insert(idx);
             } else {
                 self.reviewed.remove(&idx);

@@ -149,6 +149,44 @@ fn the_mine_queue_serves_the_plan_share_and_keeps_overlap_records_the_other_revi
     assert_eq!(bo.team_line().as_deref(), Some("mine 2/3 · team 2/4"));
 }
 
+/// The `mine` queue's progress (also what `review` prints on quitting) counts what the header's
+/// `mine` count does: the records this reviewer's own decisions leave reviewed. An overlap
+/// record another reviewer finished is not done for this one, even once on screen.
+#[test]
+fn the_mine_queues_progress_is_the_reviewers_own_work() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("mine ’.sqlite");
+    save_plan(
+        &db,
+        &[
+            (IDS[0], &["zoë", "bo"]),
+            (IDS[1], &["bo"]),
+            (IDS[2], &["zoë"]),
+            (IDS[3], &["bo"]),
+        ],
+    );
+    accept_all(&db, 0, "bo");
+    let (mut zoe, _) = screen(&[records()], &db, "zoë", QueueKind::Mine, None).expect("app");
+    assert_eq!(
+        current_id(&zoe),
+        IDS[0],
+        "bo's review leaves it on zoë's queue"
+    );
+    assert_eq!(zoe.progress(), (0, 2, true), "not done by zoë");
+    zoe.update(Action::AcceptAll);
+    assert_eq!(current_id(&zoe), IDS[2]);
+    assert_eq!(
+        zoe.progress(),
+        (1, 2, true),
+        "done by zoë now, before any poll"
+    );
+    assert_eq!(zoe.team_line().as_deref(), Some("mine 1/2 · team 1/4"));
+    zoe.update(Action::Undo);
+    assert_eq!(current_id(&zoe), IDS[0]);
+    assert_eq!(zoe.progress(), (0, 2, true), "undone: not hers any more");
+    assert_eq!(zoe.team_line().as_deref(), Some("mine 0/2 · team 1/4"));
+}
+
 #[test]
 fn queue_mine_without_a_plan_or_outside_it_is_a_clear_error() {
     let dir = tempfile::tempdir().expect("tmp");

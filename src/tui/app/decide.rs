@@ -134,6 +134,7 @@ impl App {
                 (log, state)
             }
         };
+        self.mark_own(record, &log);
         let was = self.set_state(index, &record.id, state.clone());
         self.pace.mark(index, was, state.reviewed);
         if let Some(c) = self.cur.as_mut().ok().filter(|c| c.index == index) {
@@ -146,11 +147,14 @@ impl App {
     }
 
     /// Record `id` (dataset index `index`) has `state` now, as its replay says: the screen's
-    /// states, and the queue's and header's count of reviewed records, take it. Returns
-    /// whether it was reviewed before.
+    /// states, and the queue's and header's count of reviewed records, take it (the `mine`
+    /// queue's progress counts the reviewer's own, [`App::queue_reviewed`]). Returns whether
+    /// it was reviewed before.
     pub(super) fn set_state(&mut self, index: usize, id: &str, state: RecordState) -> bool {
         let was = self.states.get(id).is_some_and(|s| s.reviewed);
         self.queue.mark(index, was, state.reviewed);
+        self.queue
+            .mark_member(index, self.queue_reviewed(id, state.reviewed));
         self.states.insert(id.to_owned(), state);
         was
     }

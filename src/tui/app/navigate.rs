@@ -127,7 +127,8 @@ impl App {
         if let Ok(c) = &self.cur {
             self.ids.insert(c.record.id.clone(), idx);
             let reviewed = self.states.get(&c.record.id).is_some_and(|s| s.reviewed);
-            self.queue.mark(idx, reviewed, reviewed);
+            let counted = self.queue_reviewed(&c.record.id, reviewed);
+            self.queue.mark_member(idx, counted);
             if self.visited_set.insert(idx) {
                 self.visited.push(idx);
             }

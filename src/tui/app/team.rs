@@ -335,6 +335,8 @@ impl App {
         let record = self.dataset.record(idx).ok()?;
         let all = self.log.record_decisions(&self.dataset.name, id).ok()?;
         let on_screen = self.cur.as_ref().is_ok_and(|c| c.index == idx);
+        // Before its state: the `mine` queue counts it by this.
+        self.mark_own(&record, &all);
         // The record on screen is followed by `follow_with`, which says what changed.
         if !on_screen {
             let state = state_of(&replay(&record, &all));
@@ -345,13 +347,6 @@ impl App {
                 self.team.done_elsewhere.remove(&idx);
             }
             self.set_state(idx, id, state);
-        }
-        if let Some(p) = self.team.plan.as_mut().filter(|p| p.mine.contains(id)) {
-            if reviewed_by(&record, &all, &self.reviewer) {
-                p.done.insert(id.to_owned());
-            } else {
-                p.done.remove(id);
-            }
         }
         logs.extend(all);
         Some(idx)
@@ -451,6 +446,37 @@ impl App {
             && matches!(self.status, Status::None | Status::Info(_))
         {
             self.status = Status::Info(s::new_disputes(newly.len()));
+        }
+    }
+}
+
+impl App {
+    /// Record `record` (dataset index `idx`, `log` its whole log) is done on this reviewer's
+    /// share of the plan when their own decisions leave it reviewed: the header's `mine` count
+    /// and the `mine` queue's progress both read it.
+    pub(super) fn mark_own(&mut self, record: &Record, log: &[Decision]) {
+        let Some(p) = self
+            .team
+            .plan
+            .as_mut()
+            .filter(|p| p.mine.contains(&record.id))
+        else {
+            return;
+        };
+        let done = reviewed_by(record, log, &self.reviewer);
+        if done {
+            p.done.insert(record.id.clone());
+        } else {
+            p.done.remove(&record.id);
+        }
+    }
+
+    /// Whether dataset index `idx` (record `id`) counts as reviewed in the queue's progress:
+    /// in the `mine` queue, done by this reviewer (the plan's), else its stored state's.
+    pub(super) fn queue_reviewed(&self, id: &str, reviewed: bool) -> bool {
+        match self.team.plan.as_ref() {
+            Some(p) if self.queue.kind == QueueKind::Mine => p.done.contains(id),
+            _ => reviewed,
         }
     }
 }
