@@ -5,8 +5,8 @@
 //! The screen builds each decision from what it shows, so its checks are implicit in what a key
 //! can do: it names a span that is there, fills `before` with the span's value now, keeps only
 //! spans that slice the answer ([`range_problem`]), refuses span edits on a record its reviewer
-//! reclassified clean or removed ([`closed_to`]), and undoes only the reviewer's latest
-//! decision in force ([`undo_target`]). [`check`] applies the same rules to a decision given
+//! reclassified clean or removed ([`closed_to`]), retypes only to another type, and undoes only
+//! the reviewer's latest decision in force ([`undo_target`]). [`check`] applies the same rules to a decision given
 //! whole, and fills in what the screen would have (`before`, an undo's span key, a removal's
 //! reason).
 
@@ -101,6 +101,14 @@ pub enum Refusal {
         key: String,
         /// What such an action changes.
         what: &'static str,
+    },
+    /// A retype to the type the record has now (the screen's picker leaves it out).
+    #[error("record {record:?} is of type {ty:?} already: the retype changes nothing")]
+    SameType {
+        /// The record.
+        record: String,
+        /// Its type now.
+        ty: String,
     },
     /// The same span with the same label is already kept.
     #[error("record {record:?} already keeps {} with that label: nothing to add", show(.span))]
@@ -214,6 +222,15 @@ pub fn check(
                 action,
                 field: "a record_type",
             });
+        }
+        ActionKind::Retype => {
+            let now = review();
+            if now.current_type(record) == d.record_type.as_deref() {
+                return Err(Refusal::SameType {
+                    record: record.id.clone(),
+                    ty: d.record_type.clone().unwrap_or_default(),
+                });
+            }
         }
         ActionKind::Remove if d.reason.as_deref().is_none_or(|r| r.trim().is_empty()) => {
             out.reason = Some("other".to_owned());

@@ -144,3 +144,21 @@ fn a_stale_hash_is_refused() {
         Err(Refusal::Stale { .. })
     ));
 }
+
+/// The screen offers no retype to the type the record has now (its picker leaves it out):
+/// such a retype changes nothing, and `apply` refuses it as it refuses an unchanged relabel.
+#[rstest]
+#[case::the_type_read("contradiction", false)]
+#[case::another_type("overgeneration", true)]
+fn a_retype_must_change_the_type(#[case] to: &str, #[case] ok: bool) {
+    let mut d = dec("ana", ActionKind::Retype, 0);
+    d.record_type = Some(to.into());
+    let got = check(&record(), &[], &[], &d);
+    assert_eq!(got.is_ok(), ok, "{got:?}");
+    // Once retyped, the new type is the one a retype must change.
+    let mut done = dec("bo", ActionKind::Retype, 1);
+    done.record_type = Some("missing_tool".into());
+    let mut again = dec("ana", ActionKind::Retype, 0);
+    again.record_type = Some("missing_tool".into());
+    assert!(check(&record(), &[done], &[], &again).is_err());
+}
