@@ -8,13 +8,13 @@
 //! reclassified clean or removed ([`closed_to`]), retypes only to another type, and undoes only
 //! the reviewer's latest decision in force ([`undo_target`]). [`check`] applies the same rules to a decision given
 //! whole, and fills in what the screen would have (`before`, an undo's span key, a removal's
-//! reason).
+//! reason, notes and reasons trimmed: [`kept_text`]).
 
 use thiserror::Error;
 
 use super::decision::{
-    redo_target, replay, undo_target, ActionKind, Decision, OutcomeKind, RecordReview, SpanKey,
-    SpanStatus, SpanValue,
+    kept_text, redo_target, replay, undo_target, ActionKind, Decision, OutcomeKind, RecordReview,
+    SpanKey, SpanStatus, SpanValue, OTHER_REASON,
 };
 use crate::model::span::{range_problem, RangeProblem};
 use crate::model::Record;
@@ -209,13 +209,23 @@ pub fn check(
         | ActionKind::Drop
         | ActionKind::Adjust
         | ActionKind::Relabel
-        | ActionKind::Add => check_span(record, &review(), &mut out)?,
+        | ActionKind::Add => {
+            check_span(record, &review(), &mut out)?;
+            if d.action == ActionKind::Drop {
+                out.reason = d.reason.as_deref().and_then(kept_text);
+            }
+        }
         ActionKind::AcceptAll => check_accept_all(&review(), record)?,
-        ActionKind::Note if d.note.as_deref().is_none_or(|n| n.trim().is_empty()) => {
-            return Err(Refusal::Missing {
-                action,
-                field: "a note",
-            });
+        ActionKind::Note => {
+            out.note = Some(
+                d.note
+                    .as_deref()
+                    .and_then(kept_text)
+                    .ok_or(Refusal::Missing {
+                        action,
+                        field: "a note",
+                    })?,
+            );
         }
         ActionKind::Retype if d.record_type.as_deref().is_none_or(str::is_empty) => {
             return Err(Refusal::Missing {
@@ -232,8 +242,9 @@ pub fn check(
                 });
             }
         }
-        ActionKind::Remove if d.reason.as_deref().is_none_or(|r| r.trim().is_empty()) => {
-            out.reason = Some("other".to_owned());
+        ActionKind::Remove => {
+            let reason = d.reason.as_deref().and_then(kept_text);
+            out.reason = Some(reason.unwrap_or_else(|| OTHER_REASON.to_owned()));
         }
         ActionKind::Resolve => {
             if let Some(a) = &d.after {

@@ -15,7 +15,7 @@ mod resolved;
 mod review_span;
 mod values;
 
-pub use record_outcome::{OutcomeKind, RecordOutcome};
+pub use record_outcome::{kept_text, OutcomeKind, RecordOutcome, OTHER_REASON};
 pub use replay::{active_ids, redo_target, replay, undo_target, InForce};
 pub use resolved::{resolution_decisions, Settling, RESOLUTION_NOTE};
 pub use review_span::{ReviewSpan, SpanStatus};
@@ -456,7 +456,7 @@ impl RecordReview {
             }
             ActionKind::Remove => {
                 self.outcome = RecordOutcome::Removed {
-                    reason: d.reason.clone().unwrap_or_else(|| "other".to_owned()),
+                    reason: d.reason.clone().unwrap_or_else(|| OTHER_REASON.to_owned()),
                 };
                 self.outcome_by = Some(d.reviewer.clone());
             }

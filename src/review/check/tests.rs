@@ -162,3 +162,31 @@ fn a_retype_must_change_the_type(#[case] to: &str, #[case] ok: bool) {
     again.record_type = Some("missing_tool".into());
     assert!(check(&record(), &[done], &[], &again).is_err());
 }
+
+/// A note or reason is kept as the screen keeps what is typed: trimmed, a blank one none (a
+/// removal's then `other`).
+#[rstest]
+#[case::note(ActionKind::Note, None, Some(" x\t"), None, Some("x"))]
+#[case::drop_reason(ActionKind::Drop, Some(" dup "), None, Some("dup"), None)]
+#[case::blank_drop_reason(ActionKind::Drop, Some("  "), None, None, None)]
+#[case::removal_reason(ActionKind::Remove, Some(" spam\n"), None, Some("spam"), None)]
+#[case::blank_removal_reason(ActionKind::Remove, Some(" "), None, Some("other"), None)]
+fn notes_and_reasons_are_kept_trimmed(
+    #[case] action: ActionKind,
+    #[case] reason: Option<&str>,
+    #[case] note: Option<&str>,
+    #[case] kept_reason: Option<&str>,
+    #[case] kept_note: Option<&str>,
+) {
+    let mut d = dec("ana", action, 0);
+    if action == ActionKind::Drop {
+        d = on(d, "gold:0");
+    }
+    d.reason = reason.map(str::to_owned);
+    d.note = note.map(str::to_owned);
+    let got = check(&record(), &[], &[], &d).expect("kept");
+    assert_eq!(
+        (got.reason.as_deref(), got.note.as_deref()),
+        (kept_reason, kept_note)
+    );
+}

@@ -2,6 +2,17 @@
 
 use serde::Serialize;
 
+/// The reason of a removal given none.
+pub const OTHER_REASON: &str = "other";
+
+/// A note or reason as a decision keeps it (typed on the screen or given to `apply`):
+/// trimmed, and none when blank.
+#[must_use]
+pub fn kept_text(text: &str) -> Option<String> {
+    let t = text.trim();
+    (!t.is_empty()).then(|| t.to_owned())
+}
+
 /// What happened to the record as a whole.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "outcome")]

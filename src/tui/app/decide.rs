@@ -7,7 +7,9 @@ use super::arbitrate::token;
 use super::boundary::Edited;
 use super::{App, ModeState, PickerKind, Status};
 use crate::model::Record;
-use crate::review::decision::{replay, ActionKind, Decision, SpanKey, SpanStatus, SpanValue};
+use crate::review::decision::{
+    kept_text, replay, ActionKind, Decision, SpanKey, SpanStatus, SpanValue, OTHER_REASON,
+};
 use crate::store::{new_origin, RecordState};
 use crate::tui::edit::{self, Bounds};
 use crate::tui::log::state_of;
@@ -227,20 +229,16 @@ impl App {
         let Some(mut d) = self.span_decision(ActionKind::Drop) else {
             return;
         };
-        let r = reason.trim();
-        d.reason = (!r.is_empty()).then(|| r.to_owned());
+        d.reason = kept_text(reason);
         if self.commit(d).is_some() {
             self.select_next_pending();
         }
     }
 
     pub(super) fn note(&mut self, text: &str) {
-        let t = text.trim();
-        if t.is_empty() {
-            return;
-        }
+        let Some(t) = kept_text(text) else { return };
         if let Some(mut d) = self.decision(ActionKind::Note) {
-            d.note = Some(t.to_owned());
+            d.note = Some(t);
             self.commit(d);
         }
     }
@@ -279,11 +277,10 @@ impl App {
     }
 
     pub(super) fn remove(&mut self, reason: &str) {
-        let r = reason.trim();
         let Some(mut d) = self.decision(ActionKind::Remove) else {
             return;
         };
-        d.reason = Some(if r.is_empty() { strings::OTHER } else { r }.to_owned());
+        d.reason = Some(kept_text(reason).unwrap_or_else(|| OTHER_REASON.to_owned()));
         self.commit(d);
     }
 
