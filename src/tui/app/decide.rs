@@ -352,16 +352,16 @@ impl App {
                     self.place_claim_at(claim, *start, *end, &choice);
                     return;
                 }
+                let after = SpanValue {
+                    start: *start,
+                    end: *end,
+                    label: choice.label,
+                    category: choice.category,
+                    subcategory: choice.subcategory,
+                };
                 // The same span twice would be two identical labels in the export.
                 let twin = self.cur.as_ref().ok().and_then(|c| {
-                    let v = SpanValue {
-                        start: *start,
-                        end: *end,
-                        label: choice.label.clone(),
-                        category: None,
-                        subcategory: choice.subcategory.clone(),
-                    };
-                    let k = crate::review::check::twin(&c.review, &v)?;
+                    let k = crate::review::check::twin(&c.review, &after)?;
                     c.order.iter().position(|&o| o == k)
                 });
                 if let Some(p) = twin {
@@ -376,13 +376,7 @@ impl App {
                     return;
                 };
                 d.span_key = Some(SpanKey::Added(token()).to_string());
-                d.after = Some(SpanValue {
-                    start: *start,
-                    end: *end,
-                    label: choice.label,
-                    category: choice.category,
-                    subcategory: choice.subcategory,
-                });
+                d.after = Some(after);
                 let key = d.key();
                 if self.commit(d).is_some() {
                     if let (Ok(c), Some(k)) = (&mut self.cur, key) {
