@@ -86,20 +86,15 @@ pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
         let v = &s.current;
         let sel = p == c.selected;
         let mark = if sel { "▶ " } else { "  " };
-        let label = match &v.subcategory {
-            Some(sub) => format!("{}/{sub}", v.label),
-            None => v.label.clone(),
-        };
+        let label = listed_label(&v.label, v.subcategory.as_deref());
         let range = format!(" [{}, {}) ", v.start, v.end);
         // Original → reviewed: the span as read beside its new range or label.
         let was = match &s.original {
-            Some(o) if s.adjusted() || s.relabeled() => {
-                let l = match &o.subcategory {
-                    Some(sub) => format!("{}/{sub}", o.label),
-                    None => o.label.clone(),
-                };
-                strings::span_was(&text::escape_line(&l), o.start, o.end)
-            }
+            Some(o) if s.adjusted() || s.relabeled() => strings::span_was(
+                &text::escape_line(&listed_label(&o.label, o.subcategory.as_deref())),
+                o.start,
+                o.end,
+            ),
             _ => String::new(),
         };
         // A record reclassified clean or removed exports none of its spans, whatever their
@@ -167,4 +162,13 @@ pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
     cells::put_lines(frame.buffer_mut(), inner, &lines);
     out.list = inner;
     out.list_scroll = scroll;
+}
+
+/// A span's label as the list shows it, now and as read: `label/subcategory` (a picked
+/// category is the label itself).
+fn listed_label(label: &str, subcategory: Option<&str>) -> String {
+    match subcategory {
+        Some(sub) => format!("{label}/{sub}"),
+        None => label.to_owned(),
+    }
 }
