@@ -75,11 +75,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let dataset = Dataset::open(&args.files, None)?;
-    let name = args
-        .db
-        .dataset
-        .clone()
-        .unwrap_or_else(|| dataset.name.clone());
+    let name = args.db.dataset_name(&dataset);
     let shown = if args.decisions == stdin {
         "<stdin>".to_owned()
     } else {

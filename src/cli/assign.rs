@@ -88,7 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for p in &dataset.problems {
         eprintln!("{p}");
     }
-    let name = args.db.dataset.clone().unwrap_or(dataset.name.clone());
+    let name = args.db.dataset_name(&dataset);
     let (items, left_out) = items(&dataset);
     let db = args.db.db_path();
     let store = Store::open(&db)?;

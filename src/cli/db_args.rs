@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::formats::Dataset;
 use crate::store::Store;
 
 /// Which decision database and which dataset in it; flattened into review, decisions, export
@@ -27,6 +28,13 @@ impl DbArgs {
     #[must_use]
     pub fn db_path(&self) -> PathBuf {
         self.db.clone().unwrap_or_else(Store::default_path)
+    }
+
+    /// The dataset's name in the log: `--dataset`, else `dataset`'s own (the leading file's
+    /// stem, as the review screen names it).
+    #[must_use]
+    pub fn dataset_name(&self, dataset: &Dataset) -> String {
+        self.dataset.clone().unwrap_or_else(|| dataset.name.clone())
     }
 }
 

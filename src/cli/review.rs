@@ -223,9 +223,7 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
         .map_err(anyhow::Error::msg)?;
     // A single large file shows its first record at once and is indexed in the background.
     let mut dataset = Dataset::open_lazy(&files, args.format, Lazy::default())?;
-    if let Some(name) = &args.db.dataset {
-        dataset.name.clone_from(name);
-    }
+    dataset.name = args.db.dataset_name(&dataset);
     if !std::io::stdout().is_terminal() {
         anyhow::bail!(
             "`review` needs a terminal (stdout is not one); to read the decisions, use \

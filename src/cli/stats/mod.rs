@@ -218,11 +218,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for p in &dataset.problems {
         eprintln!("{p}");
     }
-    let name = args
-        .db
-        .dataset
-        .clone()
-        .unwrap_or_else(|| dataset.name.clone());
+    let name = args.db.dataset_name(&dataset);
     let db = args.db.db_path();
     let store = Store::open_existing(&db)
         .with_context(|| "stats reads the decisions from the review database (pass --db)")?;
