@@ -21,7 +21,7 @@ use spanreview::tui::config::Config;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
-use super::app_harness::render;
+use super::app_harness::{goto, render};
 use super::common::{data, fixture, reviewed};
 use super::terminal::{bin, env, shell_quote, Tmux};
 
@@ -185,6 +185,13 @@ fn the_mine_queues_progress_is_the_reviewers_own_work() {
     assert_eq!(current_id(&zoe), IDS[0]);
     assert_eq!(zoe.progress(), (0, 2, true), "undone: not hers any more");
     assert_eq!(zoe.team_line().as_deref(), Some("mine 0/2 · team 1/4"));
+    // Her own record: hers and the team's count move together, before any poll.
+    goto(&mut zoe, IDS[2]);
+    zoe.update(Action::AcceptAll);
+    assert_eq!(zoe.progress(), (1, 2, true));
+    assert_eq!(zoe.team_line().as_deref(), Some("mine 1/2 · team 2/4"));
+    zoe.poll_team();
+    assert_eq!(zoe.team_line().as_deref(), Some("mine 1/2 · team 2/4"));
 }
 
 #[test]

@@ -149,12 +149,20 @@ impl App {
     }
 
     /// Record `id` (dataset index `index`) has `state` now, as its replay says: the screen's
-    /// states, and the queue's and header's count of reviewed records, take it (the `mine`
-    /// queue's progress counts the reviewer's own, [`App::queue_reviewed`]). Returns whether
-    /// it was reviewed before.
+    /// states, and the queue's and header's counts of reviewed records (the plan's team
+    /// count too), take it; the `mine` queue's progress counts the reviewer's own
+    /// ([`App::queue_reviewed`]). Returns whether it was reviewed before.
     pub(super) fn set_state(&mut self, index: usize, id: &str, state: RecordState) -> bool {
         let was = self.states.get(id).is_some_and(|s| s.reviewed);
         self.queue.mark(index, was, state.reviewed);
+        // A poll counts the plan's records again; this keeps the count right until then.
+        if let Some(p) = self.team.plan.as_mut().filter(|p| p.records.contains(id)) {
+            match (was, state.reviewed) {
+                (false, true) => p.team_done += 1,
+                (true, false) => p.team_done = p.team_done.saturating_sub(1),
+                _ => {}
+            }
+        }
         self.queue
             .mark_member(index, self.queue_reviewed(id, state.reviewed));
         self.states.insert(id.to_owned(), state);
