@@ -159,9 +159,10 @@ fn default_queue(plan: Option<&[Assignment]>, reviewer: &str, dataset: &str) -> 
     let Some(plan) = plan else {
         return QueueKind::Unreviewed;
     };
-    if plan
-        .iter()
-        .any(|a| a.reviewers.iter().any(|r| r == reviewer))
+    // The share the `mine` queue would serve (the screen's own reading of the plan).
+    if !crate::tui::team_model::PlanView::new(plan, reviewer)
+        .mine
+        .is_empty()
     {
         return QueueKind::Mine;
     }
