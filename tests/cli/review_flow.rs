@@ -31,6 +31,24 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
     ]
 }
 
+/// The review fixture copied into `dir` (to be changed there); its files.
+fn review_fixture_in(dir: &Path) -> Vec<PathBuf> {
+    for f in ["records.jsonl", "predictions_detector.jsonl"] {
+        std::fs::copy(fixture("review").join(f), dir.join(f)).expect("copy");
+    }
+    files_in(dir)
+}
+
+/// Change the answer of the first record in `dir`'s copy (same length, span offsets still
+/// valid): its decisions become stale.
+fn change_first_answer(dir: &Path) {
+    let path = dir.join("records.jsonl");
+    let text = std::fs::read_to_string(&path).expect("read");
+    let changed = text.replacen("25°C today", "26°C today", 1);
+    assert_ne!(text, changed);
+    std::fs::write(&path, changed).expect("write");
+}
+
 fn fixture_files() -> Vec<PathBuf> {
     files_in(&fixture("review"))
 }
@@ -378,10 +396,7 @@ fn undo_and_redo_cross_records_and_restarts() {
 #[test]
 fn decisions_on_changed_content_are_stale_not_applied() {
     let dir = tempfile::tempdir().expect("tmp");
-    for f in ["records.jsonl", "predictions_detector.jsonl"] {
-        std::fs::copy(fixture("review").join(f), dir.path().join(f)).expect("copy");
-    }
-    let files = files_in(dir.path());
+    let files = review_fixture_in(dir.path());
     let db = dir.path().join("review.sqlite");
     {
         let store = Rc::new(Store::open(&db).expect("db"));
@@ -398,12 +413,7 @@ fn decisions_on_changed_content_are_stale_not_applied() {
         assert_eq!(c.review.stale.len(), 0);
         assert_eq!(c.review.spans[0].status, SpanStatus::Accepted);
     }
-    // Change the answer of the first record (same length, span offsets still valid).
-    let path = dir.path().join("records.jsonl");
-    let text = std::fs::read_to_string(&path).expect("read");
-    let changed = text.replacen("25°C today", "26°C today", 1);
-    assert_ne!(text, changed);
-    std::fs::write(&path, changed).expect("write");
+    change_first_answer(dir.path());
     let store = Rc::new(Store::open(&db).expect("db"));
     let mut app = open_all(&files, &store);
     goto(&mut app, "uni_1__contradiction");
@@ -454,10 +464,7 @@ fn decisions_on_changed_content_are_stale_not_applied() {
 #[test]
 fn a_record_found_stale_loses_its_stored_flag_and_outcome_on_screen() {
     let dir = tempfile::tempdir().expect("tmp");
-    for f in ["records.jsonl", "predictions_detector.jsonl"] {
-        std::fs::copy(fixture("review").join(f), dir.path().join(f)).expect("copy");
-    }
-    let files = files_in(dir.path());
+    let files = review_fixture_in(dir.path());
     let store = Rc::new(Store::open(&dir.path().join("review.sqlite")).expect("db"));
     {
         let mut app = open_all(&files, &store);
@@ -468,9 +475,7 @@ fn a_record_found_stale_loses_its_stored_flag_and_outcome_on_screen() {
     }
     let stored = &store.record_states(DS).expect("s")["uni_1__contradiction"];
     assert!(stored.reviewed && stored.flagged && stored.outcome == OutcomeKind::Clean);
-    let path = dir.path().join("records.jsonl");
-    let text = std::fs::read_to_string(&path).expect("read");
-    std::fs::write(&path, text.replacen("25°C today", "26°C today", 1)).expect("write");
+    change_first_answer(dir.path());
     let mut app = open_all(&files, &store);
     let mut rounds = 0;
     while app.idle() {

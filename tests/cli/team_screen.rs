@@ -92,6 +92,20 @@ fn accept_all(db: &Path, i: usize, who: &str) {
         .expect("saved");
 }
 
+/// The plan both `mine` tests start from: record 0 is an overlap record (zoë and bo both
+/// review it), 2 is zoë's, 1 and 3 are bo's.
+fn overlap_plan(db: &Path) {
+    save_plan(
+        db,
+        &[
+            (IDS[0], &["zoë", "bo"]),
+            (IDS[1], &["bo"]),
+            (IDS[2], &["zoë"]),
+            (IDS[3], &["bo"]),
+        ],
+    );
+}
+
 fn current_id(app: &App) -> String {
     app.cur.as_ref().expect("a record").record.id.clone()
 }
@@ -100,16 +114,7 @@ fn current_id(app: &App) -> String {
 fn the_mine_queue_serves_the_plan_share_and_keeps_overlap_records_the_other_reviewed() {
     let dir = tempfile::tempdir().expect("tmp");
     let db = dir.path().join("team °.sqlite");
-    // Record 0 is an overlap record: zoë and bo both review it.
-    save_plan(
-        &db,
-        &[
-            (IDS[0], &["zoë", "bo"]),
-            (IDS[1], &["bo"]),
-            (IDS[2], &["zoë"]),
-            (IDS[3], &["bo"]),
-        ],
-    );
+    overlap_plan(&db);
     // bo has the overlap record on screen, and reviews it (in another process) before zoë
     // starts: it stays on zoë's queue, and nobody tells her bo is on it (each reviews it).
     let (bo, _) = screen(&[records()], &db, "bo", QueueKind::Mine, None).expect("app");
@@ -156,15 +161,7 @@ fn the_mine_queue_serves_the_plan_share_and_keeps_overlap_records_the_other_revi
 fn the_mine_queues_progress_is_the_reviewers_own_work() {
     let dir = tempfile::tempdir().expect("tmp");
     let db = dir.path().join("mine ’.sqlite");
-    save_plan(
-        &db,
-        &[
-            (IDS[0], &["zoë", "bo"]),
-            (IDS[1], &["bo"]),
-            (IDS[2], &["zoë"]),
-            (IDS[3], &["bo"]),
-        ],
-    );
+    overlap_plan(&db);
     accept_all(&db, 0, "bo");
     let (mut zoe, _) = screen(&[records()], &db, "zoë", QueueKind::Mine, None).expect("app");
     assert_eq!(
