@@ -73,6 +73,18 @@ impl SpanValue {
         }
     }
 
+    /// `[start, end)` labeled `name` (a label picked for a new span).
+    #[must_use]
+    pub fn labeled(start: usize, end: usize, name: LabelName) -> Self {
+        Self {
+            start,
+            end,
+            label: name.label,
+            category: name.category,
+            subcategory: name.subcategory,
+        }
+    }
+
     /// The reviewable value of a span.
     #[must_use]
     pub fn of(span: &Span) -> Self {

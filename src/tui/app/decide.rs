@@ -360,13 +360,7 @@ impl App {
                     self.place_claim_at(claim, *start, *end, &choice);
                     return;
                 }
-                let after = SpanValue {
-                    start: *start,
-                    end: *end,
-                    label: choice.label,
-                    category: choice.category,
-                    subcategory: choice.subcategory,
-                };
+                let after = SpanValue::labeled(*start, *end, choice);
                 // The same span twice would be two identical labels in the export.
                 let twin = self.cur.as_ref().ok().and_then(|c| {
                     let k = crate::review::check::twin(&c.review, &after)?;

@@ -58,13 +58,7 @@ impl App {
         };
         let tok = d.group.clone().unwrap_or_default();
         d.span_key = Some(SpanKey::Added(format!("{tok}-0")).to_string());
-        d.after = Some(SpanValue {
-            start,
-            end,
-            label: choice.label.clone(),
-            category: choice.category.clone(),
-            subcategory: choice.subcategory.clone(),
-        });
+        d.after = Some(SpanValue::labeled(start, end, choice.clone()));
         d.upheld = vec![judge.clone()];
         d.reason = Some("placed".to_owned());
         self.mode = ModeState::Arbitrate;
