@@ -87,8 +87,12 @@ impl DataFile {
     /// # Errors
     /// I/O errors, or the bytes are not valid JSON (the message names file and line).
     pub fn value(&self, i: usize) -> Result<Value, FormatError> {
-        let bytes = self.index.bytes(i)?;
-        serde_json::from_slice(&bytes).map_err(|e| self.error(i, format!("invalid JSON: {e}")))
+        self.value_in(i, &self.index.bytes(i)?)
+    }
+
+    /// Record `i`, whose bytes are `bytes`, as a JSON value.
+    fn value_in(&self, i: usize, bytes: &[u8]) -> Result<Value, FormatError> {
+        serde_json::from_slice(bytes).map_err(|e| self.error(i, format!("invalid JSON: {e}")))
     }
 
     /// Record `i`, parsed.
@@ -96,7 +100,15 @@ impl DataFile {
     /// # Errors
     /// I/O errors, invalid JSON, or a record that does not fit the format.
     pub fn record(&self, i: usize) -> Result<Record, FormatError> {
-        let value = self.value(i)?;
+        self.record_in(i, &self.index.bytes(i)?)
+    }
+
+    /// Record `i`, whose bytes are `bytes` (read already), parsed.
+    ///
+    /// # Errors
+    /// Invalid JSON, or a record that does not fit the format.
+    pub fn record_in(&self, i: usize, bytes: &[u8]) -> Result<Record, FormatError> {
+        let value = self.value_in(i, bytes)?;
         self.format
             .parse(value, &self.source)
             .map_err(|m| self.error(i, m))

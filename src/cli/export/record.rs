@@ -216,14 +216,9 @@ impl Exporter<'_> {
         }
     }
 
-    /// Record `i` parsed from its bytes (as [`crate::formats::DataFile::record`] does).
+    /// Record `i` of the leading file parsed from its bytes.
     fn parse(&self, i: usize, bytes: &[u8]) -> Result<Record, FormatError> {
-        let file = self.dataset.primary();
-        let value: Value = serde_json::from_slice(bytes)
-            .map_err(|e| file.error(i, format!("invalid JSON: {e}")))?;
-        file.format
-            .parse(value, &file.source)
-            .map_err(|m| file.error(i, m))
+        self.dataset.primary().record_in(i, bytes)
     }
 
     /// The `--split-by` route of the record written as `value`, and whether it has no value
