@@ -390,18 +390,7 @@ impl Dataset {
     /// # Errors
     /// When no file carries answer text, or reading a joined file's ids fails.
     pub fn from_files(mut files: Vec<DataFile>) -> Result<Self, FormatError> {
-        let lead = files
-            .iter()
-            .position(|f| f.format.has_output())
-            .ok_or_else(|| FormatError::Unknown {
-                path: files
-                    .first()
-                    .map(|f| f.path().to_path_buf())
-                    .unwrap_or_default(),
-                reason: "no file has answer text to review (judge decisions need a records file)"
-                    .to_owned(),
-            })?;
-        let primary = files.remove(lead);
+        let primary = files.remove(lead(&files)?);
         let name = primary
             .path()
             .file_stem()
@@ -471,6 +460,24 @@ impl Dataset {
         }
         Ok(rec)
     }
+}
+
+/// Which of `files` leads a dataset: the first that carries answer text.
+///
+/// # Errors
+/// When none does.
+pub(crate) fn lead(files: &[DataFile]) -> Result<usize, FormatError> {
+    files
+        .iter()
+        .position(|f| f.format.has_output())
+        .ok_or_else(|| FormatError::Unknown {
+            path: files
+                .first()
+                .map(|f| f.path().to_path_buf())
+                .unwrap_or_default(),
+            reason: "no file has answer text to review (judge decisions need a records file)"
+                .to_owned(),
+        })
 }
 
 /// A warning when `id` is on several `lines` of the joined `file` and the file's format carries
