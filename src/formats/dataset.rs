@@ -123,10 +123,17 @@ impl DataFile {
         self.id_in(i, &bytes)
     }
 
+    /// The id of the record whose bytes are `bytes`, as the file's format reads it
+    /// ([`FormatSpec::record_id`](super::FormatSpec::record_id)); `None` when it reads none.
+    #[must_use]
+    pub fn id_of(&self, bytes: &[u8]) -> Option<String> {
+        (self.format.spec().record_id)(bytes)
+    }
+
     /// The id of record `i`, whose bytes are `bytes`, as its format reads it
     /// ([`FormatSpec::record_id`](super::FormatSpec::record_id)).
     fn id_in(&self, i: usize, bytes: &[u8]) -> Result<String, FormatError> {
-        if let Some(id) = (self.format.spec().record_id)(bytes) {
+        if let Some(id) = self.id_of(bytes) {
             return Ok(id);
         }
         if let Err(e) = std::str::from_utf8(bytes) {

@@ -9,7 +9,6 @@ use super::lenient::lenient_id;
 use super::output;
 use super::style::{self, Style};
 use super::ExportOptions;
-use crate::formats::dataset::id_member;
 use crate::formats::index::Layout;
 use crate::formats::{DataFile, Dataset, FormatError};
 use crate::model::{Record, Span, CLEAN};
@@ -123,10 +122,11 @@ impl Exporter<'_> {
     /// Record `i` of the leading file, whose bytes are `bytes`, exported. A line that cannot
     /// be read as a record is an [`Unreadable`] item, not an error.
     pub fn item_in(&mut self, i: usize, bytes: &[u8]) -> anyhow::Result<Item> {
-        self.item_with_id(i, bytes, id_member(bytes))
+        self.item_with_id(i, bytes, self.dataset.primary().id_of(bytes))
     }
 
-    /// As [`Exporter::item_in`], with the line's `id` member already read (`id_member(bytes)`).
+    /// As [`Exporter::item_in`], with the record's id already read as its format reads it
+    /// ([`DataFile::id_of`]).
     pub(super) fn item_with_id(
         &mut self,
         i: usize,
