@@ -369,6 +369,23 @@ fn merge_db_combines_reviewers_once_and_remaps_undo_targets() {
     assert_eq!(store.record_states("crash").expect("states").len(), 3 + 5);
 }
 
+/// The same database under another name (a hard link) is OUT itself, as `export` tells a
+/// protected file: refused, not merged into itself.
+#[test]
+fn merge_db_refuses_out_under_another_name() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let a = dir.path().join("ana’s °.sqlite");
+    reviewer_db(&a, "ana", 1);
+    let link = dir.path().join("東京.sqlite");
+    std::fs::hard_link(&a, &link).expect("link");
+    crate::common::bin()
+        .arg("merge-db")
+        .args([&a, &link])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("into itself"));
+}
+
 #[test]
 fn merge_db_refuses_a_missing_input_and_merging_into_itself() {
     let dir = tempfile::tempdir().expect("tempdir");
