@@ -378,9 +378,14 @@ fn merge_db_refuses_out_under_another_name() {
     reviewer_db(&a, "ana", 1);
     let link = dir.path().join("東京.sqlite");
     std::fs::hard_link(&a, &link).expect("link");
+    refused_as_itself(&a, &link);
+}
+
+/// `merge-db OUT IN` refused (exit 2) as merging OUT into itself.
+fn refused_as_itself(out: &Path, input: &Path) {
     crate::common::bin()
         .arg("merge-db")
-        .args([&a, &link])
+        .args([out, input])
         .assert()
         .code(2)
         .stderr(predicates::str::contains("into itself"));
@@ -405,12 +410,7 @@ fn merge_db_refuses_a_missing_input_and_merging_into_itself() {
         .stderr(predicates::str::contains("--db").not())
         .stderr(predicates::str::contains("SPANREVIEW_DB").not());
     assert!(!out.exists(), "nothing is written when an input is missing");
-    crate::common::bin()
-        .arg("merge-db")
-        .args([&a, &a])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("into itself"));
+    refused_as_itself(&a, &a);
     assert_eq!(
         Store::open(&a)
             .expect("open")
