@@ -16,6 +16,7 @@ use serde_json::{json, Map, Value};
 
 use super::eprintln;
 use super::judge_args::{self, JudgeArgs};
+use crate::formats::judges::{self, Judges};
 use crate::formats::{Dataset, Format};
 use crate::model::{Record, Span, GOLD};
 use crate::review::alpha::{Alpha, AlphaScores};
@@ -109,8 +110,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         read += 1;
         judges.attach(&mut record);
-        crate::formats::judges::judges_as_spans(&mut record);
-        report_warnings(&dataset, i, &record);
+        judges::judges_as_spans(&mut record);
+        report_warnings(&dataset, &judges, i, &record);
         for s in &record.sources {
             if !seen.contains(&s.name) {
                 seen.push(s.name.clone());
@@ -223,15 +224,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Print a record's reader warnings as `FILE:LINE: message` (warnings from a joined file
-/// already name their own file and line).
-fn report_warnings(dataset: &Dataset, i: usize, record: &Record) {
+/// Print a record's reader warnings as `FILE:LINE: message` (warnings from a joined or a
+/// `--judge` file already name their own file and line).
+fn report_warnings(dataset: &Dataset, judges: &Judges, i: usize, record: &Record) {
     let primary = dataset.primary();
     for w in &record.warnings {
-        let located = dataset
-            .files()
-            .any(|f| w.starts_with(&format!("{}:", f.path().display())));
-        if located {
+        if judges::from_elsewhere(dataset, Some(judges), w) {
             eprintln!("{w}");
         } else {
             eprintln!(

@@ -22,7 +22,7 @@ use serde_json::{json, Value};
 use crate::cli::eprintln;
 use crate::cli::export::AtomicFile;
 use crate::formats::index::Layout;
-use crate::formats::{prodigy, DataFile, Dataset, Format};
+use crate::formats::{judges, prodigy, DataFile, Dataset, Format};
 use crate::model::{Record, Span};
 
 /// Arguments of `spanreview convert`.
@@ -169,8 +169,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 continue;
             }
         };
-        made.problems
-            .extend(rec.warnings.iter().map(|w| format!("{at}: {w}")));
+        // A joined file's warning names its own place already.
+        made.problems.extend(rec.warnings.iter().map(|w| {
+            if judges::from_elsewhere(&ds, None, w) {
+                w.clone()
+            } else {
+                format!("{at}: {w}")
+            }
+        }));
         let spans = match pick::spans(&rec, from, args.to, args.source.as_deref()) {
             Ok(Some(s)) => s,
             // Nobody annotated it (or not the annotator --source names): an original record

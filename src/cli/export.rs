@@ -81,8 +81,8 @@ use crate::review::decision::Decision;
 use crate::review::outcome::Tally;
 use crate::store::Store;
 
-pub(crate) use output::AtomicFile;
-use output::{Protected, RecordFile, Records};
+pub(crate) use output::{AtomicFile, Protected};
+use output::{RecordFile, Records};
 use record::Exporter;
 use sink::Sink;
 

@@ -5,11 +5,12 @@
 //! merged databases can be merged further. Undo/redo targets are remapped to OUT's ids.
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::bail;
 
+use crate::cli::export::Protected;
 use crate::store::{Store, StoreError};
 
 /// Arguments of `spanreview merge-db`.
@@ -31,8 +32,11 @@ pub struct Args {
 /// An input that is missing, is OUT itself, or cannot be read; OUT cannot be written (exit 2).
 /// Inputs merged before the failing one stay merged (each input is one transaction).
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // OUT is written in place: the same file under another name (a hard link) is OUT too.
+    let mut out = Protected::default();
+    out.add(&args.out, "OUT");
     for input in &args.inputs {
-        if same_file(input, &args.out) {
+        if out.which(input).is_some() {
             bail!(
                 "cannot merge {} into itself: give a different OUT",
                 crate::store::shown(input)
@@ -69,12 +73,4 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// True when both paths name the same existing file.
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
 }

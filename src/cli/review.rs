@@ -278,6 +278,7 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
     if dataset.indexed() {
         drop(crate::formats::dataset::save_ids_in_background(
             dataset.primary().path(),
+            dataset.primary().format,
         ));
     }
     let opening = Opening {

@@ -87,8 +87,12 @@ impl DataFile {
     /// # Errors
     /// I/O errors, or the bytes are not valid JSON (the message names file and line).
     pub fn value(&self, i: usize) -> Result<Value, FormatError> {
-        let bytes = self.index.bytes(i)?;
-        serde_json::from_slice(&bytes).map_err(|e| self.error(i, format!("invalid JSON: {e}")))
+        self.value_in(i, &self.index.bytes(i)?)
+    }
+
+    /// Record `i`, whose bytes are `bytes`, as a JSON value.
+    fn value_in(&self, i: usize, bytes: &[u8]) -> Result<Value, FormatError> {
+        serde_json::from_slice(bytes).map_err(|e| self.error(i, format!("invalid JSON: {e}")))
     }
 
     /// Record `i`, parsed.
@@ -96,7 +100,15 @@ impl DataFile {
     /// # Errors
     /// I/O errors, invalid JSON, or a record that does not fit the format.
     pub fn record(&self, i: usize) -> Result<Record, FormatError> {
-        let value = self.value(i)?;
+        self.record_in(i, &self.index.bytes(i)?)
+    }
+
+    /// Record `i`, whose bytes are `bytes` (read already), parsed.
+    ///
+    /// # Errors
+    /// Invalid JSON, or a record that does not fit the format.
+    pub fn record_in(&self, i: usize, bytes: &[u8]) -> Result<Record, FormatError> {
+        let value = self.value_in(i, bytes)?;
         self.format
             .parse(value, &self.source)
             .map_err(|m| self.error(i, m))
@@ -111,10 +123,17 @@ impl DataFile {
         self.id_in(i, &bytes)
     }
 
+    /// The id of the record whose bytes are `bytes`, as the file's format reads it
+    /// ([`FormatSpec::record_id`](super::FormatSpec::record_id)); `None` when it reads none.
+    #[must_use]
+    pub fn id_of(&self, bytes: &[u8]) -> Option<String> {
+        (self.format.spec().record_id)(bytes)
+    }
+
     /// The id of record `i`, whose bytes are `bytes`, as its format reads it
     /// ([`FormatSpec::record_id`](super::FormatSpec::record_id)).
     fn id_in(&self, i: usize, bytes: &[u8]) -> Result<String, FormatError> {
-        if let Some(id) = (self.format.spec().record_id)(bytes) {
+        if let Some(id) = self.id_of(bytes) {
             return Ok(id);
         }
         if let Err(e) = std::str::from_utf8(bytes) {
@@ -174,8 +193,8 @@ struct IdOnly<'a> {
 
 /// The string `id` member of a record line, read without building the record: by the skimmer
 /// when it is sure, else by `serde_json`. `None` when the line is not one JSON object with a
-/// string `id`. The ids saved beside a file's index are read this way, and checked this way
-/// when they are used.
+/// string `id`. The record id of the formats whose id is that member
+/// ([`FormatSpec::record_id`](super::FormatSpec::record_id)).
 #[must_use]
 pub fn id_member(bytes: &[u8]) -> Option<String> {
     if let Some(id) = super::validate::string_member(bytes, "id") {
@@ -190,12 +209,13 @@ pub fn id_member(bytes: &[u8]) -> Option<String> {
         .map(Cow::into_owned)
 }
 
-/// Save the ids of the JSONL records file at `path` beside its index, on a thread of their own,
-/// unless they are saved already: `export` then copies the lines without decisions unread.
-/// Nothing is saved when a line has no readable `id` (export reads every line then, and
-/// reports the unreadable ones), when the file does not go through the index cache, or when it
-/// changes meanwhile. `review` calls this at start; the thread ends with the process.
-pub fn save_ids_in_background(path: &Path) -> std::thread::JoinHandle<()> {
+/// Save the ids of the JSONL records file at `path`, in `format`, beside its index, on a thread
+/// of their own, unless they are saved already: `export` then copies the lines without
+/// decisions unread. Nothing is saved when a line has no id the format can read (export reads
+/// every line then, and reports the unreadable ones), when the file does not go through the
+/// index cache, or when it changes meanwhile. `review` calls this at start; the thread ends
+/// with the process.
+pub fn save_ids_in_background(path: &Path, format: Format) -> std::thread::JoinHandle<()> {
     let path = path.to_path_buf();
     std::thread::spawn(move || {
         // Without a cache (turned off) there is nowhere to save them: no second scan. A
@@ -207,19 +227,21 @@ pub fn save_ids_in_background(path: &Path) -> std::thread::JoinHandle<()> {
             return;
         }
         if let Ok(index) = FileIndex::open_with(&path, Some(&cache)) {
-            save_ids(&index);
+            save_ids(&index, format);
         }
     })
 }
 
-/// Save the ids of a JSONL file's records beside its index (see [`save_ids_in_background`]);
-/// true when they are saved now (read here, or saved before).
-fn save_ids(index: &FileIndex) -> bool {
+/// Save the ids of a JSONL file's records, as `format` reads them (as every reader of the saved
+/// ids does: [`DataFile::id_of`]), beside its index (see [`save_ids_in_background`]); true when
+/// they are saved now (read here, or saved before).
+fn save_ids(index: &FileIndex, format: Format) -> bool {
+    let id = format.spec().record_id;
     // A file below the cache's size threshold has no sidecar: nothing to read for.
     if index.layout() != Layout::Lines || !index.cached() {
         return false;
     }
-    if index.saved_ids(|_, b| id_member(b)).is_some() {
+    if index.saved_ids(|_, b| id(b)).is_some() {
         return true;
     }
     let n = index.len();
@@ -227,7 +249,7 @@ fn save_ids(index: &FileIndex) -> bool {
     for start in (0..n).step_by(4096) {
         let end = (start + 4096).min(n);
         let read = index.for_each_in(start..end, |_, bytes| {
-            if let Some(id) = id_member(bytes) {
+            if let Some(id) = id(bytes) {
                 ids.push(id);
             }
         });
@@ -236,7 +258,7 @@ fn save_ids(index: &FileIndex) -> bool {
         }
     }
     index.save_ids(&ids);
-    index.saved_ids(|_, b| id_member(b)).is_some()
+    index.saved_ids(|_, b| id(b)).is_some()
 }
 
 /// A joined file's records by `id`: from the ids saved beside its index when they are there
@@ -337,8 +359,11 @@ impl Dataset {
             return Self::open(paths, format);
         };
         let cache = super::index::Cache::from_env();
-        let then = Box::new(|ix: &FileIndex| {
-            save_ids(ix);
+        // The format is known (or detected) once the file is indexed.
+        let then = Box::new(move |ix: &FileIndex| {
+            if let Some(f) = format.or_else(|| detect(ix).ok()) {
+                save_ids(ix, f);
+            }
         });
         let mut index = FileIndex::open_lazy(path, cache.as_ref(), lazy, then)?;
         // The format is detected from the first 20 records (a broken first line does not hide
@@ -378,18 +403,7 @@ impl Dataset {
     /// # Errors
     /// When no file carries answer text, or reading a joined file's ids fails.
     pub fn from_files(mut files: Vec<DataFile>) -> Result<Self, FormatError> {
-        let lead = files
-            .iter()
-            .position(|f| f.format.has_output())
-            .ok_or_else(|| FormatError::Unknown {
-                path: files
-                    .first()
-                    .map(|f| f.path().to_path_buf())
-                    .unwrap_or_default(),
-                reason: "no file has answer text to review (judge decisions need a records file)"
-                    .to_owned(),
-            })?;
-        let primary = files.remove(lead);
+        let primary = files.remove(lead(&files)?);
         let name = primary
             .path()
             .file_stem()
@@ -459,6 +473,24 @@ impl Dataset {
         }
         Ok(rec)
     }
+}
+
+/// Which of `files` leads a dataset: the first that carries answer text.
+///
+/// # Errors
+/// When none does.
+pub(crate) fn lead(files: &[DataFile]) -> Result<usize, FormatError> {
+    files
+        .iter()
+        .position(|f| f.format.has_output())
+        .ok_or_else(|| FormatError::Unknown {
+            path: files
+                .first()
+                .map(|f| f.path().to_path_buf())
+                .unwrap_or_default(),
+            reason: "no file has answer text to review (judge decisions need a records file)"
+                .to_owned(),
+        })
 }
 
 /// A warning when `id` is on several `lines` of the joined `file` and the file's format carries

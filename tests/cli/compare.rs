@@ -614,3 +614,37 @@ fn the_table_has_a_row_per_comparison_and_type() {
         );
     }
 }
+
+#[test]
+fn a_judge_files_warning_is_printed_at_its_own_place_once() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let recs = write(
+        tmp.path(),
+        "predictions_det_combined.jsonl",
+        &[
+            pred("a", "contradiction", "It is 25°C", &[(6, 10)], &[(6, 10)]),
+            pred("b", "overgeneration", "東京晴れ👋", &[(2, 5)], &[(2, 4)]),
+        ],
+    );
+    // The judge's line for "b" was made on another answer ('’' added in front).
+    let judge = write(
+        tmp.path(),
+        "théo’s.jsonl",
+        &[
+            pred("a", "contradiction", "It is 25°C", &[(6, 10)], &[(5, 10)]),
+            pred("b", "overgeneration", "’東京晴れ👋", &[(3, 6)], &[(3, 6)]),
+        ],
+    );
+    let out = bin()
+        .args(["compare", "--json", "--judge"])
+        .arg(format!("theo={}", judge.display()))
+        .arg(&recs)
+        .assert()
+        .success();
+    let err = crate::common::stderr(&out);
+    let want = format!("{}:2: the answer text differs", judge.display());
+    assert!(
+        err.lines().any(|l| l.starts_with(&want)),
+        "the judge file's warning names its own file and line, not the record's too: {err}"
+    );
+}

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 use spanreview::formats::{DataFile, Dataset, Format};
 
-use super::common::{bin, fixture, installed, root, shared};
+use super::common::{bin, fixture, installed, root, shared, write_jsonl};
 use super::convert_common::{
     convert, exits, lines, onto, records, s, says, stderr, to_label_studio,
 };
@@ -537,4 +537,32 @@ fn written_offsets_slice_in_python_and_the_man_page_renders() {
     assert!(text.contains("spanreview-convert"), "{text}");
     assert!(text.contains("--records"), "{text}");
     assert!(text.contains("Exit status"), "{text}");
+}
+
+/// A joined file's warning names its own file and line: convert reports it as it is, not behind
+/// the place of the record it was joined to.
+#[test]
+fn a_joined_files_warning_is_reported_at_its_own_place_once() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let pred = |id: &str, output: &str| {
+        json!({"id": id, "output": output, "corruption_type": "contradiction",
+               "gold_spans": [{"start": 0, "end": 2, "text": "", "label": "contradiction"}],
+               "pred_spans": []})
+    };
+    let lead = dir.path().join("predictions_a.jsonl");
+    let joined = dir.path().join("predictions_théo’s.jsonl");
+    write_jsonl(&lead, &[pred("a", "25°C ok"), pred("b", "東京晴れ👋")]);
+    write_jsonl(&joined, &[pred("a", "25°C ok"), pred("b", "’東京晴れ👋")]);
+    let out_path = dir.path().join("out.jsonl");
+    let out = convert(&[
+        s(&lead),
+        s(&joined),
+        "--to",
+        "ragtruth",
+        "--out",
+        s(&out_path),
+    ]);
+    let err = stderr(&out);
+    let want = format!("{}:2: the answer text differs", joined.display());
+    assert!(err.lines().any(|l| l.starts_with(&want)), "{err}");
 }

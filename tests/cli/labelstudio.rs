@@ -196,3 +196,45 @@ fn json_min_rows_of_two_annotators_need_a_source() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(labels, serde_json::json!([]));
 }
+
+/// A JSON_MIN row's record id is its `rid` even when its `id` is a string: `export` applies
+/// the decisions made on that id (it read the `id` member, found no decision under it and
+/// copied the row as read).
+#[test]
+fn a_json_min_row_with_a_string_id_is_exported_with_its_decisions() {
+    use spanreview::formats::Dataset;
+    use spanreview::review::decision::{ActionKind, Decision};
+    let dir = tempfile::tempdir().expect("tmp");
+    let rows = dir.path().join("rows.jsonl");
+    let row = serde_json::json!({"rid": "r1", "id": "task-1", "output": "It is 25°C 東京",
+        "corruption_type": "contradiction", "annotator": 1, "annotation_id": 11,
+        "label": [{"start": 6, "end": 10, "text": "25°C", "labels": ["contradiction"]}]});
+    std::fs::write(&rows, format!("{row}\n")).expect("write");
+    let ds = Dataset::open(std::slice::from_ref(&rows), None).expect("open");
+    let rec = ds.record(0).expect("record");
+    assert_eq!(rec.id, "r1");
+    let db = dir.path().join("review.sqlite");
+    let store = spanreview::store::Store::open(&db).expect("db");
+    store
+        .append(
+            &Decision::new(&rec, &ds.name, "ann", ActionKind::Clean),
+            None,
+        )
+        .expect("save");
+    drop(store);
+    let out = dir.path().join("out.jsonl");
+    let run = bin()
+        .arg("export")
+        .arg(&rows)
+        .arg("--db")
+        .arg(&db)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("runs");
+    assert!(run.status.success(), "{}", stderr(&run));
+    let got: Value =
+        serde_json::from_str(std::fs::read_to_string(&out).expect("read").trim()).expect("json");
+    // Reclassified clean: no region left (a row has no type of its own to set).
+    assert_eq!(got["label"], serde_json::json!([]), "{got}");
+}

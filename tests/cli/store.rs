@@ -369,6 +369,28 @@ fn merge_db_combines_reviewers_once_and_remaps_undo_targets() {
     assert_eq!(store.record_states("crash").expect("states").len(), 3 + 5);
 }
 
+/// The same database under another name (a hard link) is OUT itself, as `export` tells a
+/// protected file: refused, not merged into itself.
+#[test]
+fn merge_db_refuses_out_under_another_name() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let a = dir.path().join("ana’s °.sqlite");
+    reviewer_db(&a, "ana", 1);
+    let link = dir.path().join("東京.sqlite");
+    std::fs::hard_link(&a, &link).expect("link");
+    refused_as_itself(&a, &link);
+}
+
+/// `merge-db OUT IN` refused (exit 2) as merging OUT into itself.
+fn refused_as_itself(out: &Path, input: &Path) {
+    crate::common::bin()
+        .arg("merge-db")
+        .args([out, input])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("into itself"));
+}
+
 #[test]
 fn merge_db_refuses_a_missing_input_and_merging_into_itself() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -388,12 +410,7 @@ fn merge_db_refuses_a_missing_input_and_merging_into_itself() {
         .stderr(predicates::str::contains("--db").not())
         .stderr(predicates::str::contains("SPANREVIEW_DB").not());
     assert!(!out.exists(), "nothing is written when an input is missing");
-    crate::common::bin()
-        .arg("merge-db")
-        .args([&a, &a])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("into itself"));
+    refused_as_itself(&a, &a);
     assert_eq!(
         Store::open(&a)
             .expect("open")

@@ -11,7 +11,7 @@
 
 use serde_json::Value;
 
-use crate::formats::labelstudio::REVIEWER;
+use crate::formats::labelstudio;
 use crate::formats::spans::id_text;
 use crate::formats::Format;
 use crate::model::{Record, SourceRole, Span};
@@ -45,7 +45,10 @@ pub fn spans(
                 )
             });
     }
-    if from != Format::LabelStudio || to == Format::LabelStudio || reviewed(&rec.raw) {
+    if from != Format::LabelStudio
+        || to == Format::LabelStudio
+        || labelstudio::review_annotation(&rec.raw).is_some()
+    {
         return Ok(Some(rec.gold_spans().to_vec()));
     }
     let annotators: Vec<_> = rec
@@ -79,15 +82,6 @@ fn row_spans(rec: &Record, source: Option<&str>) -> Option<Vec<Span>> {
         Some(name) if name != format!("annotator_{annotator}") => None,
         _ => Some(rec.gold_spans().to_vec()),
     }
-}
-
-/// True when a Label Studio task holds spanreview's own annotation (its gold).
-fn reviewed(task: &Value) -> bool {
-    task.get("annotations")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .any(|a| a.get("completed_by").and_then(Value::as_str) == Some(REVIEWER))
 }
 
 /// `spans` as the spans to write onto a record whose own gold is `original`: a span at the
@@ -200,6 +194,19 @@ mod tests {
             ["été"]
         );
         assert_eq!(spans(&row, min, rt, Some("annotator_7")), Ok(None));
+    }
+
+    /// A cancelled annotation of spanreview's is no gold (the reader leaves it out): the one
+    /// annotator's spans stand, as before spanreview wrote any.
+    #[test]
+    fn a_cancelled_review_is_no_gold() {
+        let t = task(
+            json!([{"completed_by": "spanreview", "was_cancelled": true, "result": []},
+                            {"completed_by": 3, "result": [region(4, 6)]}]),
+        );
+        let got = spans(&t, Format::LabelStudio, Format::Ragtruth, None).expect("spans");
+        let texts: Vec<String> = got.into_iter().flatten().map(|s| s.text).collect();
+        assert_eq!(texts, ["東京"]);
     }
 
     #[test]

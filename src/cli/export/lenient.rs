@@ -5,8 +5,8 @@ use serde::de::{Deserializer as _, IgnoredAny, MapAccess, Visitor};
 /// The `id` of a line that cannot be read (invalid JSON: cut short, say), read leniently from
 /// its first bytes: the string value of the top-level object's first `id` member, when
 /// everything before it is valid JSON. Only for telling which record an unreadable line was
-/// (its decisions are then listed as not applied); everything else reads ids strictly
-/// ([`crate::formats::dataset::id_member`]).
+/// (its decisions are then listed as not applied); everything else reads ids strictly, as the
+/// format does ([`crate::formats::DataFile::id_of`]).
 pub fn lenient_id(bytes: &[u8]) -> Option<String> {
     /// Visits the top-level object's members up to `id`, keeping its value.
     struct FindId<'a>(&'a mut Option<String>);

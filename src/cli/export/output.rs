@@ -49,22 +49,29 @@ impl Protected {
             .push((canonical(path), file_id(path), what.to_owned()));
     }
 
-    /// Refuse `dest` when it is a protected file (same canonical path, or the same file under
-    /// another name: a hard link).
+    /// The protected file `path` is (same canonical path, or the same file under another
+    /// name: a hard link): its canonical path and what it is.
+    #[must_use]
+    pub fn which(&self, path: &Path) -> Option<(&Path, &str)> {
+        let c = canonical(path);
+        let id = file_id(path);
+        self.paths
+            .iter()
+            .find(|(p, pid, _)| *p == c || (id.is_some() && id == *pid))
+            .map(|(p, _, is)| (p.as_path(), is.as_str()))
+    }
+
+    /// Refuse `dest` when it is a protected file ([`Protected::which`]).
     ///
     /// # Errors
     /// A message naming both paths.
     pub fn check(&self, dest: &Path, what: &str) -> anyhow::Result<()> {
-        let c = canonical(dest);
-        let id = file_id(dest);
-        for (p, pid, is) in &self.paths {
-            if *p == c || (id.is_some() && id == *pid) {
-                bail!(
-                    "refusing to write {what} {}: it is {is} {} (choose another path)",
-                    dest.display(),
-                    p.display()
-                );
-            }
+        if let Some((p, is)) = self.which(dest) {
+            bail!(
+                "refusing to write {what} {}: it is {is} {} (choose another path)",
+                dest.display(),
+                p.display()
+            );
         }
         Ok(())
     }

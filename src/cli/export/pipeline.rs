@@ -5,7 +5,6 @@ use std::collections::HashMap;
 
 use super::record::{Exporter, Item};
 use super::ExportOptions;
-use crate::formats::dataset::id_member;
 use crate::formats::index::Layout;
 use crate::formats::Dataset;
 use crate::review::decision::Decision;
@@ -16,8 +15,9 @@ const CHUNK: usize = 256;
 /// What a worker hands over for one chunk of records.
 struct Chunk {
     items: Vec<Item>,
-    /// The `id` member of each line as [`id_member`] reads it (`None` where it cannot), when the
-    /// lines were read; empty when the saved ids were used.
+    /// The id of each line as its format reads it (`None` where it cannot:
+    /// [`DataFile::id_of`](crate::formats::DataFile::id_of)), when the lines were read; empty
+    /// when the saved ids were used.
     ids: Vec<Option<String>>,
     warnings: Vec<String>,
     /// The error that stopped the worker.
@@ -41,14 +41,15 @@ pub fn each_item(
     log: &HashMap<String, Vec<Decision>>,
     mut take: impl FnMut(Item) -> anyhow::Result<()>,
 ) -> anyhow::Result<Vec<String>> {
-    let n = dataset.primary().len();
+    let primary = dataset.primary();
+    let n = primary.len();
     let chunks = n.div_ceil(CHUNK);
-    let index = &dataset.primary().index;
+    let index = &primary.index;
     // Lines without decisions are copied as they are only in the plain case (no --strict or
     // --split-by, which read every record).
     let copies_unread = index.layout() == Layout::Lines && !args.strict && args.split_by.is_none();
     let known = if copies_unread {
-        index.saved_ids(|_, bytes| id_member(bytes))
+        index.saved_ids(|_, bytes| primary.id_of(bytes))
     } else {
         None
     };
@@ -77,7 +78,7 @@ pub fn each_item(
                                     // The line read must carry the saved id: else the file
                                     // changed in a way its key did not show, and no line is
                                     // trusted (nothing is written; the next run reads all).
-                                    let id = id_member(&b);
+                                    let id = primary.id_of(&b);
                                     if id.as_deref() != Some(known[i].as_str()) {
                                         index.forget_ids();
                                         anyhow::bail!(
@@ -86,7 +87,7 @@ pub fn each_item(
                                              were removed; nothing was written, run the export \
                                              again",
                                             index.path().display(),
-                                            dataset.primary().line(i)
+                                            primary.line(i)
                                         );
                                     }
                                     ex.item_with_id(i, &b, id)
@@ -106,7 +107,7 @@ pub fn each_item(
                         ids.reserve(range.len());
                         let read = index.for_each_in(range, |i, bytes| {
                             if err.is_none() {
-                                let id = id_member(bytes);
+                                let id = primary.id_of(bytes);
                                 ids.push(id.clone());
                                 match ex.item_with_id(i, bytes, id) {
                                     Ok(item) => items.push(item),

@@ -9,9 +9,8 @@ use super::lenient::lenient_id;
 use super::output;
 use super::style::{self, Style};
 use super::ExportOptions;
-use crate::formats::dataset::id_member;
 use crate::formats::index::Layout;
-use crate::formats::{Dataset, FormatError};
+use crate::formats::{DataFile, Dataset, FormatError};
 use crate::model::{Record, Span, CLEAN};
 use crate::review::decision::{
     active_ids, replay, ActionKind, Decision, RecordOutcome, RecordReview,
@@ -32,6 +31,20 @@ pub enum Bytes {
     },
 }
 
+impl Bytes {
+    /// Record `i` of `file`, read as `bytes`, as it is in the input: where it is when it is one
+    /// JSONL line of that length (the writer copies runs of them at once), else its bytes.
+    fn as_read(file: &DataFile, i: usize, bytes: &[u8]) -> Self {
+        match (file.index.layout(), file.index.entry(i)) {
+            (Layout::Lines, Some(e)) if e.len as usize == bytes.len() => Self::Input {
+                offset: e.offset,
+                len: e.len,
+            },
+            _ => Self::Built(bytes.to_vec()),
+        }
+    }
+}
+
 /// One record's line, ready to write.
 pub struct Line {
     /// The serialised record.
@@ -42,6 +55,18 @@ pub struct Line {
     pub no_value: bool,
     /// Its type is `clean` (for `--clean-in-all`).
     pub clean: bool,
+}
+
+impl Line {
+    /// A line passed through as it was read (not split, so no route).
+    fn unchanged(bytes: Bytes) -> Self {
+        Self {
+            bytes,
+            route: String::new(),
+            no_value: false,
+            clean: false,
+        }
+    }
 }
 
 /// What became of one input record.
@@ -97,10 +122,11 @@ impl Exporter<'_> {
     /// Record `i` of the leading file, whose bytes are `bytes`, exported. A line that cannot
     /// be read as a record is an [`Unreadable`] item, not an error.
     pub fn item_in(&mut self, i: usize, bytes: &[u8]) -> anyhow::Result<Item> {
-        self.item_with_id(i, bytes, id_member(bytes))
+        self.item_with_id(i, bytes, self.dataset.primary().id_of(bytes))
     }
 
-    /// As [`Exporter::item_in`], with the line's `id` member already read (`id_member(bytes)`).
+    /// As [`Exporter::item_in`], with the record's id already read as its format reads it
+    /// ([`DataFile::id_of`]).
     pub(super) fn item_with_id(
         &mut self,
         i: usize,
@@ -174,19 +200,7 @@ impl Exporter<'_> {
         let line = if self.args.split_by.is_some() {
             None
         } else {
-            let bytes = match (file.index.layout(), file.index.entry(i)) {
-                (Layout::Lines, Some(en)) if en.len as usize == bytes.len() => Bytes::Input {
-                    offset: en.offset,
-                    len: en.len,
-                },
-                _ => Bytes::Built(bytes.to_vec()),
-            };
-            Some(Line {
-                bytes,
-                route: String::new(),
-                no_value: false,
-                clean: false,
-            })
+            Some(Line::unchanged(Bytes::as_read(file, i, bytes)))
         };
         let decisions = id
             .as_ref()
@@ -216,14 +230,9 @@ impl Exporter<'_> {
         }
     }
 
-    /// Record `i` parsed from its bytes (as [`crate::formats::DataFile::record`] does).
+    /// Record `i` of the leading file parsed from its bytes.
     fn parse(&self, i: usize, bytes: &[u8]) -> Result<Record, FormatError> {
-        let file = self.dataset.primary();
-        let value: Value = serde_json::from_slice(bytes)
-            .map_err(|e| file.error(i, format!("invalid JSON: {e}")))?;
-        file.format
-            .parse(value, &file.source)
-            .map_err(|m| file.error(i, m))
+        self.dataset.primary().record_in(i, bytes)
     }
 
     /// The `--split-by` route of the record written as `value`, and whether it has no value
@@ -258,14 +267,11 @@ impl Exporter<'_> {
             .index
             .entry(i)
             .ok_or_else(|| anyhow::anyhow!("internal: record {i} is not in the index"))?;
-        let line = (!self.args.reviewed_only).then(|| Line {
-            bytes: Bytes::Input {
+        let line = (!self.args.reviewed_only).then(|| {
+            Line::unchanged(Bytes::Input {
                 offset: entry.offset,
                 len: entry.len,
-            },
-            route: String::new(),
-            no_value: false,
-            clean: false,
+            })
         });
         Ok(Item {
             line,
@@ -291,23 +297,8 @@ impl Exporter<'_> {
         }
         let file = self.dataset.primary();
         if !self.args.strict && self.args.split_by.is_none() {
-            // JSONL lines are copied from the input by the writer (runs of them at once).
-            let bytes = match (file.index.layout(), file.index.entry(i)) {
-                (Layout::Lines, Some(e)) if e.len as usize == bytes.len() => Bytes::Input {
-                    offset: e.offset,
-                    len: e.len,
-                },
-                _ => Bytes::Built(bytes.to_vec()),
-            };
-            return Ok((
-                Some(Line {
-                    bytes,
-                    route: String::new(),
-                    no_value: false,
-                    clean: false,
-                }),
-                Vec::new(),
-            ));
+            let line = Line::unchanged(Bytes::as_read(file, i, bytes));
+            return Ok((Some(line), Vec::new()));
         }
         let rec = match parsed {
             Some(r) => r,

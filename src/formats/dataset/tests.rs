@@ -24,7 +24,7 @@ fn ids_are_saved_when_every_line_has_one() {
     let (path, cache, ids) = file(dir.path(), None);
     let index = FileIndex::open_with(&path, Some(&cache)).expect("open");
     assert!(index.saved_ids(|_, b| id_member(b)).is_none());
-    assert!(save_ids(&index));
+    assert!(save_ids(&index, Format::Ragtruth));
     let again = FileIndex::open_with(&path, Some(&cache)).expect("open");
     assert_eq!(again.saved_ids(|_, b| id_member(b)), Some(ids));
 }
@@ -36,7 +36,10 @@ fn no_ids_are_saved_when_a_line_has_none() {
         let dir = tempfile::tempdir().expect("dir");
         let (path, cache, _) = file(dir.path(), Some(broken));
         let index = FileIndex::open_with(&path, Some(&cache)).expect("open");
-        assert!(!save_ids(&index), "line {broken} has no id");
+        assert!(
+            !save_ids(&index, Format::Ragtruth),
+            "line {broken} has no id"
+        );
         let again = FileIndex::open_with(&path, Some(&cache)).expect("open");
         assert!(again.saved_ids(|_, b| id_member(b)).is_none());
     }
@@ -49,7 +52,7 @@ fn a_file_the_cache_does_not_take_gets_no_ids() {
     let small_only = Cache::new(dir.path().join("cache"), 1 << 40);
     let index = FileIndex::open_with(&path, Some(&small_only)).expect("open");
     assert!(!index.cached());
-    assert!(!save_ids(&index));
+    assert!(!save_ids(&index, Format::Ragtruth));
     assert!(!dir.path().join("cache").exists(), "nothing written");
 }
 
@@ -110,4 +113,32 @@ fn each_line_id_is_the_id_the_reader_gives() {
             );
         }
     }
+}
+
+/// The saved ids are the format's: a Label Studio JSON_MIN row's id is its `rid` when it has
+/// one, not its `id` member, at every row (not only those the saved ids are checked at).
+#[test]
+fn saved_ids_are_read_as_the_format_reads_them() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("rows.jsonl");
+    let mut text = String::new();
+    for i in 0..20 {
+        let mut row = serde_json::json!({"id": format!("row{i}-°中"), "output": "x 🙂",
+            "annotator": 1, "annotation_id": i, "label": []});
+        // Row 1 is not among the rows the saved ids are checked at.
+        if i == 1 {
+            row["rid"] = "r1-’e\u{301}".into();
+        }
+        text.push_str(&format!("{row}\n"));
+    }
+    std::fs::write(&path, text).expect("write");
+    let cache = Cache::new(dir.path().join("cache"), 0);
+    let format = Format::LabelStudioMin;
+    let index = FileIndex::open_with(&path, Some(&cache)).expect("open");
+    assert!(save_ids(&index, format));
+    let index = FileIndex::open_with(&path, Some(&cache)).expect("open");
+    let file = DataFile::with_index(index, Some(format), None).expect("file");
+    let want: Vec<String> = (0..20).map(|i| file.id(i).expect("id")).collect();
+    assert_eq!(want[1], "r1-’e\u{301}");
+    assert_eq!(file.index.saved_ids(|_, b| file.id_of(b)), Some(want));
 }

@@ -47,7 +47,7 @@ use sha2::{Digest, Sha256};
 
 use super::judge_decisions::{Judgement, LabelCorrect};
 use super::validate::labels::LabelSet;
-use super::{DataFile, Format, FormatError};
+use super::{DataFile, Dataset, Format, FormatError};
 use crate::model::{answer_hash, AnswerMark, Record, Source, SourceRole, Span};
 use crate::review::disagreement::{self, Claim, Disagreement, JudgeVerdict, Options};
 
@@ -221,6 +221,30 @@ impl LoadedSource {
             path: None,
         }
     }
+
+    /// What the source's warnings name as their file: its path, else its name.
+    fn origin(&self) -> String {
+        self.path
+            .as_deref()
+            .map_or_else(|| self.name.clone(), |p| p.display().to_string())
+    }
+}
+
+/// True when a record's `warning` names its own place (`FILE:`): it came from a file joined to
+/// `dataset` or from a `--judge` file, not from the record's own line. The command line prints
+/// the others at the record's line; the review screen lists the two kinds apart.
+#[must_use]
+pub fn from_elsewhere(dataset: &Dataset, judges: Option<&Judges>, warning: &str) -> bool {
+    let judged = judges.into_iter().flat_map(|j| &j.sources);
+    let joined = dataset
+        .files()
+        .skip(1)
+        .map(|f| f.path().display().to_string());
+    joined.chain(judged.map(LoadedSource::origin)).any(|f| {
+        warning
+            .strip_prefix(f.as_str())
+            .is_some_and(|w| w.starts_with(':'))
+    })
 }
 
 /// Read every record of a judge file (of kind `format`) into its sources (see the module docs).
@@ -390,13 +414,7 @@ impl Judges {
             };
             if let Some(mark) = s.answers.get(&record.id) {
                 if *own.get_or_insert_with(|| answer_hash(&record.output)) != mark.hash {
-                    let at = format!(
-                        "{}:{}",
-                        s.path
-                            .as_deref()
-                            .map_or_else(|| s.name.clone(), |p| p.display().to_string()),
-                        mark.line
-                    );
+                    let at = format!("{}:{}", s.origin(), mark.line);
                     match refused.iter_mut().find(|(a, _)| *a == at) {
                         Some((_, names)) => names.push(&s.name),
                         None => refused.push((at, vec![&s.name])),

@@ -115,14 +115,7 @@ impl<'d> SpanReader<'d> {
             .iter()
             .map(|p| DataFile::open(p, format, None))
             .collect::<Result<Vec<_>, _>>()?;
-        let lead = files
-            .iter()
-            .position(|f| f.format.has_output())
-            .ok_or_else(|| FormatError::Unknown {
-                path: paths.first().cloned().unwrap_or_default(),
-                reason: "no file has answer text".to_owned(),
-            })?;
-        let primary = files.remove(lead);
+        let primary = files.remove(crate::formats::dataset::lead(&files)?);
         files.insert(0, primary);
         let maps = files.iter().map(|_| std::sync::OnceLock::new()).collect();
         Ok(SpanReader {

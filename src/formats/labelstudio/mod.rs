@@ -44,13 +44,12 @@ pub(crate) fn read(value: Value, problems: &mut Vec<Problem>) -> Result<Record, 
     for (i, ann) in latest_annotations(obj, problems, &task) {
         let key = format!("{task}: annotations[{i}]");
         let spans = results(ann.get("result"), &key, &output, problems);
-        match ann.get("completed_by") {
-            Some(Value::String(s)) if s == REVIEWER => gold = spans,
-            by => sources.push(Source::new(
-                format!("annotator_{}", annotator(by)),
-                SourceRole::Annotator,
-                spans,
-            )),
+        if is_review(ann) {
+            gold = spans;
+        } else {
+            let by = ann.get("completed_by");
+            let name = format!("annotator_{}", annotator(by));
+            sources.push(Source::new(name, SourceRole::Annotator, spans));
         }
     }
     for (i, pred) in list(obj, "predictions", problems, &task).iter().enumerate() {
@@ -140,6 +139,23 @@ fn latest_annotations<'v>(
     kept.into_iter().map(|(_, i, a)| (i, a)).collect()
 }
 
+/// Where spanreview's annotation of `task` is in its `annotations`: the [`REVIEWER`]'s that
+/// stands (not cancelled, the latest, as every annotator's), whose spans the reader takes as
+/// the gold and `write` replaces. `None` when there is none.
+#[must_use]
+pub fn review_annotation(task: &Value) -> Option<usize> {
+    let obj = task.as_object()?;
+    latest_annotations(obj, &mut Vec::new(), "")
+        .into_iter()
+        .find(|(_, a)| is_review(a))
+        .map(|(i, _)| i)
+}
+
+/// True when annotation `a` is [`REVIEWER`]'s.
+fn is_review(a: &Map<String, Value>) -> bool {
+    a.get("completed_by").and_then(Value::as_str) == Some(REVIEWER)
+}
+
 /// True when annotation `a` was updated after `b` (ISO timestamps compare as text; equal or
 /// missing times fall back to the id).
 fn later(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
@@ -190,8 +206,8 @@ fn results(
 }
 
 /// The task `raw` with the annotation of [`REVIEWER`] holding `gold` as its result (added, or
-/// replacing an earlier one; none is added for no spans); every other annotation and prediction
-/// passes through. Label Studio
+/// replacing the one that stands, [`review_annotation`]; none is added for no spans); every
+/// other annotation (a cancelled one of spanreview's too) and prediction passes through. Label Studio
 /// has no type field, so `corruption_type` is ignored. The regions name the `from_name` and
 /// `to_name` of the task's first region (`label`, `output` when it has none).
 #[must_use]
@@ -222,6 +238,7 @@ pub(crate) fn write(raw: &Value, gold: &[Span], _corruption_type: Option<&str>) 
         })
         .collect();
     let ann = json!({"completed_by": REVIEWER, "was_cancelled": false, "result": result});
+    let mine = review_annotation(raw);
     if let Some(obj) = out.as_object_mut() {
         let anns = obj
             .entry("annotations")
@@ -230,8 +247,7 @@ pub(crate) fn write(raw: &Value, gold: &[Span], _corruption_type: Option<&str>) 
             *anns = Value::Array(Vec::new());
         }
         if let Some(list) = anns.as_array_mut() {
-            let mine = |a: &Value| a.get("completed_by").and_then(Value::as_str) == Some(REVIEWER);
-            match list.iter_mut().find(|a| mine(a)) {
+            match mine.and_then(|k| list.get_mut(k)) {
                 Some(a) => a["result"] = Value::Array(result),
                 // No spans and no annotation of ours: the task as read (its gold is empty).
                 None if gold.is_empty() => {}

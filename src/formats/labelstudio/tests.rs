@@ -163,3 +163,20 @@ fn a_written_regions_text_is_the_answers_slice() {
     let w = write(&t, &[past], None);
     assert_eq!(w["annotations"][0]["result"][0]["value"]["text"], "x");
 }
+
+/// A cancelled annotation of spanreview's is not the gold (the reader leaves it out): writing
+/// the reviewed spans adds an annotation in force rather than filling the cancelled one, so the
+/// task reads back with them.
+#[test]
+fn reviewed_spans_are_not_written_into_a_cancelled_annotation() {
+    let cancelled = json!({"id": 1, "completed_by": REVIEWER, "was_cancelled": true,
+                           "result": [region(0, 3, "été")]});
+    let t = task(json!([cancelled, {"id": 2, "completed_by": 5, "result": [region(4, 5, "🙂")]}]));
+    assert!(parse(t.clone()).expect("parse").gold_spans().is_empty());
+    let out = "été 🙂 👩‍💻 Note 東京";
+    let gold = vec![Span::new(out, 15, 17, "contradiction")];
+    let back = parse(write(&t, &gold, None)).expect("parse");
+    let got: Vec<(usize, usize, &str)> =
+        back.gold_spans().iter().map(|s| (s.start, s.end, s.text.as_str())).collect();
+    assert_eq!(got, [(15, 17, "東京")]);
+}

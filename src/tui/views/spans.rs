@@ -8,6 +8,7 @@ use ratatui::widgets::Block;
 use ratatui::Frame;
 
 use super::cells;
+use crate::formats::judges;
 use crate::review::decision::{RecordOutcome, ReviewSpan, SpanStatus};
 use crate::tui::app::{App, Current, ScreenLayout};
 use crate::tui::{strings, text};
@@ -36,24 +37,17 @@ fn state(s: &ReviewSpan) -> String {
 
 /// The record's warnings split in two: the record's own (spans the reader could not read) and
 /// notes about the joined files, which start with the path of one of the dataset's files other
-/// than the first, or of a `--judge` file, and `:` (as `compare` tells them apart).
+/// than the first, or of a `--judge` file, and `:` ([`judges::from_elsewhere`], as `compare`
+/// tells them apart).
 pub(super) fn split_warnings<'a>(
     app: &App,
     warnings: &'a [String],
 ) -> (Vec<&'a str>, Vec<&'a str>) {
-    let judges = app.arb_config.judges.iter().flat_map(|j| &j.sources);
-    let joined: Vec<String> = app
-        .dataset
-        .files()
-        .skip(1)
-        .map(|f| f.path().to_path_buf())
-        .chain(judges.filter_map(|s| s.path.clone()))
-        .map(|p| format!("{}:", p.display()))
-        .collect();
+    let judges = app.arb_config.judges.as_deref();
     warnings
         .iter()
         .map(String::as_str)
-        .partition(|w| !joined.iter().any(|p| w.starts_with(p.as_str())))
+        .partition(|w| !judges::from_elsewhere(&app.dataset, judges, w))
 }
 
 /// Rows the span list draws under the spans: stale decisions, unreadable spans, joined files.
