@@ -516,7 +516,9 @@ pub fn judges_as_spans(record: &mut Record) {
 /// module docs). Judge sources pass unchanged (clustering leaves them out).
 #[must_use]
 pub fn comparable(record: &Record) -> Vec<Source> {
-    let set = LabelSet::toolace();
+    // Parsed once: clustering asks for every record.
+    static TOOLACE: std::sync::OnceLock<LabelSet> = std::sync::OnceLock::new();
+    let set = TOOLACE.get_or_init(LabelSet::toolace);
     let gold_spans = record.gold_spans();
     let known = |l: &str| set.has_label(l) || gold_spans.iter().any(|g| g.label == l);
     let gold = record.gold().map(|g| g.name.clone());
