@@ -168,13 +168,13 @@ pub fn goto(app: &mut App, what: &str) {
 }
 
 /// Run idle work until the background clustering (and what follows it) has finished. The
-/// clustering runs on threads the app polls in `idle`; bounded, so a bug fails instead of
-/// hanging.
+/// clustering runs on threads the app polls in `idle`; when `idle` has nothing to do, wait
+/// for their next report (no sleep). Bounded, so a bug fails instead of hanging.
 pub fn finish(app: &mut App) {
     let t0 = Instant::now();
     while app.busy() {
         if !app.idle() {
-            std::thread::sleep(Duration::from_millis(2));
+            app.wait_background(Duration::from_millis(100));
         }
         assert!(t0.elapsed() < Duration::from_secs(60), "idle work hangs");
     }

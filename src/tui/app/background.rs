@@ -1,6 +1,8 @@
 //! Background clustering feeding the app: scores into the disputed queue (file order while it
 //! runs, sorted after the cursor when it ends) and unanimous records auto-accepted.
 
+use std::time::Duration;
+
 use super::{App, Status};
 use crate::review::decision::{ActionKind, Decision};
 use crate::store::RecordState;
@@ -9,6 +11,19 @@ use crate::tui::queue::QueueKind;
 use crate::tui::strings;
 
 impl App {
+    /// Block up to `max` until the background work (the index, then the clustering) reports,
+    /// for a caller with nothing else to do meanwhile (a test or bench waiting for
+    /// [`App::busy`] to end), instead of calling [`App::idle`] on a timer.
+    pub fn wait_background(&mut self, max: Duration) {
+        if !self.dataset.indexed() {
+            self.poll_index(max);
+        } else if let Some(cl) = self.clustering.as_mut().filter(|c| !c.finished) {
+            let batch = cl.wait(max);
+            self.absorb(batch);
+            self.finish_clustering_if_done();
+        }
+    }
+
     // ----- background clustering -----
 
     /// Take in background scores: disputed records join the disputed queue (file order while
