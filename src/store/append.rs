@@ -116,6 +116,41 @@ impl Store {
         Ok(saved)
     }
 
+    /// The review screen's auto-accepts: [`Store::append_each`] for the rows on records that
+    /// still have no decision when the transaction holds the write lock. A record another
+    /// reviewer decided on since the screen last looked is left to them: its row is skipped, so
+    /// an automatic decision never lands on a human one, nor overwrites its stored state.
+    /// Returns the rows saved.
+    ///
+    /// # Errors
+    /// As [`Store::append_each`].
+    pub fn append_auto_accepts(
+        &self,
+        rows: &[(Decision, RecordState)],
+    ) -> Result<Vec<Decision>, StoreError> {
+        for (d, _) in rows {
+            self.check(d)?;
+        }
+        let tx = self.begin()?;
+        let mut open: Vec<(Decision, String)> = Vec::new();
+        let mut states: Vec<&RecordState> = Vec::new();
+        for (d, st) in rows {
+            if self.record_decisions(&d.dataset, &d.record_id)?.is_empty() {
+                open.push((d.clone(), new_origin()));
+                states.push(st);
+            }
+        }
+        if open.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (saved, first_origin) = self.insert_with_origins(&tx, &open)?;
+        for (s, st) in saved.iter().zip(states) {
+            self.upsert_state(&tx, s, st)?;
+        }
+        self.commit_checked(tx, &first_origin, "committing the decisions")?;
+        Ok(saved)
+    }
+
     /// The rows already in the log, by their origins, as saved (in the given order).
     fn saved_with_origins(&self, rows: &[(Decision, String)]) -> Result<Vec<Decision>, StoreError> {
         let Some((first, _)) = rows.first() else {

@@ -140,6 +140,45 @@ fn append_each_saves_many_records_in_one_transaction_or_none() {
 }
 
 #[test]
+fn auto_accepts_skip_records_someone_decided_on_meanwhile() {
+    for store in stores() {
+        let store = &*store;
+        // Another reviewer removed 東京° after the screen last looked.
+        let mut removal = dec("ds", "東京°", "zoë", ActionKind::Remove);
+        removal.reason = Some("incoherent".into());
+        let theirs = counted(std::slice::from_ref(&removal));
+        store
+            .append(&removal, Some(&theirs))
+            .expect("their decision");
+        let rows: Vec<(Decision, RecordState)> = ["東京°", "b’🙂"]
+            .iter()
+            .map(|id| {
+                let d = dec("ds", id, "auto", ActionKind::AcceptAll);
+                let st = counted(std::slice::from_ref(&d));
+                (d, st)
+            })
+            .collect();
+        let saved = store.append_auto_accepts(&rows).expect("append");
+        assert_eq!(
+            saved
+                .iter()
+                .map(|d| d.record_id.as_str())
+                .collect::<Vec<_>>(),
+            ["b’🙂"]
+        );
+        let states = store.record_states("ds").expect("q");
+        assert_eq!(states["東京°"], theirs, "their state stands");
+        assert!(states["b’🙂"].reviewed);
+        assert_eq!(store.record_decisions("ds", "東京°").expect("q").len(), 1);
+        // Nothing left to accept: nothing saved, no error.
+        assert!(store
+            .append_auto_accepts(&rows[..1])
+            .expect("none")
+            .is_empty());
+    }
+}
+
+#[test]
 fn rows_given_again_with_their_origins_are_saved_once() {
     // A retry after a lost COMMIT reply gives the same rows and origins: saved once, and
     // returned as saved (same ids) the second time.

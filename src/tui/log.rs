@@ -61,13 +61,23 @@ pub trait DecisionLog {
         let ds: Vec<Decision> = rows.iter().map(|(d, _)| d.clone()).collect();
         self.append_then(&ds, state_of).map_err(|e| (e, false))
     }
-    /// Save decisions on several records, each with its record's state, in one transaction
-    /// (the review screen's auto-accepts). The default saves them one by one.
+    /// Save the review screen's auto-accepts, each with its record's state, in one
+    /// transaction, skipping the records that have decisions by now (another reviewer's):
+    /// returns those saved ([`Store::append_auto_accepts`]). The default saves them one by one.
     ///
     /// # Errors
     /// Nothing was saved ([`Store`]; the default: the ones before the failing one were).
-    fn append_each(&self, rows: &[(Decision, RecordState)]) -> Result<Vec<Decision>, String> {
-        rows.iter().map(|(d, st)| self.append(d, st)).collect()
+    fn append_auto_accepts(
+        &self,
+        rows: &[(Decision, RecordState)],
+    ) -> Result<Vec<Decision>, String> {
+        let mut saved = Vec::new();
+        for (d, st) in rows {
+            if self.record_decisions(&d.dataset, &d.record_id)?.is_empty() {
+                saved.push(self.append(d, st)?);
+            }
+        }
+        Ok(saved)
     }
     /// Decisions about one record, in log order.
     ///
@@ -129,8 +139,11 @@ impl DecisionLog for Store {
     ) -> Result<Vec<Decision>, String> {
         in_place(self, Store::append_all_then(self, ds, state_of))
     }
-    fn append_each(&self, rows: &[(Decision, RecordState)]) -> Result<Vec<Decision>, String> {
-        in_place(self, Store::append_each(self, rows))
+    fn append_auto_accepts(
+        &self,
+        rows: &[(Decision, RecordState)],
+    ) -> Result<Vec<Decision>, String> {
+        in_place(self, Store::append_auto_accepts(self, rows))
     }
     fn append_then_origins(
         &self,
@@ -176,8 +189,11 @@ impl<T: DecisionLog + ?Sized> DecisionLog for std::rc::Rc<T> {
     ) -> Result<Vec<Decision>, String> {
         (**self).append_then(ds, state_of)
     }
-    fn append_each(&self, rows: &[(Decision, RecordState)]) -> Result<Vec<Decision>, String> {
-        (**self).append_each(rows)
+    fn append_auto_accepts(
+        &self,
+        rows: &[(Decision, RecordState)],
+    ) -> Result<Vec<Decision>, String> {
+        (**self).append_auto_accepts(rows)
     }
     fn append_then_origins(
         &self,

@@ -146,15 +146,22 @@ impl App {
         Some((d, state))
     }
 
-    /// Save a batch of auto-accepts in one transaction; on success mark each record reviewed.
+    /// Save a batch of auto-accepts in one transaction; on success mark each record saved
+    /// reviewed. A record someone decided on meanwhile is skipped by the log (the team poll
+    /// brings their decision).
     fn save_accepts(&mut self, batch: Vec<(Scored, (Decision, RecordState))>) {
         if batch.is_empty() {
             return;
         }
         let rows: Vec<(Decision, RecordState)> = batch.iter().map(|(_, r)| r.clone()).collect();
-        match self.log.append_each(&rows) {
+        match self.log.append_auto_accepts(&rows) {
             Ok(saved) => {
-                for ((s, (_, state)), d) in batch.into_iter().zip(saved) {
+                let mut saved = saved.into_iter().peekable();
+                for (s, (_, state)) in batch {
+                    let Some(d) = saved.next_if(|d| d.record_id == s.id) else {
+                        tracing::info!(record = %s.id, "auto-accept skipped: decided meanwhile");
+                        continue;
+                    };
                     tracing::info!(id = d.id, record = %d.record_id, "auto-accepted (unanimous)");
                     self.set_state(s.index, &s.id, state);
                     self.auto_accepted += 1;
