@@ -100,20 +100,7 @@ impl Store {
         &self,
         rows: &[(Decision, RecordState)],
     ) -> Result<Vec<Decision>, StoreError> {
-        for (d, _) in rows {
-            self.check(d)?;
-        }
-        let tx = self.begin()?;
-        let with_origins: Vec<(Decision, String)> = rows
-            .iter()
-            .map(|(d, _)| (d.clone(), new_origin()))
-            .collect();
-        let (saved, first_origin) = self.insert_with_origins(&tx, &with_origins)?;
-        for (s, (_, st)) in saved.iter().zip(rows) {
-            self.upsert_state(&tx, s, st)?;
-        }
-        self.commit_checked(tx, &first_origin, "committing the decisions")?;
-        Ok(saved)
+        self.append_rows(rows, false)
     }
 
     /// The review screen's auto-accepts: [`Store::append_each`] for the rows on records that
@@ -128,22 +115,32 @@ impl Store {
         &self,
         rows: &[(Decision, RecordState)],
     ) -> Result<Vec<Decision>, StoreError> {
+        self.append_rows(rows, true)
+    }
+
+    /// [`Store::append_each`]; with `only_undecided`, the rows on records with decisions in
+    /// the log by the time the transaction holds the write lock are left out.
+    fn append_rows(
+        &self,
+        rows: &[(Decision, RecordState)],
+        only_undecided: bool,
+    ) -> Result<Vec<Decision>, StoreError> {
         for (d, _) in rows {
             self.check(d)?;
         }
         let tx = self.begin()?;
-        let mut open: Vec<(Decision, String)> = Vec::new();
+        let mut kept: Vec<(Decision, String)> = Vec::new();
         let mut states: Vec<&RecordState> = Vec::new();
         for (d, st) in rows {
-            if self.record_decisions(&d.dataset, &d.record_id)?.is_empty() {
-                open.push((d.clone(), new_origin()));
+            if !only_undecided || self.record_decisions(&d.dataset, &d.record_id)?.is_empty() {
+                kept.push((d.clone(), new_origin()));
                 states.push(st);
             }
         }
-        if open.is_empty() {
+        if kept.is_empty() {
             return Ok(Vec::new());
         }
-        let (saved, first_origin) = self.insert_with_origins(&tx, &open)?;
+        let (saved, first_origin) = self.insert_with_origins(&tx, &kept)?;
         for (s, st) in saved.iter().zip(states) {
             self.upsert_state(&tx, s, st)?;
         }

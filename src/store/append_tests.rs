@@ -110,19 +110,23 @@ fn append_all_then_refuses_decisions_on_several_records_and_saves_nothing() {
     }
 }
 
+/// An auto-accept on each record of `ids`, with the state it leaves.
+fn auto_accepts(ids: &[&str]) -> Vec<(Decision, RecordState)> {
+    ids.iter()
+        .map(|id| {
+            let d = dec("ds", id, "auto", ActionKind::AcceptAll);
+            let st = counted(std::slice::from_ref(&d));
+            (d, st)
+        })
+        .collect()
+}
+
 #[test]
 fn append_each_saves_many_records_in_one_transaction_or_none() {
     for store in stores() {
         let store = &*store;
         let ids = ["a°", "b’", "c中", "d🙂", "e\u{301}"];
-        let rows: Vec<(Decision, RecordState)> = ids
-            .iter()
-            .map(|id| {
-                let d = dec("ds", id, "auto", ActionKind::AcceptAll);
-                let st = counted(std::slice::from_ref(&d));
-                (d, st)
-            })
-            .collect();
+        let rows = auto_accepts(&ids);
         let saved = store.append_each(&rows).expect("append");
         assert_eq!(saved.len(), 5);
         assert!(saved.windows(2).all(|w| w[0].id < w[1].id));
@@ -150,14 +154,7 @@ fn auto_accepts_skip_records_someone_decided_on_meanwhile() {
         store
             .append(&removal, Some(&theirs))
             .expect("their decision");
-        let rows: Vec<(Decision, RecordState)> = ["東京°", "b’🙂"]
-            .iter()
-            .map(|id| {
-                let d = dec("ds", id, "auto", ActionKind::AcceptAll);
-                let st = counted(std::slice::from_ref(&d));
-                (d, st)
-            })
-            .collect();
+        let rows = auto_accepts(&["東京°", "b’🙂"]);
         let saved = store.append_auto_accepts(&rows).expect("append");
         assert_eq!(
             saved
