@@ -107,13 +107,13 @@ impl JudgeArgs {
         dataset_name: &str,
         store: Option<&Store>,
     ) -> anyhow::Result<(Judges, Vec<LoadNote>)> {
-        let (mut out, mut notes) = self.load_judges(dataset, dataset_name, store)?;
-        if let Some(store) = store {
-            let log = store.decisions(Some(dataset_name))?;
-            let r = reviewers(&log, dataset, &self.options());
-            self.add_reviewers(&mut out, &mut notes, r, store)?;
+        match store {
+            Some(store) => {
+                let log = store.decisions(Some(dataset_name))?;
+                self.load_with_log(dataset, dataset_name, store, &log)
+            }
+            None => self.load_judges(dataset, dataset_name, None),
         }
-        Ok((out, notes))
     }
 
     /// The `--judge` sources alone (see [`JudgeArgs::load`]).
