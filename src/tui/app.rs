@@ -258,14 +258,9 @@ impl App {
         if disputed {
             let t0 = Instant::now();
             while let Some(left) = OPEN_BUDGET.checked_sub(t0.elapsed()) {
-                let Some(cl) = app.clustering.as_mut() else {
-                    break;
-                };
-                if cl.finished {
+                if !app.wait_clustering(left) {
                     break;
                 }
-                let batch = cl.wait(left);
-                app.absorb(batch);
             }
             app.finish_clustering_if_done();
         }

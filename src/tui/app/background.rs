@@ -17,11 +17,20 @@ impl App {
     pub fn wait_background(&mut self, max: Duration) {
         if !self.dataset.indexed() {
             self.poll_index(max);
-        } else if let Some(cl) = self.clustering.as_mut().filter(|c| !c.finished) {
-            let batch = cl.wait(max);
-            self.absorb(batch);
+        } else if self.wait_clustering(max) {
             self.finish_clustering_if_done();
         }
+    }
+
+    /// Wait up to `max` for the running clustering's next scores and take them in; false
+    /// when no clustering is running.
+    pub(super) fn wait_clustering(&mut self, max: Duration) -> bool {
+        let Some(cl) = self.clustering.as_mut().filter(|c| !c.finished) else {
+            return false;
+        };
+        let batch = cl.wait(max);
+        self.absorb(batch);
+        true
     }
 
     // ----- background clustering -----
