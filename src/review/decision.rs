@@ -17,7 +17,7 @@ mod values;
 
 pub use record_outcome::{kept_text, OutcomeKind, RecordOutcome, OTHER_REASON};
 pub use replay::{active_ids, redo_target, replay, undo_target, InForce};
-pub use resolved::{resolution_decisions, Settling, RESOLUTION_NOTE};
+pub use resolved::{in_resolution, resolution_decisions, Settling};
 pub use review_span::{ReviewSpan, SpanStatus};
 pub use values::{SpanKey, SpanValue, Unit};
 

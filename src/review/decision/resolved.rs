@@ -7,7 +7,7 @@ use crate::review::disagreement::{Disagreement, Outcome};
 
 /// The `note` prefix of a resolution's rows, for humans reading the log (the group is
 /// [`Decision::group`]).
-pub const RESOLUTION_NOTE: &str = "resolution ";
+const RESOLUTION_NOTE: &str = "resolution ";
 
 /// A reviewer's resolution of one disputed cluster.
 #[derive(Debug, Clone, Copy)]
@@ -90,14 +90,20 @@ pub fn resolution_decisions(
         rows.push(base.clone());
     }
     for x in &mut rows {
-        x.action = ActionKind::Resolve;
+        in_resolution(x, unit, d, s.group);
         x.upheld.clone_from(&s.outcome.upheld);
         x.dismissed.clone_from(&s.outcome.dismissed);
         x.reason = Some(s.reason.to_owned());
-        x.note = Some(format!("{RESOLUTION_NOTE}{}", s.group));
-        x.unit = Some(unit);
-        x.record_units = Some(d.units());
-        x.group = Some(s.group.to_owned());
     }
     rows
+}
+
+/// Make `x` a row of resolution `group`, settling `unit` of `d`'s record: what every
+/// resolution row carries, whether it settles a cluster or an unplaced claim.
+pub fn in_resolution(x: &mut Decision, unit: Unit, d: &Disagreement, group: &str) {
+    x.action = ActionKind::Resolve;
+    x.note = Some(format!("{RESOLUTION_NOTE}{group}"));
+    x.unit = Some(unit);
+    x.record_units = Some(d.units());
+    x.group = Some(group.to_owned());
 }

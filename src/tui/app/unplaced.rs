@@ -1,7 +1,7 @@
 //! Unplaced judge claims on the arbitration screen: placed by hand as in add mode, or dismissed.
 
 use super::{App, ModeState, Status};
-use crate::review::decision::{ActionKind, Decision, SpanKey, SpanValue, Unit, RESOLUTION_NOTE};
+use crate::review::decision::{in_resolution, ActionKind, Decision, SpanKey, SpanValue, Unit};
 use crate::review::labeled::LabelName;
 use crate::tui::strings;
 
@@ -26,10 +26,7 @@ impl App {
         let u = arb.d.unplaced.get(k)?;
         let tok = token();
         let mut d = self.decision_on(&c.record, ActionKind::Resolve);
-        d.note = Some(format!("{RESOLUTION_NOTE}{tok}"));
-        d.unit = Some(Unit::Claim(u.verdict));
-        d.record_units = Some(arb.d.units());
-        d.group = Some(tok);
+        in_resolution(&mut d, Unit::Claim(u.verdict), &arb.d, &tok);
         Some((d, u.judge.clone()))
     }
 
