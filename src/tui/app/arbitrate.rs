@@ -8,9 +8,8 @@
 //! across restarts). The reason says how, for humans (`take gold`, `drop all`; databases before
 //! migration 0004 also named the cluster there); nothing reads meaning from it.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use super::boundary::Edited;
+use super::decide::token;
 use super::{App, ModeState, Status};
 use crate::model::Span;
 use crate::review::decision::{
@@ -20,15 +19,6 @@ use crate::review::disagreement::{resolve, settle, Outcome, Resolution};
 use crate::tui::clustering::{letter, Arb};
 use crate::tui::edit::Bounds;
 use crate::tui::{strings, Action};
-
-/// A unique id (hex microseconds) for a resolution's rows and an added span's key
-/// ([`SpanKey::Added`]).
-pub(super) fn token() -> String {
-    let t = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |t| t.as_micros());
-    format!("{t:x}")
-}
 
 impl App {
     // ----- the arbitration screen -----

@@ -2,8 +2,8 @@
 //! has acknowledged it.
 
 use std::cell::RefCell;
+use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::arbitrate::token;
 use super::boundary::Edited;
 use super::{App, ModeState, PickerKind, Status};
 use crate::model::Record;
@@ -14,6 +14,15 @@ use crate::store::{new_origin, RecordState};
 use crate::tui::edit::{self, Bounds};
 use crate::tui::log::state_of;
 use crate::tui::{strings, Action};
+
+/// A unique id (hex microseconds) for a resolution's rows and an added span's key
+/// ([`SpanKey::Added`]).
+pub(super) fn token() -> String {
+    let t = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |t| t.as_micros());
+    format!("{t:x}")
+}
 
 impl App {
     /// A new decision on the record on screen (`None` when no record is shown).

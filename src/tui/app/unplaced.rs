@@ -5,7 +5,7 @@ use crate::review::decision::{in_resolution, ActionKind, Decision, SpanKey, Span
 use crate::review::labeled::LabelName;
 use crate::tui::strings;
 
-use super::arbitrate::token;
+use super::decide::token;
 
 impl App {
     fn selected_claim(&mut self) -> Option<usize> {
