@@ -17,7 +17,7 @@ use super::decision::{
     SpanKey, SpanStatus, SpanValue, OTHER_REASON,
 };
 use crate::model::span::{range_problem, RangeProblem};
-use crate::model::Record;
+use crate::model::{Record, CLEAN};
 
 /// Why a decision may not join a record's log.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -110,6 +110,10 @@ pub enum Refusal {
         /// Its type now.
         ty: String,
     },
+    /// A span labeled `clean`: that is a record's type, and a span marks a hallucination (the
+    /// screen's pickers leave it out).
+    #[error("a span cannot be labeled \"clean\": clean is a record's type (reclassify the record instead)")]
+    CleanLabel,
     /// The same span with the same label is already kept.
     #[error("record {record:?} already keeps {} with that label: nothing to add", show(.span))]
     AlreadyThere {
@@ -289,6 +293,9 @@ fn check_span(record: &Record, review: &RecordReview, d: &mut Decision) -> Resul
             action,
             field: "after (the span it leaves)",
         });
+    }
+    if d.after.as_ref().is_some_and(|a| a.label == CLEAN) {
+        return Err(Refusal::CleanLabel);
     }
     if d.action == ActionKind::Add {
         return check_add(record, review, d, &key);

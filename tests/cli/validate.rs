@@ -516,3 +516,21 @@ fn nesting_deeper_than_the_readers_accept_is_reported_like_they_see_it() {
         assert_eq!(reported, refused, "line {line}:\n{out}");
     }
 }
+
+/// `clean` is in the default set as a record's type; a span labeled so marks no hallucination.
+#[test]
+fn a_span_labeled_clean_is_refused() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let rec = dir.path().join("clean_span.jsonl");
+    let line = r#"{"id":"a°__overgeneration","query":"q","context":"c","output":"It’s 25°C in 東京 👋","hallucination_labels":[{"start":5,"end":9,"text":"25°C","label":"clean"}],"meta":{"source":"s","base_id":"a°","corruption_type":"overgeneration","tools":[],"tool_call":{}}}"#;
+    std::fs::write(&rec, format!("{line}\n")).expect("write");
+    let (code, out) = run(&[&rec.display().to_string()]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(
+        problem_lines(&out),
+        [format!(
+            "{}:1: hallucination_labels[0]: label \"clean\" is a record's type, not a span's",
+            rec.display()
+        )]
+    );
+}

@@ -163,6 +163,27 @@ fn a_retype_must_change_the_type(#[case] to: &str, #[case] ok: bool) {
     assert!(check(&record(), &[done], &[], &again).is_err());
 }
 
+/// `clean` is a record's type: no span may carry it, added or relabeled (the screen's pickers
+/// leave it out, and `validate` refuses it).
+#[rstest]
+#[case::add(ActionKind::Add, "added:a", 0, 2)]
+#[case::relabel(ActionKind::Relabel, "gold:0", 5, 9)]
+fn no_span_is_labeled_clean(
+    #[case] action: ActionKind,
+    #[case] key: &str,
+    #[case] start: usize,
+    #[case] end: usize,
+) {
+    let mut d = on(dec("ana", action, 0), key);
+    d.after = Some(SpanValue::new(start, end, "clean"));
+    assert!(matches!(
+        check(&record(), &[], &[], &d),
+        Err(Refusal::CleanLabel)
+    ));
+    d.after = Some(SpanValue::new(start, end, "overgeneration"));
+    assert!(check(&record(), &[], &[], &d).is_ok());
+}
+
 /// A note or reason is kept as the screen keeps what is typed: trimmed, a blank one none (a
 /// removal's then `other`).
 #[rstest]

@@ -9,6 +9,7 @@ use super::super::Kind;
 use super::Checker;
 use crate::formats::quote_str;
 use crate::model::offsets::{self, CharMap};
+use crate::model::CLEAN;
 
 /// The answer spans index into, measured once. Non-ASCII text is sliced by walking it for the
 /// first few spans; a code-point table is built only when a record has many spans.
@@ -396,7 +397,13 @@ impl Checker<'_> {
         let labels = self.set.labels;
         match &o.label {
             Scalar::Str(l) => {
-                if !labels.has_label(l) {
+                if l.as_ref() == CLEAN {
+                    // The toolace set holds `clean` as a record type; a span marks a hallucination.
+                    self.sink.push(
+                        Kind::UnknownLabel,
+                        format!("{at}: label \"clean\" is a record's type, not a span's"),
+                    );
+                } else if !labels.has_label(l) {
                     self.sink.push(
                         Kind::UnknownLabel,
                         format!(
