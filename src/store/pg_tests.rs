@@ -321,3 +321,29 @@ fn a_commit_whose_reply_was_lost_is_found_by_its_origin_not_reported_unsaved() {
         .expect("the screen's save, the same");
     assert_eq!(store.decisions(None).expect("log"), [one, two[0].clone()]);
 }
+
+/// A database set to acknowledge commits before they are flushed would let a crash lose a
+/// decision the screen said was saved: the store's connection turns flushing back on.
+#[test]
+fn commits_are_flushed_even_where_the_database_says_not_to() {
+    let Some(db) = PgDb::create() else { return };
+    let mut c = postgres::Client::connect(&db.url, postgres::NoTls).expect("raw");
+    c.batch_execute(
+        "DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET synchronous_commit = off', \
+         current_database()); END $$",
+    )
+    .expect("set off");
+    drop(c);
+    let mut raw = postgres::Client::connect(&db.url, postgres::NoTls).expect("raw again");
+    let theirs: String = raw
+        .query_one("SHOW synchronous_commit", &[])
+        .expect("show")
+        .get(0);
+    assert_eq!(theirs, "off", "the database's setting took");
+    let store = Store::open(&db.path()).expect("open");
+    let rows = store
+        .conn
+        .query("SHOW synchronous_commit", &[])
+        .expect("show");
+    assert_eq!(rows[0].0[0], super::engine::Value::Text("on".into()));
+}

@@ -11,7 +11,8 @@
 //!   privilege, so a reviewer's role can be INSERT/SELECT only on the log (README, "Running a
 //!   team server"); readers never wait for it.
 //! - **Saved means committed.** `COMMIT` returns once the server has flushed the commit to its
-//!   WAL (`synchronous_commit = on`, the default).
+//!   WAL (`synchronous_commit = on`, the default; a connection that finds it `off`, set by the
+//!   server, database or role, turns it on for itself).
 //! - **The connection comes back.** When the server goes away, the statement in progress fails
 //!   ([`is_connection_error`]: the caller shows the decision as not saved, nothing of its
 //!   transaction is kept) and the next statement connects again; until the server is back each
@@ -95,7 +96,14 @@ impl PgConn {
             url::SslMode::Require | url::SslMode::VerifyFull => postgres::config::SslMode::Require,
         });
         let tls = tls::connector(&self.url).map_err(DbError::Setup)?;
-        *client = Some(config.connect(tls)?);
+        let mut c = config.connect(tls)?;
+        // Saved means flushed: a server, database or role set to `synchronous_commit = off`
+        // acknowledges commits that a crash loses; this connection's commits are flushed.
+        let sync: String = c.query_one("SHOW synchronous_commit", &[])?.try_get(0)?;
+        if sync == "off" {
+            c.batch_execute("SET synchronous_commit = on")?;
+        }
+        *client = Some(c);
         Ok(())
     }
 
