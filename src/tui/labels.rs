@@ -86,9 +86,9 @@ pub fn read_file(path: &Path) -> Result<Vec<LabelName>, String> {
 }
 
 /// The choices for `record`: the given set, else the embedded LettuceDetect taxonomy's
-/// categories when the record's spans carry categories, else the embedded toolace types but
-/// `clean` (a record's type, no span's label); labels seen in the record are added. The
-/// embedded sets are the ones `validate` checks against.
+/// categories when the record's spans carry categories, else the embedded toolace types;
+/// labels seen in the record are added. Never `clean`: a record's type, no span's label
+/// (`validate` and `apply` refuse it). The embedded sets are the ones `validate` checks against.
 #[must_use]
 pub fn choices(given: Option<&[LabelName]>, record: &Record) -> Vec<LabelName> {
     let builtin = |name| Taxonomy::builtin(name).unwrap_or_default();
@@ -105,7 +105,6 @@ pub fn choices(given: Option<&[LabelName]>, record: &Record) -> Vec<LabelName> {
         builtin("toolace")
             .labels
             .iter()
-            .filter(|l| *l != CLEAN)
             .map(|l| LabelName::plain(l))
             .collect()
     };
@@ -114,6 +113,7 @@ pub fn choices(given: Option<&[LabelName]>, record: &Record) -> Vec<LabelName> {
             out.push(LabelName::of(s));
         }
     }
+    out.retain(|c| c.label != CLEAN);
     out
 }
 
@@ -137,6 +137,22 @@ mod tests {
             names,
             ["contradiction", "missing_tool", "overgeneration", "made_up"]
         );
+    }
+
+    /// `--labels toolace` names the file whose labels include the record type `clean`, and a
+    /// file may label a span so: neither is offered.
+    #[test]
+    fn clean_is_never_offered() {
+        let toolace = read_file(Path::new("toolace")).expect("built in");
+        assert!(
+            toolace.iter().any(|c| c.label == CLEAN),
+            "the file lists it"
+        );
+        for given in [None, Some(toolace.as_slice())] {
+            let c = choices(given, &record(None, CLEAN));
+            let names: Vec<String> = c.iter().map(shown).collect();
+            assert_eq!(names, ["contradiction", "missing_tool", "overgeneration"]);
+        }
     }
 
     #[test]
