@@ -1,0 +1,336 @@
+//! Integration tests: the commands that write a file (`convert --out`/`--config`, `merge-db`
+//! OUT, the databases of `assign` and `apply`) on every failure path a test can provoke (the
+//! folder missing, the destination a folder, a file that is no database, a full disk through
+//! `/dev/full`, a full standard output, an unreadable input): exit 2 with a message naming the
+//! path, no temporary file left, nothing existing replaced or cut short, and no "written" or
+//! "saved" for what was not.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use super::common::fixture;
+use super::hostile::hostile_arg;
+
+/// Run the binary with `args`, its standard output `/dev/full` when `full_stdout`.
+fn spanreview(args: &[&std::ffi::OsStr], full_stdout: bool) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_spanreview"));
+    cmd.args(args).stdin(Stdio::null());
+    if full_stdout {
+        let full = std::fs::File::options()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        cmd.stdout(full);
+    }
+    cmd.output().expect("runs")
+}
+
+/// The names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .expect("ls")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// The run failed as it must: exit 2, one message on stderr naming `path` (as escaped), and
+/// neither channel claiming a write or a save.
+fn failed_naming(what: &str, out: &Output, path: &str) {
+    assert_eq!(out.status.code(), Some(2), "{what}: {out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(path), "{what}: {path:?} not in {err}");
+    for channel in [&out.stdout[..], &out.stderr[..]] {
+        let text = String::from_utf8_lossy(channel);
+        for claim in ["records written", "saved in", "decisions saved", " added"] {
+            assert!(!text.contains(claim), "{what}: says {claim:?}: {text}");
+        }
+    }
+}
+
+/// A folder holding an old `--out`, an old `--config` and a folder named `dir`.
+struct Scene {
+    dir: tempfile::TempDir,
+    out: PathBuf,
+    config: PathBuf,
+    folder: PathBuf,
+}
+
+const OLD_OUT: &str = "old ’out’ 東京\n";
+const OLD_CONFIG: &str = "<View>old °</View>\n";
+
+impl Scene {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().expect("tmp");
+        let out = dir.path().join("tasks°.json");
+        let config = dir.path().join("config’.xml");
+        let folder = dir.path().join(format!("dir{}", hostile_arg()));
+        std::fs::write(&out, OLD_OUT).expect("write");
+        std::fs::write(&config, OLD_CONFIG).expect("write");
+        std::fs::create_dir(&folder).expect("mkdir");
+        Self {
+            dir,
+            out,
+            config,
+            folder,
+        }
+    }
+
+    /// The old files are as they were, and nothing was added beside them.
+    fn unchanged(&self, what: &str, before: &[String]) {
+        assert_eq!(
+            std::fs::read_to_string(&self.out).expect("out"),
+            OLD_OUT,
+            "{what}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&self.config).expect("config"),
+            OLD_CONFIG,
+            "{what}"
+        );
+        assert_eq!(names(self.dir.path()), before, "{what}: left behind");
+        assert!(
+            names(&self.folder).is_empty(),
+            "{what}: wrote into the folder"
+        );
+    }
+}
+
+#[test]
+fn convert_whose_config_cannot_be_written_replaces_nothing() {
+    let s = Scene::new();
+    let records = fixture("hostile/records.jsonl");
+    let before = names(s.dir.path());
+    let missing = s
+        .dir
+        .path()
+        .join(format!("gone{}", hostile_arg()))
+        .join("c.xml");
+    let full = PathBuf::from("/dev/full");
+    for (what, config, named) in [
+        (
+            "config in a missing folder",
+            Some(&missing),
+            "gone\\u{1b}[2J",
+        ),
+        ("config a folder", Some(&s.folder), "dir\\u{1b}[2J"),
+        ("config on a full disk", Some(&full), "/dev/full"),
+        ("config to a full stdout", None, "standard output"),
+    ] {
+        let mut args: Vec<&std::ffi::OsStr> = vec![
+            "convert".as_ref(),
+            records.as_ref(),
+            "--to".as_ref(),
+            "label-studio".as_ref(),
+            "--out".as_ref(),
+            s.out.as_ref(),
+        ];
+        if let Some(c) = config {
+            args.extend(["--config".as_ref(), c.as_os_str()]);
+        }
+        let out = spanreview(&args, config.is_none());
+        failed_naming(what, &out, named);
+        s.unchanged(what, &before);
+    }
+}
+
+#[test]
+fn convert_whose_out_cannot_be_written_replaces_nothing() {
+    let s = Scene::new();
+    let records = fixture("hostile/records.jsonl");
+    let before = names(s.dir.path());
+    let h = hostile_arg();
+    let missing = s.dir.path().join(format!("gone{h}")).join("o.jsonl");
+    let folder = s.folder.to_string_lossy().into_owned();
+    let cases: Vec<(&str, Vec<String>, &str)> = vec![
+        (
+            "out a folder",
+            vec!["--out".into(), folder],
+            "dir\\u{1b}[2J",
+        ),
+        (
+            "out in a missing folder",
+            vec!["--out".into(), missing.to_string_lossy().into_owned()],
+            "gone\\u{1b}[2J",
+        ),
+        (
+            "out on a full disk",
+            vec!["--out".into(), "/dev/full".into()],
+            "/dev/full",
+        ),
+        (
+            "out to a full stdout",
+            vec!["--out".into(), "-".into()],
+            "standard output",
+        ),
+        (
+            "records missing",
+            vec![
+                "--out".into(),
+                s.out.to_string_lossy().into_owned(),
+                "--records".into(),
+                format!("{}/nope{h}.jsonl", s.dir.path().display()),
+            ],
+            "nope\\u{1b}[2J",
+        ),
+    ];
+    for (what, extra, named) in cases {
+        let to = if extra.iter().any(|a| a == "--records") {
+            "ragtruth"
+        } else {
+            "prodigy"
+        };
+        let mut args: Vec<&std::ffi::OsStr> = vec![
+            "convert".as_ref(),
+            records.as_ref(),
+            "--to".as_ref(),
+            to.as_ref(),
+        ];
+        args.extend(extra.iter().map(std::ffi::OsStr::new));
+        let out = spanreview(&args, what.contains("stdout"));
+        failed_naming(what, &out, named);
+        s.unchanged(what, &before);
+    }
+    // An input that cannot be read (a folder, a missing file) writes nothing either.
+    for (what, input) in [
+        ("input a folder", s.folder.clone()),
+        ("input missing", s.dir.path().join(format!("none{h}"))),
+    ] {
+        let out = spanreview(
+            &[
+                "convert".as_ref(),
+                input.as_ref(),
+                "--to".as_ref(),
+                "prodigy".as_ref(),
+                "--out".as_ref(),
+                s.out.as_ref(),
+            ],
+            false,
+        );
+        assert_eq!(out.status.code(), Some(2), "{what}: {out:?}");
+        s.unchanged(what, &before);
+    }
+}
+
+/// A database with the hostile records' decisions applied, at `path`.
+fn applied_db(dir: &Path, path: &Path) {
+    let decisions = dir.join("d.jsonl");
+    let lines: Vec<serde_json::Value> = super::hostile::record_ids()
+        .into_iter()
+        .map(|id| serde_json::json!({"record_id": id, "action": "accept", "span_key": "gold:0"}))
+        .collect();
+    super::common::write_jsonl(&decisions, &lines);
+    let out = spanreview(
+        &[
+            "apply".as_ref(),
+            fixture("hostile/records.jsonl").as_ref(),
+            "--decisions".as_ref(),
+            decisions.as_ref(),
+            "--reviewer".as_ref(),
+            "ana".as_ref(),
+            "--db".as_ref(),
+            path.as_ref(),
+        ],
+        false,
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
+
+#[test]
+fn merge_db_failures_leave_out_as_it_was() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let h = hostile_arg();
+    let out_db = dir.path().join(format!("team{h}.sqlite"));
+    applied_db(dir.path(), &out_db);
+    let input = dir.path().join("in.sqlite");
+    std::fs::copy(&out_db, &input).expect("copy");
+    let not_db = dir.path().join(format!("text{h}.sqlite"));
+    std::fs::write(&not_db, "not a database ’\n").expect("write");
+    let folder = dir.path().join(format!("dir{h}"));
+    std::fs::create_dir(&folder).expect("mkdir");
+    let missing = dir.path().join(format!("none{h}.sqlite"));
+    let full = PathBuf::from("/dev/full");
+    let bytes = |p: &Path| std::fs::read(p).expect("read");
+    let (out_before, text_before, names_before) =
+        (bytes(&out_db), bytes(&not_db), names(dir.path()));
+    for (what, out, inputs, named) in [
+        ("input missing", &out_db, vec![&missing], "none\\u{1b}[2J"),
+        (
+            "input no database",
+            &out_db,
+            vec![&input, &not_db],
+            "text\\u{1b}[2J",
+        ),
+        ("input a folder", &out_db, vec![&folder], "dir\\u{1b}[2J"),
+        ("out no database", &not_db, vec![&input], "text\\u{1b}[2J"),
+        ("out a folder", &folder, vec![&input], "dir\\u{1b}[2J"),
+        ("out on a full disk", &full, vec![&input], "/dev/full"),
+    ] {
+        let mut args: Vec<&std::ffi::OsStr> = vec!["merge-db".as_ref(), out.as_ref()];
+        args.extend(inputs.iter().map(|p| p.as_os_str()));
+        let run = spanreview(&args, false);
+        failed_naming(what, &run, named);
+        assert_eq!(bytes(&out_db), out_before, "{what}");
+        assert_eq!(bytes(&not_db), text_before, "{what}");
+        assert_eq!(names(dir.path()), names_before, "{what}: left behind");
+        assert!(names(&folder).is_empty(), "{what}");
+    }
+}
+
+#[test]
+fn assign_and_apply_on_a_database_that_cannot_be_written_say_so_and_save_nothing() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let h = hostile_arg();
+    let records = fixture("hostile/records.jsonl");
+    let not_db = dir.path().join(format!("text{h}.sqlite"));
+    std::fs::write(&not_db, "not a database ’\n").expect("write");
+    let folder = dir.path().join(format!("dir{h}"));
+    std::fs::create_dir(&folder).expect("mkdir");
+    let decisions = dir.path().join("d.jsonl");
+    super::common::write_jsonl(
+        &decisions,
+        &[
+            serde_json::json!({"record_id": super::hostile::record_ids()[0], "action": "accept",
+                             "span_key": "gold:0", "reviewer": "ana"}),
+        ],
+    );
+    let before = names(dir.path());
+    let full = PathBuf::from("/dev/full");
+    for (what, db, named) in [
+        ("no database", &not_db, "text\\u{1b}[2J"),
+        ("a folder", &folder, "dir\\u{1b}[2J"),
+        ("a full disk", &full, "/dev/full"),
+    ] {
+        let assign = spanreview(
+            &[
+                "assign".as_ref(),
+                records.as_ref(),
+                "--reviewers".as_ref(),
+                "ana,bo".as_ref(),
+                "--db".as_ref(),
+                db.as_ref(),
+            ],
+            false,
+        );
+        failed_naming(&format!("assign: {what}"), &assign, named);
+        let apply = spanreview(
+            &[
+                "apply".as_ref(),
+                records.as_ref(),
+                "--decisions".as_ref(),
+                decisions.as_ref(),
+                "--db".as_ref(),
+                db.as_ref(),
+            ],
+            false,
+        );
+        failed_naming(&format!("apply: {what}"), &apply, named);
+        assert_eq!(
+            std::fs::read_to_string(&not_db).expect("read"),
+            "not a database ’\n"
+        );
+        assert_eq!(names(dir.path()), before, "{what}: left behind");
+        assert!(names(&folder).is_empty(), "{what}");
+    }
+}
