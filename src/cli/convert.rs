@@ -135,6 +135,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bail!("--config is the labeling config of --to label-studio");
     }
     let ds = Dataset::open(&args.inputs, args.format)?;
+    // Interrupted while writing, the temporary files go (as export's do).
+    crate::cli::export::cleanup::install()?;
     let from = ds.primary().format;
     if args.records.is_none()
         && !BUILDS.contains(&args.to)

@@ -53,7 +53,7 @@
 //! floor, so a module below cli would import upwards until those move down.
 
 mod atomic;
-mod cleanup;
+pub(crate) mod cleanup;
 mod dest;
 mod features;
 mod lenient;

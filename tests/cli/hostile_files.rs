@@ -334,3 +334,55 @@ fn assign_and_apply_on_a_database_that_cannot_be_written_say_so_and_save_nothing
         assert!(names(&folder).is_empty(), "{what}");
     }
 }
+
+/// Interrupted (SIGTERM) while its output is being written, convert leaves no temporary file
+/// and the old `--config` as it was. The run is held mid-write without a timing: `--out` is a
+/// FIFO that this test reads one chunk of and then leaves full, so convert is blocked flushing
+/// it, after `--config`'s temporary file was made.
+#[test]
+fn convert_interrupted_mid_write_leaves_nothing_behind() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().expect("tmp");
+    let fifo = dir.path().join("tasks.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let cfg = dir.path().join("cfg");
+    std::fs::create_dir(&cfg).expect("mkdir");
+    let config = cfg.join("config°.xml");
+    std::fs::write(&config, OLD_CONFIG).expect("write");
+    // About 600 kB of tasks: more than a pipe holds, less than the writer's buffer, so the
+    // first write to the FIFO is the flush after both outputs were opened.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_spanreview"))
+        .arg("convert")
+        .arg(super::common::data(
+            "toolace/test_records_reconstructed.jsonl",
+        ))
+        .args(["--to", "label-studio", "--out"])
+        .arg(&fifo)
+        .arg("--config")
+        .arg(&config)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let mut reader = std::fs::File::open(&fifo).expect("open the FIFO");
+    let mut chunk = [0u8; 4096];
+    let n = reader.read(&mut chunk).expect("read");
+    assert!(n > 0 && chunk.starts_with(b"["), "{n}");
+    let killed = Command::new("kill")
+        .arg("-TERM")
+        .arg(child.id().to_string())
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let status = child.wait().expect("wait");
+    drop(reader);
+    assert_eq!(names(&cfg), vec!["config°.xml".to_owned()], "left behind");
+    // The signal handler's exit: 128 + SIGTERM.
+    assert_eq!(status.code(), Some(143), "{status:?}");
+    assert_eq!(
+        std::fs::read_to_string(&config).expect("config"),
+        OLD_CONFIG
+    );
+}
