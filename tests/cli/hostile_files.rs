@@ -386,3 +386,67 @@ fn convert_interrupted_mid_write_leaves_nothing_behind() {
         OLD_CONFIG
     );
 }
+
+/// `apply` that saves nothing (a dry run, a line that is no decision, a line the check
+/// refuses) makes no database file, nor its folder, where there was none.
+#[test]
+fn apply_saving_nothing_makes_no_database() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let records = fixture("hostile/records.jsonl");
+    let id = &super::hostile::record_ids()[0];
+    let good = serde_json::json!({"record_id": id, "action": "accept", "span_key": "gold:0",
+                                  "reviewer": "ana"});
+    let unknown = serde_json::json!({"record_id": "nope°", "action": "accept",
+                                     "span_key": "gold:0", "reviewer": "ana"});
+    let write = |name: &str, text: String| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).expect("write");
+        p
+    };
+    let good_file = write("good.jsonl", format!("{good}\n"));
+    let not_json = write("broken.jsonl", format!("{good}\n{{\"record_id\": \n"));
+    let refused = write("refused.jsonl", format!("{good}\n{unknown}\n"));
+    let db = dir.path().join("new’/team.sqlite");
+    for (what, file, dry, code) in [
+        ("dry run", &good_file, true, 0),
+        ("not a decision", &not_json, false, 1),
+        ("refused by the check", &refused, false, 1),
+    ] {
+        let mut args: Vec<&std::ffi::OsStr> = vec![
+            "apply".as_ref(),
+            records.as_ref(),
+            "--decisions".as_ref(),
+            file.as_ref(),
+            "--db".as_ref(),
+            db.as_ref(),
+        ];
+        if dry {
+            args.push("--dry-run".as_ref());
+        }
+        let out = spanreview(&args, false);
+        assert_eq!(out.status.code(), Some(code), "{what}: {out:?}");
+        assert!(
+            !db.parent().expect("folder").exists(),
+            "{what}: made {}",
+            db.display()
+        );
+    }
+    // Saving makes it.
+    let out = spanreview(
+        &[
+            "apply".as_ref(),
+            records.as_ref(),
+            "--decisions".as_ref(),
+            good_file.as_ref(),
+            "--db".as_ref(),
+            db.as_ref(),
+        ],
+        false,
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let log = spanreview::store::Store::open_existing(&db)
+        .expect("made")
+        .decisions(None)
+        .expect("log");
+    assert_eq!(log.len(), 1);
+}
