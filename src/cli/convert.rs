@@ -51,7 +51,7 @@ Exit status:
   0  converted, nothing to report
   1  converted, with problems reported (spans that do not slice, records with no original in \
 --records or no spans to take)
-  2  a usage or I/O error (nothing written)")]
+  2  a usage or I/O error, or no record converted without --records (nothing written)")]
 pub struct Args {
     /// Input files (JSONL or a JSON array; several are joined by id). `-` is standard input.
     #[arg(required = true, value_name = "IN")]
@@ -237,6 +237,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 args.to.name()
             )),
         }
+    }
+    // Records neither converted nor left out as unannotated failed, each reported: when that is
+    // every one, there is nothing to write over an existing output (onto --records, the
+    // originals would still be written, untouched).
+    if originals.is_none() && made.values.is_empty() && ds.len() > made.unannotated {
+        for p in &made.problems {
+            eprintln!("{p}");
+        }
+        bail!(
+            "none of the {} records was converted (each reported above); nothing written to {}",
+            ds.len() - made.unannotated,
+            args.out.display()
+        );
     }
     let layout = match &originals {
         Some(o) => {

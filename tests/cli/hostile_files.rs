@@ -450,3 +450,43 @@ fn apply_saving_nothing_makes_no_database() {
         .expect("log");
     assert_eq!(log.len(), 1);
 }
+
+/// `convert` that converts none of its records (every line unreadable, or of another format
+/// than `--format` says) writes nothing over an existing `--out`: exit 2, each line reported.
+#[test]
+fn convert_converting_nothing_replaces_nothing() {
+    let s = Scene::new();
+    let before = names(s.dir.path());
+    let broken = s.dir.path().join("broken°.jsonl");
+    std::fs::write(&broken, "{\"id\": \"a’\", \"output\": \n{\"id\": \"b\",\n").expect("write");
+    std::fs::rename(&broken, s.folder.join("broken°.jsonl")).expect("move");
+    let broken = s.folder.join("broken°.jsonl");
+    let records = fixture("hostile/records.jsonl");
+    for (what, input, format) in [
+        ("every line unreadable", &broken, "ragtruth"),
+        ("every record another format", &records, "label-studio"),
+    ] {
+        let out = spanreview(
+            &[
+                "convert".as_ref(),
+                input.as_ref(),
+                "--format".as_ref(),
+                format.as_ref(),
+                "--to".as_ref(),
+                "prodigy".as_ref(),
+                "--out".as_ref(),
+                s.out.as_ref(),
+            ],
+            false,
+        );
+        failed_naming(what, &out, "tasks°.json");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(":2: "), "{what}: every line reported: {err}");
+        assert_eq!(
+            std::fs::read_to_string(&s.out).expect("out"),
+            OLD_OUT,
+            "{what}"
+        );
+        assert_eq!(names(s.dir.path()), before, "{what}: left behind");
+    }
+}
