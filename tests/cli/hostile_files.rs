@@ -490,3 +490,25 @@ fn convert_converting_nothing_replaces_nothing() {
         assert_eq!(names(s.dir.path()), before, "{what}: left behind");
     }
 }
+
+/// `merge-db` whose standard output is full says which output failed (the merge itself is
+/// committed, input by input, before its line is printed).
+#[test]
+fn merge_db_to_a_full_stdout_names_it() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let input = dir.path().join("ana°.sqlite");
+    applied_db(dir.path(), &input);
+    let out_db = dir.path().join("team’.sqlite");
+    let out = spanreview(
+        &["merge-db".as_ref(), out_db.as_ref(), input.as_ref()],
+        true,
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("standard output"), "{err}");
+    let merged = spanreview::store::Store::open_existing(&out_db)
+        .expect("out")
+        .decisions(None)
+        .expect("log");
+    assert_eq!(merged.len(), super::hostile::record_ids().len());
+}
