@@ -484,6 +484,7 @@ fn review_errors_before_the_screen_opens_are_escaped() {
     std::fs::write(&garbage, format!("{}\n", all_hostile().replace('\0', ""))).expect("write");
     let records = fixture("hostile/records.jsonl");
     let db = dir.path().join("ok.sqlite");
+    let queue = format!("q{h}");
     let cases: Vec<(&str, Vec<&std::ffi::OsStr>)> = vec![
         (
             "not a database",
@@ -501,20 +502,27 @@ fn review_errors_before_the_screen_opens_are_escaped() {
             "not a dataset",
             vec![garbage.as_ref(), "--db".as_ref(), db.as_ref()],
         ),
+        (
+            "unknown queue",
+            vec![
+                records.as_ref(),
+                "--db".as_ref(),
+                db.as_ref(),
+                "--queue".as_ref(),
+                queue.as_ref(),
+            ],
+        ),
     ];
     for (what, args) in cases {
         // A terminal for stdout (review refuses to start without one), the arguments
         // through the environment (script's command line is read by a shell).
+        let line: String = (0..args.len()).map(|i| format!(" \"$SR_A{i}\"")).collect();
         let mut cmd = std::process::Command::new("script");
-        cmd.args([
-            "-qec",
-            "\"$SR_BIN\" review \"$SR_A0\" \"$SR_A1\" \"$SR_A2\"",
-            "/dev/null",
-        ])
-        .env("SR_BIN", env!("CARGO_BIN_EXE_spanreview"))
-        .env("SPANREVIEW_LOG", dir.path().join("review.log"))
-        .env("XDG_CONFIG_HOME", dir.path().join("config"))
-        .stdin(std::process::Stdio::null());
+        cmd.args(["-qec", &format!("\"$SR_BIN\" review{line}"), "/dev/null"])
+            .env("SR_BIN", env!("CARGO_BIN_EXE_spanreview"))
+            .env("SPANREVIEW_LOG", dir.path().join("review.log"))
+            .env("XDG_CONFIG_HOME", dir.path().join("config"))
+            .stdin(std::process::Stdio::null());
         for (i, a) in args.iter().enumerate() {
             cmd.env(format!("SR_A{i}"), a);
         }
