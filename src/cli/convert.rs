@@ -20,7 +20,7 @@ use anyhow::{bail, Context};
 use serde_json::{json, Value};
 
 use crate::cli::eprintln;
-use crate::cli::export::{persist_all, AtomicFile};
+use crate::cli::export::{persist_all, AtomicFile, Protected};
 use crate::formats::index::Layout;
 use crate::formats::{judges, prodigy, DataFile, Dataset, Format};
 use crate::model::{Record, Span};
@@ -133,6 +133,15 @@ struct Made {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.config.is_some() && args.to != Format::LabelStudio {
         bail!("--config is the labeling config of --to label-studio");
+    }
+    // The config renamed over the tasks would lose them (a stream such as /dev/null is fine).
+    if let Some(config) = &args.config {
+        let file = std::fs::metadata(&args.out).map_or(true, |m| m.is_file());
+        if args.out.as_os_str() != "-" && file {
+            let mut out = Protected::default();
+            out.add(&args.out, "the --out file");
+            out.check(config, "--config")?;
+        }
     }
     let ds = Dataset::open(&args.inputs, args.format)?;
     // Interrupted while writing, the temporary files go (as export's do).

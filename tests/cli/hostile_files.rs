@@ -512,3 +512,32 @@ fn merge_db_to_a_full_stdout_names_it() {
         .expect("log");
     assert_eq!(merged.len(), super::hostile::record_ids().len());
 }
+
+/// `--config` that is `--out` (the same path, or the same file under another name) is refused
+/// before anything is written: the config renamed over the tasks would lose them.
+#[test]
+fn convert_refuses_a_config_that_is_the_out_file() {
+    let s = Scene::new();
+    let records = fixture("hostile/records.jsonl");
+    let link = s.dir.path().join("link’.xml");
+    std::fs::hard_link(&s.out, &link).expect("link");
+    let before = names(s.dir.path());
+    for (what, config) in [("same path", &s.out), ("hard link", &link)] {
+        let out = spanreview(
+            &[
+                "convert".as_ref(),
+                records.as_ref(),
+                "--to".as_ref(),
+                "label-studio".as_ref(),
+                "--out".as_ref(),
+                s.out.as_ref(),
+                "--config".as_ref(),
+                config.as_ref(),
+            ],
+            false,
+        );
+        failed_naming(what, &out, "--config");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("tasks°.json"));
+        s.unchanged(what, &before);
+    }
+}
