@@ -432,6 +432,29 @@ fn convert_every_direction_escapes_its_warnings_and_the_labeling_config() {
         assert!(err.contains("edited.json\\u{1b}[2J"), "{to}: {err}");
         assert!(err.contains("wrong\\u001b[2J"), "{to}: {err}");
     }
+    // Every direction between the three, each summary naming the hostile output escaped.
+    for (from, input) in [
+        ("ragtruth", &records),
+        ("label-studio", &ls),
+        ("prodigy", &pg),
+    ] {
+        for to in ["ragtruth", "prodigy", "label-studio"] {
+            let what = format!("{from} to {to}");
+            let out = convert(
+                &what,
+                &[
+                    input.as_ref(),
+                    "--to".as_ref(),
+                    to.as_ref(),
+                    "--out".as_ref(),
+                    again.as_ref(),
+                ],
+            );
+            assert_eq!(out.status.code(), Some(0), "{what}: {out:?}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains("again\\u{1b}[2J"), "{what}: {err}");
+        }
+    }
 }
 
 #[test]
