@@ -541,3 +541,60 @@ fn convert_refuses_a_config_that_is_the_out_file() {
         s.unchanged(what, &before);
     }
 }
+
+/// `export` with one of its outputs on a full disk (or a full standard output) replaces none
+/// of the others and says which failed.
+#[test]
+fn export_with_one_output_on_a_full_disk_replaces_none() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("log.sqlite");
+    applied_db(dir.path(), &db);
+    let old = |name: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, format!("old {name} ’\n")).expect("write");
+        p
+    };
+    let (out, verdicts, report) = (old("out°.jsonl"), old("verdicts.jsonl"), old("report.md"));
+    let before = names(dir.path());
+    let full = PathBuf::from("/dev/full");
+    let dash = PathBuf::from("-");
+    for (what, o, v, r, named) in [
+        ("--out", &full, &verdicts, &report, "/dev/full"),
+        ("--verdicts", &out, &full, &report, "/dev/full"),
+        ("--report", &out, &verdicts, &full, "/dev/full"),
+        ("--out - to a full stdout", &dash, &verdicts, &report, "-"),
+    ] {
+        let run = spanreview(
+            &[
+                "export".as_ref(),
+                fixture("hostile/records.jsonl").as_ref(),
+                "--db".as_ref(),
+                db.as_ref(),
+                "--out".as_ref(),
+                o.as_ref(),
+                "--verdicts".as_ref(),
+                v.as_ref(),
+                "--report".as_ref(),
+                r.as_ref(),
+            ],
+            o == &dash,
+        );
+        failed_naming(what, &run, named);
+        assert!(
+            !String::from_utf8_lossy(&run.stderr).contains("exported"),
+            "{what}"
+        );
+        for (p, name) in [
+            (&out, "out°.jsonl"),
+            (&verdicts, "verdicts.jsonl"),
+            (&report, "report.md"),
+        ] {
+            assert_eq!(
+                std::fs::read_to_string(p).expect("old"),
+                format!("old {name} ’\n"),
+                "{what}"
+            );
+        }
+        assert_eq!(names(dir.path()), before, "{what}: left behind");
+    }
+}
