@@ -28,12 +28,23 @@ fn main() -> ExitCode {
 /// Print clap's message (help, version or a usage error) and give its exit code. clap quotes
 /// a bad argument as it is: when an argument holds a control or bidirectional character, the
 /// message is printed plain with those escaped (else as clap prints it, colours included).
+/// A newline in an argument cannot be told from the message's own once rendered, so the
+/// message is that of the arguments escaped one by one, when they fail the same way.
 fn usage_error(e: &clap::Error) -> ExitCode {
-    let hostile = std::env::args_os().any(|a| a.to_string_lossy().chars().any(escape::is_hidden));
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let hostile = args
+        .iter()
+        .any(|a| a.to_string_lossy().chars().any(escape::is_hidden));
     if !hostile {
         e.exit();
     }
-    let text = e.render().to_string();
+    let escaped = args
+        .iter()
+        .map(|a| escape::line(&a.to_string_lossy()).into_owned().into());
+    let text = match spanreview::cli::Cli::try_parse_args(escaped) {
+        Err(again) if again.kind() == e.kind() => again.render().to_string(),
+        _ => e.render().to_string(),
+    };
     let text = escape::lines(&text);
     if e.use_stderr() {
         eprint!("{text}");

@@ -83,12 +83,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let (lines, mut refused) = read_lines(&args.decisions, &shown)?;
     let total = lines.len() + refused.len();
-    let store = Store::open(&args.db.db_path())?;
-    let asked = Instant::now();
-    let mut took = asked;
     // A line that is no decision saves nothing of the file; the others are still checked, to
     // report every refused line at once.
     let check_only = args.dry_run || !refused.is_empty();
+    let db = args.db.db_path();
+    // A database not there yet is made only to save into: until every line passed the check
+    // (against its empty log, in memory), no file or folder is made.
+    let fresh = !db.exists() && !crate::store::is_url(&db.to_string_lossy());
+    if fresh && !check_only {
+        let mut trial = Planner::new(&dataset, &name, args.reviewer.as_deref(), true)?;
+        trial.read_records(&lines);
+        match Store::open_in_memory()?.append_batch(|s| trial.plan(s, &lines))? {
+            Ok(_) => {}
+            Err(plan::Refused::Lines(r)) => return Ok(report_refused(&shown, r, total)),
+            Err(plan::Refused::Store(e)) => return Err(e.into()),
+        }
+    }
+    let store = if fresh && check_only {
+        Store::open_in_memory()?
+    } else {
+        Store::open(&db)?
+    };
+    let asked = Instant::now();
+    let mut took = asked;
     let mut planner = Planner::new(&dataset, &name, args.reviewer.as_deref(), check_only)?;
     planner.read_records(&lines);
     let result = store.append_batch(|s| {
@@ -119,16 +136,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("writing the timings to {}", path.display()))?;
     }
     if !refused.is_empty() {
-        refused.sort_by_key(|(n, _)| *n);
-        for (n, why) in &refused {
-            eprintln!("{shown}:{n}: {why}");
-        }
-        eprintln!(
-            "nothing saved: {} of {total} line{} refused",
-            refused.len(),
-            if total == 1 { "" } else { "s" }
-        );
-        return Ok(ExitCode::from(1));
+        return Ok(report_refused(&shown, refused, total));
     }
     let present = planner.present();
     let message = if args.dry_run {
@@ -144,6 +152,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )
     };
     super::write_stdout(format!("{}\n", crate::model::escape::line(&message)).as_bytes())
+}
+
+/// Say why each of the `refused` lines (of `total`) was refused, and that nothing was saved.
+fn report_refused(shown: &str, mut refused: Vec<(usize, String)>, total: usize) -> ExitCode {
+    refused.sort_by_key(|(n, _)| *n);
+    for (n, why) in &refused {
+        eprintln!("{shown}:{n}: {why}");
+    }
+    eprintln!(
+        "nothing saved: {} of {total} line{} refused",
+        refused.len(),
+        if total == 1 { "" } else { "s" }
+    );
+    ExitCode::from(1)
 }
 
 /// Lines by number: the parsed ones, and the refused ones with why.

@@ -129,9 +129,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("{note}");
         super::write_stdout(json_lines(&plan).as_bytes())?
     } else {
-        let mut out = format!("{note}\n");
+        let mut out = format!("{}\n", escape::line(&note));
         out.push_str(&summary(&plan, &decided, Some(&args.reviewers)));
-        super::write_stdout(escape::lines(&out).as_bytes())?
+        super::write_stdout(out.as_bytes())?
     };
     if left_out > 0 {
         eprintln!("{left_out} line(s) without a readable id were left out of the plan (listed)");
@@ -161,12 +161,13 @@ fn show(args: &Args) -> anyhow::Result<ExitCode> {
     }
     let log = store.decisions(Some(&name))?;
     let decided = decided_by(&log, arbitrates_reviewers);
+    let head = format!("plan of dataset {name} in {}", crate::store::shown(&db));
     let out = format!(
-        "plan of dataset {name} in {}\n{}",
-        crate::store::shown(&db),
+        "{}\n{}",
+        escape::line(&head),
         summary(&plan, &decided, None)
     );
-    super::write_stdout(escape::lines(&out).as_bytes())
+    super::write_stdout(out.as_bytes())
 }
 
 /// The records as the planner sees them, in file order; an unreadable record is planned by
@@ -234,7 +235,8 @@ fn json_lines(plan: &[Assigned]) -> String {
 }
 
 /// Per reviewer: records assigned, of them overlap records, of them decided. `team` orders
-/// the rows (others after it, by name).
+/// the rows (others after it, by name). Names are escaped cell by cell (a newline in one
+/// cannot start a row of its own).
 fn summary(
     plan: &[Assigned],
     decided: &HashMap<String, BTreeSet<String>>,
@@ -288,7 +290,7 @@ fn summary(
         let _ = writeln!(
             s,
             "{} {:>8} {:>8} {:>8}",
-            pad(n, width),
+            pad(&escape::line(n), width),
             r.assigned,
             r.overlap,
             r.decided

@@ -20,7 +20,7 @@ use anyhow::{bail, Context};
 use serde_json::{json, Value};
 
 use crate::cli::eprintln;
-use crate::cli::export::AtomicFile;
+use crate::cli::export::{persist_all, AtomicFile, Protected};
 use crate::formats::index::Layout;
 use crate::formats::{judges, prodigy, DataFile, Dataset, Format};
 use crate::model::{Record, Span};
@@ -51,7 +51,7 @@ Exit status:
   0  converted, nothing to report
   1  converted, with problems reported (spans that do not slice, records with no original in \
 --records or no spans to take)
-  2  a usage or I/O error (nothing written)")]
+  2  a usage or I/O error, or no record converted without --records (nothing written)")]
 pub struct Args {
     /// Input files (JSONL or a JSON array; several are joined by id). `-` is standard input.
     #[arg(required = true, value_name = "IN")]
@@ -134,7 +134,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.config.is_some() && args.to != Format::LabelStudio {
         bail!("--config is the labeling config of --to label-studio");
     }
+    // The config renamed over the tasks would lose them (a stream such as /dev/null is fine).
+    if let Some(config) = &args.config {
+        let file = std::fs::metadata(&args.out).map_or(true, |m| m.is_file());
+        if args.out.as_os_str() != "-" && file {
+            let mut out = Protected::default();
+            out.add(&args.out, "the --out file");
+            out.check(config, "--config")?;
+        }
+    }
     let ds = Dataset::open(&args.inputs, args.format)?;
+    // Interrupted while writing, the temporary files go (as export's do).
+    crate::cli::export::cleanup::install()?;
     let from = ds.primary().format;
     if args.records.is_none()
         && !BUILDS.contains(&args.to)
@@ -236,6 +247,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             )),
         }
     }
+    // Records neither converted nor left out as unannotated failed, each reported: when that is
+    // every one, there is nothing to write over an existing output (onto --records, the
+    // originals would still be written, untouched).
+    if originals.is_none() && made.values.is_empty() && ds.len() > made.unannotated {
+        for p in &made.problems {
+            eprintln!("{p}");
+        }
+        bail!(
+            "none of the {} records was converted (each reported above); nothing written to {}",
+            ds.len() - made.unannotated,
+            args.out.display()
+        );
+    }
     let layout = match &originals {
         Some(o) => {
             made.values = (0..o.file.len())
@@ -246,17 +270,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None if matches!(args.to, Format::LabelStudio | Format::LabelStudioMin) => Layout::Array,
         None => Layout::Lines,
     };
-    write_out(&args.out, &made.values, layout)?;
-    if args.to == Format::LabelStudio && originals.is_none() {
-        let xml = tasks::config(&made.labels);
-        match (&args.config, args.out.as_os_str() == "-") {
-            (Some(p), _) => std::fs::write(p, xml).with_context(|| format!("writing {}", p.display()))?,
-            (None, false) => {
-                crate::cli::write_stdout(xml.as_bytes())?;
-            }
-            (None, true) => eprintln!("the labeling config is not printed (the tasks are on standard output): pass --config OUT.xml"),
-        }
-    }
+    let xml = (args.to == Format::LabelStudio && originals.is_none())
+        .then(|| tasks::config(&made.labels));
+    write_out(&args, &made.values, layout, xml.as_deref())?;
     for p in &made.problems {
         eprintln!("{p}");
     }
@@ -334,10 +350,18 @@ fn convert(rec: &Record, from: Format, to: Format, spans: &[Span]) -> Option<Val
     }
 }
 
-/// Write `values` to `path` (`-`: standard output) as JSONL or a JSON array (one element a
-/// line, as Label Studio reads it), as `export` writes a file ([`AtomicFile`]: beside it and
-/// renamed over, so a failed run leaves the old one; through a link; a stream in place).
-fn write_out(path: &Path, values: &[Value], layout: Layout) -> anyhow::Result<()> {
+/// Write `values` to `--out` (`-`: standard output) as JSONL or a JSON array (one element a
+/// line, as Label Studio reads it), and the labeling config `xml` to `--config` or standard
+/// output, as `export` writes its files ([`AtomicFile`]: beside them and renamed over, all or
+/// none, so a failed run leaves the old ones; through a link; a stream in place). The config
+/// goes to standard output before anything is renamed: when that fails, nothing is replaced.
+fn write_out(
+    args: &Args,
+    values: &[Value],
+    layout: Layout,
+    xml: Option<&str>,
+) -> anyhow::Result<()> {
+    let path = &args.out;
     let mut bytes = Vec::new();
     if layout == Layout::Array {
         bytes.extend_from_slice(b"[\n");
@@ -352,13 +376,30 @@ fn write_out(path: &Path, values: &[Value], layout: Layout) -> anyhow::Result<()
     if layout == Layout::Array {
         bytes.extend_from_slice(b"]\n");
     }
-    if path.as_os_str() == "-" {
-        crate::cli::write_stdout(&bytes)?;
-        return Ok(());
+    let mut files = Vec::new();
+    let config = args.config.as_ref().zip(xml);
+    let outputs = std::iter::once((path, "--out", &bytes[..]))
+        .chain(config.map(|(p, xml)| (p, "--config", xml.as_bytes())));
+    for (dest, what, bytes) in outputs {
+        if dest.as_os_str() == "-" {
+            crate::cli::write_stdout(bytes)?;
+            continue;
+        }
+        let mut file = AtomicFile::create(dest)?;
+        file.writer()
+            .and_then(|w| w.write_all(bytes))
+            .with_context(|| format!("writing {}", dest.display()))?;
+        files.push((file, what));
     }
-    let mut file = AtomicFile::create(path)?;
-    file.writer()
-        .and_then(|w| w.write_all(&bytes))
-        .with_context(|| format!("writing {}", path.display()))?;
-    file.persist()
+    match (xml, &args.config) {
+        (Some(xml), None) if path.as_os_str() != "-" => {
+            crate::cli::write_stdout(xml.as_bytes())?;
+        }
+        (Some(_), None) => eprintln!(
+            "the labeling config is not printed (the tasks are on standard output): pass \
+             --config OUT.xml"
+        ),
+        _ => {}
+    }
+    persist_all(files, None)
 }

@@ -53,7 +53,7 @@
 //! floor, so a module below cli would import upwards until those move down.
 
 mod atomic;
-mod cleanup;
+pub(crate) mod cleanup;
 mod dest;
 mod features;
 mod lenient;
@@ -81,7 +81,7 @@ use crate::review::decision::Decision;
 use crate::review::outcome::Tally;
 use crate::store::Store;
 
-pub(crate) use output::{AtomicFile, Protected};
+pub(crate) use output::{persist_all, AtomicFile, Protected};
 use output::{RecordFile, Records};
 use record::Exporter;
 use sink::Sink;

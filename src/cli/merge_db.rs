@@ -68,7 +68,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
         if let Err(e) = writeln!(stdout, "{}", crate::model::escape::line(&line)) {
             if e.kind() != io::ErrorKind::BrokenPipe {
-                return Err(e.into());
+                // A full disk names no file: say which output it was.
+                return Err(anyhow::Error::new(e).context("writing to standard output"));
             }
         }
     }

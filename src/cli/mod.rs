@@ -156,11 +156,13 @@ fn clap_color(c: ColorChoice) -> clap::ColorChoice {
 /// Write `bytes` to standard output; a reader that closed the pipe (`| head`) is no error.
 ///
 /// # Errors
-/// Standard output cannot be written.
+/// Standard output cannot be written (the message says so: a full disk names no file).
 pub(crate) fn write_stdout(bytes: &[u8]) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     match out.write_all(bytes).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::Error::new(e).context("writing to standard output"))
+        }
         _ => Ok(ExitCode::SUCCESS),
     }
 }

@@ -65,19 +65,28 @@ pub fn write_to(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let parent = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent)?;
+    let tmp = tmp_name(path);
+    let mut f = std::fs::File::create(&tmp)?;
+    // Whatever fails after the temporary file exists (a full disk, the rename) removes it.
+    f.write_all(bytes)
+        .and_then(|()| f.sync_all())
+        .and_then(|()| {
+            drop(f);
+            std::fs::rename(&tmp, path)
+        })
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })
+}
+
+/// The temporary name [`write_file`] writes `path` under in this process.
+fn tmp_name(path: &Path) -> PathBuf {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    let tmp = parent.join(format!(
+    path.with_file_name(format!(
         ".{}.{}.tmp",
         name.unwrap_or_default(),
         std::process::id()
-    ));
-    let mut f = std::fs::File::create(&tmp)?;
-    f.write_all(bytes)?;
-    f.sync_all()?;
-    drop(f);
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    ))
 }
 
 #[cfg(test)]
@@ -99,5 +108,27 @@ mod tests {
         let ds = crate::formats::Dataset::open(&again, None).expect("opens");
         assert_eq!(ds.len(), 175);
         assert_eq!(ds.name, "test_records_reconstructed");
+    }
+
+    /// A write that fails (the disk full: the temporary name is a link to `/dev/full`) names
+    /// the file and leaves no temporary file behind.
+    #[test]
+    fn a_failed_write_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let path = dir.path().join(FILES[0].0);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        let tmp = tmp_name(&path);
+        std::os::unix::fs::symlink("/dev/full", &tmp).expect("link");
+        let err = write_to(dir.path()).expect_err("the disk is full");
+        assert!(
+            format!("{err:#}").contains(&path.display().to_string()),
+            "{err:#}"
+        );
+        assert!(
+            std::fs::symlink_metadata(&tmp).is_err(),
+            "left {}",
+            tmp.display()
+        );
+        assert!(!path.exists());
     }
 }

@@ -14,7 +14,7 @@ use spanreview::store::Store;
 use crate::common::{bin, fixture};
 
 /// The corpus: (name, hostile text).
-fn corpus() -> Vec<(String, String)> {
+pub(crate) fn corpus() -> Vec<(String, String)> {
     let text = std::fs::read_to_string(fixture("hostile/corpus.json")).expect("corpus");
     let v: Vec<Value> = serde_json::from_str(&text).expect("corpus is JSON");
     v.iter()
@@ -28,19 +28,19 @@ fn corpus() -> Vec<(String, String)> {
 }
 
 /// Every hostile string of the corpus, one after the other.
-fn all_hostile() -> String {
+pub(crate) fn all_hostile() -> String {
     corpus().into_iter().map(|(_, t)| t).collect()
 }
 
 /// The corpus as one command-line argument or file name: no NUL (which neither can hold), no
 /// `/`, `=` (which would split a path or a `--judge NAME=FILE`).
-fn hostile_arg() -> String {
+pub(crate) fn hostile_arg() -> String {
     all_hostile().replace(['/', '=', '\0'], "_")
 }
 
 /// What must never reach a terminal: C0 controls but the newline, DEL, C1 controls, and the
 /// bidirectional embeddings, overrides, isolates and marks.
-fn forbidden(c: char) -> bool {
+pub(crate) fn forbidden(c: char) -> bool {
     (c.is_control() && c != '\n')
         || matches!(
             c,
@@ -49,7 +49,7 @@ fn forbidden(c: char) -> bool {
 }
 
 /// Fail naming the channel, the line and the character when `bytes` hold a forbidden one.
-fn assert_clean(channel: &str, bytes: &[u8]) {
+pub(crate) fn assert_clean(channel: &str, bytes: &[u8]) {
     let text = std::str::from_utf8(bytes)
         .unwrap_or_else(|e| panic!("{channel}: not UTF-8 ({e}): {bytes:?}"));
     for (n, line) in text.split('\n').enumerate() {
@@ -64,7 +64,7 @@ fn assert_clean(channel: &str, bytes: &[u8]) {
 }
 
 /// Each line of `bytes` parses as JSON and holds no forbidden character; the values.
-fn json_lines(channel: &str, bytes: &[u8]) -> Vec<Value> {
+pub(crate) fn json_lines(channel: &str, bytes: &[u8]) -> Vec<Value> {
     assert_clean(channel, bytes);
     String::from_utf8_lossy(bytes)
         .lines()
@@ -73,7 +73,7 @@ fn json_lines(channel: &str, bytes: &[u8]) -> Vec<Value> {
 }
 
 /// Every string anywhere in `v` (keys included).
-fn strings(v: &Value, out: &mut Vec<String>) {
+pub(crate) fn strings(v: &Value, out: &mut Vec<String>) {
     match v {
         Value::String(s) => out.push(s.clone()),
         Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
@@ -87,12 +87,12 @@ fn strings(v: &Value, out: &mut Vec<String>) {
     }
 }
 
-fn run(cmd: &mut assert_cmd::Command) -> std::process::Output {
+pub(crate) fn run(cmd: &mut assert_cmd::Command) -> std::process::Output {
     cmd.output().expect("runs")
 }
 
 /// The ids of the hostile records, in file order.
-fn record_ids() -> Vec<String> {
+pub(crate) fn record_ids() -> Vec<String> {
     let text = std::fs::read_to_string(fixture("hostile/records.jsonl")).expect("records");
     text.lines()
         .map(|l| {
@@ -210,7 +210,7 @@ fn compare_table_json_and_warnings() {
 
 /// A database with decisions whose every text field is hostile, on the hostile records (with
 /// a hash they do not have: `stats` and `export` call them stale and list them).
-fn hostile_db(db: &Path, dataset: &str) -> Vec<Decision> {
+pub(crate) fn hostile_db(db: &Path, dataset: &str) -> Vec<Decision> {
     let store = Store::open(db).expect("open");
     let mut saved = Vec::new();
     for ((_, h), id) in corpus().into_iter().zip(record_ids()) {

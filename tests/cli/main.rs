@@ -21,6 +21,8 @@ mod export_safety;
 mod export_schema;
 mod formats;
 mod hostile;
+mod hostile_files;
+mod hostile_more;
 mod judges;
 mod keys;
 mod labelstudio;

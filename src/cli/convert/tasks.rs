@@ -135,7 +135,9 @@ pub fn config(labels: &BTreeSet<String>) -> String {
     out
 }
 
-/// `s` escaped for a double-quoted XML attribute.
+/// `s` escaped for a double-quoted XML attribute; control and bidirectional characters as
+/// character references, so that the config printed to a terminal cannot drive it or reorder
+/// it (an XML reader gets the same label back).
 fn xml_attr(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -144,7 +146,9 @@ fn xml_attr(s: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
-            c if c.is_control() => out.push_str(&format!("&#{};", u32::from(c))),
+            c if crate::model::escape::is_hidden(c) => {
+                out.push_str(&format!("&#{};", u32::from(c)))
+            }
             c => out.push(c),
         }
     }
@@ -164,6 +168,12 @@ mod tests {
             "{c}"
         );
         assert!(c.contains("<Label value=\"東京\""), "{c}");
+        let hostile = BTreeSet::from(["a\u{1b}[2J\u{202e}b\u{9b}".to_owned()]);
+        assert!(
+            config(&hostile).contains("<Label value=\"a&#27;[2J&#8238;b&#155;\""),
+            "{}",
+            config(&hostile)
+        );
         assert!(config(&BTreeSet::new()).contains("<Label value=\"hallucination\""));
     }
 

@@ -2,11 +2,13 @@
 
 use super::Report;
 use crate::cli::score4;
+use crate::model::escape::line as cell;
 use crate::review::decision::OutcomeKind;
 use crate::review::metrics::Scores;
 use crate::tui::text::{self, pad};
 
-/// The readable report.
+/// The readable report. Every name in it (dataset, database, sources) is escaped where it is
+/// put ([`cell`]): a newline in one cannot start a line of its own.
 pub(super) fn table(r: &Report) -> String {
     let p = &r.progress;
     let mut s = String::new();
@@ -26,8 +28,8 @@ pub(super) fn table(r: &Report) -> String {
         .collect();
     s.push_str(&format!(
         "dataset {} ({}): {} of {} records fully reviewed, {} with decisions; {}; {} flagged\n",
-        r.dataset,
-        r.db,
+        cell(&r.dataset),
+        cell(&r.db),
         p.reviewed,
         p.records,
         p.with_decisions,
@@ -66,7 +68,7 @@ pub(super) fn table(r: &Report) -> String {
             } else {
                 format!("upheld {} of {n} clusters", x.upheld)
             };
-            (x.name.clone(), &x.overall, up)
+            (cell(&x.name).into_owned(), &x.overall, up)
         })
         .collect();
     s.push_str(&block(
@@ -78,7 +80,10 @@ pub(super) fn table(r: &Report) -> String {
         let rows: Vec<(String, &Scores, String)> = r
             .pairs
             .iter()
-            .map(|x| (format!("{} vs {}", x.a, x.b), &x.overall, String::new()))
+            .map(|x| {
+                let who = format!("{} vs {}", cell(&x.a), cell(&x.b));
+                (who, &x.overall, String::new())
+            })
             .collect();
         s.push('\n');
         s.push_str(&block("pairs (A is the reference)", &rows, false));
@@ -104,7 +109,8 @@ pub(super) fn table(r: &Report) -> String {
         s.push_str("\nalso named by resolutions:\n");
         for (n, j) in others {
             s.push_str(&format!(
-                "  {n}: upheld {} of {} clusters\n",
+                "  {}: upheld {} of {} clusters\n",
+                cell(n),
                 j.upheld,
                 j.upheld + j.dismissed
             ));

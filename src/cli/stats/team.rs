@@ -8,6 +8,7 @@ use std::time::UNIX_EPOCH;
 
 use crate::cli::judge_args::arbitrates_reviewers;
 use crate::cli::score4;
+use crate::model::escape::line as cell;
 use crate::review::decision::Decision;
 use crate::review::team::{decided_by, Pace, TeamAgreement};
 use crate::store::{parse_rfc3339, Assignment};
@@ -55,7 +56,8 @@ pub(super) fn paces(log: &[Decision], plan: Option<&[Assignment]>) -> Vec<Pace> 
         .collect()
 }
 
-/// The team section: label-aware agreement per pair and for the team, then the disagreements.
+/// The team section (names escaped where they are put: a newline in one cannot start a line
+/// of its own): label-aware agreement per pair and for the team, then the disagreements.
 pub(super) fn team_table(t: &TeamAgreement) -> String {
     // (who, records, char F1, kappa, alpha)
     type Row = (String, usize, f64, Option<f64>, Option<f64>);
@@ -64,7 +66,7 @@ pub(super) fn team_table(t: &TeamAgreement) -> String {
         .iter()
         .map(|p| {
             (
-                format!("{} vs {}", p.a, p.b),
+                format!("{} vs {}", cell(&p.a), cell(&p.b)),
                 p.scores.records,
                 p.scores.char_level_labeled.f1,
                 p.scores.kappa_labeled,
@@ -113,7 +115,7 @@ pub(super) fn team_table(t: &TeamAgreement) -> String {
     }
     let _ = writeln!(s, "disagreements ({}):", t.disagreements.len());
     for d in t.disagreements.iter().take(SHOWN) {
-        let _ = writeln!(s, "  {}", d.record_id);
+        let _ = writeln!(s, "  {}", cell(&d.record_id));
         for o in &d.opinions {
             let spans = if o.removed {
                 "removed the record".to_owned()
@@ -127,14 +129,14 @@ pub(super) fn team_table(t: &TeamAgreement) -> String {
                             "[{},{}) {} {:?}",
                             sp.start,
                             sp.end,
-                            crate::review::labeled::LabelName::of(sp),
+                            cell(&crate::review::labeled::LabelName::of(sp).to_string()),
                             sp.text
                         )
                     })
                     .collect::<Vec<_>>()
                     .join("; ")
             };
-            let _ = writeln!(s, "    {}: {spans}", o.reviewer);
+            let _ = writeln!(s, "    {}: {spans}", cell(&o.reviewer));
         }
     }
     if t.disagreements.len() > SHOWN {
@@ -172,7 +174,7 @@ pub(super) fn pace_table(paces: &[Pace]) -> String {
         let _ = writeln!(
             s,
             "{} {:>8} {:>6} {:>6} {:>8} {:>9}",
-            pad(&p.reviewer, width),
+            pad(&cell(&p.reviewer), width),
             opt(p.assigned),
             p.done,
             opt(p.left),
