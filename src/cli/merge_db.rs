@@ -15,7 +15,6 @@ use crate::store::{Store, StoreError};
 
 /// Arguments of `spanreview merge-db`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Example:\n  spanreview merge-db team.sqlite ana.sqlite bo.sqlite")]
 pub struct Args {
     /// The database to merge into (created when missing); a file or a postgresql:// URL.
     #[arg(value_name = "OUT.sqlite")]

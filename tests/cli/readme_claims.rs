@@ -10,7 +10,7 @@ use spanreview::tui::edit::Bounds;
 use spanreview::tui::Action;
 
 use super::app_harness::{goto, mem, open_all};
-use super::common::data;
+use super::common::{bin, data};
 
 // ----- review, arbitration keys: "`t` ... (`Tab`/`Shift-Tab`: the next / previous lane's)" -----
 
@@ -101,4 +101,159 @@ fn tab_in_the_arbitration_edit_wraps_over_two_equal_versions() {
     assert_eq!(editing(&app), (b(0, 48), "1".into()), "wraps to lane 1");
     app.update(Action::PrevVersion);
     assert_eq!(editing(&app), (b(0, 48), "2".into()), "back to lane 2");
+}
+
+// ----- `--help`: "every `--help` names the environment variables the subcommand reads ... and
+// its exit status"; the examples each subcommand's help shows -----
+
+fn help(sub: &str) -> String {
+    let out = bin()
+        .args([sub, "--help"])
+        .env_remove("SPANREVIEW_DB")
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{sub}: {out:?}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn every_subcommand_that_reads_files_names_the_input_environment_and_its_exit_status() {
+    // `apply` and `convert` read their FILEs as the others do (the index cache, `-` copied
+    // into TMPDIR): their help says so too.
+    for sub in [
+        "review", "validate", "compare", "export", "stats", "assign", "apply", "convert",
+    ] {
+        let text = help(sub);
+        for env in ["SPANREVIEW_CACHE_DIR", "SPANREVIEW_INDEX_CACHE", "TMPDIR"] {
+            assert!(
+                text.contains(env),
+                "{sub} --help does not name {env}:\n{text}"
+            );
+        }
+        assert!(text.contains("Exit status:\n  0  "), "{sub}:\n{text}");
+    }
+}
+
+#[test]
+fn every_subcommand_help_shows_its_examples() {
+    // Examples written on a subcommand's arguments were hidden by the ones its entry in the
+    // command list gives (clap takes the latter): each help shows one `Examples:` block.
+    for sub in [
+        "review",
+        "validate",
+        "compare",
+        "decisions",
+        "export",
+        "stats",
+        "assign",
+        "apply",
+        "merge-db",
+        "convert",
+        "completions",
+        "man",
+    ] {
+        let text = help(sub);
+        let examples: Vec<&str> = text
+            .split("Examples:\n")
+            .skip(1)
+            .map(|rest| rest.split("\n\n").next().unwrap_or_default())
+            .collect();
+        assert_eq!(examples.len(), 1, "{sub}:\n{text}");
+        assert!(
+            examples[0]
+                .lines()
+                .all(|l| l.starts_with(&format!("  spanreview {sub}"))
+                    || l.starts_with("  spanreview decisions --json")
+                    || l.starts_with("  zcat ")),
+            "{sub}: every example runs {sub}:\n{}",
+            examples[0]
+        );
+    }
+}
+
+// ----- validate: "A file with no record is a problem (`empty`)" -----
+
+#[test]
+fn an_empty_file_is_an_empty_problem_with_format_and_a_usage_error_without() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let empty = dir.path().join("empty.jsonl");
+    std::fs::write(&empty, "").expect("write");
+    let out = bin().arg("validate").arg(&empty).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot tell the format (the file holds no record); pass --format"),
+        "{err}"
+    );
+    let out = bin()
+        .args(["validate", "--json", "--format", "ragtruth"])
+        .arg(&empty)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(r#""kind":"empty""#),
+        "{out:?}"
+    );
+    // What `validate --help` says about it.
+    assert!(help("validate").contains("a file with no record (`empty`, with --format"));
+}
+
+// ----- export: "a kept span that does not slice its answer ... exit 1 ... leave no output" -----
+
+#[test]
+fn export_exits_1_on_a_kept_span_that_does_not_slice_and_its_help_says_so() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let first = std::fs::read_to_string(data("toolace/test_records_reconstructed.jsonl"))
+        .expect("sample")
+        .lines()
+        .next()
+        .map(str::to_owned)
+        .expect("a line");
+    let mut rec: serde_json::Value = serde_json::from_str(&first).expect("json");
+    rec["hallucination_labels"]
+        .as_array_mut()
+        .expect("labels")
+        .push(serde_json::json!({"start": 30, "end": 20, "text": "", "label": "overgeneration"}));
+    let records = super::common::write(dir.path(), "records.jsonl", &[rec]);
+    let decisions = super::common::write(
+        dir.path(),
+        "d.jsonl",
+        &[
+            serde_json::json!({"record_id": "toolace_train_00021__overgeneration",
+            "action": "accept", "span_key": "gold:0"}),
+        ],
+    );
+    let db = dir.path().join("review.sqlite");
+    let out = bin()
+        .arg("apply")
+        .arg(&records)
+        .arg("--decisions")
+        .arg(&decisions)
+        .args(["--reviewer", "ana", "--db"])
+        .arg(&db)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let reviewed = dir.path().join("reviewed.jsonl");
+    let out = bin()
+        .arg("export")
+        .arg(&records)
+        .arg("--out")
+        .arg(&reviewed)
+        .arg("--db")
+        .arg(&db)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("[30, 20) does not slice"));
+    assert!(!reviewed.exists(), "nothing is written");
+    let text = help("export");
+    let one = text
+        .split("\n  1  ")
+        .nth(1)
+        .and_then(|s| s.split("\n  2  ").next())
+        .expect("exit status 1");
+    assert!(one.contains("do not slice their answer"), "{one}");
+    assert!(text.contains("128+n  killed by signal n"), "{text}");
 }
