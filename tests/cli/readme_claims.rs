@@ -257,3 +257,22 @@ fn export_exits_1_on_a_kept_span_that_does_not_slice_and_its_help_says_so() {
     assert!(one.contains("do not slice their answer"), "{one}");
     assert!(text.contains("128+n  killed by signal n"), "{text}");
 }
+
+// ----- review keys: "`v` / `V` | add: the cursor starts at the character last clicked on the
+// record (not on a span; a search since wins), else at the search's first hit in the answer
+// (after `/`), else at the span's start" — and the help screen says the same -----
+
+#[test]
+fn the_help_screen_says_where_v_starts_as_the_readme_does() {
+    let text = spanreview::tui::strings::MOTIONS_HELP;
+    let at = |s: &str| {
+        text.find(s)
+            .unwrap_or_else(|| panic!("{s:?} not in the help: {text}"))
+    };
+    let (click, hit, span) = (
+        at("v starts at the character last clicked"),
+        at("else at the search's first hit"),
+        at("else at the selected span"),
+    );
+    assert!(click < hit && hit < span, "{text}");
+}
