@@ -276,3 +276,63 @@ fn the_help_screen_says_where_v_starts_as_the_readme_does() {
     );
     assert!(click < hit && hit < span, "{text}");
 }
+
+// ----- "Sources are imported into the database once, keyed by the SHA-256 of the file";
+// "`decisions`, `export`, `stats` and `merge-db` add no decision to a database" -----
+
+#[test]
+fn stats_imports_a_judge_file_once_by_its_bytes_and_adds_no_decision() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let records = data("toolace/test_records_reconstructed.jsonl");
+    let decisions = super::common::write(
+        dir.path(),
+        "d.jsonl",
+        &[
+            serde_json::json!({"record_id": "toolace_train_00021__overgeneration",
+            "action": "accept", "span_key": "gold:0"}),
+        ],
+    );
+    let db = dir.path().join("review.sqlite");
+    let out = bin()
+        .arg("apply")
+        .arg(&records)
+        .arg("--decisions")
+        .arg(&decisions)
+        .args(["--reviewer", "ana", "--db"])
+        .arg(&db)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    // The same bytes under another path: read from the database the second time.
+    let copy = dir.path().join("copy.jsonl");
+    std::fs::copy(data("toolace/ensemble/predictions_combined.jsonl"), &copy).expect("copy");
+    let mut said = Vec::new();
+    for judge in [data("toolace/ensemble/predictions_combined.jsonl"), copy] {
+        let out = bin()
+            .arg("stats")
+            .arg(&records)
+            .arg("--judge")
+            .arg(format!("ensemble={}", judge.display()))
+            .arg("--db")
+            .arg(&db)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        said.push(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    assert!(
+        said[0].contains("imported into the database: ensemble"),
+        "{}",
+        said[0]
+    );
+    assert!(
+        said[1].contains("read from the database (imported before)"),
+        "{}",
+        said[1]
+    );
+    let log = Store::open_existing(&db)
+        .expect("db")
+        .decisions(None)
+        .expect("log");
+    assert_eq!(log.len(), 1, "stats added no decision");
+}
