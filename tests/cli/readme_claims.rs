@@ -336,3 +336,44 @@ fn stats_imports_a_judge_file_once_by_its_bytes_and_adds_no_decision() {
         .expect("log");
     assert_eq!(log.len(), 1, "stats added no decision");
 }
+
+// ----- review: "If the database file is deleted or replaced during the review ... everything
+// saved until then is copied to `NAME.rescued-TIME.sqlite` beside it (or in the temp folder)",
+// with `--db review.sqlite` as the README's examples give it: a name in the current folder -----
+
+#[test]
+fn a_relative_db_deleted_during_the_review_is_rescued_beside_it() {
+    use super::terminal::{bin, env, shell_quote, Tmux};
+    let dir = tempfile::tempdir().expect("tmp");
+    let files: Vec<String> = super::app_harness::review_files()
+        .iter()
+        .map(|p| shell_quote(p))
+        .collect();
+    let cmd = format!(
+        "sh -c \"cd {} && {} review {} --db review.sqlite --queue all; echo exit=\\$?; sleep 600\"",
+        shell_quote(dir.path()),
+        bin(),
+        files.join(" ")
+    );
+    let Some(t) = Tmux::start("rescue-rel", &cmd, &env(dir.path())) else {
+        return;
+    };
+    t.wait("uni_1__contradiction");
+    t.press(&["A"], "saved #1");
+    for suffix in ["", "-wal", "-shm"] {
+        std::fs::remove_file(dir.path().join(format!("review.sqlite{suffix}"))).expect("rm");
+    }
+    t.press(&["A"], "NOT saved");
+    t.keys(&["q"]);
+    t.wait("exit=");
+    let rescue = std::fs::read_dir(dir.path())
+        .expect("ls")
+        .map(|e| e.expect("entry").path())
+        .find(|p| p.to_string_lossy().contains("review.rescued-"))
+        .unwrap_or_else(|| panic!("no rescue file beside review.sqlite:\n{}", t.screen()));
+    let log = Store::open_existing(&rescue)
+        .expect("rescue")
+        .decisions(None)
+        .expect("log");
+    assert_eq!(log.len(), 1, "{log:?}");
+}
