@@ -171,7 +171,8 @@ pub const APPLY: &str = concat!(
      --db b.sqlite\n\
      \n\
      Each line is one JSON object in the shape `decisions --json` prints: record_id and action, \
-     and as the action needs span_key, before, after, reason, note, target, record_type; \
+     and as the action needs span_key (gold:N; an add's a new added:ID of your choosing), \
+     before, after, reason, note, target, record_type; \
      dataset and reviewer default to the flags (a line naming no reviewer needs --reviewer), \
      record_hash to the record's in FILE, time to now, origin to a new one. Offsets are code \
      points.\n\

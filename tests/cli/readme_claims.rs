@@ -377,3 +377,43 @@ fn a_relative_db_deleted_during_the_review_is_rescued_beside_it() {
         .expect("log");
     assert_eq!(log.len(), 1, "{log:?}");
 }
+
+// ----- apply: "a record and span key that exist (an `add` names a new one, `added:ID`)" -----
+
+#[test]
+fn apply_adds_a_span_under_a_new_added_key_and_refuses_an_add_on_a_gold_key() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let records = data("toolace/test_records_reconstructed.jsonl");
+    let db = dir.path().join("review.sqlite");
+    let add = |key: &str| {
+        serde_json::json!({"record_id": "toolace_train_00021__overgeneration", "action": "add",
+            "span_key": key, "after": {"start": 0, "end": 4, "label": "overgeneration"}})
+    };
+    let run = |name: &str, line: serde_json::Value| {
+        let d = super::common::write(dir.path(), name, &[line]);
+        bin()
+            .arg("apply")
+            .arg(&records)
+            .arg("--decisions")
+            .arg(&d)
+            .args(["--reviewer", "ana", "--db"])
+            .arg(&db)
+            .output()
+            .expect("runs")
+    };
+    let out = run("gold.jsonl", add("gold:0"));
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("gold.jsonl:1: "),
+        "{out:?}"
+    );
+    let out = run("new.jsonl", add("added:triage-1"));
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let log = Store::open_existing(&db)
+        .expect("db")
+        .decisions(None)
+        .expect("log");
+    assert_eq!(log.len(), 1, "{log:?}");
+    let after = log[0].after.as_ref().expect("after");
+    assert_eq!((after.start, after.end), (0, 4));
+}
