@@ -93,6 +93,9 @@ pub const COMPARE: &str = concat!(
      data/toolace/modernbert_ft/predictions_combined.jsonl --by-type --by-label\n  \
        spanreview compare records.jsonl preds.jsonl --json\n  \
        spanreview compare mushroom.en-val.v2.extra.jsonl --alpha   # alpha among the annotators\n\
+     \n\
+     The numbers are exact characters: --tolerance and --ignore-edge-punct only matter where \
+     disagreements are clustered (review, stats, export).\n\
      \n",
     input_env!(),
     "\nExit status:\n  \

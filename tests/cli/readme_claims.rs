@@ -417,3 +417,31 @@ fn apply_adds_a_span_under_a_new_added_key_and_refuses_an_add_on_a_gold_key() {
     let after = log[0].after.as_ref().expect("after");
     assert_eq!((after.start, after.end), (0, 4));
 }
+
+// ----- compare: "`--tolerance N` ignores boundary differences ... when clustering
+// disagreements": compare's own numbers are exact, and its help says so -----
+
+#[test]
+fn compare_numbers_are_exact_whatever_the_tolerance_and_its_help_says_so() {
+    let files = [
+        data("toolace/test_records_reconstructed.jsonl"),
+        data("toolace/modernbert_ft/predictions_combined.jsonl"),
+    ];
+    let run = |extra: &[&str]| {
+        let out = bin()
+            .arg("compare")
+            .args(&files)
+            .arg("--json")
+            .args(extra)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        out.stdout
+    };
+    assert_eq!(
+        run(&[]),
+        run(&["--tolerance", "3", "--ignore-edge-punct"]),
+        "compare's figures do not depend on the clustering options"
+    );
+    assert!(help("compare").contains("--tolerance and --ignore-edge-punct only matter where"));
+}
