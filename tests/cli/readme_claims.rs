@@ -445,3 +445,32 @@ fn compare_numbers_are_exact_whatever_the_tolerance_and_its_help_says_so() {
     );
     assert!(help("compare").contains("--tolerance and --ignore-edge-punct only matter where"));
 }
+
+// ----- data/README.md: "outputs with non-ASCII characters (`°`, `’`): 31 of the 235 in each
+// prediction file, 19 of the 175 records" -----
+
+#[test]
+fn the_samples_non_ascii_outputs_are_as_data_readme_counts_them() {
+    let count = |rel: &str| {
+        let all = super::common::lines(&data(rel));
+        let non_ascii = all
+            .iter()
+            .filter(|v| v["output"].as_str().is_some_and(|o| !o.is_ascii()))
+            .count();
+        (all.len(), non_ascii)
+    };
+    assert_eq!(count("toolace/test_records_reconstructed.jsonl"), (175, 19));
+    assert_eq!(
+        count("toolace/ensemble/predictions_combined.jsonl"),
+        (235, 31)
+    );
+    assert_eq!(
+        count("toolace/modernbert_ft/predictions_combined.jsonl"),
+        (235, 31)
+    );
+    let readme = std::fs::read_to_string(data("README.md")).expect("data/README.md");
+    assert!(
+        readme.contains("31 of the 235 in each prediction file,\n19 of the 175 records"),
+        "{readme}"
+    );
+}
