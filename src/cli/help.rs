@@ -24,6 +24,8 @@ Environment:
   SPANREVIEW_DB      the decision database [default: spanreview.sqlite in ~/.local/share/spanreview]
   SPANREVIEW_CONFIG  a config file read after ~/.config/spanreview/config.toml
   SPANREVIEW_LOG     review's log file [default: review.log in ~/.local/state/spanreview]
+  PGPASSWORD         the password of a postgresql:// database (never shown); PGUSER its user
+                     when the URL names none
   NO_COLOR           no colour unless --color always
   COLORTERM          truecolor or 24bit: 24-bit colour, else the nearest of 256";
 
