@@ -474,3 +474,97 @@ fn the_samples_non_ascii_outputs_are_as_data_readme_counts_them() {
         "{readme}"
     );
 }
+
+// ----- Running a team server: while the server is unreachable, "moving goes on, but a record
+// moved to shows the read error instead ...": once the server is back, the screen shows the
+// record by itself, as it saves the decisions kept, with no key pressed -----
+
+/// A log over an in-memory store whose reads fail while `down` is set, as a PostgreSQL server
+/// gone away does.
+struct Unreachable {
+    store: Rc<Store>,
+    down: Rc<std::cell::Cell<bool>>,
+}
+
+impl spanreview::tui::log::DecisionLog for Unreachable {
+    fn append(
+        &self,
+        d: &spanreview::review::decision::Decision,
+        state: &spanreview::store::RecordState,
+    ) -> Result<spanreview::review::decision::Decision, String> {
+        spanreview::tui::log::DecisionLog::append(&*self.store, d, state)
+    }
+    fn record_decisions(
+        &self,
+        dataset: &str,
+        record_id: &str,
+    ) -> Result<Vec<spanreview::review::decision::Decision>, String> {
+        if self.down.get() {
+            return Err("error connecting to server: Connection refused".into());
+        }
+        spanreview::tui::log::DecisionLog::record_decisions(&*self.store, dataset, record_id)
+    }
+    fn reviewer_log(
+        &self,
+        dataset: &str,
+        reviewer: &str,
+    ) -> Result<Vec<spanreview::review::decision::Decision>, String> {
+        spanreview::tui::log::DecisionLog::reviewer_log(&*self.store, dataset, reviewer)
+    }
+    fn record_states(
+        &self,
+        dataset: &str,
+    ) -> Result<std::collections::HashMap<String, spanreview::store::RecordState>, String> {
+        spanreview::tui::log::DecisionLog::record_states(&*self.store, dataset)
+    }
+    fn now(&self) -> std::time::SystemTime {
+        self.store.now()
+    }
+}
+
+#[test]
+fn a_record_that_could_not_be_read_shows_once_the_server_is_back() {
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, SystemTime};
+    let store = mem();
+    let clock = Arc::new(Mutex::new(
+        SystemTime::UNIX_EPOCH + Duration::from_secs(1 << 30),
+    ));
+    let c = Arc::clone(&clock);
+    store.set_clock(Arc::new(move || *c.lock().expect("clock")));
+    let down = Rc::new(std::cell::Cell::new(false));
+    let log = Unreachable {
+        store: Rc::clone(&store),
+        down: Rc::clone(&down),
+    };
+    let ds = spanreview::formats::Dataset::open(&super::app_harness::review_files(), None)
+        .expect("fixture");
+    let mut app = App::new(
+        ds,
+        Box::new(log),
+        "tester",
+        spanreview::tui::queue::QueueKind::All,
+        spanreview::tui::config::Config::defaults(true),
+        None,
+    )
+    .expect("app");
+    let first = super::app_harness::id(&app);
+    down.set(true);
+    app.update(Action::NextRecord);
+    let err = app.cur.as_ref().err().cloned().expect("the read fails");
+    assert!(err.contains("Connection refused"), "{err}");
+    // Still down: a second goes by, the error stays.
+    *clock.lock().expect("clock") += Duration::from_secs(1);
+    app.idle();
+    assert!(app.cur.is_err());
+    // Back: within a second the record moved to is on screen, no key pressed.
+    down.set(false);
+    *clock.lock().expect("clock") += Duration::from_secs(1);
+    app.idle();
+    let shown = app.cur.as_ref().map(|c| c.record.id.clone());
+    assert!(
+        shown.as_ref().is_ok_and(|id| *id != first),
+        "{shown:?} (first record {first})"
+    );
+    assert_eq!(app.pos, 1, "the record moved to, not the one left");
+}
