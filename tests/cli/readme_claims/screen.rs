@@ -256,3 +256,34 @@ fn a_record_that_could_not_be_read_shows_once_the_server_is_back() {
     );
     assert_eq!(app.pos, 1, "the record moved to, not the one left");
 }
+
+// ----- review: "the context pretty-printed beside it with evidence for the selected span
+// highlighted ..., its bottom border giving the rows shown and how far down the pane is when it
+// does not fit" — the README's first command, on the sample's first record -----
+
+#[test]
+fn the_samples_first_context_shows_whole_when_it_fits_and_the_evidence_when_it_does_not() {
+    let store = mem();
+    let files = [
+        data("toolace/test_records_reconstructed.jsonl"),
+        data("toolace/ensemble/predictions_combined.jsonl"),
+        data("toolace/modernbert_ft/predictions_combined.jsonl"),
+    ];
+    let mut app = open_all(&files, &store);
+    assert_eq!(
+        super::super::app_harness::id(&app),
+        "toolace_train_00021__overgeneration"
+    );
+    // 27 rows of context, the evidence ("randomSequence") on row 24, in a pane of 38 rows:
+    // all of it from its first row, no position in the border.
+    let screen = super::super::app_harness::render(&mut app, 160, 45);
+    assert_eq!(app.layout.context_rows, 27, "{screen}");
+    assert_eq!(app.layout.context_scroll, 0, "{screen}");
+    assert!(screen.contains("\"events\": ["), "{screen}");
+    assert!(!screen.contains("rows 2"), "{screen}");
+    // A pane too short for it: scrolled to the evidence, the position in the border.
+    let screen = super::super::app_harness::render(&mut app, 160, 24);
+    assert!(app.layout.context_scroll > 0, "{screen}");
+    assert!(screen.contains("randomSequence"), "{screen}");
+    assert!(screen.contains("/27 · 100%"), "{screen}");
+}
