@@ -27,19 +27,6 @@ use plan::{Line, Planner};
 
 /// Arguments of `spanreview apply`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:\n  \
-    spanreview apply data/toolace/test_records_reconstructed.jsonl --decisions triage.jsonl \
-    --reviewer llm-pass\n  \
-    spanreview decisions --json --db a.sqlite | spanreview apply records.jsonl --decisions - \
-    --db b.sqlite\n\n\
-Each line is one JSON object in the shape `decisions --json` prints: record_id and action, and \
-as the action needs span_key, before, after, reason, note, target, record_type; dataset and \
-reviewer default to the flags, record_hash to the record's in FILE, time to now, origin to a new \
-one. Offsets are code points.\n\n\
-Exit status:\n  \
-0  every line saved (or already in the database; with --dry-run: every line would be)\n  \
-1  a line was refused (each reported as D.jsonl:LINE: why); nothing was saved\n  \
-2  a usage or I/O error; nothing was saved")]
 pub struct Args {
     /// The records the decisions are on (and files joined to them by `id`), as for review.
     #[arg(required = true, value_name = "FILE")]
@@ -50,7 +37,7 @@ pub struct Args {
     /// The database and the dataset the decisions are on.
     #[command(flatten)]
     pub db: DbArgs,
-    /// Reviewer of the lines that name none.
+    /// Reviewer of the lines that name none (no default: such a line is refused without it).
     #[arg(long, value_name = "R")]
     pub reviewer: Option<String>,
     /// Check every line and say what would be saved; save nothing.

@@ -25,9 +25,6 @@ use crate::tui::text::{self, pad};
 
 /// Arguments of `spanreview compare`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:\n  \
-    spanreview compare data/toolace/ensemble/predictions_combined.jsonl --by-type --by-label\n  \
-    spanreview compare mushroom.en-val.v2.extra.jsonl --alpha")]
 pub struct Args {
     /// Records and prediction files, joined by `id` (the first file with answer text leads).
     #[arg(required = true, value_name = "FILE")]

@@ -27,31 +27,6 @@ use crate::model::{Record, Span};
 
 /// Arguments of `spanreview convert`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "\
-Spans: the gold, or --source's. A Label Studio task has a gold once spanreview wrote one \
-(the annotation completed_by \"spanreview\"); before that, converted to another format, its \
-one annotator's latest annotation stands, or with none the prediction \"gold\". Several \
-annotators need --source annotator_<id> (in JSON_MIN, a row per annotation, it keeps that \
-annotator's rows). A Prodigy task's spans are its gold when accepted; \
-rejected or ignored, they are the source prodigy_reject / prodigy_ignore.
-
---to label-studio writes a JSON array of tasks: data is the record (every field) with rid, \
-output, query and context set, each source a prediction (model_version: its name; gold for \
-the gold); the labeling config for its labels goes to --config, else standard output. \
---to prodigy writes {text, query, context, spans, meta.id} per line. A span whose text is not \
-the answer's [start:end] in code points is reported with its file and line and kept as given.
-
-Examples:
-  spanreview convert data.jsonl --to label-studio --out tasks.json --config config.xml
-  spanreview convert export.json --to ragtruth --records data.jsonl --out reviewed.jsonl
-  spanreview convert export.json --to ragtruth --out - --source annotator_3 | head
-  spanreview convert prodigy.jsonl --to ragtruth --records data.jsonl --out data.new.jsonl
-
-Exit status:
-  0  converted, nothing to report
-  1  converted, with problems reported (spans that do not slice, records with no original in \
---records or no spans to take)
-  2  a usage or I/O error, or no record converted without --records (nothing written)")]
 pub struct Args {
     /// Input files (JSONL or a JSON array; several are joined by id). `-` is standard input.
     #[arg(required = true, value_name = "IN")]

@@ -14,8 +14,6 @@ use crate::tui::text::{self, pad};
 
 /// Arguments of `spanreview decisions`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:\n  spanreview decisions\n  \
-    spanreview decisions --db review.sqlite --dataset toolace --reviewer ana --json")]
 #[command(mut_arg("dataset", |a| a.help("Only decisions on this dataset")))]
 pub struct Args {
     /// The database and, as a filter, the dataset.

@@ -90,17 +90,6 @@ pub use options::ExportOptions;
 
 /// Arguments of `spanreview export`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:\n  \
-    spanreview export data/toolace/test_records_reconstructed.jsonl --out reviewed.jsonl \\\n    \
-    --verdicts verdicts.jsonl --report report.md\n  \
-    spanreview export data/toolace/test_records_reconstructed.jsonl --out reviewed.jsonl \\\n    \
-    --strict --split-by meta.corruption_type --clean-in-all\n\n\
-Exit status: 0 written; 1 stale decisions (nothing written; --skip-stale exports without them), \
-kept spans that do not slice their answer (nothing written), or written without something: \
-decisions on a line that cannot be read, such a line under --split-by, or a JSON array input cut \
-short (its partial record); 2 errors (nothing written); 128+n killed by signal n (SIGINT, SIGTERM, \
-SIGHUP; temporary files removed, outputs untouched). \"nothing written\" does not hold for a \
-stream output (-, a FIFO, a device), which gets records as they are made.")]
 #[allow(clippy::struct_excessive_bools)]
 pub struct Args {
     /// Records (and prediction files joined by `id`); the first file with answer text is

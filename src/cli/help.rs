@@ -24,6 +24,8 @@ Environment:
   SPANREVIEW_DB      the decision database [default: spanreview.sqlite in ~/.local/share/spanreview]
   SPANREVIEW_CONFIG  a config file read after ~/.config/spanreview/config.toml
   SPANREVIEW_LOG     review's log file [default: review.log in ~/.local/state/spanreview]
+  PGPASSWORD         the password of a postgresql:// database (never shown); PGUSER its user
+                     when the URL names none
   NO_COLOR           no colour unless --color always
   COLORTERM          truecolor or 24bit: 24-bit colour, else the nearest of 256";
 
@@ -64,6 +66,21 @@ pub const REVIEW_LONG: &str = concat!(
 
 /// `validate --help`.
 pub const VALIDATE: &str = concat!(
+    "Checks: a JSON object per line (lists and objects nested 128 deep or more refused); \
+     required fields and their types (per format); integer offsets with 0 <= start < end <= \
+     len(output) in code points; output[start:end] == text; span boundaries that split a \
+     character from its combining mark; labels in the label set; clean records without labels \
+     and, unless --allow-clean, other records with at least one; ids unique in a file and \
+     belonging to meta.base_id; the same meta.base_id in two of the files (split leakage); a \
+     file with no record (`empty`, with --format: without it, its format cannot be told, exit \
+     2).\n\
+     \n\
+     Examples:\n  \
+       spanreview validate data/toolace/test_records_reconstructed.jsonl \
+     data/toolace/*/predictions_combined.jsonl --strict\n  \
+       spanreview validate train.jsonl validation.jsonl test.jsonl --json | jq -c \
+     'select(.kind)'\n\
+     \n",
     input_env!(),
     "\nExit status:\n  \
        0  no problem\n  \
@@ -73,6 +90,15 @@ pub const VALIDATE: &str = concat!(
 
 /// `compare --help`.
 pub const COMPARE: &str = concat!(
+    "Examples:\n  \
+       spanreview compare data/toolace/ensemble/predictions_combined.jsonl \
+     data/toolace/modernbert_ft/predictions_combined.jsonl --by-type --by-label\n  \
+       spanreview compare records.jsonl preds.jsonl --json\n  \
+       spanreview compare mushroom.en-val.v2.extra.jsonl --alpha   # alpha among the annotators\n\
+     \n\
+     The numbers are exact characters: --tolerance and --ignore-edge-punct only matter where \
+     disagreements are clustered (review, stats, export).\n\
+     \n",
     input_env!(),
     "\nExit status:\n  \
        0  compared\n  \
@@ -81,23 +107,45 @@ pub const COMPARE: &str = concat!(
 
 /// `decisions --help`.
 pub const DECISIONS: &str = "\
+Examples:
+  spanreview decisions --dataset test_records_reconstructed --reviewer \"$USER\"
+  spanreview decisions --db review.sqlite --json | jq -c 'select(.action == \"drop\")'
+
 Exit status:
   0  printed
   2  a usage error, or no database / not a spanreview database at --db (left as it was)";
 
 /// `export --help`.
 pub const EXPORT: &str = concat!(
+    "Examples:\n  \
+       spanreview export records.jsonl --out reviewed.jsonl --verdicts verdicts.jsonl \
+     --report report.md\n  \
+       spanreview export records.jsonl --out reviewed.jsonl --strict \
+     --split-by meta.corruption_type --clean-in-all\n\
+     \n",
     input_env!(),
     "\nExit status:\n  \
        0  written\n  \
-       1  stale decisions (nothing written; --skip-stale exports without them), or written but \
+       1  stale decisions (nothing written; --skip-stale exports without them), kept spans \
+     that do not slice their answer (nothing written; each listed), or written but \
      incomplete: decisions on unreadable lines not applied, a JSON array cut short, lines \
      --split-by cannot route\n  \
-       2  a usage or I/O error (nothing written)"
+       2  a usage or I/O error (nothing written)\n  \
+       128+n  killed by signal n (SIGINT, SIGTERM, SIGHUP): temporary files removed, outputs \
+     untouched\n\
+     \"nothing written\" does not hold for a stream output (-, a FIFO, a device), which gets \
+     records as they are made."
 );
 
 /// `stats --help`.
 pub const STATS: &str = concat!(
+    "Examples:\n  \
+       spanreview stats data/toolace/test_records_reconstructed.jsonl \
+     --judge ensemble=data/toolace/ensemble/predictions_combined.jsonl --tolerance 2\n  \
+       spanreview stats records.jsonl --judge alice=alice.sqlite --db review.sqlite --json | \
+     jq .upheld\n  \
+       spanreview stats records.jsonl --by-reviewer --db team.sqlite\n\
+     \n",
     input_env!(),
     "\nExit status:\n  \
        0  printed\n  \
@@ -119,8 +167,64 @@ pub const ASSIGN: &str = concat!(
        2  a usage or I/O error, a bad --reviewers/--overlap/--overlap-k, or (--show) no plan"
 );
 
+/// `apply --help`.
+pub const APPLY: &str = concat!(
+    "Examples:\n  \
+       spanreview apply data/toolace/test_records_reconstructed.jsonl --decisions triage.jsonl \
+     --reviewer llm-pass --dry-run\n  \
+       spanreview decisions --json --db a.sqlite | spanreview apply records.jsonl --decisions - \
+     --db b.sqlite\n\
+     \n\
+     Each line is one JSON object in the shape `decisions --json` prints: record_id and action, \
+     and as the action needs span_key (gold:N; an add's a new added:ID of your choosing), \
+     before, after, reason, note, target, record_type; \
+     dataset and reviewer default to the flags (a line naming no reviewer needs --reviewer), \
+     record_hash to the record's in FILE, time to now, origin to a new one. Offsets are code \
+     points.\n\
+     \n",
+    input_env!(),
+    "\nExit status:\n  \
+       0  every line saved (or already in the database; with --dry-run: every line would be)\n  \
+       1  a line was refused (each reported as D.jsonl:LINE: why); nothing was saved\n  \
+       2  a usage or I/O error; nothing was saved"
+);
+
+/// `convert --help`.
+pub const CONVERT: &str = concat!(
+    "Spans: the gold, or --source's. A Label Studio task has a gold once spanreview wrote one \
+     (the annotation completed_by \"spanreview\"); before that, converted to another format, \
+     its one annotator's latest annotation stands, or with none the prediction \"gold\". \
+     Several annotators need --source annotator_<id> (in JSON_MIN, a row per annotation, it \
+     keeps that annotator's rows). A Prodigy task's spans are its gold when accepted; rejected \
+     or ignored, they are the source prodigy_reject / prodigy_ignore.\n\
+     \n\
+     --to label-studio writes a JSON array of tasks: data is the record (every field) with rid, \
+     output, query and context set, each source a prediction (model_version: its name; gold \
+     for the gold); the labeling config for its labels goes to --config, else standard output. \
+     --to prodigy writes {text, query, context, spans, meta.id} per line. A span whose text is \
+     not the answer's [start:end] in code points is reported with its file and line and kept \
+     as given.\n\
+     \n\
+     Examples:\n  \
+       spanreview convert data.jsonl --to label-studio --out tasks.json --config config.xml\n  \
+       spanreview convert export.json --to ragtruth --records data.jsonl --out reviewed.jsonl\n  \
+       spanreview convert export.json --to ragtruth --out - --source annotator_3 | head\n  \
+       spanreview convert prodigy.jsonl --to ragtruth --records data.jsonl --out data.new.jsonl\n\
+     \n",
+    input_env!(),
+    "\nExit status:\n  \
+       0  converted, nothing to report\n  \
+       1  converted, with problems reported (spans that do not slice, records with no original \
+     in --records or no spans to take)\n  \
+       2  a usage or I/O error, or no record converted without --records (nothing written)"
+);
+
 /// `merge-db --help`.
 pub const MERGE_DB: &str = "\
+Examples:
+  spanreview merge-db team.sqlite ana.sqlite bo.sqlite
+  spanreview merge-db laptop.sqlite postgresql://ana@db.example:5432/review
+
 Exit status:
   0  merged
   2  a usage or I/O error, a missing input, or OUT among the inputs (nothing merged into itself)";

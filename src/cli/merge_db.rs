@@ -15,9 +15,9 @@ use crate::store::{Store, StoreError};
 
 /// Arguments of `spanreview merge-db`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Example:\n  spanreview merge-db team.sqlite ana.sqlite bo.sqlite")]
 pub struct Args {
-    /// The database to merge into (created when missing); a file or a postgresql:// URL.
+    /// The database to merge into (created when missing); a file or a postgresql:// URL
+    /// (password from PGPASSWORD; never shown).
     #[arg(value_name = "OUT.sqlite")]
     pub out: PathBuf,
     /// Databases to merge from, in order (only read, never changed; an older schema is brought

@@ -77,12 +77,14 @@ pub enum Command {
     #[command(after_help = help::ASSIGN)]
     Assign(assign::Args),
     /// Append decisions from a file of JSON lines, each checked as the review screen checks a key.
+    #[command(after_help = help::APPLY)]
     Apply(apply::Args),
     /// Combine reviewers' databases into one.
     #[command(after_help = help::MERGE_DB)]
     MergeDb(merge_db::Args),
     /// Convert records between formats (RAGTruth, Label Studio, Prodigy), or put converted
     /// spans back onto the original records.
+    #[command(after_help = help::CONVERT)]
     Convert(convert::Args),
     /// Print the shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(after_help = help::COMPLETIONS)]

@@ -57,7 +57,8 @@ pub struct Args {
     #[arg(long, value_enum)]
     pub format: Option<Format>,
     /// Label set for the pickers: a taxonomy TOML file as `validate --labels` takes
-    /// (`assets/labels/*.toml`), or one label per line, `category/subcategory` for taxonomies.
+    /// (`assets/labels/*.toml`), a built-in one (`toolace`, `lettucedetect`), or one label per
+    /// line, `category/subcategory` for taxonomies.
     #[arg(long, value_name = "FILE")]
     pub labels: Option<PathBuf>,
     /// Record records where every source agrees as accepted (an `accept_all` with reason

@@ -18,15 +18,6 @@ use crate::model::escape;
 
 /// Arguments of `spanreview validate`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "\
-Checks: JSON object per line; required fields and their types (per format); integer offsets \
-with 0 <= start < end <= len(output) in code points; output[start:end] == text; span \
-boundaries that split a character from its combining mark; labels in the label set; \
-clean records without labels and other records with at least one; duplicate ids in a file; \
-the same meta.base_id in two of the files (split leakage); a file with no record. A FIFO or a \
-pipe (/dev/stdin) is read as a stream.
-
-Exit status: 0 no problem, 1 problems found, 2 usage or I/O error.")]
 pub struct Args {
     /// Files to check (JSONL or a JSON array; the format is detected per file).
     #[arg(required = true, value_name = "FILE")]

@@ -148,7 +148,11 @@ impl Store {
             .file_stem()
             .map_or_else(|| "spanreview".into(), |s| s.to_string_lossy().into_owned());
         let name = format!("{stem}.rescued-{}.sqlite", file_stamp(self.now()));
-        let beside = path.parent().filter(|d| d.is_dir()).map(|d| d.join(&name));
+        // A bare name (`--db review.sqlite`) has the empty parent: its folder is the current one.
+        let beside = match path.parent() {
+            Some(d) if d.as_os_str().is_empty() => Some(PathBuf::from(&name)),
+            d => d.filter(|d| d.is_dir()).map(|d| d.join(&name)),
+        };
         let mut errors = Vec::new();
         let Some(conn) = self.conn.sqlite() else {
             return Err("internal: only an SQLite file is rescued".to_owned());

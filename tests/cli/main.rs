@@ -32,6 +32,7 @@ mod pg_server;
 mod prodigy;
 mod queue_filters;
 mod queue_more;
+mod readme_claims;
 mod retry;
 mod review_flow;
 mod review_polish;

@@ -54,11 +54,6 @@ use serde_json::json;
 
 /// Arguments of `spanreview stats`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:\n  \
-    spanreview stats data/toolace/test_records_reconstructed.jsonl \\\n    \
-    --judge ensemble=data/toolace/ensemble/predictions_combined.jsonl \\\n    \
-    --judge modernbert=data/toolace/modernbert_ft/predictions_combined.jsonl\n  \
-    spanreview stats records.jsonl --judge alice=alice.sqlite --db review.sqlite --json")]
 pub struct Args {
     /// Records and prediction files joined by `id` [default: the bundled sample].
     #[arg(value_name = "FILE")]

@@ -426,6 +426,7 @@ impl App {
             cluster: arb.cluster,
             bounds: b,
             before: b,
+            version: 0,
         };
     }
 

@@ -36,6 +36,7 @@ impl App {
                 cluster,
                 bounds,
                 before,
+                ..
             } => (
                 Edited::Cluster(*cluster),
                 *bounds,

@@ -75,18 +75,13 @@ impl App {
     /// Tab / Shift-Tab in the arbitration edit: start again from the next (`step` 1) or
     /// previous (-1) lane's version, wrapping. The moves made so far are given up.
     pub(super) fn settle_version(&mut self, step: isize) {
-        let ModeState::Settle { before, .. } = &self.mode else {
+        let ModeState::Settle { version, .. } = &self.mode else {
             return;
         };
-        let versions = self.versions();
-        let n = versions.len();
-        let at = versions.iter().position(|(_, b)| b == before);
-        let next = match at {
-            Some(i) => i
-                .checked_add_signed(step)
-                .map_or(n.saturating_sub(1), |k| k % n.max(1)),
-            None => 0,
-        };
+        let n = self.versions().len().max(1);
+        let next = (*version % n)
+            .checked_add_signed(step)
+            .map_or(n - 1, |k| k % n);
         self.start_settle_at(next);
     }
 
@@ -104,9 +99,16 @@ impl App {
             .map(|&source| self.source_label(source))
             .unwrap_or_default();
         let label = self.lane_label(lane - 1);
-        if let ModeState::Settle { bounds, before, .. } = &mut self.mode {
+        if let ModeState::Settle {
+            bounds,
+            before,
+            version,
+            ..
+        } = &mut self.mode
+        {
             *bounds = b;
             *before = b;
+            *version = k;
         }
         self.status = Status::Info(strings::edit_from(&label, &who, b.start, b.end));
     }

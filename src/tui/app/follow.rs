@@ -30,6 +30,10 @@ pub(super) struct Follow {
     pending: Option<(usize, String)>,
     /// The database file was reported gone.
     gone_told: bool,
+    /// The dataset index of the record whose read failed (its decisions could not be read: a
+    /// server unreachable) and the error shown instead: read again at each follow while that
+    /// error is on screen, until the record shows.
+    pub(super) unread: Option<(usize, String)>,
 }
 
 impl App {
@@ -55,6 +59,11 @@ impl App {
         // A save whose caller set the status line itself (an arbitration resolution): said
         // now, unless the reviewer has moved to another record.
         self.add_notice();
+        if let (Some((idx, shown)), Err(e)) = (&self.follow.unread, &self.cur) {
+            if shown == e && self.read(*idx).is_ok() {
+                self.load(*idx);
+            }
+        }
         if self.log.team().is_some() {
             return;
         }

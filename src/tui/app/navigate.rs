@@ -124,6 +124,7 @@ impl App {
         self.mode = ModeState::Normal;
         self.pending = None;
         self.cur = self.read(idx);
+        self.follow.unread = self.cur.as_ref().err().map(|e| (idx, e.clone()));
         if let Ok(c) = &self.cur {
             self.ids.insert(c.record.id.clone(), idx);
             let reviewed = self.states.get(&c.record.id).is_some_and(|s| s.reviewed);

@@ -116,6 +116,9 @@ pub enum ModeState {
         bounds: Bounds,
         /// Boundaries before.
         before: Bounds,
+        /// The source version the edit started from (index into the cluster's versions): Tab
+        /// steps from it, since two lanes can hold equal versions.
+        version: usize,
     },
     /// The stats screen.
     Stats,

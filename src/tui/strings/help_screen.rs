@@ -13,8 +13,9 @@ pub const MOTIONS_HELP: &str =
     "Counts: in adjust, add and the arbitration edit a number before a move repeats it \
      (3l: start three characters right, 2w: two words) · in add, f/F and a character move the \
      cursor to it (f, is the next comma), t/T next to it · ^ and $: to the line's first and \
-     last character · v starts at the search's first hit in \
-     the output (after /), else at the selected span · in add, a click on the output moves the \
+     last character · v starts at the character last clicked on the output (not on a span; a \
+     search since wins), else at the search's first hit in the output (after /), else at the \
+     selected span · in add, a click on the output moves the \
      cursor there · arbitration t starts from lane 1's version of the cluster (Tab: the next \
      lane's) · word moves stop at each Chinese or Japanese character and at a change of script";
 

@@ -254,6 +254,10 @@ pub fn context(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLay
             ix.ensure_rows(src, scroll.saturating_add(lookahead(h)));
             let scroll = if scroll == CONTEXT_BOTTOM {
                 ix.known().saturating_sub(h)
+            } else if app.scroll.context_anchor.is_some() && ix.complete() {
+                // Evidence near the end: its last page, not blank rows hiding the top (a
+                // context that fits shows whole).
+                scroll.min(ix.known().saturating_sub(h))
             } else {
                 scroll.min(ix.known().saturating_sub(1))
             };
