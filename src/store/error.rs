@@ -88,9 +88,9 @@ pub enum StoreError {
         /// The newest version this build knows.
         known: i64,
     },
-    /// Another program's SQLite database: it has tables but no spanreview schema version.
+    /// Another program's database (SQLite or PostgreSQL): tables but no spanreview schema version.
     #[error(
-        "{} is an SQLite database of another program (its tables: {}), not a spanreview database: spanreview would add its own tables to it and switch it to WAL mode, so it was left as it is; give a new file (it is created) or a spanreview database (`spanreview review --db-init` adds spanreview's tables to it anyway)",
+        "{} is another program's database (its tables: {}), not a spanreview database, so it was left as it is; give a spanreview database, or to `review` a new file, which it creates (`spanreview review --db-init` adds spanreview's tables to this one anyway)",
         path.display(),
         tables.join(", ")
     )]

@@ -77,6 +77,8 @@ fn another_programs_tables_are_refused_unless_asked() {
         matches!(&e, StoreError::Foreign { tables, .. } if tables == &["invoices"]),
         "{e:?}"
     );
+    // Said of a PostgreSQL database as of an SQLite file.
+    assert!(!e.to_string().contains("SQLite"), "{e}");
     let store = Store::open_init(&db.path()).expect("--db-init adds spanreview's tables");
     assert_eq!(store.schema_version().expect("v"), SCHEMA_VERSION);
 }
