@@ -339,3 +339,116 @@ fn help_or_version_to_a_closed_pipe_ends_quietly_with_exit_0() {
         assert!(err.is_empty(), "{args:?}: {err}");
     }
 }
+
+/// Run the binary with `args` where no file may grow past `kib` KiB (`ulimit -f`, SIGXFSZ
+/// ignored, so a write past it fails with EFBIG as on a full disk); `None` without bash.
+fn run_file_limited(kib: u32, args: &[OsString]) -> Option<Output> {
+    if !Path::new("/bin/bash").exists() {
+        eprintln!("SKIP: no /bin/bash to set a file size limit with");
+        return None;
+    }
+    let out = Command::new("/bin/bash")
+        .arg("-c")
+        .arg(format!("trap '' XFSZ; ulimit -f {kib}; exec \"$@\""))
+        .arg("bash")
+        .arg(env!("CARGO_BIN_EXE_spanreview"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    Some(out)
+}
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .expect("ls")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// A new database (merge-db OUT, apply's and assign's --db) whose setup fails for want of
+/// space (at 8 KiB SQLite cannot map its shared memory; at 32 KiB the migrations cannot be
+/// committed) leaves nothing: no 4 KB file with `-wal` and `-shm` that the next run would take
+/// for an empty database, and no folder made for it. Without the limit the same run makes it.
+#[test]
+fn a_database_whose_creation_fails_leaves_nothing_behind() {
+    let team = Team::new();
+    let dir = tempfile::tempdir().expect("tmp");
+    let decisions = dir.path().join("d.jsonl");
+    let lines: Vec<serde_json::Value> = super::hostile::record_ids()
+        .into_iter()
+        .map(|id| serde_json::json!({"record_id": id, "action": "accept", "span_key": "gold:0"}))
+        .collect();
+    super::common::write_jsonl(&decisions, &lines);
+    let before = names(dir.path());
+    let db = dir.path().join("new’ 東京").join("team😀.sqlite");
+    // merge-db maps its input's shared memory first: below 32 KiB that fails, not OUT.
+    let runs: Vec<(&str, Vec<OsString>, &[u32])> = vec![
+        (
+            "apply",
+            vec![
+                "apply".into(),
+                path_arg(&team.records),
+                "--decisions".into(),
+                path_arg(&decisions),
+                "--reviewer".into(),
+                "ana".into(),
+                "--db".into(),
+                path_arg(&db),
+            ],
+            &[8, 32],
+        ),
+        (
+            "assign",
+            vec![
+                "assign".into(),
+                path_arg(&team.records),
+                "--reviewers".into(),
+                "ana,bo".into(),
+                "--db".into(),
+                path_arg(&db),
+            ],
+            &[8, 32],
+        ),
+        (
+            "merge-db",
+            vec!["merge-db".into(), path_arg(&db), path_arg(&team.db)],
+            &[32, 64],
+        ),
+    ];
+    for (what, args, limits) in &runs {
+        for &kib in *limits {
+            let Some(out) = run_file_limited(kib, args) else {
+                return;
+            };
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{what} at {kib} KiB: {err}");
+            assert!(err.contains("team😀.sqlite"), "{what} at {kib} KiB: {err}");
+            assert!(
+                !err.contains("spanreview-new"),
+                "{what} at {kib} KiB: {err}"
+            );
+            assert_eq!(
+                names(dir.path()),
+                before,
+                "{what} at {kib} KiB: left behind"
+            );
+            let read = run_to(
+                &["decisions".into(), "--db".into(), path_arg(&db)],
+                Stdout::Closed,
+            );
+            assert_eq!(read.status.code(), Some(2), "{what}: {read:?}");
+            assert!(
+                String::from_utf8_lossy(&read.stderr).contains("no database at"),
+                "{what}: {read:?}"
+            );
+        }
+        let out = run_file_limited(4096, args).expect("bash");
+        assert_eq!(out.status.code(), Some(0), "{what} unlimited: {out:?}");
+        assert!(db.is_file(), "{what}");
+        spanreview::store::Store::open_existing(&db).expect("a database");
+        std::fs::remove_dir_all(db.parent().expect("folder")).expect("rm");
+    }
+}
