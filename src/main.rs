@@ -1,5 +1,6 @@
 //! The `spanreview` binary: parse the command line and dispatch.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use spanreview::model::escape;
@@ -16,6 +17,8 @@ fn main() -> ExitCode {
     };
     match spanreview::cli::run(cli) {
         Ok(code) => code,
+        // The reader of standard output stopped (`| head`): quietly, as Unix tools end.
+        Err(e) if spanreview::cli::is_closed_pipe(&e) => ExitCode::from(2),
         Err(e) => {
             let message = spanreview::cli::error_message(&e);
             // Paths and values in errors come from the user's files: escaped for the terminal.
@@ -35,21 +38,36 @@ fn usage_error(e: &clap::Error) -> ExitCode {
     let hostile = args
         .iter()
         .any(|a| a.to_string_lossy().chars().any(escape::is_hidden));
-    if !hostile {
-        e.exit();
-    }
-    let escaped = args
-        .iter()
-        .map(|a| escape::line(&a.to_string_lossy()).into_owned().into());
-    let text = match spanreview::cli::Cli::try_parse_args(escaped) {
-        Err(again) if again.kind() == e.kind() => again.render().to_string(),
-        _ => e.render().to_string(),
-    };
-    let text = escape::lines(&text);
-    if e.use_stderr() {
-        eprint!("{text}");
+    let printed = if hostile {
+        let escaped = args
+            .iter()
+            .map(|a| escape::line(&a.to_string_lossy()).into_owned().into());
+        let text = match spanreview::cli::Cli::try_parse_args(escaped) {
+            Err(again) if again.kind() == e.kind() => again.render().to_string(),
+            _ => e.render().to_string(),
+        };
+        let text = escape::lines(&text);
+        if e.use_stderr() {
+            std::io::stderr().lock().write_all(text.as_bytes())
+        } else {
+            std::io::stdout().lock().write_all(text.as_bytes())
+        }
     } else {
-        print!("{text}");
+        e.print()
     }
-    ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
+    .and_then(|()| std::io::stdout().lock().flush());
+    let code = ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+    match printed {
+        // Help or version not written (a full disk): not a success. A reader that stopped
+        // early (`--help | head`) is no failure.
+        Err(err) if !e.use_stderr() && err.kind() != std::io::ErrorKind::BrokenPipe => {
+            let what = match e.kind() {
+                clap::error::ErrorKind::DisplayVersion => "the version",
+                _ => "the help",
+            };
+            eprintln!("spanreview: writing {what} to standard output: {err}");
+            ExitCode::from(2)
+        }
+        _ => code,
+    }
 }

@@ -7,11 +7,9 @@
 //! among the B sources ([`crate::review::alpha`]; A, the reference, is not a coder: gold is often
 //! made from the others, as Mu-SHROOM's hard labels are the annotators' majority).
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use serde_json::{json, Map, Value};
 
 use super::eprintln;
@@ -195,16 +193,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
 
-    let mut out = std::io::stdout().lock();
+    let mut out = String::new();
     if args.json {
         for p in &pairs {
             let line = comparison_json(&args.a, &p.b, &p.comparison, read, unreadable);
-            let line = crate::model::escape::json(&line.to_string()).into_owned();
-            writeln!(out, "{line}").context("writing to stdout")?;
+            out.push_str(&crate::model::escape::json(&line.to_string()));
+            out.push('\n');
         }
         if let Some(al) = &alpha {
-            let line = crate::model::escape::json(&json!({ "alpha": al }).to_string()).into_owned();
-            writeln!(out, "{line}").context("writing to stdout")?;
+            out.push_str(&crate::model::escape::json(
+                &json!({ "alpha": al }).to_string(),
+            ));
+            out.push('\n');
         }
     } else {
         let groups = Groups {
@@ -212,13 +212,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             by_label: args.by_label,
         };
         let table = table(&args.a, &pairs, groups);
-        write!(out, "{}", crate::model::escape::lines(&table)).context("writing to stdout")?;
+        out.push_str(&crate::model::escape::lines(&table));
         if let Some(al) = &alpha {
-            write!(out, "{}", crate::model::escape::lines(&alpha_line(al)))
-                .context("writing to stdout")?;
+            out.push_str(&crate::model::escape::lines(&alpha_line(al)));
         }
     }
-    Ok(ExitCode::SUCCESS)
+    // A reader that stops early (`| head`) is no error; a full disk says standard output.
+    super::write_stdout(out.as_bytes())
 }
 
 /// Print a record's reader warnings as `FILE:LINE: message` (warnings from a joined or a

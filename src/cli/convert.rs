@@ -247,7 +247,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let xml = (args.to == Format::LabelStudio && originals.is_none())
         .then(|| tasks::config(&made.labels));
-    write_out(&args, &made.values, layout, xml.as_deref())?;
+    // A stream's reader that went away (`--out /dev/stdout | head`) ends it quietly, unwritten.
+    write_out(&args, &made.values, layout, xml.as_deref()).map_err(crate::cli::closed_pipe_of)?;
     for p in &made.problems {
         eprintln!("{p}");
     }
@@ -357,7 +358,7 @@ fn write_out(
         .chain(config.map(|(p, xml)| (p, "--config", xml.as_bytes())));
     for (dest, what, bytes) in outputs {
         if dest.as_os_str() == "-" {
-            crate::cli::write_stdout(bytes)?;
+            crate::cli::write_stdout_whole(bytes)?;
             continue;
         }
         let mut file = AtomicFile::create(dest)?;
@@ -368,7 +369,7 @@ fn write_out(
     }
     match (xml, &args.config) {
         (Some(xml), None) if path.as_os_str() != "-" => {
-            crate::cli::write_stdout(xml.as_bytes())?;
+            crate::cli::write_stdout_whole(xml.as_bytes())?;
         }
         (Some(_), None) => eprintln!(
             "the labeling config is not printed (the tasks are on standard output): pass \

@@ -49,14 +49,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         write_table(out, &log)
     };
-    match written {
-        // `spanreview decisions | head` is fine.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        r => {
-            r?;
-            Ok(ExitCode::SUCCESS)
-        }
-    }
+    // `spanreview decisions | head` is fine; a full disk says standard output.
+    super::printed(written)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A decision as `--json` prints it: the log's fields and the row's origin (what `apply`

@@ -249,10 +249,12 @@ pub fn export(opts: &ExportOptions) -> anyhow::Result<ExitCode> {
     }
 
     // The records are read and reviewed on two threads and written on this one, in file order.
+    // A stream's reader that went away (`--out - | head`) ends the export quietly (exit 2).
     let warnings = pipeline::each_item(opts, &dataset, &by_record, |item| sink.take(item))
-        .inspect_err(|_| {
+        .map_err(crate::cli::closed_pipe_of)
+        .inspect_err(|e| {
             let note = dest::streamed_note(opts);
-            if !note.is_empty() {
+            if !note.is_empty() && !crate::cli::is_closed_pipe(e) {
                 eprintln!("spanreview: the export stopped{note}");
             }
         })?;
@@ -260,6 +262,7 @@ pub fn export(opts: &ExportOptions) -> anyhow::Result<ExitCode> {
         eprintln!("warning: {w}");
     }
     sink.finish(&name, &protected, manifest.as_deref())
+        .map_err(crate::cli::closed_pipe_of)
 }
 
 /// Notes about the inputs: join problems, a second records file that is only joined, an input

@@ -155,18 +155,77 @@ fn clap_color(c: ColorChoice) -> clap::ColorChoice {
     }
 }
 
-/// Write `bytes` to standard output; a reader that closed the pipe (`| head`) is no error.
+/// Standard output was a pipe whose reader stopped reading (`| head`). A report (a table, a
+/// log) ends quietly with its own exit code; data asked for on standard output (`--out -`)
+/// ends quietly too, but with exit 2 and without a "written", since the reader did not get it
+/// all. The binary prints no message for it, as Unix tools die of SIGPIPE without one.
+#[derive(Debug, thiserror::Error)]
+#[error("standard output was closed by its reader")]
+pub struct ClosedPipe;
+
+/// True when `e` is (or was caused by) [`ClosedPipe`]: the binary exits 2 without a message.
+#[must_use]
+pub fn is_closed_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.is::<ClosedPipe>())
+}
+
+/// A failed write to standard output as an error: [`ClosedPipe`] for a closed pipe, else the
+/// error saying it was standard output (a full disk names no file).
+pub(crate) fn stdout_failed(e: std::io::Error) -> anyhow::Error {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        anyhow::Error::new(ClosedPipe)
+    } else {
+        anyhow::Error::new(e).context("writing to standard output")
+    }
+}
+
+/// The outcome of printing a report on standard output: a reader that stopped early
+/// (`| head`) is no error; any other failure is, naming standard output.
+///
+/// # Errors
+/// Standard output cannot be written.
+pub(crate) fn printed(r: std::io::Result<()>) -> anyhow::Result<()> {
+    match r {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(stdout_failed(e)),
+        _ => Ok(()),
+    }
+}
+
+/// `e`, an error of writing a stream output (`--out -`, a FIFO), as [`ClosedPipe`] when its
+/// reader went away; database errors (a server's dropped socket) are left as they are.
+pub(crate) fn closed_pipe_of(e: anyhow::Error) -> anyhow::Error {
+    let broken = e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    });
+    if broken && !e.chain().any(|c| c.is::<crate::store::StoreError>()) {
+        anyhow::Error::new(ClosedPipe)
+    } else {
+        e
+    }
+}
+
+fn write_all_stdout(bytes: &[u8]) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes).and_then(|()| out.flush())
+}
+
+/// Write a report to standard output; a reader that closed the pipe (`| head`) is no error.
 ///
 /// # Errors
 /// Standard output cannot be written (the message says so: a full disk names no file).
 pub(crate) fn write_stdout(bytes: &[u8]) -> anyhow::Result<ExitCode> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(bytes).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(anyhow::Error::new(e).context("writing to standard output"))
-        }
-        _ => Ok(ExitCode::SUCCESS),
-    }
+    printed(write_all_stdout(bytes))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Write data asked for on standard output (`convert --out -`): all of it, or an error, a
+/// closed pipe included ([`ClosedPipe`]).
+///
+/// # Errors
+/// Standard output cannot be written, or its reader stopped reading.
+pub(crate) fn write_stdout_whole(bytes: &[u8]) -> anyhow::Result<()> {
+    write_all_stdout(bytes).map_err(stdout_failed)
 }
 
 /// Run a parsed command line; the exit code is the command's.

@@ -81,11 +81,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         print_text(&mut out, &report)
     }
     .and_then(|()| out.flush());
-    // A reader that stops early (`| head`) is not an error.
-    match printed {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
-        _ => {}
-    }
+    // A reader that stops early (`| head`) is not an error; a full disk says standard output.
+    super::printed(printed)?;
     Ok(if report.problems.is_empty() {
         ExitCode::SUCCESS
     } else {

@@ -34,6 +34,7 @@ mod append;
 mod apply;
 pub mod claims;
 mod clock;
+mod create;
 mod engine;
 mod error;
 mod guard;
@@ -161,11 +162,12 @@ impl Store {
             });
         }
         guard::refuse_read_only_file(path)?;
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
-                path: dir.to_owned(),
-                source,
-            })?;
+        let made = create::make_folder(path)?;
+        // A new database is made whole under a temporary name first: a setup that fails (a
+        // full disk) leaves no half-made file for the next run to refuse or take for empty.
+        if std::fs::symlink_metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+        {
+            create::create(path, || {}).inspect_err(|_| create::remove_folders(&made))?;
         }
         let conn = Connection::open(path).map_err(|source| StoreError::Db {
             path: path.to_owned(),

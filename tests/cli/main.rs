@@ -28,6 +28,7 @@ mod keys;
 mod labelstudio;
 mod layout;
 mod log_reads;
+mod output_failures;
 mod pg_server;
 mod prodigy;
 mod queue_filters;

@@ -177,7 +177,7 @@ impl AtomicFile {
             let file = w
                 .into_inner()
                 .map_err(io::IntoInnerError::into_error)
-                .with_context(|| format!("writing {}", self.written().display()))?;
+                .with_context(|| format!("writing {}", dest::shown(self.written())))?;
             if !self.is_stream() {
                 file.sync_all()
                     .with_context(|| format!("syncing {}", self.written().display()))?;

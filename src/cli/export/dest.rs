@@ -62,6 +62,16 @@ pub fn target(path: &Path) -> anyhow::Result<Target> {
     })
 }
 
+/// `path` as an error names it: `-` is standard output (a full disk names no file).
+#[must_use]
+pub fn shown(path: &Path) -> std::borrow::Cow<'_, str> {
+    if path.as_os_str() == "-" {
+        "standard output (-)".into()
+    } else {
+        path.to_string_lossy()
+    }
+}
+
 /// Standard output (1) or error (2) for `/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1` and the
 /// like: written through a duplicate of the descriptor, so its offset (`>>`) is shared.
 fn std_fd(path: &Path) -> Option<u8> {

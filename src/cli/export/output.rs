@@ -150,7 +150,13 @@ impl RecordFile {
         let w = self.file.writer()?;
         let copied = io::copy(&mut src.take(end - start), w)
             .and_then(|n| w.write_all(b"\n").map(|()| n))
-            .with_context(|| format!("copying {} into {}", path.display(), dest.display()))?;
+            .with_context(|| {
+                format!(
+                    "copying {} into {}",
+                    path.display(),
+                    super::dest::shown(&dest)
+                )
+            })?;
         self.file.wrote(copied + 1)?;
         if copied != end - start {
             bail!(
@@ -177,7 +183,7 @@ impl RecordFile {
                 .write_all(if first { b"[\n  " } else { b",\n  " })
                 .and_then(|()| w.write_all(bytes)),
         };
-        r.with_context(|| format!("writing {}", dest.display()))?;
+        r.with_context(|| format!("writing {}", super::dest::shown(&dest)))?;
         self.file.wrote(bytes.len() as u64 + 4)?;
         self.count += 1;
         Ok(())
@@ -195,7 +201,7 @@ impl RecordFile {
             self.file
                 .writer()?
                 .write_all(tail)
-                .with_context(|| format!("writing {}", dest.display()))?;
+                .with_context(|| format!("writing {}", super::dest::shown(&dest)))?;
         }
         self.file.finish()
     }

@@ -33,7 +33,6 @@ mod table;
 mod team;
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -255,10 +254,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             report.progress.orphan_decisions
         );
     }
-    let mut out = std::io::stdout().lock();
-    if args.json {
+    let out = if args.json {
         let text = json!(report).to_string();
-        writeln!(out, "{}", crate::model::escape::json(&text)).context("writing to stdout")?;
+        format!("{}\n", crate::model::escape::json(&text))
     } else {
         let mut table = table::table(&report);
         if let Some(t) = &report.team {
@@ -267,7 +265,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if let Some(p) = &report.by_reviewer {
             table.push_str(&team::pace_table(p));
         }
-        write!(out, "{}", crate::model::escape::lines(&table)).context("writing to stdout")?;
-    }
-    Ok(ExitCode::SUCCESS)
+        crate::model::escape::lines(&table).into_owned()
+    };
+    // A reader that stops early (`| head`) is no error; a full disk says standard output.
+    crate::cli::write_stdout(out.as_bytes())
 }
