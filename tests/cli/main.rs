@@ -34,6 +34,7 @@ mod prodigy;
 mod queue_filters;
 mod queue_more;
 mod readme_claims;
+mod report_oracle;
 mod retry;
 mod review_flow;
 mod review_polish;
