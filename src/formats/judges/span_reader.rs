@@ -139,6 +139,15 @@ impl<'d> SpanReader<'d> {
     fn skim(file: &DataFile, i: usize, joined: bool) -> Result<Record, FormatError> {
         use serde::de::DeserializeSeed;
         let bytes = file.index.bytes(i)?;
+        // What the skim steps over is not parsed: an invalid byte or a number beyond f64 there
+        // makes the full reader refuse the line, so the skimmer checks it first, and a line it
+        // refuses gets the full reader's own error.
+        let whole = simdutf8::basic::from_utf8(&bytes)
+            .ok()
+            .is_some_and(|t| crate::formats::validate::skim::top(t, "").is_ok());
+        if !whole {
+            return file.record_in(i, &bytes);
+        }
         let spec = file.format.spec();
         let skim = Skim {
             skip: spec.skim_skips,

@@ -28,6 +28,9 @@ pub const MAX_DEPTH: usize = 128;
 /// The problem of a line nested deeper than [`MAX_DEPTH`], worded as `serde_json` words it.
 pub const TOO_DEEP: &str = "recursion limit exceeded";
 
+/// The problem of a number beyond f64 (`1e400`), which `serde_json` refuses in a record.
+const OUT_OF_RANGE: &str = "number out of range";
+
 /// Masks of the quotes, backslashes and control bytes of a 64-byte block, 16 bytes at a time
 /// with SIMD compares and move-masks (`wide`: SSE2 on x86-64, NEON on aarch64, scalar
 /// elsewhere; no `unsafe` here).
@@ -59,6 +62,15 @@ fn find_escaped(bs: u64, prev: &mut u64) -> u64 {
     let (even_runs, overflow) = odd_starts.overflowing_add(bs);
     *prev = u64::from(overflow);
     (EVEN ^ (even_runs << 1)) & follows
+}
+
+/// The value of four hex digits (of a `\\u` escape).
+fn hex4(h: Option<&[u8]>) -> Option<u16> {
+    let h = std::str::from_utf8(h?).ok()?;
+    if h.len() != 4 || !h.bytes().all(|c| c.is_ascii_hexdigit()) {
+        return None;
+    }
+    u16::from_str_radix(h, 16).ok()
 }
 
 struct Skim<'a> {
@@ -100,6 +112,8 @@ impl Skim<'_> {
             }
         }
         let mut prev = 0u64;
+        // Where the low half of the last surrogate pair checked is (its `u`).
+        let mut low_at = usize::MAX;
         let mut tail = [b' '; 64];
         loop {
             let n = b.len().saturating_sub(p).min(64);
@@ -131,10 +145,24 @@ impl Skim<'_> {
                 match b[k] {
                     b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
                     b'u' => {
-                        let hex = b.get(k + 1..k + 5);
-                        if !hex.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
+                        let Some(n) = hex4(b.get(k + 1..k + 5)) else {
                             self.i = k - 1;
                             return self.err("invalid \\u escape");
+                        };
+                        // serde_json refuses a surrogate that is not a high one followed at
+                        // once by a low one (`"\ud800"`) in a string it reads.
+                        if k == low_at {
+                            continue;
+                        }
+                        let low = |m: u16| (0xDC00..=0xDFFF).contains(&m);
+                        let paired = (0xD800..=0xDBFF).contains(&n)
+                            && b.get(k + 5..k + 7) == Some(b"\\u")
+                            && hex4(b.get(k + 7..k + 11)).is_some_and(low);
+                        if paired {
+                            low_at = k + 6;
+                        } else if (0xD800..=0xDFFF).contains(&n) {
+                            self.i = k - 1;
+                            return self.err("lone surrogate in a \\u escape");
                         }
                     }
                     _ => {
@@ -173,6 +201,7 @@ impl Skim<'_> {
     }
 
     fn number(&mut self) -> Result<(), Invalid> {
+        let start = self.i;
         if self.peek() == Some(b'-') {
             self.i += 1;
         }
@@ -189,13 +218,24 @@ impl Skim<'_> {
                 return self.err("invalid number");
             }
         }
+        let mut exponent = false;
         if let Some(b'e' | b'E') = self.peek() {
+            exponent = true;
             self.i += 1;
             if let Some(b'+' | b'-') = self.peek() {
                 self.i += 1;
             }
             if self.digits() == 0 {
                 return self.err("invalid number");
+            }
+        }
+        // serde_json refuses a number beyond f64 (`1e400`): only an exponent or some 300
+        // digits can reach that far, so only those are parsed.
+        if exponent || self.i - start > 300 {
+            let text = std::str::from_utf8(&self.b[start..self.i]).unwrap_or("0");
+            if !text.parse::<f64>().is_ok_and(f64::is_finite) {
+                self.i = start;
+                return self.err(OUT_OF_RANGE);
             }
         }
         Ok(())
@@ -395,6 +435,8 @@ mod tests {
     #[test]
     fn agrees_with_serde_json_on_validity() {
         let long = format!("{{\"a\": \"{}\\\"{}\"}}", "x".repeat(70), "é".repeat(40));
+        let pair_across = format!("{{\"a\": \"{}\\ud83d\\ude00\\ud800\"}}", "x".repeat(57));
+        let huge = format!("{{\"a\": [{}]}}", "9".repeat(310));
         let cases: Vec<&str> = vec![
             r#"{"a": "x\"y\\z\u00e9\n", "b": [1, -2.5e3, true, null, {}], "c": {"d": []}}"#,
             "{\"a\": \"25°C 東京 👋 e\u{301}\"}",
@@ -414,6 +456,19 @@ mod tests {
             "",
             r#"{"a": [1 2]}"#,
             r#"{"a": {"b": {"c": [[]]}}}"#,
+            // Found by the fuzz campaign: numbers `serde_json` refuses as out of range.
+            r#"{"a": 1e400}"#,
+            r#"{"a": -2.5E+309}"#,
+            &huge,
+            r#"{"a": 1e-400, "b": 18446744073709551616, "c": 1.7976931348623157e308}"#,
+            // And lone surrogates, which it refuses in a string (its skipping parse does not).
+            r#"{"a": "\ud800"}"#,
+            r#"{"a": "\udc00x"}"#,
+            r#"{"a": "\ud800\u0041"}"#,
+            r#"{"a": "\ud800\ud800"}"#,
+            r#"{"a": "\ud83d\ude00 \uD83D\uDE00"}"#,
+            r#"{"\udbff": 1}"#,
+            &pair_across,
         ];
         for c in cases {
             let serde = serde_json::from_str::<serde_json::Value>(c).is_ok();

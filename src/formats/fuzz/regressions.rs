@@ -1,0 +1,103 @@
+//! Regression tests for what the fuzz campaign found, one per bug, each with its minimal input.
+
+use std::path::PathBuf;
+
+use crate::formats::{DataFile, Format};
+
+/// `lines` written to a file `name` in a fresh directory.
+fn file(name: &str, lines: &[&str]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join(name);
+    std::fs::write(&path, lines.join("\n")).expect("write");
+    (dir, path)
+}
+
+/// Found by `ragtruth_survives_any_mutation` (a key repeated): the id reader (queues, joins)
+/// refused a line whose `id` is repeated while the record reader read it, taking the last
+/// value as `serde_json` and Python do. Both now read the last.
+#[test]
+fn a_repeated_id_key_reads_as_the_record_reads_it() {
+    let lines = [
+        r#"{"id": -7, "id": "r°1", "output": "25°C 東京", "hallucination_labels": []}"#,
+        r#"{"id": "x", "output": "👋 e\u0301", "hallucination_labels": [], "id": "r°2"}"#,
+    ];
+    let (_dir, path) = file("dup.jsonl", &lines);
+    let f = DataFile::open(&path, Some(Format::Ragtruth), None).expect("open");
+    for (i, want) in ["r°1", "r°2"].into_iter().enumerate() {
+        assert_eq!(f.record(i).expect("record").id, want);
+        assert_eq!(f.id(i).expect("id"), want);
+    }
+}
+
+/// Found by `labelstudio_survives_any_mutation` (an array's first record cut short): the
+/// file's error said "the file holds no record" and not where or why; it now names the line
+/// where the unclosed array's record starts, and that the file is truncated.
+#[test]
+fn an_array_cut_in_its_first_record_says_where() {
+    let (_dir, path) = file("cut.json", &["[", r#"  {"id": "a", "output": "25°C 東"#]);
+    for e in [
+        DataFile::open(&path, None, None).err(),
+        crate::formats::validate::Input::open(&path, None).err(),
+    ] {
+        let e = e.expect("an error").to_string();
+        assert!(e.starts_with(&format!("{}: ", path.display())), "{e}");
+        assert!(e.contains("line 2: the JSON array is not closed"), "{e}");
+    }
+}
+
+/// Found by `ragtruth_survives_any_mutation` and `predictions_survive_any_mutation` (`1e400`
+/// or `"\ud800"` in place of a value): `validate`'s skimmer and borrowed parse, and the span
+/// reader, passed a number beyond f64 or a lone surrogate in a member they step over, which
+/// the record reader refuses; all now refuse the line, in the record reader's words.
+#[test]
+fn every_reader_refuses_what_the_record_reader_refuses() {
+    let good = r#"{"id": "a", "output": "25°C", "hallucination_labels": [], "meta": {"corruption_type": "clean"}}"#;
+    let pred = r#"{"id": "a", "output": "25°C", "gold_spans": [], "pred_spans": []}"#;
+    for (good, bad) in [
+        (
+            good,
+            r#"{"id": "b", "output": "東京", "hallucination_labels": [], "meta": {"corruption_type": "clean", "tools": [{"max": 1e400}]}}"#,
+        ),
+        (
+            good,
+            r#"{"id": "b", "output": "東京", "hallucination_labels": [], "context": "\ud800", "meta": {"corruption_type": "clean"}}"#,
+        ),
+        (
+            good,
+            r#"{"id": "b", "output": "東京", "hallucination_labels": [], "query": "👋 \udc00\ud800"}"#,
+        ),
+        (
+            pred,
+            r#"{"id": "b", "output": "東京", "gold_spans": [], "pred_spans": [], "x": -2e308}"#,
+        ),
+        (
+            pred,
+            r#"{"id": "b", "output": "東京", "gold_spans": [], "pred_spans": [], "x": ["\ud83d"]}"#,
+        ),
+    ] {
+        let (_dir, path) = file("bad.jsonl", &[good, bad]);
+        let f = DataFile::open(&path, None, None).expect("open");
+        let refused = f.record(1).expect_err(bad).to_string();
+        let ds = crate::formats::Dataset::open(std::slice::from_ref(&path), None).expect("open");
+        let skim = crate::formats::judges::SpanReader::new(&ds).record(1);
+        assert_eq!(
+            skim.map_err(|e| e.to_string()).map(|r| r.id),
+            Err(refused.clone())
+        );
+        let input = crate::formats::validate::Input::open(&path, None).expect("open");
+        let report =
+            crate::formats::validate::validate(&[input], &Default::default()).expect("run");
+        let told: Vec<(u32, String)> = report
+            .problems
+            .iter()
+            .filter(|p| p.line == 2)
+            .map(|p| {
+                (
+                    p.line,
+                    format!("{}:{}: {}", path.display(), p.line, p.message),
+                )
+            })
+            .collect();
+        assert_eq!(told, vec![(2, refused)], "{bad}");
+    }
+}
