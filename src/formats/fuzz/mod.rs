@@ -380,12 +380,18 @@ fn run(format: Format, which: Index, m: &Mutation, shape: &Shape) {
 }
 
 /// Cases per format: each reads the file several ways (about 10 ms in a debug build).
-const CASES: u32 = 48;
+/// `PROPTEST_CASES` sets another number (a longer campaign).
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(48)
+}
 
 macro_rules! fuzz_formats {
     ($($name:ident => $format:ident,)*) => {
         proptest! {
-            #![proptest_config(ProptestConfig { cases: CASES, ..ProptestConfig::default() })]
+            #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
             $(
                 #[test]
                 fn $name(which in any::<Index>(), m in mutation(), shape in shape()) {

@@ -206,6 +206,8 @@ fn code_points(rec: &Record, told: &[(Kind, String)]) {
             .get("text")
             .or_else(|| s.raw.get("value")?.get("text"));
         let Some(text) = own.and_then(|t| t.as_str()) else {
+            // Not kept on the span (Label Studio checks it as it reads).
+            unknown = true;
             continue;
         };
         match offsets::slice(&rec.output, s.start, s.end) {

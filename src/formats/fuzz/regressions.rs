@@ -101,3 +101,28 @@ fn every_reader_refuses_what_the_record_reader_refuses() {
         assert_eq!(told, vec![(2, refused)], "{bad}");
     }
 }
+
+/// Found by `ragtruth_survives_any_mutation` (`"query": -7`): the span reader (clustering,
+/// the disputed queue) stepped over the fields clustering does not need without looking at
+/// their type, so it read lines the record reader refuses; it now refuses them alike, and
+/// still reads the good ones.
+#[test]
+fn the_span_reader_refuses_a_mistyped_field_it_steps_over() {
+    let lines = [
+        r#"{"id": "a", "output": "25°C 東京", "hallucination_labels": [{"start": 3, "end": 4, "text": "C", "label": "contradiction"}], "query": "°", "context": "e\u0301", "meta": {"corruption_type": "contradiction"}}"#,
+        r#"{"id": "b", "output": "25°C", "hallucination_labels": [], "query": -7}"#,
+        r#"{"id": "c", "output": "25°C", "hallucination_labels": [], "context": {"a": "👋"}}"#,
+        r#"{"id": "d", "output": "25°C", "hallucination_labels": [], "query": "ok", "query": ["x"]}"#,
+    ];
+    let (_dir, path) = file("typed.jsonl", &lines);
+    let ds = crate::formats::Dataset::open(std::slice::from_ref(&path), None).expect("open");
+    let reader = crate::formats::judges::SpanReader::new(&ds);
+    let full = ds.record(0).expect("a");
+    let skim = reader.record(0).expect("a");
+    assert_eq!((&full.id, &full.sources), (&skim.id, &skim.sources));
+    for (i, line) in lines.iter().enumerate().skip(1) {
+        let refused = ds.record(i).expect_err(line).to_string();
+        let skim = reader.record(i).map(|r| r.id).map_err(|e| e.to_string());
+        assert_eq!(skim, Err(refused), "{line}");
+    }
+}
