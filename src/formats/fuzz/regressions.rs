@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use crate::formats::validate::Kind;
 use crate::formats::{DataFile, Format};
 
 /// `lines` written to a file `name` in a fresh directory.
@@ -125,4 +126,60 @@ fn the_span_reader_refuses_a_mistyped_field_it_steps_over() {
         let skim = reader.record(i).map(|r| r.id).map_err(|e| e.to_string());
         assert_eq!(skim, Err(refused), "{line}");
     }
+}
+
+/// Found by `ragtruth_survives_any_mutation` (the first record replaced by `[]`): a JSONL
+/// file whose first line is a JSON array was taken for one array, and after that array closed
+/// the members of the next records were read as records; not one record was read. A first
+/// value that closes on line 1 with more lines after it is JSONL's first (bad) record.
+#[test]
+fn a_jsonl_file_whose_first_line_is_an_array_keeps_its_other_records() {
+    let rec = |id: &str| {
+        format!(
+            r#"{{"id": "{id}", "output": "25°C 東京", "hallucination_labels": [], "meta": {{"corruption_type": "clean"}}}}"#
+        )
+    };
+    let (a, b) = (rec("a°"), rec("b👋"));
+    for first in ["[]", "[1, {\"x\": 2}]", " [\"東\"]  "] {
+        let (_dir, path) = file("first.jsonl", &[first, &a, "", &b]);
+        let f = DataFile::open(&path, None, None).expect("open");
+        assert_eq!(f.len(), 3, "{first}");
+        assert_eq!((f.line(1), f.line(2)), (2, 4));
+        let e = f.record(0).expect_err(first).to_string();
+        assert!(e.starts_with(&format!("{}:1: ", path.display())), "{e}");
+        assert_eq!(f.record(1).expect("a").id, "a°");
+        assert_eq!(f.record(2).expect("b").id, "b👋");
+        let input = crate::formats::validate::Input::open(&path, None).expect("open");
+        let report =
+            crate::formats::validate::validate(&[input], &Default::default()).expect("run");
+        let unread: Vec<(u32, Kind)> = report
+            .problems
+            .iter()
+            .filter(|p| {
+                matches!(
+                    p.kind,
+                    Kind::NotObject | Kind::InvalidJson | Kind::Truncated
+                )
+            })
+            .map(|p| (p.line, p.kind))
+            .collect();
+        assert_eq!(unread, [(1, Kind::NotObject)], "{:?}", report.problems);
+    }
+}
+
+/// The same scan: an array over several lines followed by more text keeps its records and
+/// says where the rest, not read, starts (it used to read the members of what followed as
+/// records).
+#[test]
+fn text_after_an_array_is_told_not_read_as_records() {
+    let rec = r#"{"id": "a", "output": "25°C", "hallucination_labels": []}"#;
+    let (_dir, path) = file(
+        "after.json",
+        &["[", rec, "]", "", r#"{"id": "b", "output": "x"}"#],
+    );
+    let f = DataFile::open(&path, None, None).expect("open");
+    assert_eq!(f.len(), 1);
+    assert_eq!(f.record(0).expect("a").id, "a");
+    assert_eq!(f.index.problems.len(), 1, "{:?}", f.index.problems);
+    assert_eq!(f.index.problems[0].0, 5, "{:?}", f.index.problems);
 }
