@@ -109,9 +109,13 @@ const INSERTS: &[&[u8]] = &[
     b"99999999999999999999999",
 ];
 
-/// JSON texts put in place of a value: negative, float, string and huge offsets, wrong types,
-/// lone surrogates, non-ASCII strings.
+/// JSON texts put in place of a value: zero, small and large offsets (reversed, empty and
+/// past-the-end spans), negative, float, string and huge offsets, wrong types, lone
+/// surrogates, non-ASCII strings.
 const VALUES: &[&str] = &[
+    "0",
+    "2",
+    "100000",
     "-7",
     "-0",
     "1.5",

@@ -165,9 +165,30 @@ pub(super) fn check(case: &Case, at: usize, m: &Mutation, shape: &Shape) {
         }
     }
     let told = problems.get(&bad_line).cloned().unwrap_or_default();
+    if let Mutation::Value { raw, .. } | Mutation::DupKey { raw, .. } = m {
+        let before = clean_problems.get(&bad_line).cloned().unwrap_or_default();
+        let new: Vec<&String> = told
+            .iter()
+            .filter(|p| !before.contains(p) && quotes_its_value(p.0))
+            .map(|(_, msg)| msg)
+            .collect();
+        assert!(
+            new.is_empty() || new.iter().any(|msg| names(msg, raw)),
+            "no new problem quotes {raw}: {new:?}"
+        );
+    }
     let mine = got.iter().find(|(l, _)| *l == bad_line).map(|(_, r)| r);
     match mine {
-        Some(Err(e)) => assert!(!told.is_empty(), "validate tells the reader's error: {e}"),
+        Some(Err(e)) => {
+            assert!(!told.is_empty(), "validate tells the reader's error: {e}");
+            if let Mutation::Value { raw, .. } = m {
+                let plain = e.contains("invalid JSON") || e.contains("missing field");
+                assert!(
+                    plain || names(e, raw),
+                    "the reader's error quotes {raw}: {e}"
+                );
+            }
+        }
         Some(Ok(rec)) => {
             // A key given twice: the reader takes the last value (as serde_json and Python
             // do), validate names the repeated field.
@@ -192,6 +213,31 @@ pub(super) fn check(case: &Case, at: usize, m: &Mutation, shape: &Shape) {
     if format.spec().skimmable {
         skim_agrees(&path, &got);
     }
+}
+
+/// The problems that quote a value of the record (the others are about what is missing,
+/// follow from other values (a type, a label count, an id), or say where the JSON breaks).
+fn quotes_its_value(kind: Kind) -> bool {
+    !matches!(
+        kind,
+        Kind::InvalidJson
+            | Kind::MissingField
+            | Kind::Unlabeled
+            | Kind::CleanWithLabels
+            | Kind::UnknownType
+            | Kind::LabelTypeMismatch
+            | Kind::IdBaseMismatch
+            | Kind::DuplicateId
+            | Kind::Empty
+    )
+}
+
+/// True when `msg` quotes the JSON text `raw`: as written, or as the readers quote a value.
+fn names(msg: &str, raw: &str) -> bool {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(raw) else {
+        return msg.contains(raw);
+    };
+    msg.contains(raw) || msg.contains(&crate::formats::quote(&v))
 }
 
 /// A span whose own text is not the answer's code points `[start, end)` is a text mismatch

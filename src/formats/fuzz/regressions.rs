@@ -183,3 +183,19 @@ fn text_after_an_array_is_told_not_read_as_records() {
     assert_eq!(f.index.problems.len(), 1, "{:?}", f.index.problems);
     assert_eq!(f.index.problems[0].0, 5, "{:?}", f.index.problems);
 }
+
+/// Found by `prodigy_survives_any_mutation` (`meta` repeated as `0`): a Prodigy line with no
+/// id was told as `wrong_type`, though nothing it has is of a wrong type; it is
+/// `missing_field`.
+#[test]
+fn a_prodigy_line_without_an_id_is_a_missing_field() {
+    let lines = [
+        r#"{"text": "25°C 東京", "spans": [], "answer": "accept", "meta": {"id": "p°"}}"#,
+        r#"{"text": "👋", "spans": [], "answer": "accept", "meta": 0}"#,
+    ];
+    let (_dir, path) = file("p.jsonl", &lines);
+    let input = crate::formats::validate::Input::open(&path, None).expect("open");
+    let report = crate::formats::validate::validate(&[input], &Default::default()).expect("run");
+    let told: Vec<(u32, Kind)> = report.problems.iter().map(|p| (p.line, p.kind)).collect();
+    assert_eq!(told, [(2, Kind::MissingField)], "{:?}", report.problems);
+}
