@@ -165,7 +165,13 @@ pub(super) fn check(case: &Case, at: usize, m: &Mutation, shape: &Shape) {
         }
     }
     let told = problems.get(&bad_line).cloned().unwrap_or_default();
-    if let Mutation::Value { raw, .. } | Mutation::DupKey { raw, .. } = m {
+    // A number put in place of a number (an offset, mostly) is quoted by the problems it
+    // makes; other changes make problems about what follows from them (spans past a shortened
+    // answer, a missing id), which quote what they are about.
+    if let Mutation::Value {
+        raw, ints: true, ..
+    } = m
+    {
         let before = clean_problems.get(&bad_line).cloned().unwrap_or_default();
         let new: Vec<&String> = told
             .iter()
@@ -181,8 +187,13 @@ pub(super) fn check(case: &Case, at: usize, m: &Mutation, shape: &Shape) {
     match mine {
         Some(Err(e)) => {
             assert!(!told.is_empty(), "validate tells the reader's error: {e}");
-            if let Mutation::Value { raw, .. } = m {
-                let plain = e.contains("invalid JSON") || e.contains("missing field");
+            if let Mutation::Value {
+                raw, ints: true, ..
+            } = m
+            {
+                let plain = ["invalid JSON", "missing field", "no id"]
+                    .iter()
+                    .any(|p| e.contains(p));
                 assert!(
                     plain || names(e, raw),
                     "the reader's error quotes {raw}: {e}"
