@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use serde_json::Value;
+use spanreview::formats::DataFile;
 use spanreview::store::Store;
 
 use crate::common::{bin, fixture, shared};
@@ -225,6 +226,12 @@ fn run(format: &str, which: Index, m: &Mutation, array: bool) {
         .expect("run");
     let err = no_panic("export", &out);
     lines_named("export", &err, &path, &lines);
+    // With no decision nothing is lost: every record is written, a line that cannot be read
+    // passed through as it is.
+    if let (Some(0 | 1), Ok(input)) = (out.status.code(), DataFile::open(&path, None, None)) {
+        let written = DataFile::open(&exported, None, None).map(|f| f.len());
+        assert_eq!(written.ok(), Some(input.len()), "export: {err}");
+    }
 
     for to in ["prodigy", "label-studio"] {
         let converted: PathBuf = dir.path().join(format!("to-{to}.json"));
