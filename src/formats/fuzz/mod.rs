@@ -237,7 +237,8 @@ impl Mutation {
     pub fn apply(&self, record: &str, answer: Option<&str>) -> Vec<u8> {
         let mut b = record.as_bytes().to_vec();
         match self {
-            Self::Truncate(i) => b.truncate(i.index(b.len())),
+            // At least a byte: an empty record is a blank line, which is no record.
+            Self::Truncate(i) => b.truncate(i.index(b.len()).max(1)),
             Self::Flip(i, x) => {
                 let i = i.index(b.len());
                 b[i] ^= x;
