@@ -233,6 +233,21 @@ fn run(format: &str, which: Index, m: &Mutation, array: bool) {
         assert_eq!(written.ok(), Some(input.len()), "export: {err}");
     }
 
+    // Spans put back onto the records they came from (Prodigy's are these records).
+    if ["prodigy", "label-studio", "label-studio-min"].contains(&format) {
+        let back = dir.path().join("back.jsonl");
+        let out = bin()
+            .arg("convert")
+            .arg(&path)
+            .args(["--to", "ragtruth", "--records"])
+            .arg(fixture("fuzz/ragtruth.jsonl"))
+            .arg("--out")
+            .arg(&back)
+            .output()
+            .expect("run");
+        let err = no_panic("convert --records", &out);
+        lines_named("convert --records", &err, &path, &lines);
+    }
     for to in ["prodigy", "label-studio"] {
         let converted: PathBuf = dir.path().join(format!("to-{to}.json"));
         let out = bin()
@@ -247,7 +262,7 @@ fn run(format: &str, which: Index, m: &Mutation, array: bool) {
     }
 }
 
-/// A case runs the binary five times (some 0.25 s in a debug build): few cases, unless
+/// A case runs the binary five or six times (some 0.25 s in a debug build): few cases, unless
 /// `PROPTEST_CASES` asks for more.
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
