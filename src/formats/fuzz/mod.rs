@@ -5,6 +5,7 @@
 //! lines, no final newline); then the readers must agree with themselves and each other
 //! (`props`).
 
+mod join;
 mod props;
 mod regressions;
 
