@@ -234,6 +234,19 @@ impl Mutation {
         )
     }
 
+    /// The number, string or literal put in place of a number (an offset, mostly), whose
+    /// problems quote it (a list or object put in is quoted by its items' problems; other
+    /// changes make problems about what follows from them: spans past a shortened answer, a
+    /// missing id).
+    pub fn number_replaced(&self) -> Option<&'static str> {
+        match self {
+            Self::Value {
+                raw, ints: true, ..
+            } if !raw.starts_with(['[', '{']) => Some(raw),
+            _ => None,
+        }
+    }
+
     /// `record` changed.
     pub fn apply(&self, record: &str, answer: Option<&str>) -> Vec<u8> {
         let mut b = record.as_bytes().to_vec();

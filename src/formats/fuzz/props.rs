@@ -165,13 +165,7 @@ pub(super) fn check(case: &Case, at: usize, m: &Mutation, shape: &Shape) {
         }
     }
     let told = problems.get(&bad_line).cloned().unwrap_or_default();
-    // A number put in place of a number (an offset, mostly) is quoted by the problems it
-    // makes; other changes make problems about what follows from them (spans past a shortened
-    // answer, a missing id), which quote what they are about.
-    if let Mutation::Value {
-        raw, ints: true, ..
-    } = m
-    {
+    if let Some(raw) = m.number_replaced() {
         let before = clean_problems.get(&bad_line).cloned().unwrap_or_default();
         let new: Vec<&String> = told
             .iter()
@@ -187,10 +181,7 @@ pub(super) fn check(case: &Case, at: usize, m: &Mutation, shape: &Shape) {
     match mine {
         Some(Err(e)) => {
             assert!(!told.is_empty(), "validate tells the reader's error: {e}");
-            if let Mutation::Value {
-                raw, ints: true, ..
-            } = m
-            {
+            if let Some(raw) = m.number_replaced() {
                 let plain = ["invalid JSON", "missing field", "no id"]
                     .iter()
                     .any(|p| e.contains(p));
@@ -217,7 +208,9 @@ pub(super) fn check(case: &Case, at: usize, m: &Mutation, shape: &Shape) {
                     rec.warnings
                 );
             }
-            code_points(rec, &told);
+            if format.has_output() {
+                code_points(rec, &told);
+            }
         }
         None => {}
     }
