@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::{Case, Mutation, Shape};
+use crate::formats::index::{FileIndex, Lazy};
 use crate::formats::judges::SpanReader;
 use crate::formats::validate::{validate, Input, Kind, Options, Report};
 use crate::formats::{DataFile, Dataset, Format};
@@ -137,6 +138,7 @@ pub(super) fn check(case: &Case, at: usize, m: &Mutation, shape: &Shape) {
         assert_eq!(have, Some(want), "record {k} (line {line}) reads as before");
     }
 
+    lazy_index_agrees(&path);
     let report = validated(&path).expect("validate opens what the reader opens");
     assert_eq!(
         format!("{:?}", validated(&path).map(|r| r.problems)),
@@ -282,6 +284,22 @@ fn code_points(rec: &Record, told: &[(Kind, String)]) {
     if bad.is_empty() && !unknown {
         assert!(mismatches.is_empty(), "no span mismatches: {mismatches:?}");
     }
+}
+
+/// The review screen's lazy index (a head at once, the rest in small batches on a thread)
+/// finds the records the full index finds.
+fn lazy_index_agrees(path: &Path) {
+    let full = FileIndex::open(path).expect("index");
+    let lazy = Lazy {
+        min_size: 0,
+        head: 64,
+        batch: 256,
+        gate: None,
+    };
+    let mut ix = FileIndex::open_lazy(path, None, lazy, Box::new(|_| {})).expect("lazy");
+    ix.finish().expect("finish");
+    assert_eq!(ix.entries(), full.entries(), "the lazy index's records");
+    assert_eq!(ix.problems, full.problems, "the lazy index's problems");
 }
 
 /// The span reader (clustering's fast path) reads every record the full reader reads, alike,
