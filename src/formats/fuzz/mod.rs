@@ -398,13 +398,13 @@ fn run(format: Format, which: Index, m: &Mutation, shape: &Shape) {
     props::check(&case, which.index(case.records.len()), m, shape);
 }
 
-/// Cases per format: each reads the file several ways (about 10 ms in a debug build).
+/// Cases per format: each reads the file several ways (some 5 ms in a debug build).
 /// `PROPTEST_CASES` sets another number (a longer campaign).
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(48)
+        .unwrap_or(32)
 }
 
 macro_rules! fuzz_formats {
