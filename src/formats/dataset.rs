@@ -1,6 +1,5 @@
 //! Files opened for review, and several files joined by record `id` into one dataset.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -143,12 +142,13 @@ impl DataFile {
             ));
         }
         // Read again only to word the problem.
-        let parsed: IdOnly<'_> = serde_json::from_slice(bytes)
-            .map_err(|e| self.error(i, format!("invalid JSON or non-string id: {e}")))?;
-        parsed
-            .id
-            .map(Cow::into_owned)
-            .ok_or_else(|| self.error(i, "missing field \"id\"".to_owned()))
+        let value: Value = serde_json::from_slice(bytes)
+            .map_err(|e| self.error(i, format!("invalid JSON: {e}")))?;
+        Err(match value.get("id") {
+            _ if !value.is_object() => self.error(i, "record is not a JSON object".to_owned()),
+            Some(id) => self.error(i, format!("id {} is not a string", super::quote(id))),
+            None => self.error(i, "missing field \"id\"".to_owned()),
+        })
     }
 
     /// Each readable id's records, in file order, as joined files are read ([`id_map`]: the ids
@@ -177,18 +177,18 @@ impl DataFile {
 
 /// Detect a file's format from its first records ([`Format::detect_first`]).
 fn detect(index: &FileIndex) -> Result<Format, FormatError> {
+    // An array cut before its first record ends holds none: say where and why.
+    if let (true, Some((line, why))) = (index.is_empty(), index.problems.first()) {
+        return Err(FormatError::Unknown {
+            path: index.path().to_path_buf(),
+            reason: format!("line {line}: {why}"),
+        });
+    }
     let records = (0..index.len()).map(|i| Ok((index.entries()[i].line, index.bytes(i)?)));
     Format::detect_first(records)?.map_err(|reason| FormatError::Unknown {
         path: index.path().to_path_buf(),
         reason,
     })
-}
-
-/// A record line's `id` member alone.
-#[derive(serde::Deserialize)]
-struct IdOnly<'a> {
-    #[serde(borrow)]
-    id: Option<Cow<'a, str>>,
 }
 
 /// The string `id` member of a record line, read without building the record: by the skimmer
@@ -203,10 +203,15 @@ pub fn id_member(bytes: &[u8]) -> Option<String> {
     // serde_json does not check the UTF-8 of the strings it skips: a line with an invalid byte
     // in its context would pass here and fail every reader of the whole record.
     simdutf8::basic::from_utf8(bytes).ok()?;
-    serde_json::from_slice::<IdOnly<'_>>(bytes)
+    // Read as the record reader reads it (a repeated key: the last value, as Python's too).
+    match serde_json::from_slice::<Value>(bytes)
         .ok()?
-        .id
-        .map(Cow::into_owned)
+        .get_mut("id")?
+        .take()
+    {
+        Value::String(id) => Some(id),
+        _ => None,
+    }
 }
 
 /// Save the ids of the JSONL records file at `path`, in `format`, beside its index, on a thread

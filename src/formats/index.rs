@@ -102,8 +102,12 @@ impl FileIndex {
         let open::Head { size, bom, array } = open::head(&file).map_err(io)?;
         let mut from_cache = false;
         let mut cached = None;
-        let (layout, entries, problems) = if array {
-            let (e, p) = index_array(&file, size).map_err(io)?;
+        let one_array = if array {
+            index_array(&file, size).map_err(io)?
+        } else {
+            None
+        };
+        let (layout, entries, problems) = if let Some((e, p)) = one_array {
             (Layout::Array, e, p)
         } else {
             let cache = cache.filter(|c| c.wants(size));
@@ -455,12 +459,14 @@ fn note_content(part: &[u8], base: u64, content: &mut bool, first: &mut u64, las
     }
 }
 
-/// Index a file holding one JSON array: each top-level element is an entry. A truncated array
-/// yields the complete elements and a problem for the rest.
 /// Problems met while indexing, as `(line, message)`.
 type Problems = Vec<(u32, String)>;
 
-fn index_array(file: &File, size: u64) -> std::io::Result<(Vec<Entry>, Problems)> {
+/// Index a file holding one JSON array: each top-level element is an entry. A truncated array
+/// yields the complete elements and a problem for the rest; text after the array a problem
+/// too (it is not read). `None` when the file is JSONL whose first record is an array: the
+/// array closes on line 1 and more follows.
+fn index_array(file: &File, size: u64) -> std::io::Result<Option<(Vec<Entry>, Problems)>> {
     let mut data = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
     let mut f = file.try_clone()?;
     f.read_to_end(&mut data)?;
@@ -473,9 +479,24 @@ fn index_array(file: &File, size: u64) -> std::io::Result<(Vec<Entry>, Problems)
     let mut elem_start: Option<(usize, u32)> = None;
     let mut last_nonspace = 0usize;
     let mut closed = false;
+    // The lines the array opens and closes on: one line with more after it is JSONL's first.
+    let (mut opened_on, mut closed_on) = (0, 0);
     for (i, &b) in data.iter().enumerate() {
         if b == b'\n' {
             line += 1;
+        }
+        if closed {
+            if b.is_ascii_whitespace() {
+                continue;
+            }
+            if opened_on == closed_on {
+                return Ok(None);
+            }
+            problems.push((
+                line,
+                "text after the JSON array (which ends before this line) was not read".to_owned(),
+            ));
+            break;
         }
         if in_str {
             if esc {
@@ -499,6 +520,9 @@ fn index_array(file: &File, size: u64) -> std::io::Result<(Vec<Entry>, Problems)
                 if depth == 1 && elem_start.is_none() {
                     elem_start = Some((i, line));
                 }
+                if depth == 0 {
+                    opened_on = line;
+                }
                 depth += 1;
             }
             b']' | b'}' => {
@@ -508,6 +532,7 @@ fn index_array(file: &File, size: u64) -> std::io::Result<(Vec<Entry>, Problems)
                         entries.push(mk_entry(s, last_nonspace + 1, l));
                     }
                     closed = true;
+                    closed_on = line;
                     depth = 0;
                     continue;
                 }
@@ -536,7 +561,7 @@ fn index_array(file: &File, size: u64) -> std::io::Result<(Vec<Entry>, Problems)
             "the JSON array is not closed: the file is truncated; the records before this line were read".to_owned(),
         ));
     }
-    Ok((entries, problems))
+    Ok(Some((entries, problems)))
 }
 
 fn mk_entry(start: usize, end: usize, line: u32) -> Entry {

@@ -9,6 +9,8 @@
 //! plus prediction files for the same records give one record with many sources.
 
 pub mod dataset;
+#[cfg(test)]
+mod fuzz;
 pub mod index;
 pub mod judges;
 pub mod spans;

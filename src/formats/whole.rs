@@ -46,11 +46,12 @@ pub(crate) fn check(c: &mut Checker<'_>, bytes: &[u8], read: Read) -> Option<Fac
             Some(c.facts(Some(&rec.id), None))
         }
         Err(e) => {
-            let kind = if e.starts_with("missing") || e.contains(": missing") {
-                Kind::MissingField
-            } else {
-                Kind::WrongType
-            };
+            let kind =
+                if e.starts_with("missing") || e.contains(": missing") || e.starts_with("no id") {
+                    Kind::MissingField
+                } else {
+                    Kind::WrongType
+                };
             c.sink.push(kind, e);
             None
         }

@@ -20,6 +20,7 @@ mod export_api;
 mod export_safety;
 mod export_schema;
 mod formats;
+mod fuzz_formats;
 mod hostile;
 mod hostile_files;
 mod hostile_more;

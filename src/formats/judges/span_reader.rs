@@ -8,14 +8,30 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
+use crate::formats::validate::skim::Top;
 use crate::formats::{DataFile, Dataset, Format, FormatError};
 use crate::model::Record;
 
 /// Parses a JSON object leaving out the fields named in `skip` and the one named `skip_too`
-/// (the parser steps over them without allocating or unescaping).
+/// (the parser steps over them without allocating or unescaping). A field left out is kept as
+/// an empty value of its type (its raw text among `members`, the object's members in order),
+/// so the format's parser refuses a mistyped one as it does in the full record.
 struct Skim<'s> {
     skip: &'s [&'s str],
     skip_too: Option<&'s str>,
+    members: &'s [(&'s str, &'s str)],
+}
+
+/// An empty value of the type of the JSON text `raw` (scalars as they are: they are short).
+fn placeholder(raw: Option<&&str>) -> Value {
+    match raw.and_then(|r| r.as_bytes().first()) {
+        Some(b'"') => Value::String(String::new()),
+        Some(b'{') => Value::Object(serde_json::Map::new()),
+        Some(b'[') => Value::Array(Vec::new()),
+        _ => raw
+            .and_then(|r| serde_json::from_str(r).ok())
+            .unwrap_or(Value::Null),
+    }
 }
 
 impl<'de> serde::de::DeserializeSeed<'de> for Skim<'_> {
@@ -35,9 +51,13 @@ impl<'de> serde::de::Visitor<'de> for Skim<'_> {
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Value, A::Error> {
         let mut obj = serde_json::Map::new();
+        let mut n = 0;
         while let Some(k) = m.next_key::<std::borrow::Cow<'de, str>>()? {
+            n += 1;
             if self.skip.contains(&k.as_ref()) || self.skip_too == Some(k.as_ref()) {
                 m.next_value::<serde::de::IgnoredAny>()?;
+                let raw = self.members.get(n - 1).map(|(_, v)| v);
+                obj.insert(k.into_owned(), placeholder(raw));
             } else {
                 obj.insert(k.into_owned(), m.next_value::<Value>()?);
             }
@@ -139,19 +159,33 @@ impl<'d> SpanReader<'d> {
     fn skim(file: &DataFile, i: usize, joined: bool) -> Result<Record, FormatError> {
         use serde::de::DeserializeSeed;
         let bytes = file.index.bytes(i)?;
+        // What the skim steps over is not parsed: an invalid byte or a number beyond f64 there
+        // makes the full reader refuse the line, so the skimmer checks it first, and a line it
+        // refuses gets the full reader's own error.
+        // It also hands out the members' raw text, for the types of those stepped over (keys
+        // written with escapes are left to the full reader).
+        let top = simdutf8::basic::from_utf8(&bytes)
+            .ok()
+            .and_then(|t| crate::formats::validate::skim::top(t, "").ok());
+        let members = match top {
+            Some(Top::Object(m, _)) if m.iter().all(|(k, _)| !k.contains('\\')) => m,
+            _ => return file.record_in(i, &bytes),
+        };
         let spec = file.format.spec();
         let skim = Skim {
             skip: spec.skim_skips,
             skip_too: spec.gold_list.filter(|_| joined),
+            members: &members,
         };
         let mut de = serde_json::Deserializer::from_slice(&bytes);
         let v = skim
             .deserialize(&mut de)
             .and_then(|v| de.end().map(|()| v))
             .map_err(|e| file.error(i, format!("invalid JSON: {e}")))?;
+        // A line it refuses: the full reader's own words (which quote the real value).
         file.format
             .parse(v, &file.source)
-            .map_err(|m| file.error(i, m))
+            .or_else(|_| file.record_in(i, &bytes))
     }
 
     /// Record `i`, skimmed, with the sources of every joined file that has its id (a joined

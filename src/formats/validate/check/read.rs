@@ -38,7 +38,7 @@ pub(crate) fn parse_text<'a, T: serde::Deserialize<'a>>(
     sink: &mut Sink<'_>,
     text: &'a str,
 ) -> Option<T> {
-    if too_deep(sink, text) {
+    if too_deep(sink, text) || refused(sink, text) {
         return None;
     }
     match shape::read::<T>(text) {
@@ -84,6 +84,20 @@ fn too_deep(sink: &mut Sink<'_>, text: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// True, after reporting it in the record readers' words, when the line is not JSON they
+/// read: the borrowed parse steps over unchecked members without reading them, so a number
+/// beyond f64 (`1e400`) or a lone surrogate (`"\ud800"`) there would pass it.
+fn refused(sink: &mut Sink<'_>, text: &str) -> bool {
+    let Err(e) = skim::top(text, "") else {
+        return false;
+    };
+    let why = serde_json::from_str::<serde_json::Value>(text)
+        .err()
+        .map_or_else(|| e.what.to_owned(), |e| e.to_string());
+    sink.push(Kind::InvalidJson, format!("invalid JSON: {why}"));
+    true
 }
 
 /// A member's value as a [`Scalar`]: lists and objects by their first byte (the skimmer has
