@@ -78,6 +78,16 @@ pub fn write(dir: &Path, name: &str, lines: &[Value]) -> PathBuf {
     p
 }
 
+/// The names in `dir`, sorted.
+pub fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .expect("ls")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
 /// The state of a record reviewed and left open (not flagged, not stale).
 pub fn reviewed() -> RecordState {
     RecordState {

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use super::common::fixture;
+use super::common::{fixture, names};
 use super::hostile::hostile_arg;
 
 /// Run the binary with `args`, its standard output `/dev/full` when `full_stdout`.
@@ -23,16 +23,6 @@ fn spanreview(args: &[&std::ffi::OsStr], full_stdout: bool) -> Output {
         cmd.stdout(full);
     }
     cmd.output().expect("runs")
-}
-
-/// The names in `dir`, sorted.
-fn names(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .expect("ls")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 /// The run failed as it must: exit 2, one message on stderr naming `path` (as escaped), and

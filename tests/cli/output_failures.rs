@@ -8,7 +8,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use super::common::fixture;
+use super::common::{fixture, names};
 
 /// Where the run's standard output goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -357,15 +357,6 @@ fn run_file_limited(kib: u32, args: &[OsString]) -> Option<Output> {
         .output()
         .expect("runs");
     Some(out)
-}
-
-fn names(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .expect("ls")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 /// A new database (merge-db OUT, apply's and assign's --db) whose setup fails for want of

@@ -13,7 +13,7 @@ use predicates::prelude::*;
 use spanreview::review::decision::{ActionKind, Decision, SpanValue};
 use spanreview::store::Store;
 
-use super::common::reviewed;
+use super::common::{names, reviewed};
 
 /// Database path for a child writer; the child does nothing without it.
 const CHILD_DB: &str = "SPANREVIEW_TEST_CHILD_DB";
@@ -596,22 +596,12 @@ pub(super) fn set_mode(p: &Path, mode: u32) {
     std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).expect("chmod");
 }
 
-/// The names in a folder, sorted.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .expect("list")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 /// Run every read command on `db` (in `ro`, holding `records` too) and check each one reads it
 /// (exit 0, the decisions shown or merged) and leaves the folder exactly as it was.
 fn read_commands_leave_no_trace(prefix: &[String], ro: &Path, db: &Path, out: &Path) {
     let records = ro.join("records.jsonl");
     let bytes = std::fs::read(db).expect("read");
-    let files = listing(ro);
+    let files = names(ro);
     for (what, mut cmd) in read_commands_as(prefix, db, &records, out) {
         let assert = cmd.assert().code(0);
         let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
@@ -632,7 +622,7 @@ fn read_commands_leave_no_trace(prefix: &[String], ro: &Path, db: &Path, out: &P
             "{what}: file changed"
         );
         assert_eq!(
-            listing(ro),
+            names(ro),
             files,
             "{what}: files appeared beside the database"
         );
