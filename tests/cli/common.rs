@@ -44,6 +44,18 @@ pub fn bin() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("spanreview").expect("binary built")
 }
 
+/// What `spanreview SUB --help` prints (run without `SPANREVIEW_DB`, so the defaults it
+/// shows are the built-in ones); it exits 0.
+pub fn help(sub: &str) -> String {
+    let out = bin()
+        .args([sub, "--help"])
+        .env_remove("SPANREVIEW_DB")
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{sub}: {out:?}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// Every record of a file, as the library reads it.
 pub fn records(path: &Path) -> Vec<Record> {
     let f = DataFile::open(path, None, None).expect("open");

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use super::common::{bin, fixture, root};
+use super::common::{bin, fixture, help, root};
 use super::terminal::{self, Tmux};
 
 fn records() -> Vec<u8> {
@@ -295,16 +295,6 @@ fn man_dir_that_cannot_be_made_exits_2_naming_it() {
 }
 
 // ---- help: environment, exit status, examples, colour ----
-
-fn help(sub: &str) -> String {
-    let out = bin()
-        .args([sub, "--help"])
-        .env_remove("SPANREVIEW_DB")
-        .output()
-        .expect("runs");
-    assert_eq!(out.status.code(), Some(0), "{sub}: {out:?}");
-    stdout(&out)
-}
 
 #[test]
 fn every_subcommand_documents_its_exit_status() {

@@ -3,20 +3,10 @@
 
 use spanreview::store::Store;
 
-use super::super::common::{bin, data};
+use super::super::common::{bin, data, help};
 
 // ----- `--help`: "every `--help` names the environment variables the subcommand reads ... and
 // its exit status"; the examples each subcommand's help shows -----
-
-fn help(sub: &str) -> String {
-    let out = bin()
-        .args([sub, "--help"])
-        .env_remove("SPANREVIEW_DB")
-        .output()
-        .expect("runs");
-    assert_eq!(out.status.code(), Some(0), "{sub}: {out:?}");
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 #[test]
 fn every_subcommand_that_reads_files_names_the_input_environment_and_its_exit_status() {
