@@ -1,9 +1,34 @@
 //! The README's and `--help`'s claims about the commands, run as written: what each help
 //! names and shows, validate, export, stats, apply, compare, and the sample's counts.
 
+use std::path::Path;
+use std::process::Output;
+
+use serde_json::Value;
 use spanreview::store::Store;
 
 use super::super::common::{bin, data, help};
+
+/// `apply` the one decision `line`, written to the file `name` in `dir`, as reviewer `ana` onto
+/// `records`, saving into `db`.
+fn apply_one(dir: &Path, name: &str, line: Value, records: &Path, db: &Path) -> Output {
+    let decisions = super::super::common::write(dir, name, &[line]);
+    bin()
+        .arg("apply")
+        .arg(records)
+        .arg("--decisions")
+        .arg(&decisions)
+        .args(["--reviewer", "ana", "--db"])
+        .arg(db)
+        .output()
+        .expect("runs")
+}
+
+/// The line of a decision accepting the first gold span of the sample's first record.
+fn accept_first() -> Value {
+    serde_json::json!({"record_id": "toolace_train_00021__overgeneration",
+        "action": "accept", "span_key": "gold:0"})
+}
 
 // ----- `--help`: "every `--help` names the environment variables the subcommand reads ... and
 // its exit status"; the examples each subcommand's help shows -----
@@ -108,24 +133,8 @@ fn export_exits_1_on_a_kept_span_that_does_not_slice_and_its_help_says_so() {
         .expect("labels")
         .push(serde_json::json!({"start": 30, "end": 20, "text": "", "label": "overgeneration"}));
     let records = super::super::common::write(dir.path(), "records.jsonl", &[rec]);
-    let decisions = super::super::common::write(
-        dir.path(),
-        "d.jsonl",
-        &[
-            serde_json::json!({"record_id": "toolace_train_00021__overgeneration",
-            "action": "accept", "span_key": "gold:0"}),
-        ],
-    );
     let db = dir.path().join("review.sqlite");
-    let out = bin()
-        .arg("apply")
-        .arg(&records)
-        .arg("--decisions")
-        .arg(&decisions)
-        .args(["--reviewer", "ana", "--db"])
-        .arg(&db)
-        .output()
-        .expect("runs");
+    let out = apply_one(dir.path(), "d.jsonl", accept_first(), &records, &db);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let reviewed = dir.path().join("reviewed.jsonl");
     let out = bin()
@@ -157,24 +166,8 @@ fn export_exits_1_on_a_kept_span_that_does_not_slice_and_its_help_says_so() {
 fn stats_imports_a_judge_file_once_by_its_bytes_and_adds_no_decision() {
     let dir = tempfile::tempdir().expect("tmp");
     let records = data("toolace/test_records_reconstructed.jsonl");
-    let decisions = super::super::common::write(
-        dir.path(),
-        "d.jsonl",
-        &[
-            serde_json::json!({"record_id": "toolace_train_00021__overgeneration",
-            "action": "accept", "span_key": "gold:0"}),
-        ],
-    );
     let db = dir.path().join("review.sqlite");
-    let out = bin()
-        .arg("apply")
-        .arg(&records)
-        .arg("--decisions")
-        .arg(&decisions)
-        .args(["--reviewer", "ana", "--db"])
-        .arg(&db)
-        .output()
-        .expect("runs");
+    let out = apply_one(dir.path(), "d.jsonl", accept_first(), &records, &db);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     // The same bytes under another path: read from the database the second time.
     let copy = dir.path().join("copy.jsonl");
@@ -221,18 +214,7 @@ fn apply_adds_a_span_under_a_new_added_key_and_refuses_an_add_on_a_gold_key() {
         serde_json::json!({"record_id": "toolace_train_00021__overgeneration", "action": "add",
             "span_key": key, "after": {"start": 0, "end": 4, "label": "overgeneration"}})
     };
-    let run = |name: &str, line: serde_json::Value| {
-        let d = super::super::common::write(dir.path(), name, &[line]);
-        bin()
-            .arg("apply")
-            .arg(&records)
-            .arg("--decisions")
-            .arg(&d)
-            .args(["--reviewer", "ana", "--db"])
-            .arg(&db)
-            .output()
-            .expect("runs")
-    };
+    let run = |name: &str, line: Value| apply_one(dir.path(), name, line, &records, &db);
     let out = run("gold.jsonl", add("gold:0"));
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert!(
