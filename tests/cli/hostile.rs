@@ -91,6 +91,23 @@ pub(crate) fn run(cmd: &mut assert_cmd::Command) -> std::process::Output {
     cmd.output().expect("runs")
 }
 
+/// Run the command `build` sets up (told whether this is the `--json` run) as it is and then
+/// with `--json`: both exit 0. Their outputs, the plain one first.
+pub(crate) fn plain_and_json(
+    build: impl Fn(&mut assert_cmd::Command, bool),
+) -> [std::process::Output; 2] {
+    [false, true].map(|json| {
+        let mut cmd = bin();
+        build(&mut cmd, json);
+        if json {
+            cmd.arg("--json");
+        }
+        let out = run(&mut cmd);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        out
+    })
+}
+
 /// The ids of the hostile records, in file order.
 pub(crate) fn record_ids() -> Vec<String> {
     let text = std::fs::read_to_string(fixture("hostile/records.jsonl")).expect("records");
@@ -191,21 +208,15 @@ fn compare_table_json_and_warnings() {
     // A hostile source name (a --judge NAME) in the table, the JSON and the warnings.
     let name = format!("judge{}", hostile_arg());
     let spec = format!("{name}={}", preds.display());
-    for json in [false, true] {
-        let mut cmd = bin();
+    let [plain, json] = plain_and_json(|cmd, _| {
         cmd.arg("compare").arg(&records).arg("--judge").arg(&spec);
-        if json {
-            cmd.arg("--json");
-        }
-        let out = run(&mut cmd);
-        assert_eq!(out.status.code(), Some(0), "{out:?}");
+    });
+    for out in [&plain, &json] {
         assert_clean("compare --judge stdout", &out.stdout);
         assert_clean("compare --judge stderr", &out.stderr);
-        if json {
-            let lines = json_lines("compare --judge --json", &out.stdout);
-            assert!(lines.iter().any(|l| l["b"] == name.as_str()), "{lines:?}");
-        }
     }
+    let lines = json_lines("compare --judge --json", &json.stdout);
+    assert!(lines.iter().any(|l| l["b"] == name.as_str()), "{lines:?}");
 }
 
 /// A database with decisions whose every text field is hostile, on the hostile records (with
@@ -278,33 +289,26 @@ fn stats_table_json_and_stale_warnings() {
     hostile_db(&db, "records");
     let preds = fixture("hostile/predictions_detector.jsonl");
     let spec = format!("judge{}={}", hostile_arg(), preds.display());
-    for json in [false, true] {
-        let mut cmd = bin();
+    let [plain, json] = plain_and_json(|cmd, _| {
         cmd.arg("stats")
             .arg(fixture("hostile/records.jsonl"))
             .arg("--judge")
             .arg(&spec)
             .arg("--db")
             .arg(&db);
-        if json {
-            cmd.arg("--json");
-        }
-        let out = run(&mut cmd);
-        assert_eq!(out.status.code(), Some(0), "{out:?}");
+    });
+    for out in [&plain, &json] {
         assert_clean("stats stderr", &out.stderr);
         assert!(String::from_utf8_lossy(&out.stderr).contains("stale"));
-        if json {
-            let v = &json_lines("stats --json", &out.stdout)[0];
-            let mut all = Vec::new();
-            strings(v, &mut all);
-            assert!(
-                all.iter().any(|s| s.starts_with("judge\u{1b}[2J")),
-                "{all:?}"
-            );
-        } else {
-            assert_clean("stats stdout", &out.stdout);
-        }
     }
+    assert_clean("stats stdout", &plain.stdout);
+    let v = &json_lines("stats --json", &json.stdout)[0];
+    let mut all = Vec::new();
+    strings(v, &mut all);
+    assert!(
+        all.iter().any(|s| s.starts_with("judge\u{1b}[2J")),
+        "{all:?}"
+    );
 }
 
 #[test]

@@ -13,7 +13,9 @@ use serde_json::{json, Value};
 use spanreview::store::Store;
 
 use super::common::{bin, fixture, installed};
-use super::hostile::{all_hostile, assert_clean, corpus, hostile_arg, json_lines, record_ids, run};
+use super::hostile::{
+    all_hostile, assert_clean, corpus, hostile_arg, json_lines, plain_and_json, record_ids, run,
+};
 
 /// The line the corpus' newline entry tries to forge.
 const FORGED: &str = "INFO forged";
@@ -78,14 +80,28 @@ fn json_strings(channel: &str, bytes: &[u8]) -> BTreeSet<String> {
     all.into_iter().collect()
 }
 
+/// [`plain_and_json`] with both runs safe: the plain run's standard output and every string
+/// of the JSON run's.
+fn text_and_json_strings(
+    what: &str,
+    build: impl Fn(&mut assert_cmd::Command, bool),
+) -> (String, BTreeSet<String>) {
+    let [plain, json] = plain_and_json(build);
+    assert_run_safe(what, &plain);
+    assert_run_safe(&format!("{what} --json"), &json);
+    (
+        String::from_utf8_lossy(&plain.stdout).into_owned(),
+        json_strings(&format!("{what} --json"), &json.stdout),
+    )
+}
+
 #[test]
 fn assign_summary_json_and_show_escape_reviewers_and_the_dataset() {
     let dir = tempfile::tempdir().expect("tmp");
     let db = dir.path().join("plan.sqlite");
     let team = team();
     let dataset = format!("ds{}", hostile_arg());
-    for json in [false, true] {
-        let mut cmd = bin();
+    let (text, names) = text_and_json_strings("assign", |cmd, json| {
         cmd.arg("assign")
             .arg(fixture("hostile/records.jsonl"))
             .arg("--reviewers")
@@ -95,45 +111,22 @@ fn assign_summary_json_and_show_escape_reviewers_and_the_dataset() {
             .arg(&dataset)
             .arg("--db")
             .arg(&db);
-        if json {
-            cmd.arg("--json");
-        }
-        let out = run(&mut cmd);
-        assert_eq!(out.status.code(), Some(0), "{out:?}");
-        assert_run_safe("assign", &out);
-        if json {
-            let names = json_strings("assign --json", &out.stdout);
-            for r in &team {
-                assert!(names.contains(r), "{r:?} not among {names:?}");
-            }
-        } else {
-            // The header, a line per reviewer: nothing more.
-            let text = String::from_utf8_lossy(&out.stdout);
-            assert_eq!(text.lines().count(), 3 + team.len(), "{text}");
-            assert!(text.contains("csi\\u{1b}[2J"), "{text}");
-        }
+    });
+    // The header, a line per reviewer: nothing more.
+    assert_eq!(text.lines().count(), 3 + team.len(), "{text}");
+    assert!(text.contains("csi\\u{1b}[2J"), "{text}");
+    for r in &team {
+        assert!(names.contains(r), "{r:?} not among {names:?}");
     }
-    for json in [false, true] {
-        let mut cmd = bin();
+    let (text, names) = text_and_json_strings("assign --show", |cmd, _| {
         cmd.args(["assign", "--show", "--dataset"])
             .arg(&dataset)
             .arg("--db")
             .arg(&db);
-        if json {
-            cmd.arg("--json");
-        }
-        let out = run(&mut cmd);
-        assert_eq!(out.status.code(), Some(0), "{out:?}");
-        assert_run_safe("assign --show", &out);
-        if json {
-            let names = json_strings("assign --show --json", &out.stdout);
-            for id in record_ids() {
-                assert!(names.contains(&id), "{id:?} not among {names:?}");
-            }
-        } else {
-            let text = String::from_utf8_lossy(&out.stdout);
-            assert_eq!(text.lines().count(), 3 + team.len(), "{text}");
-        }
+    });
+    assert_eq!(text.lines().count(), 3 + team.len(), "{text}");
+    for id in record_ids() {
+        assert!(names.contains(&id), "{id:?} not among {names:?}");
     }
     // No plan for a hostile dataset name: one line, escaped.
     let out = run(bin()
@@ -267,30 +260,18 @@ fn stats_team_and_by_reviewer_tables_escape_reviewers_and_ids() {
         .arg("--db")
         .arg(&db));
     assert_eq!(out.status.code(), Some(0), "{out:?}");
-    for json in [false, true] {
-        let mut cmd = bin();
+    let (text, all) = text_and_json_strings("stats --by-reviewer", |cmd, _| {
         cmd.arg("stats")
             .arg(&records)
             .arg("--by-reviewer")
             .arg("--db")
             .arg(&db);
-        if json {
-            cmd.arg("--json");
-        }
-        let out = run(&mut cmd);
-        assert_eq!(out.status.code(), Some(0), "{out:?}");
-        assert_run_safe("stats --by-reviewer", &out);
-        if json {
-            let all = json_strings("stats --json", &out.stdout);
-            for r in &both {
-                assert!(all.contains(r), "{r:?} not in the JSON");
-            }
-        } else {
-            let text = String::from_utf8_lossy(&out.stdout);
-            assert!(text.contains("disagreements ("), "{text}");
-            assert!(text.contains("by reviewer"), "{text}");
-            assert!(text.contains("acsi\\u{1b}[2J"), "{text}");
-        }
+    });
+    assert!(text.contains("disagreements ("), "{text}");
+    assert!(text.contains("by reviewer"), "{text}");
+    assert!(text.contains("acsi\\u{1b}[2J"), "{text}");
+    for r in &both {
+        assert!(all.contains(r), "{r:?} not in the JSON");
     }
 }
 
