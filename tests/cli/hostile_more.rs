@@ -95,6 +95,18 @@ fn text_and_json_strings(
     )
 }
 
+/// `apply` of the decisions in `decisions` onto `records`, saving into `db`, to run.
+fn apply(records: &Path, decisions: &Path, db: &Path) -> assert_cmd::Command {
+    let mut cmd = bin();
+    cmd.arg("apply")
+        .arg(records)
+        .arg("--decisions")
+        .arg(decisions)
+        .arg("--db")
+        .arg(db);
+    cmd
+}
+
 #[test]
 fn assign_summary_json_and_show_escape_reviewers_and_the_dataset() {
     let dir = tempfile::tempdir().expect("tmp");
@@ -183,13 +195,7 @@ fn apply_refusals_dry_run_and_saves_quote_hostile_values() {
             json!({"record_id": first, "action": "accept", "span_key": format!("gold:9{h}")}),
         ],
     );
-    let out = run(bin()
-        .arg("apply")
-        .arg(&records)
-        .arg("--decisions")
-        .arg(&bad)
-        .arg("--db")
-        .arg(&db));
+    let out = run(&mut apply(&records, &bad, &db));
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert_run_safe("apply (refused)", &out);
     let err = String::from_utf8_lossy(&out.stderr);
@@ -202,14 +208,7 @@ fn apply_refusals_dry_run_and_saves_quote_hostile_values() {
     assert!(err.contains("nothing saved"), "{err}");
     assert!(!String::from_utf8_lossy(&out.stdout).contains("saved"));
     // --dry-run: said, not saved.
-    let out = run(bin()
-        .arg("apply")
-        .arg(&records)
-        .arg("--decisions")
-        .arg(&good)
-        .arg("--dry-run")
-        .arg("--db")
-        .arg(&db));
+    let out = run(apply(&records, &good, &db).arg("--dry-run"));
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert_run_safe("apply --dry-run", &out);
     assert!(String::from_utf8_lossy(&out.stdout).contains("dry run: nothing saved"));
@@ -219,13 +218,7 @@ fn apply_refusals_dry_run_and_saves_quote_hostile_values() {
         .expect("log")
         .is_empty());
     // Saved: the reviewers' names kept exactly.
-    let out = run(bin()
-        .arg("apply")
-        .arg(&records)
-        .arg("--decisions")
-        .arg(&good)
-        .arg("--db")
-        .arg(&db));
+    let out = run(&mut apply(&records, &good, &db));
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert_run_safe("apply", &out);
     let log = Store::open(&db).expect("db").decisions(None).expect("log");
@@ -243,13 +236,11 @@ fn stats_team_and_by_reviewer_tables_escape_reviewers_and_ids() {
         team.iter().map(|t| format!("a{t}")).collect(),
         team.iter().map(|t| format!("b{t}")).collect(),
     );
-    let out = run(bin()
-        .arg("apply")
-        .arg(&records)
-        .arg("--decisions")
-        .arg(decisions_file(dir.path(), &a, &b))
-        .arg("--db")
-        .arg(&db));
+    let out = run(&mut apply(
+        &records,
+        &decisions_file(dir.path(), &a, &b),
+        &db,
+    ));
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let both: Vec<String> = a.iter().chain(&b).cloned().collect();
     let out = run(bin()
@@ -281,13 +272,8 @@ fn merge_db_lines_and_errors_name_hostile_paths() {
     let h = hostile_arg();
     let records = hostile_records(dir.path());
     let input = dir.path().join(format!("in{h}.sqlite"));
-    let out = run(bin()
-        .arg("apply")
-        .arg(&records)
-        .arg("--decisions")
-        .arg(decisions_file(dir.path(), &team(), &team()))
-        .arg("--db")
-        .arg(&input));
+    let decisions = decisions_file(dir.path(), &team(), &team());
+    let out = run(&mut apply(&records, &decisions, &input));
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let second = dir.path().join(format!("in2{h}.sqlite"));
     std::fs::copy(&input, &second).expect("copy");
