@@ -44,6 +44,22 @@ pub fn bin() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("spanreview").expect("binary built")
 }
 
+/// Every subcommand, in the order `--help` lists them.
+pub const SUBCOMMANDS: [&str; 12] = [
+    "review",
+    "validate",
+    "compare",
+    "decisions",
+    "export",
+    "stats",
+    "assign",
+    "apply",
+    "merge-db",
+    "convert",
+    "completions",
+    "man",
+];
+
 /// What `spanreview SUB --help` prints (run without `SPANREVIEW_DB`, so the defaults it
 /// shows are the built-in ones); it exits 0.
 pub fn help(sub: &str) -> String {

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use super::common::{bin, fixture, help, root};
+use super::common::{bin, fixture, help, root, SUBCOMMANDS};
 use super::terminal::{self, Tmux};
 
 fn records() -> Vec<u8> {
@@ -126,18 +126,7 @@ fn installed(program: &str) -> bool {
 fn completions_name_every_subcommand_in_every_shell() {
     for shell in SHELLS {
         let text = String::from_utf8(completions(shell)).expect("utf-8");
-        for sub in [
-            "review",
-            "validate",
-            "compare",
-            "decisions",
-            "export",
-            "stats",
-            "merge-db",
-            "convert",
-            "completions",
-            "man",
-        ] {
+        for sub in SUBCOMMANDS {
             assert!(text.contains(sub), "{shell}: no {sub}");
         }
         // fish names a long option without its dashes.
@@ -296,20 +285,27 @@ fn man_dir_that_cannot_be_made_exits_2_naming_it() {
 
 // ---- help: environment, exit status, examples, colour ----
 
+/// The tests that go over every subcommand share one list: it is the one `--help` lists, so a
+/// new subcommand cannot be left out of them.
+#[test]
+fn the_shared_subcommand_list_is_the_one_help_lists() {
+    let out = bin().arg("--help").output().expect("runs");
+    let text = stdout(&out);
+    let listed: Vec<&str> = text
+        .split("Commands:\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n\n").next())
+        .expect("a command list")
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .collect();
+    assert_eq!(listed, SUBCOMMANDS, "{text}");
+}
+
 #[test]
 fn every_subcommand_documents_its_exit_status() {
-    for sub in [
-        "review",
-        "validate",
-        "compare",
-        "decisions",
-        "export",
-        "stats",
-        "merge-db",
-        "assign",
-        "completions",
-        "man",
-    ] {
+    for sub in SUBCOMMANDS {
         let text = help(sub);
         let status = text
             .split("Exit status:")

@@ -7,7 +7,7 @@ use std::process::Output;
 use serde_json::Value;
 use spanreview::store::Store;
 
-use super::super::common::{bin, data, help};
+use super::super::common::{bin, data, help, SUBCOMMANDS};
 
 /// `apply` the one decision `line`, written to the file `name` in `dir`, as reviewer `ana` onto
 /// `records`, saving into `db`.
@@ -55,20 +55,7 @@ fn every_subcommand_that_reads_files_names_the_input_environment_and_its_exit_st
 fn every_subcommand_help_shows_its_examples() {
     // Examples written on a subcommand's arguments were hidden by the ones its entry in the
     // command list gives (clap takes the latter): each help shows one `Examples:` block.
-    for sub in [
-        "review",
-        "validate",
-        "compare",
-        "decisions",
-        "export",
-        "stats",
-        "assign",
-        "apply",
-        "merge-db",
-        "convert",
-        "completions",
-        "man",
-    ] {
+    for sub in SUBCOMMANDS {
         let text = help(sub);
         let examples: Vec<&str> = text
             .split("Examples:\n")
