@@ -312,6 +312,20 @@ fn convert(what: &str, args: &[&std::ffi::OsStr]) -> std::process::Output {
     out
 }
 
+/// Run `convert INPUT --to TO --out OUT`; its output, checked safe.
+fn convert_to(what: &str, input: &Path, to: &str, out: &Path) -> std::process::Output {
+    convert(
+        what,
+        &[
+            input.as_ref(),
+            "--to".as_ref(),
+            to.as_ref(),
+            "--out".as_ref(),
+            out.as_ref(),
+        ],
+    )
+}
+
 #[test]
 fn convert_every_direction_escapes_its_warnings_and_the_labeling_config() {
     let dir = tempfile::tempdir().expect("tmp");
@@ -320,32 +334,14 @@ fn convert_every_direction_escapes_its_warnings_and_the_labeling_config() {
     let o = |name: &str| dir.path().join(format!("{name}{h}"));
     let (ls, pg, rt) = (o("tasks.json"), o("prodigy.jsonl"), o("back.jsonl"));
     // To Label Studio: the labeling config (every hostile label in it) on standard output.
-    let out = convert(
-        "to label-studio",
-        &[
-            records.as_ref(),
-            "--to".as_ref(),
-            "label-studio".as_ref(),
-            "--out".as_ref(),
-            ls.as_ref(),
-        ],
-    );
+    let out = convert_to("to label-studio", &records, "label-studio", &ls);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let xml = String::from_utf8_lossy(&out.stdout);
     assert!(
         xml.contains("<Label value=\"contradiction&#8234;a&#8235;b"),
         "{xml}"
     );
-    let out = convert(
-        "to prodigy",
-        &[
-            records.as_ref(),
-            "--to".as_ref(),
-            "prodigy".as_ref(),
-            "--out".as_ref(),
-            pg.as_ref(),
-        ],
-    );
+    let out = convert_to("to prodigy", &records, "prodigy", &pg);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("prodigy.jsonl\\u{1b}[2J"), "{err}");
@@ -384,16 +380,7 @@ fn convert_every_direction_escapes_its_warnings_and_the_labeling_config() {
     // (Into a file: records written to standard output are data, kept as they are.)
     let again = o("again");
     for to in ["ragtruth", "prodigy", "label-studio"] {
-        let out = convert(
-            &format!("edited to {to}"),
-            &[
-                edited.as_ref(),
-                "--to".as_ref(),
-                to.as_ref(),
-                "--out".as_ref(),
-                again.as_ref(),
-            ],
-        );
+        let out = convert_to(&format!("edited to {to}"), &edited, to, &again);
         assert_eq!(out.status.code(), Some(1), "{to}: {out:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("edited.json\\u{1b}[2J"), "{to}: {err}");
@@ -407,16 +394,7 @@ fn convert_every_direction_escapes_its_warnings_and_the_labeling_config() {
     ] {
         for to in ["ragtruth", "prodigy", "label-studio"] {
             let what = format!("{from} to {to}");
-            let out = convert(
-                &what,
-                &[
-                    input.as_ref(),
-                    "--to".as_ref(),
-                    to.as_ref(),
-                    "--out".as_ref(),
-                    again.as_ref(),
-                ],
-            );
+            let out = convert_to(&what, input, to, &again);
             assert_eq!(out.status.code(), Some(0), "{what}: {out:?}");
             let err = String::from_utf8_lossy(&out.stderr);
             assert!(err.contains("again\\u{1b}[2J"), "{what}: {err}");
