@@ -26,6 +26,7 @@ mod keys;
 mod labelstudio;
 mod layout;
 mod log_reads;
+mod monkey;
 mod pg_server;
 mod prodigy;
 mod queue_filters;

@@ -1,0 +1,479 @@
+//! A model-based "monkey" test of the review screen: proptest drives an [`App`] with random
+//! sequences of keys (every key of the default keymap, in whatever mode the app is in), text
+//! typed into prompts and pickers (non-ASCII, combining marks, ZWJ emoji, control characters,
+//! ESC sequences, bidirectional controls), mouse clicks, drags and wheel turns at random cells,
+//! resizes (1x1 to 300x60), idle ticks, undo/redo pairs and reopenings, over the hostile
+//! fixture `tests/fixtures/monkey` in the plain review and in the disputed queue with two
+//! detectors and an LLM judge. After every event:
+//! - nothing panicked;
+//! - no cell of the frame holds a control character (C0, DEL, C1, ESC) or a bidirectional
+//!   control;
+//! - each decision the status line calls saved is in the store, the record on screen shows
+//!   exactly the store's decisions and their replay, and the app's record states are the
+//!   store's;
+//! - an undo that saved, followed by a redo, gives back every record's replayed state;
+//! - a fresh app over the same database file shows the same record states, and the same
+//!   review of the record on screen.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use proptest::prelude::*;
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use spanreview::formats::Dataset;
+use spanreview::review::decision::{replay, RecordReview};
+use spanreview::store::Store;
+use spanreview::tui::app::{App, ModeState, Opening, Status};
+use spanreview::tui::clustering::ArbConfig;
+use spanreview::tui::config::Config;
+use spanreview::tui::keymap::{Key, DEFAULT_KEYMAP};
+use spanreview::tui::queue::QueueKind;
+use spanreview::tui::{terminal, Action};
+
+use super::app_harness::finish;
+use super::common::fixture;
+
+/// One thing the reviewer (or the terminal) does.
+#[derive(Debug, Clone)]
+enum Ev {
+    /// A key as the keymap file writes it, resolved in the app's mode as the terminal loop does.
+    Key(String),
+    /// A character typed: resolved like a key (unbound characters are text).
+    Char(char),
+    /// A left click (down then up) at a cell.
+    Click(u16, u16),
+    /// A drag: down at one cell, moved to another, released there.
+    Drag(u16, u16, u16, u16),
+    /// A wheel turn at a cell.
+    Wheel(u16, u16, i8),
+    /// The terminal's new size.
+    Resize(u16, u16),
+    /// The event loop's idle tick.
+    Idle,
+    /// Undo, then redo when the undo saved: every record's replay is as before.
+    UndoRedo,
+    /// A fresh app over the same database: the same states and review.
+    Reopen,
+}
+
+/// Every key of the default keymap, in any of its tables.
+fn keymap_keys() -> Vec<String> {
+    let table: toml::Table = toml::from_str(DEFAULT_KEYMAP).expect("keymap parses");
+    let mut keys: Vec<String> = table
+        .values()
+        .filter_map(toml::Value::as_table)
+        .flat_map(|t| t.keys().cloned())
+        .collect();
+    keys.extend(
+        [
+            "left",
+            "right",
+            "up",
+            "down",
+            "backspace",
+            "enter",
+            "esc",
+            "tab",
+        ]
+        .map(String::from),
+    );
+    keys.sort();
+    keys.dedup();
+    keys
+}
+
+/// Characters typed: text a reviewer types (ASCII, digits for go-to and pickers, `°’東👋`, a
+/// combining acute, the parts of a ZWJ family) and what a paste could carry (ESC and the rest of
+/// a CSI, C1, DEL, NUL, tab, newline, bidirectional overrides and isolates).
+const TYPED: &[char] = &[
+    'a', 'z', 'e', '1', '2', '0', ' ', '_', '°', '’', '東', '👋', '\u{301}', '👨', '\u{200d}',
+    '👩', '\u{1b}', '[', '3', 'm', ']', '\u{9b}', '\u{85}', '\u{7f}', '\0', '\t', '\n', '\r',
+    '\u{202e}', '\u{2066}', '\u{200f}', '\u{2028}',
+];
+
+/// Keys that decide or leave a mode, pressed more often than the rest so that sequences save
+/// decisions (and undo them) rather than wander through help screens and prompts.
+const DECISIVE: &[&str] = &[
+    "a", "A", "x", "r", "t", "v", "V", "c", "f", "m", "R", "T", "u", "ctrl-r", "enter", "esc", "1",
+    "2", "U", "I", "P", "X", "l", "h", "n",
+];
+
+fn arb_event(keys: Vec<String>) -> impl Strategy<Value = Ev> {
+    let coord = || 0u16..130;
+    let size = prop_oneof![
+        Just((1u16, 1u16)),
+        Just((10, 3)),
+        Just((300, 60)),
+        Just((80, 24)),
+        (2u16..160, 2u16..50),
+    ];
+    prop_oneof![
+        8 => proptest::sample::select(keys).prop_map(Ev::Key),
+        6 => proptest::sample::select(DECISIVE).prop_map(|k| Ev::Key(k.to_owned())),
+        6 => proptest::sample::select(TYPED).prop_map(Ev::Char),
+        2 => (coord(), coord()).prop_map(|(x, y)| Ev::Click(x, y)),
+        1 => (coord(), coord(), coord(), coord()).prop_map(|(a, b, c, d)| Ev::Drag(a, b, c, d)),
+        1 => (coord(), coord(), prop_oneof![Just(-1i8), Just(1)]).prop_map(|(x, y, d)| Ev::Wheel(x, y, d)),
+        1 => size.prop_map(|(w, h)| Ev::Resize(w, h)),
+        1 => Just(Ev::Idle),
+        1 => Just(Ev::UndoRedo),
+        1 => Just(Ev::Reopen),
+    ]
+}
+
+/// Which screen the app opens on.
+#[derive(Debug, Clone, Copy)]
+enum Screen {
+    /// The review screen on the records not reviewed yet (what `review` opens by default).
+    Plain,
+    /// The review screen on every record.
+    All,
+    /// The disputed queue (arbitration) with the two detectors and the judge, unanimous
+    /// records auto-accepted.
+    Disputed,
+}
+
+fn files() -> Vec<PathBuf> {
+    ["records", "predictions_alpha", "predictions_beta"]
+        .iter()
+        .map(|f| fixture(&format!("monkey/{f}.jsonl")))
+        .collect()
+}
+
+/// The app over the fixture on the database file `db`, as `review` opens it.
+fn open(screen: Screen, db: &Path) -> (Rc<Store>, App) {
+    let store = Rc::new(Store::open(db).expect("db opens"));
+    let ds = Dataset::open(&files(), None).expect("files open");
+    let (queue, arb) = match screen {
+        Screen::Plain => (QueueKind::Unreviewed, ArbConfig::default()),
+        Screen::All => (QueueKind::All, ArbConfig::default()),
+        Screen::Disputed => {
+            use spanreview::cli::judge_args::JudgeArgs;
+            let args = JudgeArgs {
+                judges: vec![format!("llm={}", fixture("monkey/judge.jsonl").display())
+                    .parse()
+                    .expect("spec")],
+                ..JudgeArgs::default()
+            };
+            let (judges, _) = args.load(&ds, &ds.name, None).expect("judges load");
+            let arb = ArbConfig {
+                judges: Some(Arc::new(judges)),
+                auto_accept: true,
+                ..ArbConfig::default()
+            };
+            (QueueKind::Disputed, arb)
+        }
+    };
+    let opening = Opening {
+        arb,
+        ..Opening::new(queue, Config::defaults(true))
+    };
+    let mut app = App::open(ds, Box::new(Rc::clone(&store)), "monkey", opening).expect("app");
+    finish(&mut app);
+    (store, app)
+}
+
+/// What must never reach a terminal: C0 and C1 controls (ESC among them), DEL, and the
+/// bidirectional embeddings, overrides, isolates and marks.
+fn forbidden(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}'
+        )
+}
+
+/// Draw one frame at `w` × `h` and check no cell holds a forbidden character.
+fn draw_clean(app: &mut App, (w, h): (u16, u16)) -> Result<(), String> {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    terminal::frame(&mut t, app).expect("draw");
+    let buf = t.backend().buffer();
+    for (i, cell) in buf.content().iter().enumerate() {
+        if let Some(c) = cell.symbol().chars().find(|&c| forbidden(c)) {
+            let (x, y) = (i % usize::from(w), i / usize::from(w));
+            return Err(format!(
+                "cell ({x}, {y}) at {w}x{h} holds U+{:04X}: {:?}\n{}",
+                u32::from(c),
+                cell.symbol(),
+                t.backend()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What a record's review shows (the spans and the record's outcome), without the log rows.
+type Shown = (
+    Vec<spanreview::review::decision::ReviewSpan>,
+    spanreview::review::decision::RecordOutcome,
+    bool,
+    Vec<String>,
+    bool,
+    Option<String>,
+);
+
+fn shown(r: &RecordReview) -> Shown {
+    (
+        r.spans.clone(),
+        r.outcome.clone(),
+        r.flagged,
+        r.notes.clone(),
+        r.confirmed,
+        r.record_type.clone(),
+    )
+}
+
+/// Every record's replayed review, by id, from the store.
+fn replayed_all(app: &App, store: &Store) -> HashMap<String, Shown> {
+    let mut out = HashMap::new();
+    for i in 0..app.dataset.len() {
+        let r = app.dataset.record(i).expect("record");
+        let log = store
+            .record_decisions(&app.dataset.name, &r.id)
+            .expect("log");
+        out.insert(r.id.clone(), shown(&replay(&r, &log)));
+    }
+    out
+}
+
+/// The screen shows nothing the store does not hold: saved ids are stored, the record on
+/// screen is the store's log replayed, the states are the store's.
+fn agrees_with_store(app: &App, store: &Store) -> Result<(), String> {
+    let name = &app.dataset.name;
+    if let Status::Saved(msg) = &app.status {
+        let stored: Vec<i64> = store
+            .reviewer_log(name, &app.reviewer)
+            .map_err(|e| e.to_string())?
+            .iter()
+            .map(|d| d.id)
+            .collect();
+        for id in saved_ids(msg) {
+            if !stored.contains(&id) {
+                return Err(format!("status says {msg:?}, #{id} is not in the store"));
+            }
+        }
+    }
+    if let Ok(c) = &app.cur {
+        let log = store
+            .record_decisions(name, &c.record.id)
+            .map_err(|e| e.to_string())?;
+        if c.decisions != log {
+            return Err(format!(
+                "record {:?} shows decisions {:?}, the store has {:?}",
+                c.record.id,
+                c.decisions.iter().map(|d| d.id).collect::<Vec<_>>(),
+                log.iter().map(|d| d.id).collect::<Vec<_>>()
+            ));
+        }
+        let want = replay(&c.record, &log);
+        if shown(&c.review) != shown(&want) {
+            return Err(format!(
+                "record {:?} shows {:?}, the store replays to {:?}",
+                c.record.id, c.review, want
+            ));
+        }
+    }
+    let states = store.record_states(name).map_err(|e| e.to_string())?;
+    for (id, s) in &app.states {
+        if states.get(id) != Some(s) {
+            return Err(format!(
+                "record {id:?}: the app's state {s:?}, the store's {:?}",
+                states.get(id)
+            ));
+        }
+    }
+    if let Some(id) = states.keys().find(|id| !app.states.contains_key(*id)) {
+        return Err(format!("record {id:?} has a stored state the app lacks"));
+    }
+    Ok(())
+}
+
+/// The decision ids (`#12`) a status line names.
+fn saved_ids(msg: &str) -> Vec<i64> {
+    msg.split('#')
+        .skip(1)
+        .filter_map(|s| {
+            let digits: String = s.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse().ok()
+        })
+        .collect()
+}
+
+/// Press `key` (as the keymap file writes it) the way the terminal loop does.
+fn press(app: &mut App, key: Key) {
+    if let Some(a) = app.config.keymap.resolve(app.key_mode(), key) {
+        app.update(a);
+    }
+}
+
+/// Undo, and redo when the undo saved: each record's replay is back where it was.
+fn undo_redo(app: &mut App, store: &Store) -> Result<(), String> {
+    if !matches!(app.mode, ModeState::Normal | ModeState::Arbitrate) {
+        return Ok(());
+    }
+    let before = replayed_all(app, store);
+    app.update(Action::Undo);
+    if !matches!(app.status, Status::Saved(_)) {
+        return Ok(());
+    }
+    let undone = app.status.clone();
+    app.update(Action::Redo);
+    if !matches!(app.status, Status::Saved(_)) {
+        return Err(format!(
+            "undo said {undone:?}, the redo after it {:?}",
+            app.status
+        ));
+    }
+    let after = replayed_all(app, store);
+    for (id, b) in &before {
+        if after.get(id) != Some(b) {
+            return Err(format!(
+                "undo then redo changed record {id:?}: {b:?} became {:?}",
+                after.get(id)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A fresh app over the same database file shows the record states this one does, and the
+/// same review of the record this one has on screen.
+fn reopened_agrees(app: &App, screen: Screen, db: &Path) -> Result<(), String> {
+    let (store, mut fresh) = open(screen, db);
+    if fresh.states != app.states {
+        return Err(format!(
+            "reopened states {:?}, the app had {:?}",
+            fresh.states, app.states
+        ));
+    }
+    if let Ok(c) = &app.cur {
+        fresh.update(Action::Goto);
+        let pos = app.pos + 1;
+        for ch in pos.to_string().chars() {
+            fresh.update(Action::Input(ch));
+        }
+        fresh.update(Action::Confirm);
+        if let Ok(f) = &fresh.cur {
+            if f.record.id == c.record.id && shown(&f.review) != shown(&c.review) {
+                return Err(format!(
+                    "reopened, record {:?} shows {:?}; it showed {:?}",
+                    c.record.id, f.review, c.review
+                ));
+            }
+        }
+    }
+    agrees_with_store(&fresh, &store)
+}
+
+/// Run `events` on a fresh database, checking the invariants after each one.
+fn run(screen: Screen, events: &[Ev]) -> Result<(), TestCaseError> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("decisions.db");
+    let (store, mut app) = open(screen, &db);
+    // Reopened apps write through their own connection; this one reads what they wrote.
+    let mut size = (80u16, 24u16);
+    draw_clean(&mut app, size).map_err(TestCaseError::fail)?;
+    for (n, ev) in events.iter().enumerate() {
+        let step = |e: String| TestCaseError::fail(format!("event {n} {ev:?}: {e}"));
+        match ev {
+            Ev::Key(k) => press(
+                &mut app,
+                k.parse::<Key>().map_err(|e| step(format!("{e:?}")))?,
+            ),
+            Ev::Char(c) => press(
+                &mut app,
+                Key::plain(ratatui::crossterm::event::KeyCode::Char(*c)),
+            ),
+            Ev::Click(x, y) => {
+                app.update(Action::MouseDown(*x, *y));
+                app.update(Action::MouseUp(*x, *y));
+            }
+            Ev::Drag(x0, y0, x1, y1) => {
+                app.update(Action::MouseDown(*x0, *y0));
+                app.update(Action::MouseDrag(*x1, *y1));
+                app.update(Action::MouseUp(*x1, *y1));
+            }
+            Ev::Wheel(x, y, d) => app.update(Action::Scroll(*x, *y, *d)),
+            Ev::Resize(w, h) => size = (*w, *h),
+            Ev::Idle => {
+                app.idle();
+            }
+            Ev::UndoRedo => undo_redo(&mut app, &store).map_err(step)?,
+            Ev::Reopen => reopened_agrees(&app, screen, &db).map_err(step)?,
+        }
+        draw_clean(&mut app, size).map_err(step)?;
+        agrees_with_store(&app, &store).map_err(step)?;
+        if app.quit {
+            // The reviewer quit: what they did is all there when they open the screen again.
+            reopened_agrees(&app, screen, &db).map_err(step)?;
+            app = open(screen, &db).1;
+        }
+    }
+    if std::env::var("MONKEY_DEBUG").is_ok() {
+        // What the case did, to see that sequences reach decisions (`--nocapture`).
+        let log = store
+            .reviewer_log(&app.dataset.name, "monkey")
+            .expect("log");
+        let acts: Vec<&str> = log.iter().map(|d| d.action.name()).collect();
+        eprintln!("MONKEY {screen:?} {} events: {acts:?}", events.len());
+    }
+    reopened_agrees(&app, screen, &db).map_err(|e| TestCaseError::fail(format!("at the end: {e}")))
+}
+
+fn events() -> impl Strategy<Value = Vec<Ev>> {
+    proptest::collection::vec(arb_event(keymap_keys()), 20..200)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: std::env::var("MONKEY_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(16), ..ProptestConfig::default() })]
+
+    #[test]
+    fn monkey_on_the_review_screen(evs in events()) {
+        run(Screen::Plain, &evs)?;
+    }
+
+    #[test]
+    fn monkey_on_every_record(evs in events()) {
+        run(Screen::All, &evs)?;
+    }
+
+    #[test]
+    fn monkey_on_the_arbitration_screen(evs in events()) {
+        run(Screen::Disputed, &evs)?;
+    }
+}
+
+#[test]
+fn the_frame_check_refuses_controls_and_bidi_but_not_text() {
+    for c in [
+        '\u{1b}', '\u{9b}', '\u{7f}', '\0', '\t', '\u{85}', '\u{202e}', '\u{2066}',
+    ] {
+        assert!(forbidden(c), "U+{:04X}", u32::from(c));
+    }
+    for c in ['a', '°', '’', '東', '👋', '\u{301}', '\u{200d}'] {
+        assert!(!forbidden(c), "U+{:04X}", u32::from(c));
+    }
+}
+
+#[test]
+fn the_store_check_catches_a_decision_the_screen_does_not_show() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("decisions.db");
+    let (store, app) = open(Screen::Plain, &db);
+    agrees_with_store(&app, &store).expect("agrees at first");
+    // Another connection saves a flag on the record on screen behind the app's back.
+    let other = Store::open(&db).expect("db opens");
+    let c = app.cur.as_ref().expect("a record");
+    let d = spanreview::review::decision::Decision::new(
+        &c.record,
+        &app.dataset.name,
+        "someone",
+        spanreview::review::decision::ActionKind::Flag,
+    );
+    other.append(&d, None).expect("saved");
+    let e = agrees_with_store(&app, &store).expect_err("the screen is behind the store");
+    assert!(e.contains("shows decisions"), "{e}");
+}
