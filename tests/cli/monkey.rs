@@ -1,5 +1,6 @@
 //! A model-based "monkey" test of the review screen: proptest drives an [`App`] with random
-//! sequences of keys (every key of the default keymap, in whatever mode the app is in), text
+//! sequences of keys (every key of the default keymap, in whatever mode the app is in; any
+//! bindable action in any mode, as a user keymap may bind it), text
 //! typed into prompts and pickers (non-ASCII, combining marks, ZWJ emoji, control characters,
 //! ESC sequences, bidirectional controls), mouse clicks, drags and wheel turns at random cells,
 //! resizes (1x1 to 300x60), idle ticks, undo/redo pairs and reopenings, over the hostile
@@ -22,6 +23,7 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::KeyCode;
 use ratatui::Terminal;
 use spanreview::formats::Dataset;
 use spanreview::review::decision::{replay, RecordReview};
@@ -43,6 +45,13 @@ enum Ev {
     Key(String),
     /// A character typed: resolved like a key (unbound characters are text).
     Char(char),
+    /// Any bindable action in whatever mode the app is in: a user keymap may bind any action in
+    /// any table.
+    Bound(Action),
+    /// A string typed a character at a time (a paste).
+    Text(&'static str),
+    /// A lone mouse press, move or release (a drag begun or ended outside the window).
+    Mouse(u8, u16, u16),
     /// A left click (down then up) at a cell.
     Click(u16, u16),
     /// A drag: down at one cell, moved to another, released there.
@@ -85,13 +94,42 @@ fn keymap_keys() -> Vec<String> {
     keys
 }
 
+/// Every bindable action but `crash` (which panics on purpose, for the terminal tests).
+fn bindable() -> Vec<Action> {
+    Action::BINDABLE
+        .iter()
+        .copied()
+        .filter(|a| *a != Action::Crash)
+        .collect()
+}
+
 /// Characters typed: text a reviewer types (ASCII, digits for go-to and pickers, `°’東👋`, a
 /// combining acute, the parts of a ZWJ family) and what a paste could carry (ESC and the rest of
 /// a CSI, C1, DEL, NUL, tab, newline, bidirectional overrides and isolates).
 const TYPED: &[char] = &[
     'a', 'z', 'e', '1', '2', '0', ' ', '_', '°', '’', '東', '👋', '\u{301}', '👨', '\u{200d}',
     '👩', '\u{1b}', '[', '3', 'm', ']', '\u{9b}', '\u{85}', '\u{7f}', '\0', '\t', '\n', '\r',
-    '\u{202e}', '\u{2066}', '\u{200f}', '\u{2028}',
+    '\u{202e}', '\u{2066}', '\u{200f}', '\u{2028}', 'İ', 'ß', 'ﬁ', '\u{212a}', 'ς', 'Σ',
+];
+
+/// Strings pasted: record ids (the hostile one whole), positions, text of the answers, ESC
+/// sequences, combining marks and ZWJ emoji, case folds that change lengths.
+const PASTED: &[&str] = &[
+    "uni_1\u{1b}[31mred\u{202e}lrt\u{9b}2J\u{2066}iso\u{2069}\u{7}__contradiction",
+    "zurich_4__contradiction",
+    "3",
+    "99999999999999999999999",
+    "0",
+    "-1",
+    "rainy",
+    "30°C",
+    "°’東👋",
+    "e\u{301}\u{301}",
+    "👨\u{200d}👩\u{200d}👧",
+    "\u{1b}[31m\u{1b}]52;c;UFdORUQ=\u{7}",
+    "\u{202e}\u{2066}abc",
+    "İSTANBUL STRASSE ﬁne \u{212a}",
+    "  ",
 ];
 
 /// Keys that decide or leave a mode, pressed more often than the rest so that sequences save
@@ -114,6 +152,9 @@ fn arb_event(keys: Vec<String>) -> impl Strategy<Value = Ev> {
         8 => proptest::sample::select(keys).prop_map(Ev::Key),
         6 => proptest::sample::select(DECISIVE).prop_map(|k| Ev::Key(k.to_owned())),
         6 => proptest::sample::select(TYPED).prop_map(Ev::Char),
+        3 => proptest::sample::select(bindable()).prop_map(Ev::Bound),
+        2 => proptest::sample::select(PASTED).prop_map(Ev::Text),
+        1 => (0u8..3, coord(), coord()).prop_map(|(k, x, y)| Ev::Mouse(k, x, y)),
         2 => (coord(), coord()).prop_map(|(x, y)| Ev::Click(x, y)),
         1 => (coord(), coord(), coord(), coord()).prop_map(|(a, b, c, d)| Ev::Drag(a, b, c, d)),
         1 => (coord(), coord(), prop_oneof![Just(-1i8), Just(1)]).prop_map(|(x, y, d)| Ev::Wheel(x, y, d)),
@@ -288,6 +329,17 @@ fn agrees_with_store(app: &App, store: &Store) -> Result<(), String> {
     if let Some(id) = states.keys().find(|id| !app.states.contains_key(*id)) {
         return Err(format!("record {id:?} has a stored state the app lacks"));
     }
+    // The header's "N/M reviewed" counts what the store holds as reviewed.
+    let reviewed = (0..app.dataset.len())
+        .filter_map(|i| app.dataset.primary().id(i).ok())
+        .filter(|id| states.get(id).is_some_and(|s| s.reviewed))
+        .count();
+    let (shown, _) = app.dataset_progress();
+    if shown != reviewed {
+        return Err(format!(
+            "the header says {shown} reviewed, the store {reviewed}"
+        ));
+    }
     Ok(())
 }
 
@@ -351,8 +403,7 @@ fn reopened_agrees(app: &App, screen: Screen, db: &Path) -> Result<(), String> {
     }
     if let Ok(c) = &app.cur {
         fresh.update(Action::Goto);
-        let pos = app.pos + 1;
-        for ch in pos.to_string().chars() {
+        for ch in c.record.id.chars() {
             fresh.update(Action::Input(ch));
         }
         fresh.update(Action::Confirm);
@@ -387,6 +438,17 @@ fn run(screen: Screen, events: &[Ev]) -> Result<(), TestCaseError> {
                 &mut app,
                 Key::plain(ratatui::crossterm::event::KeyCode::Char(*c)),
             ),
+            Ev::Bound(a) => app.update(*a),
+            Ev::Text(t) => {
+                for c in t.chars() {
+                    press(&mut app, Key::plain(KeyCode::Char(c)));
+                }
+            }
+            Ev::Mouse(k, x, y) => app.update(match k {
+                0 => Action::MouseDown(*x, *y),
+                1 => Action::MouseDrag(*x, *y),
+                _ => Action::MouseUp(*x, *y),
+            }),
             Ev::Click(x, y) => {
                 app.update(Action::MouseDown(*x, *y));
                 app.update(Action::MouseUp(*x, *y));
