@@ -27,6 +27,7 @@ mod labelstudio;
 mod layout;
 mod log_reads;
 mod monkey;
+mod monkey_found;
 mod pg_server;
 mod prodigy;
 mod queue_filters;

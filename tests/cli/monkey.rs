@@ -19,7 +19,9 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, UNIX_EPOCH};
 
 use proptest::prelude::*;
 use ratatui::backend::TestBackend;
@@ -60,8 +62,11 @@ enum Ev {
     Wheel(u16, u16, i8),
     /// The terminal's new size.
     Resize(u16, u16),
-    /// The event loop's idle tick.
+    /// The event loop's idle tick, a few seconds later by the store's clock.
     Idle,
+    /// Another reviewer, on another connection to the same database, saves a decision of kind
+    /// `.0` on record `.1` (the screen catches up on its next idle tick).
+    Other(u8, usize),
     /// Undo, then redo when the undo saved: every record's replay is as before.
     UndoRedo,
     /// A fresh app over the same database: the same states and review.
@@ -159,7 +164,8 @@ fn arb_event(keys: Vec<String>) -> impl Strategy<Value = Ev> {
         1 => (coord(), coord(), coord(), coord()).prop_map(|(a, b, c, d)| Ev::Drag(a, b, c, d)),
         1 => (coord(), coord(), prop_oneof![Just(-1i8), Just(1)]).prop_map(|(x, y, d)| Ev::Wheel(x, y, d)),
         1 => size.prop_map(|(w, h)| Ev::Resize(w, h)),
-        1 => Just(Ev::Idle),
+        2 => Just(Ev::Idle),
+        1 => (0u8..6, 0usize..6).prop_map(|(k, r)| Ev::Other(k, r)),
         1 => Just(Ev::UndoRedo),
         1 => Just(Ev::Reopen),
     ]
@@ -184,9 +190,33 @@ fn files() -> Vec<PathBuf> {
         .collect()
 }
 
+/// The stores' clock: seconds past a fixed time, moved by the test (no sleep).
+#[derive(Clone)]
+struct Clock(Arc<AtomicU64>);
+
+impl Clock {
+    fn new() -> Self {
+        Self(Arc::new(AtomicU64::new(0)))
+    }
+
+    /// A store on `db` reading this clock.
+    fn store(&self, db: &Path) -> Store {
+        let store = Store::open(db).expect("db opens");
+        let secs = Arc::clone(&self.0);
+        store.set_clock(Arc::new(move || {
+            UNIX_EPOCH + Duration::from_secs(1_800_000_000 + secs.load(Ordering::SeqCst))
+        }));
+        store
+    }
+
+    fn advance(&self, secs: u64) {
+        self.0.fetch_add(secs, Ordering::SeqCst);
+    }
+}
+
 /// The app over the fixture on the database file `db`, as `review` opens it.
-fn open(screen: Screen, db: &Path) -> (Rc<Store>, App) {
-    let store = Rc::new(Store::open(db).expect("db opens"));
+fn open(screen: Screen, db: &Path, clock: &Clock) -> (Rc<Store>, App) {
+    let store = Rc::new(clock.store(db));
     let ds = Dataset::open(&files(), None).expect("files open");
     let (queue, arb) = match screen {
         Screen::Plain => (QueueKind::Unreviewed, ArbConfig::default()),
@@ -393,8 +423,8 @@ fn undo_redo(app: &mut App, store: &Store) -> Result<(), String> {
 
 /// A fresh app over the same database file shows the record states this one does, and the
 /// same review of the record this one has on screen.
-fn reopened_agrees(app: &App, screen: Screen, db: &Path) -> Result<(), String> {
-    let (store, mut fresh) = open(screen, db);
+fn reopened_agrees(app: &App, screen: Screen, db: &Path, clock: &Clock) -> Result<(), String> {
+    let (store, mut fresh) = open(screen, db, clock);
     if fresh.states != app.states {
         return Err(format!(
             "reopened states {:?}, the app had {:?}",
@@ -419,11 +449,45 @@ fn reopened_agrees(app: &App, screen: Screen, db: &Path) -> Result<(), String> {
     agrees_with_store(&fresh, &store)
 }
 
+/// Another reviewer saves a decision of kind `kind` on record `at` (modulo the dataset's
+/// size) through its own connection, with the record's state, as the screen would.
+fn other_decides(app: &App, other: &Store, kind: u8, at: usize) {
+    use spanreview::review::decision::{ActionKind, Decision, SpanKey};
+    let i = at % app.dataset.len();
+    let record = app.dataset.record(i).expect("record");
+    let action = match kind {
+        0 => ActionKind::Flag,
+        1 => ActionKind::AcceptAll,
+        2 => ActionKind::Clean,
+        3 => ActionKind::Note,
+        4 => ActionKind::Drop,
+        _ => ActionKind::Remove,
+    };
+    let mut d = Decision::new(&record, &app.dataset.name, "other", action);
+    match action {
+        ActionKind::Note => d.note = Some("other’s note °東 \u{1b}[31m".to_owned()),
+        ActionKind::Remove => d.reason = Some("duplicate".to_owned()),
+        ActionKind::Drop if record.gold_spans().is_empty() => return,
+        ActionKind::Drop => d.span_key = Some(SpanKey::Gold(0).to_string()),
+        _ => {}
+    }
+    other
+        .append_all_then(&[d], &|log| {
+            spanreview::tui::log::state_of(&replay(&record, log))
+        })
+        .expect("the other reviewer's decision saved");
+}
+
 /// Run `events` on a fresh database, checking the invariants after each one.
 fn run(screen: Screen, events: &[Ev]) -> Result<(), TestCaseError> {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("decisions.db");
-    let (store, mut app) = open(screen, &db);
+    let clock = Clock::new();
+    let (store, mut app) = open(screen, &db, &clock);
+    let other = clock.store(&db);
+    // Another reviewer saved something the screen has not polled yet: it may show less than
+    // the store until its next idle tick (never more).
+    let mut behind = false;
     // Reopened apps write through their own connection; this one reads what they wrote.
     let mut size = (80u16, 24u16);
     draw_clean(&mut app, size).map_err(TestCaseError::fail)?;
@@ -461,17 +525,39 @@ fn run(screen: Screen, events: &[Ev]) -> Result<(), TestCaseError> {
             Ev::Wheel(x, y, d) => app.update(Action::Scroll(*x, *y, *d)),
             Ev::Resize(w, h) => size = (*w, *h),
             Ev::Idle => {
+                clock.advance(5);
                 app.idle();
+                behind = false;
+            }
+            Ev::Other(k, r) => {
+                other_decides(&app, &other, *k, *r);
+                behind = true;
             }
             Ev::UndoRedo => undo_redo(&mut app, &store).map_err(step)?,
-            Ev::Reopen => reopened_agrees(&app, screen, &db).map_err(step)?,
+            Ev::Reopen if behind => {
+                let (store, fresh) = open(screen, &db, &clock);
+                agrees_with_store(&fresh, &store).map_err(step)?;
+            }
+            Ev::Reopen => reopened_agrees(&app, screen, &db, &clock).map_err(step)?,
+        }
+        if std::env::var("MONKEY_TRACE").is_ok() {
+            let here = app.cur.as_ref().map(|c| c.record.id.clone()).ok();
+            eprintln!(
+                "TRACE {n} {ev:?} -> {:?} at {here:?}: {:?}",
+                app.mode, app.status
+            );
         }
         draw_clean(&mut app, size).map_err(step)?;
-        agrees_with_store(&app, &store).map_err(step)?;
+        if !behind {
+            agrees_with_store(&app, &store).map_err(step)?;
+        }
         if app.quit {
             // The reviewer quit: what they did is all there when they open the screen again.
-            reopened_agrees(&app, screen, &db).map_err(step)?;
-            app = open(screen, &db).1;
+            if !behind {
+                reopened_agrees(&app, screen, &db, &clock).map_err(step)?;
+            }
+            app = open(screen, &db, &clock).1;
+            behind = false;
         }
     }
     if std::env::var("MONKEY_DEBUG").is_ok() {
@@ -482,7 +568,14 @@ fn run(screen: Screen, events: &[Ev]) -> Result<(), TestCaseError> {
         let acts: Vec<&str> = log.iter().map(|d| d.action.name()).collect();
         eprintln!("MONKEY {screen:?} {} events: {acts:?}", events.len());
     }
-    reopened_agrees(&app, screen, &db).map_err(|e| TestCaseError::fail(format!("at the end: {e}")))
+    if behind {
+        clock.advance(5);
+        app.idle();
+        agrees_with_store(&app, &store)
+            .map_err(|e| TestCaseError::fail(format!("at the end: {e}")))?;
+    }
+    reopened_agrees(&app, screen, &db, &clock)
+        .map_err(|e| TestCaseError::fail(format!("at the end: {e}")))
 }
 
 fn events() -> impl Strategy<Value = Vec<Ev>> {
@@ -524,7 +617,7 @@ fn the_frame_check_refuses_controls_and_bidi_but_not_text() {
 fn the_store_check_catches_a_decision_the_screen_does_not_show() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("decisions.db");
-    let (store, app) = open(Screen::Plain, &db);
+    let (store, app) = open(Screen::Plain, &db, &Clock::new());
     agrees_with_store(&app, &store).expect("agrees at first");
     // Another connection saves a flag on the record on screen behind the app's back.
     let other = Store::open(&db).expect("db opens");
