@@ -165,7 +165,7 @@ fn arb_event(keys: Vec<String>) -> impl Strategy<Value = Ev> {
         1 => (coord(), coord(), prop_oneof![Just(-1i8), Just(1)]).prop_map(|(x, y, d)| Ev::Wheel(x, y, d)),
         1 => size.prop_map(|(w, h)| Ev::Resize(w, h)),
         2 => Just(Ev::Idle),
-        1 => (0u8..6, 0usize..6).prop_map(|(k, r)| Ev::Other(k, r)),
+        1 => (0u8..7, 0usize..6).prop_map(|(k, r)| Ev::Other(k, r)),
         1 => Just(Ev::UndoRedo),
         1 => Just(Ev::Reopen),
     ]
@@ -310,9 +310,10 @@ fn replayed_all(app: &App, store: &Store) -> HashMap<String, Shown> {
     out
 }
 
-/// The screen shows nothing the store does not hold: saved ids are stored, the record on
-/// screen is the store's log replayed, the states are the store's.
-fn agrees_with_store(app: &App, store: &Store) -> Result<(), String> {
+/// What the screen says saved is in the store: the ids the status line names, the decisions
+/// the record on screen shows (another reviewer's may be missing until the next poll, but
+/// nothing the store lacks).
+fn nothing_unsaved(app: &App, store: &Store) -> Result<(), String> {
     let name = &app.dataset.name;
     if let Status::Saved(msg) = &app.status {
         let stored: Vec<i64> = store
@@ -327,6 +328,25 @@ fn agrees_with_store(app: &App, store: &Store) -> Result<(), String> {
             }
         }
     }
+    if let Ok(c) = &app.cur {
+        let log = store
+            .record_decisions(name, &c.record.id)
+            .map_err(|e| e.to_string())?;
+        if let Some(d) = c.decisions.iter().find(|d| !log.contains(d)) {
+            return Err(format!(
+                "record {:?} shows #{} the store lacks",
+                c.record.id, d.id
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The screen shows nothing the store does not hold: saved ids are stored, the record on
+/// screen is the store's log replayed, the states are the store's.
+fn agrees_with_store(app: &App, store: &Store) -> Result<(), String> {
+    nothing_unsaved(app, store)?;
+    let name = &app.dataset.name;
     if let Ok(c) = &app.cur {
         let log = store
             .record_decisions(name, &c.record.id)
@@ -461,14 +481,15 @@ fn other_decides(app: &App, other: &Store, kind: u8, at: usize) {
         2 => ActionKind::Clean,
         3 => ActionKind::Note,
         4 => ActionKind::Drop,
+        5 => ActionKind::Accept,
         _ => ActionKind::Remove,
     };
     let mut d = Decision::new(&record, &app.dataset.name, "other", action);
     match action {
         ActionKind::Note => d.note = Some("other’s note °東 \u{1b}[31m".to_owned()),
         ActionKind::Remove => d.reason = Some("duplicate".to_owned()),
-        ActionKind::Drop if record.gold_spans().is_empty() => return,
-        ActionKind::Drop => d.span_key = Some(SpanKey::Gold(0).to_string()),
+        ActionKind::Drop | ActionKind::Accept if record.gold_spans().is_empty() => return,
+        ActionKind::Drop | ActionKind::Accept => d.span_key = Some(SpanKey::Gold(0).to_string()),
         _ => {}
     }
     other
@@ -548,7 +569,9 @@ fn run(screen: Screen, events: &[Ev]) -> Result<(), TestCaseError> {
             );
         }
         draw_clean(&mut app, size).map_err(step)?;
-        if !behind {
+        if behind {
+            nothing_unsaved(&app, &store).map_err(step)?;
+        } else {
             agrees_with_store(&app, &store).map_err(step)?;
         }
         if app.quit {
