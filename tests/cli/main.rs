@@ -27,6 +27,7 @@ mod labelstudio;
 mod layout;
 mod log_reads;
 mod monkey;
+mod monkey_checks;
 mod monkey_found;
 mod pg_server;
 mod prodigy;

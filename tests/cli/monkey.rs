@@ -6,6 +6,7 @@
 //! resizes (1x1 to 300x60), idle ticks, undo/redo pairs and reopenings, over the hostile
 //! fixture `tests/fixtures/monkey` in the plain review and in the disputed queue with two
 //! detectors and an LLM judge. After every event:
+//! (The checks are in `monkey_checks.rs`.)
 //! - nothing panicked;
 //! - no cell of the frame holds a control character (C0, DEL, C1, ESC) or a bidirectional
 //!   control;
@@ -16,29 +17,32 @@
 //! - a fresh app over the same database file shows the same record states, and the same
 //!   review of the record on screen.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use proptest::prelude::*;
-use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::KeyCode;
-use ratatui::Terminal;
 use spanreview::formats::Dataset;
-use spanreview::review::decision::{replay, RecordReview};
+use spanreview::review::decision::{replay, Decision};
+use spanreview::store::RecordState;
 use spanreview::store::Store;
 use spanreview::tui::app::{App, ModeState, Opening, Status};
 use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::config::Config;
 use spanreview::tui::keymap::{Key, DEFAULT_KEYMAP};
+use spanreview::tui::log::DecisionLog;
 use spanreview::tui::queue::QueueKind;
-use spanreview::tui::{terminal, Action};
+use spanreview::tui::team_model::TeamLog;
+use spanreview::tui::Action;
 
 use super::app_harness::finish;
 use super::common::fixture;
+use super::monkey_checks::{agrees_with_store, draw_clean, nothing_unsaved, replayed_all, shown};
 
 /// One thing the reviewer (or the terminal) does.
 #[derive(Debug, Clone)]
@@ -71,6 +75,9 @@ enum Ev {
     UndoRedo,
     /// A fresh app over the same database: the same states and review.
     Reopen,
+    /// The database becomes unreachable (true) or reachable again (false): decisions made
+    /// meanwhile are kept and saved on a later idle tick.
+    Down(bool),
 }
 
 /// Every key of the default keymap, in any of its tables.
@@ -168,12 +175,13 @@ fn arb_event(keys: Vec<String>) -> impl Strategy<Value = Ev> {
         1 => (0u8..7, 0usize..6).prop_map(|(k, r)| Ev::Other(k, r)),
         1 => Just(Ev::UndoRedo),
         1 => Just(Ev::Reopen),
+        1 => any::<bool>().prop_map(Ev::Down),
     ]
 }
 
 /// Which screen the app opens on.
 #[derive(Debug, Clone, Copy)]
-enum Screen {
+pub enum Screen {
     /// The review screen on the records not reviewed yet (what `review` opens by default).
     Plain,
     /// The review screen on every record.
@@ -192,10 +200,10 @@ fn files() -> Vec<PathBuf> {
 
 /// The stores' clock: seconds past a fixed time, moved by the test (no sleep).
 #[derive(Clone)]
-struct Clock(Arc<AtomicU64>);
+pub struct Clock(Arc<AtomicU64>);
 
 impl Clock {
-    fn new() -> Self {
+    pub fn new() -> Self {
         Self(Arc::new(AtomicU64::new(0)))
     }
 
@@ -214,9 +222,82 @@ impl Clock {
     }
 }
 
-/// The app over the fixture on the database file `db`, as `review` opens it.
-fn open(screen: Screen, db: &Path, clock: &Clock) -> (Rc<Store>, App) {
+/// The store as a database whose connection can be lost: while `down`, every save fails as
+/// a lost connection does (nothing saved; the same rows may be given again). Reads work.
+struct Flaky {
+    store: Rc<Store>,
+    down: Rc<Cell<bool>>,
+}
+
+const LOST: &str = "connection lost (the monkey pulled the cable)";
+
+impl Flaky {
+    fn up(&self) -> Result<&dyn DecisionLog, String> {
+        if self.down.get() {
+            Err(LOST.to_owned())
+        } else {
+            Ok(&*self.store)
+        }
+    }
+}
+
+impl DecisionLog for Flaky {
+    fn append(&self, d: &Decision, state: &RecordState) -> Result<Decision, String> {
+        self.up()?.append(d, state)
+    }
+    fn append_all(&self, ds: &[Decision], state: &RecordState) -> Result<Vec<Decision>, String> {
+        self.up()?.append_all(ds, state)
+    }
+    fn append_then(
+        &self,
+        ds: &[Decision],
+        state_of: &dyn Fn(&[Decision]) -> RecordState,
+    ) -> Result<Vec<Decision>, String> {
+        self.up()?.append_then(ds, state_of)
+    }
+    fn append_then_origins(
+        &self,
+        rows: &[(Decision, String)],
+        state_of: &dyn Fn(&[Decision]) -> RecordState,
+    ) -> Result<Vec<Decision>, (String, bool)> {
+        self.up()
+            .map_err(|e| (e, true))?
+            .append_then_origins(rows, state_of)
+    }
+    fn append_auto_accepts(
+        &self,
+        rows: &[(Decision, RecordState)],
+    ) -> Result<Vec<Decision>, String> {
+        self.up()?.append_auto_accepts(rows)
+    }
+    fn record_decisions(&self, dataset: &str, record_id: &str) -> Result<Vec<Decision>, String> {
+        DecisionLog::record_decisions(&*self.store, dataset, record_id)
+    }
+    fn reviewer_log(&self, dataset: &str, reviewer: &str) -> Result<Vec<Decision>, String> {
+        DecisionLog::reviewer_log(&*self.store, dataset, reviewer)
+    }
+    fn record_states(&self, dataset: &str) -> Result<HashMap<String, RecordState>, String> {
+        DecisionLog::record_states(&*self.store, dataset)
+    }
+    fn now(&self) -> SystemTime {
+        DecisionLog::now(&*self.store)
+    }
+    fn team(&self) -> Option<&dyn TeamLog> {
+        DecisionLog::team(&*self.store)
+    }
+}
+
+/// The app over the fixture on the database file `db`, as `review` opens it, its database
+/// reachable.
+pub fn open(screen: Screen, db: &Path, clock: &Clock) -> (Rc<Store>, App) {
+    let (store, app, _) = open_flaky(screen, db, clock);
+    (store, app)
+}
+
+/// [`open`], with the switch that makes its database unreachable.
+fn open_flaky(screen: Screen, db: &Path, clock: &Clock) -> (Rc<Store>, App, Rc<Cell<bool>>) {
     let store = Rc::new(clock.store(db));
+    let down = Rc::new(Cell::new(false));
     let ds = Dataset::open(&files(), None).expect("files open");
     let (queue, arb) = match screen {
         Screen::Plain => (QueueKind::Unreviewed, ArbConfig::default()),
@@ -242,166 +323,13 @@ fn open(screen: Screen, db: &Path, clock: &Clock) -> (Rc<Store>, App) {
         arb,
         ..Opening::new(queue, Config::defaults(true))
     };
-    let mut app = App::open(ds, Box::new(Rc::clone(&store)), "monkey", opening).expect("app");
+    let log = Flaky {
+        store: Rc::clone(&store),
+        down: Rc::clone(&down),
+    };
+    let mut app = App::open(ds, Box::new(log), "monkey", opening).expect("app");
     finish(&mut app);
-    (store, app)
-}
-
-/// What must never reach a terminal: C0 and C1 controls (ESC among them), DEL, and the
-/// bidirectional embeddings, overrides, isolates and marks.
-fn forbidden(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}'
-        )
-}
-
-/// Draw one frame at `w` × `h` and check no cell holds a forbidden character.
-fn draw_clean(app: &mut App, (w, h): (u16, u16)) -> Result<(), String> {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
-    terminal::frame(&mut t, app).expect("draw");
-    let buf = t.backend().buffer();
-    for (i, cell) in buf.content().iter().enumerate() {
-        if let Some(c) = cell.symbol().chars().find(|&c| forbidden(c)) {
-            let (x, y) = (i % usize::from(w), i / usize::from(w));
-            return Err(format!(
-                "cell ({x}, {y}) at {w}x{h} holds U+{:04X}: {:?}\n{}",
-                u32::from(c),
-                cell.symbol(),
-                t.backend()
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// What a record's review shows (the spans and the record's outcome), without the log rows.
-type Shown = (
-    Vec<spanreview::review::decision::ReviewSpan>,
-    spanreview::review::decision::RecordOutcome,
-    bool,
-    Vec<String>,
-    bool,
-    Option<String>,
-);
-
-fn shown(r: &RecordReview) -> Shown {
-    (
-        r.spans.clone(),
-        r.outcome.clone(),
-        r.flagged,
-        r.notes.clone(),
-        r.confirmed,
-        r.record_type.clone(),
-    )
-}
-
-/// Every record's replayed review, by id, from the store.
-fn replayed_all(app: &App, store: &Store) -> HashMap<String, Shown> {
-    let mut out = HashMap::new();
-    for i in 0..app.dataset.len() {
-        let r = app.dataset.record(i).expect("record");
-        let log = store
-            .record_decisions(&app.dataset.name, &r.id)
-            .expect("log");
-        out.insert(r.id.clone(), shown(&replay(&r, &log)));
-    }
-    out
-}
-
-/// What the screen says saved is in the store: the ids the status line names, the decisions
-/// the record on screen shows (another reviewer's may be missing until the next poll, but
-/// nothing the store lacks).
-fn nothing_unsaved(app: &App, store: &Store) -> Result<(), String> {
-    let name = &app.dataset.name;
-    if let Status::Saved(msg) = &app.status {
-        let stored: Vec<i64> = store
-            .reviewer_log(name, &app.reviewer)
-            .map_err(|e| e.to_string())?
-            .iter()
-            .map(|d| d.id)
-            .collect();
-        for id in saved_ids(msg) {
-            if !stored.contains(&id) {
-                return Err(format!("status says {msg:?}, #{id} is not in the store"));
-            }
-        }
-    }
-    if let Ok(c) = &app.cur {
-        let log = store
-            .record_decisions(name, &c.record.id)
-            .map_err(|e| e.to_string())?;
-        if let Some(d) = c.decisions.iter().find(|d| !log.contains(d)) {
-            return Err(format!(
-                "record {:?} shows #{} the store lacks",
-                c.record.id, d.id
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// The screen shows nothing the store does not hold: saved ids are stored, the record on
-/// screen is the store's log replayed, the states are the store's.
-fn agrees_with_store(app: &App, store: &Store) -> Result<(), String> {
-    nothing_unsaved(app, store)?;
-    let name = &app.dataset.name;
-    if let Ok(c) = &app.cur {
-        let log = store
-            .record_decisions(name, &c.record.id)
-            .map_err(|e| e.to_string())?;
-        if c.decisions != log {
-            return Err(format!(
-                "record {:?} shows decisions {:?}, the store has {:?}",
-                c.record.id,
-                c.decisions.iter().map(|d| d.id).collect::<Vec<_>>(),
-                log.iter().map(|d| d.id).collect::<Vec<_>>()
-            ));
-        }
-        let want = replay(&c.record, &log);
-        if shown(&c.review) != shown(&want) {
-            return Err(format!(
-                "record {:?} shows {:?}, the store replays to {:?}",
-                c.record.id, c.review, want
-            ));
-        }
-    }
-    let states = store.record_states(name).map_err(|e| e.to_string())?;
-    for (id, s) in &app.states {
-        if states.get(id) != Some(s) {
-            return Err(format!(
-                "record {id:?}: the app's state {s:?}, the store's {:?}",
-                states.get(id)
-            ));
-        }
-    }
-    if let Some(id) = states.keys().find(|id| !app.states.contains_key(*id)) {
-        return Err(format!("record {id:?} has a stored state the app lacks"));
-    }
-    // The header's "N/M reviewed" counts what the store holds as reviewed.
-    let reviewed = (0..app.dataset.len())
-        .filter_map(|i| app.dataset.primary().id(i).ok())
-        .filter(|id| states.get(id).is_some_and(|s| s.reviewed))
-        .count();
-    let (shown, _) = app.dataset_progress();
-    if shown != reviewed {
-        return Err(format!(
-            "the header says {shown} reviewed, the store {reviewed}"
-        ));
-    }
-    Ok(())
-}
-
-/// The decision ids (`#12`) a status line names.
-fn saved_ids(msg: &str) -> Vec<i64> {
-    msg.split('#')
-        .skip(1)
-        .filter_map(|s| {
-            let digits: String = s.chars().take_while(char::is_ascii_digit).collect();
-            digits.parse().ok()
-        })
-        .collect()
+    (store, app, down)
 }
 
 /// Press `key` (as the keymap file writes it) the way the terminal loop does.
@@ -504,12 +432,14 @@ fn run(screen: Screen, events: &[Ev]) -> Result<(), TestCaseError> {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("decisions.db");
     let clock = Clock::new();
-    let (store, mut app) = open(screen, &db, &clock);
+    let (store, mut app, mut down) = open_flaky(screen, &db, &clock);
     let other = clock.store(&db);
     // Another reviewer saved something the screen has not polled yet: it may show less than
     // the store until its next idle tick (never more).
     let mut behind = false;
-    // Reopened apps write through their own connection; this one reads what they wrote.
+    // Decisions the screen kept while the database was unreachable, by origin: each is saved
+    // on a retry, or handed over at quit (to the rescue file `review` writes).
+    let mut kept: Vec<(String, Decision)> = Vec::new();
     let mut size = (80u16, 24u16);
     draw_clean(&mut app, size).map_err(TestCaseError::fail)?;
     for (n, ev) in events.iter().enumerate() {
@@ -560,6 +490,12 @@ fn run(screen: Screen, events: &[Ev]) -> Result<(), TestCaseError> {
                 agrees_with_store(&fresh, &store).map_err(step)?;
             }
             Ev::Reopen => reopened_agrees(&app, screen, &db, &clock).map_err(step)?,
+            Ev::Down(d) => down.set(*d),
+        }
+        for (d, origin) in app.unsaved_rows() {
+            if !kept.iter().any(|(o, _)| *o == origin) {
+                kept.push((origin, d));
+            }
         }
         if std::env::var("MONKEY_TRACE").is_ok() {
             let here = app.cur.as_ref().map(|c| c.record.id.clone()).ok();
@@ -579,7 +515,9 @@ fn run(screen: Screen, events: &[Ev]) -> Result<(), TestCaseError> {
             if !behind {
                 reopened_agrees(&app, screen, &db, &clock).map_err(step)?;
             }
-            app = open(screen, &db, &clock).1;
+            let rescued = app.unsaved_rows();
+            kept.retain(|(o, _)| !rescued.iter().any(|(_, r)| r == o));
+            (_, app, down) = open_flaky(screen, &db, &clock);
             behind = false;
         }
     }
@@ -589,16 +527,41 @@ fn run(screen: Screen, events: &[Ev]) -> Result<(), TestCaseError> {
             .reviewer_log(&app.dataset.name, "monkey")
             .expect("log");
         let acts: Vec<&str> = log.iter().map(|d| d.action.name()).collect();
-        eprintln!("MONKEY {screen:?} {} events: {acts:?}", events.len());
+        eprintln!(
+            "MONKEY {screen:?} {} events, {} kept for a retry: {acts:?}",
+            events.len(),
+            kept.len()
+        );
     }
-    if behind {
-        clock.advance(5);
-        app.idle();
-        agrees_with_store(&app, &store)
-            .map_err(|e| TestCaseError::fail(format!("at the end: {e}")))?;
+    let end = |e: String| TestCaseError::fail(format!("at the end: {e}"));
+    // The database back, the next idle tick saves what was kept and polls what others did.
+    down.set(false);
+    clock.advance(5);
+    app.idle();
+    if app.has_unsaved() {
+        return Err(end(format!("still kept: {:?}", app.unsaved_rows())));
     }
-    reopened_agrees(&app, screen, &db, &clock)
-        .map_err(|e| TestCaseError::fail(format!("at the end: {e}")))
+    all_kept_saved(&app, &store, &kept).map_err(end)?;
+    agrees_with_store(&app, &store).map_err(end)?;
+    reopened_agrees(&app, screen, &db, &clock).map_err(end)
+}
+
+/// Every decision kept for a retry is in the store once saved (the same reviewer, action,
+/// span and time on the same record).
+fn all_kept_saved(app: &App, store: &Store, kept: &[(String, Decision)]) -> Result<(), String> {
+    for (_, k) in kept {
+        let log = store
+            .record_decisions(&app.dataset.name, &k.record_id)
+            .map_err(|e| e.to_string())?;
+        let same = |d: &&Decision| {
+            (&d.reviewer, d.action, &d.span_key, &d.time, &d.after)
+                == (&k.reviewer, k.action, &k.span_key, &k.time, &k.after)
+        };
+        if !log.iter().any(|d| same(&d)) {
+            return Err(format!("a decision kept for a retry was lost: {k:?}"));
+        }
+    }
+    Ok(())
 }
 
 fn events() -> impl Strategy<Value = Vec<Ev>> {
@@ -622,36 +585,4 @@ proptest! {
     fn monkey_on_the_arbitration_screen(evs in events()) {
         run(Screen::Disputed, &evs)?;
     }
-}
-
-#[test]
-fn the_frame_check_refuses_controls_and_bidi_but_not_text() {
-    for c in [
-        '\u{1b}', '\u{9b}', '\u{7f}', '\0', '\t', '\u{85}', '\u{202e}', '\u{2066}',
-    ] {
-        assert!(forbidden(c), "U+{:04X}", u32::from(c));
-    }
-    for c in ['a', '°', '’', '東', '👋', '\u{301}', '\u{200d}'] {
-        assert!(!forbidden(c), "U+{:04X}", u32::from(c));
-    }
-}
-
-#[test]
-fn the_store_check_catches_a_decision_the_screen_does_not_show() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let db = dir.path().join("decisions.db");
-    let (store, app) = open(Screen::Plain, &db, &Clock::new());
-    agrees_with_store(&app, &store).expect("agrees at first");
-    // Another connection saves a flag on the record on screen behind the app's back.
-    let other = Store::open(&db).expect("db opens");
-    let c = app.cur.as_ref().expect("a record");
-    let d = spanreview::review::decision::Decision::new(
-        &c.record,
-        &app.dataset.name,
-        "someone",
-        spanreview::review::decision::ActionKind::Flag,
-    );
-    other.append(&d, None).expect("saved");
-    let e = agrees_with_store(&app, &store).expect_err("the screen is behind the store");
-    assert!(e.contains("shows decisions"), "{e}");
 }
