@@ -1,15 +1,22 @@
 //! Regression tests for what the monkey test (`monkey.rs`) found, each the shortest sequence
 //! that showed the bug.
 
+use std::cell::Cell;
+use std::collections::HashMap;
 use std::path::Path;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use spanreview::cli::judge_args::JudgeArgs;
 use spanreview::formats::Dataset;
 use spanreview::review::decision::{replay, ActionKind, Decision};
-use spanreview::store::Store;
-use spanreview::tui::app::{App, Opening};
+use spanreview::store::{RecordState, Store};
+use spanreview::tui::app::{App, Opening, Status};
+use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::config::Config;
-use spanreview::tui::log::state_of;
+use spanreview::tui::log::{state_of, DecisionLog};
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
@@ -60,4 +67,113 @@ fn a_record_decided_elsewhere_counts_once_shown_before_the_poll() {
     app.update(Action::NextRecord);
     assert_eq!(app.states.get(&removed), stored.get(&removed));
     assert_eq!(app.dataset_progress().0, 1);
+}
+
+/// A decision log whose saves fail as a lost connection does while `down` (reads work).
+struct Flaky {
+    store: Rc<Store>,
+    down: Rc<Cell<bool>>,
+}
+
+impl DecisionLog for Flaky {
+    fn append(&self, d: &Decision, state: &RecordState) -> Result<Decision, String> {
+        DecisionLog::append(&*self.store, d, state)
+    }
+    fn append_then_origins(
+        &self,
+        rows: &[(Decision, String)],
+        state_of: &dyn Fn(&[Decision]) -> RecordState,
+    ) -> Result<Vec<Decision>, (String, bool)> {
+        if self.down.get() {
+            return Err(("connection lost".to_owned(), true));
+        }
+        DecisionLog::append_then_origins(&*self.store, rows, state_of)
+    }
+    fn record_decisions(&self, dataset: &str, record_id: &str) -> Result<Vec<Decision>, String> {
+        DecisionLog::record_decisions(&*self.store, dataset, record_id)
+    }
+    fn reviewer_log(&self, dataset: &str, reviewer: &str) -> Result<Vec<Decision>, String> {
+        DecisionLog::reviewer_log(&*self.store, dataset, reviewer)
+    }
+    fn record_states(&self, dataset: &str) -> Result<HashMap<String, RecordState>, String> {
+        DecisionLog::record_states(&*self.store, dataset)
+    }
+    fn now(&self) -> SystemTime {
+        DecisionLog::now(&*self.store)
+    }
+}
+
+/// Found by the monkey: undoing a resolution of several rows (a union over two sources'
+/// spans) while the database was unreachable kept only the undo of its last row; the retry
+/// saved that one, leaving the resolution half undone (one row in force, the other not),
+/// which no redo or undo then set right. A resolution is undone whole or not at all.
+#[test]
+fn a_resolution_undone_while_the_database_is_unreachable_is_undone_whole() {
+    let store = Rc::new(Store::open_in_memory().expect("db"));
+    let clock = Arc::new(AtomicU64::new(0));
+    let c = Arc::clone(&clock);
+    store.set_clock(Arc::new(move || {
+        UNIX_EPOCH + Duration::from_secs(1_800_000_000 + c.load(Ordering::SeqCst))
+    }));
+    let down = Rc::new(Cell::new(false));
+    let files: Vec<_> = ["records", "predictions_alpha", "predictions_beta"]
+        .iter()
+        .map(|f| fixture(&format!("monkey/{f}.jsonl")))
+        .collect();
+    let ds = Dataset::open(&files, None).expect("files open");
+    let log = Flaky {
+        store: Rc::clone(&store),
+        down: Rc::clone(&down),
+    };
+    let judges = JudgeArgs {
+        judges: vec![format!("llm={}", fixture("monkey/judge.jsonl").display())
+            .parse()
+            .expect("spec")],
+        ..JudgeArgs::default()
+    };
+    let (judges, _) = judges.load(&ds, &ds.name, None).expect("judges load");
+    let opening = Opening {
+        arb: ArbConfig {
+            judges: Some(Arc::new(judges)),
+            ..ArbConfig::default()
+        },
+        ..Opening::new(QueueKind::Disputed, Config::defaults(true))
+    };
+    let mut app = App::open(ds, Box::new(log), "monkey", opening).expect("app");
+    finish(&mut app);
+    // zurich_4 (with the judge): its first cluster taken from the gold, then the second, the
+    // union of the sources' spans, saved as two rows.
+    app.update(Action::Take1);
+    app.update(Action::Union);
+    let Status::Saved(msg) = &app.status else {
+        panic!("union not saved: {:?}", app.status)
+    };
+    assert!(msg.contains('–'), "two rows: {msg}");
+    let record = app.cur.as_ref().expect("record").record.clone();
+    let before = replay(
+        &record,
+        &store
+            .record_decisions(&app.dataset.name, &record.id)
+            .expect("log"),
+    );
+    down.set(true);
+    app.update(Action::Undo);
+    assert!(matches!(app.status, Status::Error(_)), "{:?}", app.status);
+    assert_eq!(app.unsaved_rows().len(), 2, "both rows' undos kept");
+    down.set(false);
+    clock.fetch_add(5, Ordering::SeqCst);
+    app.idle();
+    assert!(!app.has_unsaved());
+    app.update(Action::Redo);
+    assert!(matches!(app.status, Status::Saved(_)), "{:?}", app.status);
+    let after = replay(
+        &record,
+        &store
+            .record_decisions(&app.dataset.name, &record.id)
+            .expect("log"),
+    );
+    assert_eq!(
+        after.spans, before.spans,
+        "undo then redo gives the resolution back"
+    );
 }
