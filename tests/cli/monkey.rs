@@ -1,21 +1,28 @@
 //! A model-based "monkey" test of the review screen: proptest drives an [`App`] with random
 //! sequences of keys (every key of the default keymap, in whatever mode the app is in; any
-//! bindable action in any mode, as a user keymap may bind it), text
-//! typed into prompts and pickers (non-ASCII, combining marks, ZWJ emoji, control characters,
-//! ESC sequences, bidirectional controls), mouse clicks, drags and wheel turns at random cells,
-//! resizes (1x1 to 300x60), idle ticks, undo/redo pairs and reopenings, over the hostile
-//! fixture `tests/fixtures/monkey` in the plain review and in the disputed queue with two
-//! detectors and an LLM judge. After every event:
-//! (The checks are in `monkey_checks.rs`.)
+//! bindable action in any mode, as a user keymap may bind it), text typed and pasted into
+//! prompts and pickers (non-ASCII, combining marks, ZWJ emoji, case folds that change lengths,
+//! control characters, ESC sequences, bidirectional controls), mouse presses, drags, releases
+//! and wheel turns at random cells, resizes (1x1, 10x3, 80x24, 300x60, any), idle ticks (the
+//! stores' clock injected and stepped), another reviewer saving decisions on another
+//! connection, the database lost and found again, undo/redo pairs, reopenings and quits, over
+//! the hostile fixture `tests/fixtures/monkey`: the review screen (the unreviewed queue, and
+//! every record) and the disputed queue with two detectors and an LLM judge, unanimous records
+//! auto-accepted. After every event (the checks are in `monkey_checks.rs`):
 //! - nothing panicked;
 //! - no cell of the frame holds a control character (C0, DEL, C1, ESC) or a bidirectional
 //!   control;
 //! - each decision the status line calls saved is in the store, the record on screen shows
-//!   exactly the store's decisions and their replay, and the app's record states are the
-//!   store's;
+//!   exactly the store's decisions and their replay, the app's record states and the header's
+//!   reviewed count are the store's (while another reviewer's decision waits for the next
+//!   idle tick's poll: nothing shown that the store lacks);
 //! - an undo that saved, followed by a redo, gives back every record's replayed state;
-//! - a fresh app over the same database file shows the same record states, and the same
-//!   review of the record on screen.
+//! - a fresh app over the same database file (after a quit too) shows the same record states
+//!   and the same review of the record on screen;
+//! - at the end, with the database back, every decision kept for a retry is in the store.
+//!
+//! `MONKEY_CASES=N` runs N cases per screen (16 by default); `MONKEY_DEBUG=1` prints what each
+//! case decided, `MONKEY_TRACE=1` every event (both with `--nocapture`).
 
 use std::cell::Cell;
 use std::collections::HashMap;
