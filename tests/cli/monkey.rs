@@ -194,8 +194,11 @@ pub enum Screen {
     /// The review screen on every record.
     All,
     /// The disputed queue (arbitration) with the two detectors and the judge, unanimous
-    /// records auto-accepted.
-    Disputed,
+    /// records auto-accepted; `blind`: sources shown as A, B, C in a shuffled order.
+    Disputed {
+        /// `--blind`.
+        blind: bool,
+    },
 }
 
 fn files() -> Vec<PathBuf> {
@@ -309,7 +312,7 @@ fn open_flaky(screen: Screen, db: &Path, clock: &Clock) -> (Rc<Store>, App, Rc<C
     let (queue, arb) = match screen {
         Screen::Plain => (QueueKind::Unreviewed, ArbConfig::default()),
         Screen::All => (QueueKind::All, ArbConfig::default()),
-        Screen::Disputed => {
+        Screen::Disputed { blind } => {
             use spanreview::cli::judge_args::JudgeArgs;
             let args = JudgeArgs {
                 judges: vec![format!("llm={}", fixture("monkey/judge.jsonl").display())
@@ -321,6 +324,7 @@ fn open_flaky(screen: Screen, db: &Path, clock: &Clock) -> (Rc<Store>, App, Rc<C
             let arb = ArbConfig {
                 judges: Some(Arc::new(judges)),
                 auto_accept: true,
+                blind,
                 ..ArbConfig::default()
             };
             (QueueKind::Disputed, arb)
@@ -589,7 +593,7 @@ proptest! {
     }
 
     #[test]
-    fn monkey_on_the_arbitration_screen(evs in events()) {
-        run(Screen::Disputed, &evs)?;
+    fn monkey_on_the_arbitration_screen(evs in events(), blind in any::<bool>()) {
+        run(Screen::Disputed { blind }, &evs)?;
     }
 }
