@@ -13,7 +13,7 @@ use spanreview::cli::judge_args::JudgeArgs;
 use spanreview::formats::Dataset;
 use spanreview::review::decision::{replay, ActionKind, Decision};
 use spanreview::store::{RecordState, Store};
-use spanreview::tui::app::{App, Opening, Status};
+use spanreview::tui::app::{App, ModeState, Opening, PromptKind, Status};
 use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::config::Config;
 use spanreview::tui::log::{state_of, DecisionLog};
@@ -175,5 +175,38 @@ fn a_resolution_undone_while_the_database_is_unreachable_is_undone_whole() {
     assert_eq!(
         after.spans, before.spans,
         "undo then redo gives the resolution back"
+    );
+}
+
+/// Seen while writing the monkey's lone mouse events: a press on the answer, then a key that
+/// opens a prompt (a note being typed), then the move and release elsewhere on the answer
+/// replaced the prompt with add mode and the label picker of a span to add, throwing away what
+/// was typed. A move or release goes on only with a drag the screen is still in (the review
+/// screen or add mode).
+#[test]
+fn a_mouse_release_does_not_replace_a_prompt_opened_during_the_drag() {
+    let store = super::app_harness::mem();
+    let mut app = super::app_harness::review_app(&store);
+    super::app_harness::render(&mut app, 100, 30);
+    let (x0, y0) = super::app_harness::cell_of(&app, 0);
+    let (x1, y1) = super::app_harness::cell_of(&app, 5);
+    app.update(Action::MouseDown(x0, y0));
+    app.update(Action::Note);
+    super::app_harness::typed(&mut app, "°’東 note");
+    app.update(Action::MouseDrag(x1, y1));
+    app.update(Action::MouseUp(x1, y1));
+    assert_eq!(
+        app.mode,
+        ModeState::Prompt {
+            kind: PromptKind::Note,
+            text: "°’東 note".to_owned()
+        }
+    );
+    // The note is still saved as typed.
+    app.update(Action::Confirm);
+    assert!(matches!(app.status, Status::Saved(_)), "{:?}", app.status);
+    assert_eq!(
+        app.cur.as_ref().expect("record").review.notes,
+        vec!["°’東 note".to_owned()]
     );
 }
