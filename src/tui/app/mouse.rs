@@ -99,6 +99,9 @@ impl App {
 
     pub(super) fn mouse_drag(&mut self, x: u16, y: u16) {
         let Some(start) = self.drag else { return };
+        if !matches!(self.mode, ModeState::Normal | ModeState::Add { .. }) {
+            return;
+        }
         if let Some(cp) = self.output_char_at(x, y) {
             if cp != start || matches!(self.mode, ModeState::Add { .. }) {
                 self.mode = ModeState::Add {
@@ -113,6 +116,11 @@ impl App {
         let Some(start) = self.drag.take() else {
             return;
         };
+        // A key pressed during the drag opened something else (a prompt, a picker): the
+        // release does not replace it.
+        if !matches!(self.mode, ModeState::Normal | ModeState::Add { .. }) {
+            return;
+        }
         let end = self.output_char_at(x, y).or(match self.mode {
             ModeState::Add { cursor, .. } => Some(cursor),
             _ => None,

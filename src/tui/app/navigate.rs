@@ -126,9 +126,17 @@ impl App {
         self.cur = self.read(idx);
         self.follow.unread = self.cur.as_ref().err().map(|e| (idx, e.clone()));
         if let Ok(c) = &self.cur {
-            self.ids.insert(c.record.id.clone(), idx);
-            let reviewed = self.states.get(&c.record.id).is_some_and(|s| s.reviewed);
-            let counted = self.queue_reviewed(&c.record.id, reviewed);
+            let id = c.record.id.clone();
+            self.ids.insert(id.clone(), idx);
+            // The log just read is the record's state: another reviewer's decisions on it that
+            // no poll has brought yet count now (the poll leaves the record on screen to the
+            // follow, which finds nothing new in what was read here).
+            let state = crate::tui::log::state_of(&c.review);
+            if !c.decisions.is_empty() && self.states.get(&id) != Some(&state) {
+                self.set_state(idx, &id, state);
+            }
+            let reviewed = self.states.get(&id).is_some_and(|s| s.reviewed);
+            let counted = self.queue_reviewed(&id, reviewed);
             self.queue.mark_member(idx, counted);
             if self.visited_set.insert(idx) {
                 self.visited.push(idx);

@@ -16,81 +16,84 @@ impl App {
 
     /// Undo or redo: find the target in this reviewer's log, go to its record (it may be
     /// another one), and append the undo/redo row there. The rows of one arbitration
-    /// resolution (same [`Decision::group`]) are undone and redone together. Auto-accepts of
-    /// other records than the one on screen are skipped: they are made in the background and
-    /// would otherwise stand between the reviewer and their own last decision.
+    /// resolution (same [`Decision::group`]) are undone and redone together, in one
+    /// transaction: a database lost meanwhile keeps them all for the retry, never half a
+    /// resolution. Auto-accepts of other records than the one on screen are skipped: they are
+    /// made in the background and would otherwise stand between the reviewer and their own
+    /// last decision.
     fn meta(&mut self, kind: ActionKind) {
-        let Some(first) = self.meta_once(kind, None) else {
-            return;
-        };
-        let group = first.group.clone();
-        if let Some(g) = group {
-            let mut last = Some(first);
-            while last.is_some() {
-                last = self.meta_once(kind, Some(&g));
-            }
-        }
-    }
-
-    /// One undo or redo; with `group`, only when its target belongs to that resolution.
-    /// Returns the decision it acted on.
-    fn meta_once(&mut self, kind: ActionKind, group: Option<&str>) -> Option<Decision> {
         let log = match self.log.reviewer_log(&self.dataset.name, &self.reviewer) {
             Ok(l) => l,
             Err(e) => {
                 self.status = Status::Error(e);
-                return None;
+                return;
             }
         };
         let here_id = self.cur.as_ref().ok().map(|c| c.record.id.clone());
-        let log: Vec<Decision> = log
+        let mut log: Vec<Decision> = log
             .into_iter()
             .filter(|d| !d.auto || Some(&d.record_id) == here_id.as_ref())
             .collect();
-        let target = if kind == ActionKind::Undo {
-            undo_target(&log)
-        } else {
-            redo_target(&log)
+        let Some(first) = next_target(&log, kind) else {
+            self.status = Status::Info(
+                if kind == ActionKind::Undo {
+                    strings::NOTHING_TO_UNDO
+                } else {
+                    strings::NOTHING_TO_REDO
+                }
+                .to_owned(),
+            );
+            return;
         };
-        let Some(t) = target else {
-            if group.is_none() {
-                self.status = Status::Info(
-                    if kind == ActionKind::Undo {
-                        strings::NOTHING_TO_UNDO
-                    } else {
-                        strings::NOTHING_TO_REDO
-                    }
-                    .to_owned(),
-                );
-            }
-            return None;
-        };
-        let td = log.iter().find(|d| d.id == t).cloned()?;
-        if let Some(g) = group {
-            if td.group.as_deref() != Some(g) {
-                return None;
-            }
-        }
-        let here = here_id.as_deref() == Some(td.record_id.as_str());
-        if !here {
-            match self.find_id(&td.record_id) {
+        if here_id.as_deref() != Some(first.record_id.as_str()) {
+            match self.find_id(&first.record_id) {
                 Some(idx) => self.go_index(idx),
                 None => {
-                    self.status = Status::Error(strings::target_elsewhere(t, &td.record_id));
-                    return None;
+                    self.status =
+                        Status::Error(strings::target_elsewhere(first.id, &first.record_id));
+                    return;
                 }
             }
         }
-        let mut d = self.decision(kind)?;
-        d.target = Some(t);
-        d.span_key.clone_from(&td.span_key);
-        if self.commit(d).is_some() {
-            if let (Ok(c), Some(k)) = (&mut self.cur, td.key()) {
-                c.reorder(Some(&k));
+        // The targets one after the other, as the log will have them once the rows before are
+        // in it (provisional ids past any saved one): the whole resolution, or the one row.
+        let mut rows: Vec<Decision> = Vec::new();
+        let mut target = Some(first.clone());
+        while let Some(td) = target.take() {
+            let Some(mut d) = self.decision(kind) else {
+                return;
+            };
+            d.target = Some(td.id);
+            d.span_key.clone_from(&td.span_key);
+            let mut provisional = d.clone();
+            provisional.id = i64::MAX - i64::try_from(rows.len()).unwrap_or(0);
+            log.push(provisional);
+            rows.push(d);
+            if let Some(g) = &first.group {
+                target = next_target(&log, kind)
+                    .filter(|n| n.group.as_ref() == Some(g) && n.record_id == first.record_id);
             }
-            self.refresh_hits();
-            return Some(td);
         }
-        None
+        let Some(saved) = self.commit_all(&rows) else {
+            return;
+        };
+        if let Some(last) = saved.last() {
+            self.status = Status::Saved(strings::saved(last.id, last.action.name(), last.target));
+            self.add_notice();
+        }
+        if let (Ok(c), Some(k)) = (&mut self.cur, first.key()) {
+            c.reorder(Some(&k));
+        }
+        self.refresh_hits();
     }
+}
+
+/// The decision an undo (or redo) of `kind` would act on next in `log`.
+fn next_target(log: &[Decision], kind: ActionKind) -> Option<Decision> {
+    let t = if kind == ActionKind::Undo {
+        undo_target(log)
+    } else {
+        redo_target(log)
+    }?;
+    log.iter().find(|d| d.id == t).cloned()
 }
