@@ -293,7 +293,6 @@ fn first_disputed_record_shows_before_clustering_finishes() {
         dir.path().join("predictions_alpha.jsonl"),
     ];
     let store = mem();
-    let t0 = Instant::now();
     let mut app = open(
         &files,
         &store,
@@ -303,7 +302,7 @@ fn first_disputed_record_shows_before_clustering_finishes() {
             ..ArbConfig::default()
         },
     );
-    assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
+    // Opened before clustering ended (no wall-clock bound: the machine may be busy).
     let cl = app.clustering.as_ref().expect("clustering");
     assert!(
         !cl.finished && cl.done < cl.total,
@@ -486,6 +485,9 @@ fn arbitration_keys_are_in_help_and_hints() {
         QueueKind::Disputed,
         ArbConfig::default(),
     );
+    // The arbitration screen's hints once clustering has found the record's clusters (a busy
+    // machine may not have found them within the opening's wait).
+    finish(&mut app);
     let s = render(&mut app, 160, 30);
     assert!(s.contains("1 take 1"), "{s}");
     assert!(s.contains("U union"), "{s}");
