@@ -49,7 +49,9 @@ use spanreview::tui::Action;
 
 use super::app_harness::finish;
 use super::common::fixture;
-use super::monkey_checks::{agrees_with_store, draw_clean, nothing_unsaved, replayed_all, shown};
+use super::monkey_checks::{
+    agrees_with_store, apply_accepts, draw_clean, nothing_unsaved, replayed_all, shown,
+};
 
 /// One thing the reviewer (or the terminal) does.
 #[derive(Debug, Clone)]
@@ -554,6 +556,7 @@ fn run(screen: Screen, events: &[Ev]) -> Result<(), TestCaseError> {
     }
     all_kept_saved(&app, &store, &kept).map_err(end)?;
     agrees_with_store(&app, &store).map_err(end)?;
+    apply_accepts(&app, &store, &app.reviewer).map_err(end)?;
     reopened_agrees(&app, screen, &db, &clock).map_err(end)
 }
 

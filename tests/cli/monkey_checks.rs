@@ -6,7 +6,8 @@ use std::collections::HashMap;
 
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
-use spanreview::review::decision::{replay, RecordReview};
+use spanreview::review::check::check;
+use spanreview::review::decision::{replay, Decision, RecordReview};
 use spanreview::store::Store;
 use spanreview::tui::app::{App, Status};
 use spanreview::tui::terminal;
@@ -74,6 +75,47 @@ pub fn replayed_all(app: &App, store: &Store) -> HashMap<String, Shown> {
         out.insert(r.id.clone(), shown(&replay(&r, &log)));
     }
     out
+}
+
+/// Every decision the screen saved passes `apply`'s checks where it stands in the log, and
+/// comes back as saved: a reviewer's log replays through `decisions --json | apply`, and the
+/// screen saves nothing `apply` would refuse.
+pub fn apply_accepts(app: &App, store: &Store, reviewer: &str) -> Result<(), String> {
+    let name = &app.dataset.name;
+    let log = store.decisions(Some(name)).map_err(|e| e.to_string())?;
+    let records: HashMap<String, _> = (0..app.dataset.len())
+        .map(|i| app.dataset.record(i).expect("record"))
+        .map(|r| (r.id.clone(), r))
+        .collect();
+    for (i, d) in log
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.reviewer == reviewer)
+    {
+        let record = &records[&d.record_id];
+        let earlier = &log[..i];
+        let on_record: Vec<Decision> = earlier
+            .iter()
+            .filter(|e| e.record_id == d.record_id)
+            .cloned()
+            .collect();
+        let mine: Vec<Decision> = earlier
+            .iter()
+            .filter(|e| e.reviewer == d.reviewer)
+            .cloned()
+            .collect();
+        match check(record, &on_record, &mine, d) {
+            Ok(again) if again == *d => {}
+            Ok(again) => {
+                return Err(format!(
+                    "apply would save #{} as {again:?}, not {d:?}",
+                    d.id
+                ))
+            }
+            Err(why) => return Err(format!("apply refuses #{} {d:?}: {why}", d.id)),
+        }
+    }
+    Ok(())
 }
 
 /// What the screen says saved is in the store: the ids the status line names, the decisions
@@ -200,4 +242,24 @@ fn the_store_check_catches_a_decision_the_screen_does_not_show() {
     other.append(&d, None).expect("saved");
     let e = agrees_with_store(&app, &store).expect_err("the screen is behind the store");
     assert!(e.contains("shows decisions"), "{e}");
+}
+
+#[test]
+fn the_apply_check_catches_a_decision_apply_refuses() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("decisions.db");
+    let (store, app) = open(Screen::Plain, &db, &Clock::new());
+    let c = app.cur.as_ref().expect("a record");
+    let mut d = Decision::new(
+        &c.record,
+        &app.dataset.name,
+        &app.reviewer,
+        spanreview::review::decision::ActionKind::Retype,
+    );
+    apply_accepts(&app, &store, &app.reviewer).expect("nothing saved yet");
+    // A retype to the type the record has: the screen's picker never offers it.
+    d.record_type.clone_from(&c.record.corruption_type);
+    store.append(&d, None).expect("saved");
+    let e = apply_accepts(&app, &store, &app.reviewer).expect_err("apply refuses it");
+    assert!(e.contains("apply refuses"), "{e}");
 }
