@@ -110,6 +110,21 @@ fn current_id(app: &App) -> String {
     app.cur.as_ref().expect("a record").record.id.clone()
 }
 
+/// A reviewer the plan leaves out reviews the unreviewed queue, and the header says why there
+/// is no `mine` count rather than `mine 0/0`.
+#[test]
+fn a_reviewer_outside_the_plan_is_told_so_beside_the_teams_progress() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("team °.sqlite");
+    overlap_plan(&db);
+    accept_all(&db, 1, "bo");
+    let (cy, _) = screen(&[records()], &db, "cy", QueueKind::Unreviewed, None).expect("app");
+    assert_eq!(
+        cy.team_line().as_deref(),
+        Some("none assigned to you · team 1/4")
+    );
+}
+
 #[test]
 fn the_mine_queue_serves_the_plan_share_and_keeps_overlap_records_the_other_reviewed() {
     let dir = tempfile::tempdir().expect("tmp");

@@ -85,10 +85,14 @@ impl App {
         self.team.live = Some(f);
     }
 
-    /// The header's team progress: `mine 12/250 · team 140/1000` (with a plan).
+    /// The header's team progress: `mine 12/250 · team 140/1000` (with a plan), or `none
+    /// assigned to you · team 140/1000` for a reviewer the plan leaves out.
     #[must_use]
     pub fn team_line(&self) -> Option<String> {
         let p = self.team.plan.as_ref()?;
+        if p.mine.is_empty() {
+            return Some(s::progress_unassigned(p.team_done, p.records.len()));
+        }
         Some(s::progress(
             p.done.len(),
             p.mine.len(),

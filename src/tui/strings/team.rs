@@ -9,6 +9,13 @@ pub fn progress(mine: usize, mine_total: usize, team: usize, team_total: usize) 
     format!("mine {mine}/{mine_total} · team {team}/{team_total}")
 }
 
+/// The header's progress of a reviewer the plan gives no record: `none assigned to you ·
+/// team 140/1000`.
+#[must_use]
+pub fn progress_unassigned(team: usize, team_total: usize) -> String {
+    format!("none assigned to you · team {team}/{team_total}")
+}
+
 /// Another reviewer holds the claim on the record on screen.
 #[must_use]
 pub fn on_it(who: &str) -> String {
