@@ -134,8 +134,9 @@ pub struct App {
     speed: speed::Speed,
     /// The team on a shared database: plan, claims, polling.
     team: super::team_model::Team,
-    /// Decisions not saved because the database was unreachable, kept for a retry.
-    unsaved: Option<pending::Unsaved>,
+    /// Decisions not saved: kept for a retry while the database is unreachable, or refused on
+    /// one, for the rescue file at quit.
+    unsaved: pending::Pending,
 }
 
 /// How long opening waits for the background clustering before the first frame: a small
@@ -247,7 +248,7 @@ impl App {
             pace,
             speed: speed::Speed::default(),
             team: super::team_model::Team::default(),
-            unsaved: None,
+            unsaved: pending::Pending::default(),
         };
         app.open_team(plan)?;
         let disputed = app.queue.kind == QueueKind::Disputed;

@@ -28,6 +28,8 @@ enum Link {
     Down,
     /// Saved, but the reply is lost (the caller hears "connection lost").
     ReplyLost,
+    /// Refused for another reason than a lost connection.
+    Refuse,
 }
 
 struct FlakyLog {
@@ -56,6 +58,7 @@ impl DecisionLog for FlakyLog {
                 Err(("connection lost".into(), true))
             }
             Link::Up => self.store.append_then_origins(rows, state_of),
+            Link::Refuse => Err(("disk full".into(), false)),
         }
     }
     fn record_decisions(&self, dataset: &str, record_id: &str) -> Result<Vec<Decision>, String> {
@@ -255,4 +258,39 @@ fn a_refused_decision_is_not_kept_for_a_retry() {
     assert!(!app.has_unsaved());
     app.update(Action::Quit);
     assert!(app.quit);
+}
+
+/// A retry the database refuses (not a lost connection) ends the tries without dropping what
+/// the reviewer did: new decisions are taken again, and quitting asks first and hands the
+/// refused ones over for the rescue file.
+#[test]
+fn decisions_a_retry_was_refused_are_handed_over_at_quit_not_dropped() {
+    let mut r = Rig::new();
+    r.link.set(Link::Down);
+    r.app.update(Action::Accept);
+    assert!(r.said().contains("NOT saved yet"), "{}", r.said());
+    r.link.set(Link::Refuse);
+    r.tick(Duration::from_secs(1));
+    assert!(
+        r.said()
+            .starts_with("error: NOT saved: disk full; 1 decision(s)"),
+        "{}",
+        r.said()
+    );
+    assert!(r.app.has_unsaved() && !r.app.retrying());
+    let tries = r.tries.borrow().len();
+    r.tick(Duration::from_secs(5));
+    assert_eq!(r.tries.borrow().len(), tries, "no more tries");
+    // New decisions are taken again.
+    r.link.set(Link::Up);
+    r.app.update(Action::Accept);
+    assert!(r.said().starts_with("saved: saved #1"), "{}", r.said());
+    r.app.update(Action::Quit);
+    assert!(!r.app.quit, "the first quit asks");
+    assert!(r.said().contains("1 decision(s) NOT saved"), "{}", r.said());
+    r.app.update(Action::Quit);
+    assert!(r.app.quit);
+    let rows = r.app.unsaved_rows();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].1, r.tries.borrow()[0][0], "the refused decision");
 }

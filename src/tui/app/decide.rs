@@ -181,7 +181,7 @@ impl App {
     /// The status line of a decision not saved: the kept-for-a-retry line when it was kept
     /// (or refused because others are), else "NOT saved: …".
     fn not_saved_status(&self, e: String) -> String {
-        if self.has_unsaved() {
+        if self.retrying() {
             e
         } else {
             strings::not_saved(&e)

@@ -3,8 +3,10 @@
 //! until the database takes them. While some are kept, new decisions are refused (the screen
 //! does not show the kept ones, so a decision made on top of them could be wrong); reading and
 //! moving go on. The same origins are given on every try, so a COMMIT that landed while its
-//! reply was lost is not saved twice. Quitting with some kept asks once, then hands them to
-//! the caller, which writes them to a rescue file for `spanreview apply`.
+//! reply was lost is not saved twice. A retry the database refuses (not a lost connection)
+//! ends the tries, but its decisions are not dropped: they wait for the rescue file. Quitting
+//! with any not saved asks once, then hands them to the caller, which writes them to a rescue
+//! file for `spanreview apply`.
 
 use std::time::{Duration, SystemTime};
 
@@ -16,9 +18,19 @@ use crate::tui::strings;
 /// How long after a failed try the next one is made.
 pub const RETRY_EVERY: Duration = Duration::from_secs(1);
 
+/// What was not saved: decisions kept for a retry, and those a retry was refused.
+#[derive(Debug, Default)]
+pub(super) struct Pending {
+    kept: Option<Unsaved>,
+    /// Refused on a retry: no more tries; written to the rescue file at quit.
+    refused: Vec<(Decision, String)>,
+    /// The reviewer pressed quit once (the next quit quits).
+    quit_asked: bool,
+}
+
 /// Decisions kept for a retry.
 #[derive(Debug)]
-pub(super) struct Unsaved {
+struct Unsaved {
     /// The record they are on (it may no longer be on screen), and its dataset index.
     index: usize,
     record: Record,
@@ -26,8 +38,6 @@ pub(super) struct Unsaved {
     rows: Vec<(Decision, String)>,
     /// When the next try is due.
     next: SystemTime,
-    /// The reviewer pressed quit once (the next quit quits).
-    quit_asked: bool,
 }
 
 impl App {
@@ -51,47 +61,52 @@ impl App {
             error,
             "database unreachable; decisions kept for a retry"
         );
-        self.unsaved = Some(Unsaved {
+        self.unsaved.kept = Some(Unsaved {
             index,
             record,
             rows,
             next: self.log.now() + RETRY_EVERY,
-            quit_asked: false,
         });
         self.unsaved_status()
     }
 
     /// The status line while decisions are kept ("NOT saved yet …").
     fn unsaved_status(&self) -> String {
-        strings::not_saved_yet(self.unsaved.as_ref().map_or(0, |u| u.rows.len()))
+        strings::not_saved_yet(self.unsaved.kept.as_ref().map_or(0, |u| u.rows.len()))
     }
 
     /// Why a new decision is refused now (decisions are kept), or `None`.
     pub(super) fn unsaved_refusal(&self) -> Option<String> {
         self.unsaved
+            .kept
             .as_ref()
             .map(|u| strings::refused_while_unsaved(u.rows.len()))
     }
 
     /// True while decisions are kept for a retry.
     #[must_use]
-    pub fn has_unsaved(&self) -> bool {
-        self.unsaved.is_some()
+    pub fn retrying(&self) -> bool {
+        self.unsaved.kept.is_some()
     }
 
-    /// The decisions kept (with their origins), for the rescue file at quit.
+    /// True while any decision is not saved: kept for a retry, or refused on one.
+    #[must_use]
+    pub fn has_unsaved(&self) -> bool {
+        self.retrying() || !self.unsaved.refused.is_empty()
+    }
+
+    /// The decisions not saved (with their origins), in the order they were made, for the
+    /// rescue file at quit.
     #[must_use]
     pub fn unsaved_rows(&self) -> Vec<(Decision, String)> {
-        self.unsaved
-            .as_ref()
-            .map(|u| u.rows.clone())
-            .unwrap_or_default()
+        let kept = self.unsaved.kept.iter().flat_map(|u| u.rows.iter());
+        self.unsaved.refused.iter().chain(kept).cloned().collect()
     }
 
     /// Save the kept decisions again when the try is due (the idle tick).
     pub(super) fn retry_unsaved(&mut self) {
         let now = self.log.now();
-        let Some(u) = self.unsaved.take_if(|u| u.next <= now) else {
+        let Some(u) = self.unsaved.kept.take_if(|u| u.next <= now) else {
             return;
         };
         match self.save_rows(u.index, &u.record, &u.rows) {
@@ -102,16 +117,19 @@ impl App {
             }
             Err((e, true)) => {
                 tracing::debug!(error = %e, "retry: the database is still unreachable");
-                self.unsaved = Some(super::pending::Unsaved {
+                self.unsaved.kept = Some(Unsaved {
                     next: now + RETRY_EVERY,
                     ..u
                 });
                 self.status = Status::Error(self.unsaved_status());
             }
-            // Refused (not a lost connection): said as any refusal is, not kept.
+            // Refused (not a lost connection): no more tries, and new decisions are taken
+            // again; what the reviewer did waits for the rescue file rather than being lost.
             Err((e, false)) => {
                 tracing::error!(error = %e, "kept decisions refused on a retry");
-                self.status = Status::Error(strings::not_saved(&e));
+                self.unsaved.refused.extend(u.rows);
+                self.status =
+                    Status::Error(strings::refused_on_retry(&e, self.unsaved.refused.len()));
             }
         }
     }
@@ -119,12 +137,12 @@ impl App {
     /// Quit asked: with decisions kept, the first press says what will happen to them and
     /// the second quits.
     pub(super) fn quit_or_ask(&mut self) {
-        match &mut self.unsaved {
-            Some(u) if !u.quit_asked => {
-                u.quit_asked = true;
-                self.status = Status::Error(strings::quit_with_unsaved(u.rows.len()));
-            }
-            _ => self.quit = true,
+        if self.has_unsaved() && !self.unsaved.quit_asked {
+            self.unsaved.quit_asked = true;
+            let n = self.unsaved_rows().len();
+            self.status = Status::Error(strings::quit_with_unsaved(n));
+        } else {
+            self.quit = true;
         }
     }
 }

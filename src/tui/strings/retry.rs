@@ -25,11 +25,20 @@ pub fn saved_on_retry(ids: &[i64]) -> String {
     )
 }
 
-/// Quit pressed with decisions kept.
+/// Kept decisions refused on a retry (not a lost connection): tries end, they are kept for
+/// the rescue file.
+#[must_use]
+pub fn refused_on_retry(error: &str, refused: usize) -> String {
+    format!(
+        "NOT saved: {error}; {refused} decision(s) the database refused on a retry will be written to a rescue file at quit"
+    )
+}
+
+/// Quit pressed with decisions not saved.
 #[must_use]
 pub fn quit_with_unsaved(pending: usize) -> String {
     format!(
-        "{pending} decision(s) NOT saved yet (the database is unreachable): press quit again to quit; they will be written to a rescue file for `spanreview apply`"
+        "{pending} decision(s) NOT saved: press quit again to quit; they will be written to a rescue file for `spanreview apply`"
     )
 }
 
@@ -37,6 +46,6 @@ pub fn quit_with_unsaved(pending: usize) -> String {
 #[must_use]
 pub fn unsaved_rescued(pending: usize, file: &str, records: &str, db: &str) -> String {
     format!(
-        "{pending} decision(s) were NOT saved (the database was unreachable); they are in {file}: bring them in with `spanreview apply {records} --decisions {file} --db {db}`"
+        "{pending} decision(s) were NOT saved (the database was unreachable, or refused them on a retry); they are in {file}: bring them in with `spanreview apply {records} --decisions {file} --db {db}`"
     )
 }
