@@ -91,7 +91,19 @@ impl DataFile {
 
     /// Record `i`, whose bytes are `bytes`, as a JSON value.
     fn value_in(&self, i: usize, bytes: &[u8]) -> Result<Value, FormatError> {
-        serde_json::from_slice(bytes).map_err(|e| self.error(i, format!("invalid JSON: {e}")))
+        serde_json::from_slice(bytes).map_err(|e| self.json_error(i, bytes, &e))
+    }
+
+    /// An error for record `i`, whose bytes are `bytes`, that is not JSON: `e` placed in the file.
+    pub(crate) fn json_error(&self, i: usize, bytes: &[u8], e: &serde_json::Error) -> FormatError {
+        let offset = self.index.entry(i).map_or(0, |e| e.offset);
+        let lead = || super::position::lead_in_file(self.index.file(), offset);
+        let origin = super::position::Origin {
+            line: self.line(i),
+            lead: &lead,
+        };
+        let why = super::position::json_error(e, bytes, &origin);
+        self.error(i, format!("invalid JSON: {why}"))
     }
 
     /// Record `i`, parsed.
@@ -142,8 +154,8 @@ impl DataFile {
             ));
         }
         // Read again only to word the problem.
-        let value: Value = serde_json::from_slice(bytes)
-            .map_err(|e| self.error(i, format!("invalid JSON: {e}")))?;
+        let value: Value =
+            serde_json::from_slice(bytes).map_err(|e| self.json_error(i, bytes, &e))?;
         Err(match value.get("id") {
             _ if !value.is_object() => self.error(i, "record is not a JSON object".to_owned()),
             Some(id) => self.error(i, format!("id {} is not a string", super::quote(id))),
@@ -184,7 +196,11 @@ fn detect(index: &FileIndex) -> Result<Format, FormatError> {
             reason: format!("line {line}: {why}"),
         });
     }
-    let records = (0..index.len()).map(|i| Ok((index.entries()[i].line, index.bytes(i)?)));
+    let records = (0..index.len()).map(|i| {
+        let e = index.entries()[i];
+        let lead = super::position::lead_in_file(index.file(), e.offset);
+        Ok((e.line, lead, index.bytes(i)?))
+    });
     Format::detect_first(records)?.map_err(|reason| FormatError::Unknown {
         path: index.path().to_path_buf(),
         reason,
