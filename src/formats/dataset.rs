@@ -18,6 +18,8 @@ pub struct DataFile {
     pub format: Format,
     /// Name of the non-gold source this file contributes (a detector's name).
     pub source: String,
+    /// Places JSON errors on long lines without reading each line again per error.
+    leads: super::position::Leads,
 }
 
 impl DataFile {
@@ -50,10 +52,12 @@ impl DataFile {
             None => detect(&index)?,
         };
         let source = source.unwrap_or_else(|| format.default_source(path));
+        let leads = super::position::Leads::default();
         Ok(Self {
             index,
             format,
             source,
+            leads,
         })
     }
 
@@ -97,13 +101,9 @@ impl DataFile {
     /// An error for record `i`, whose bytes are `bytes`, that is not JSON: `e` placed in the file.
     pub(crate) fn json_error(&self, i: usize, bytes: &[u8], e: &serde_json::Error) -> FormatError {
         let offset = self.index.entry(i).map_or(0, |e| e.offset);
-        let lead = || super::position::lead_in_file(self.index.file(), offset);
-        let origin = super::position::Origin {
-            line: self.line(i),
-            lead: &lead,
-        };
-        let why = super::position::json_error(e, bytes, &origin);
-        self.error(i, format!("invalid JSON: {why}"))
+        let lead = || self.leads.lead(self.index.file(), offset);
+        let why = super::position::invalid_json(e, bytes, self.line(i), &lead);
+        self.error(i, why)
     }
 
     /// Record `i`, parsed.
@@ -196,9 +196,10 @@ fn detect(index: &FileIndex) -> Result<Format, FormatError> {
             reason: format!("line {line}: {why}"),
         });
     }
+    let leads = super::position::Leads::default();
     let records = (0..index.len()).map(|i| {
         let e = index.entries()[i];
-        let lead = super::position::lead_in_file(index.file(), e.offset);
+        let lead = leads.lead(index.file(), e.offset);
         Ok((e.line, lead, index.bytes(i)?))
     });
     Format::detect_first(records)?.map_err(|reason| FormatError::Unknown {

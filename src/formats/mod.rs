@@ -123,12 +123,8 @@ impl Format {
                     None => last = Self::undetected(),
                 },
                 Err(e) => {
-                    let at = position::Origin {
-                        line,
-                        lead: &|| lead,
-                    };
-                    let why = position::json_error(&e, bytes.as_ref(), &at);
-                    last = format!("line {line}: invalid JSON: {why}");
+                    let why = position::invalid_json(&e, bytes.as_ref(), line, &|| lead);
+                    last = format!("line {line}: {why}");
                 }
             }
         }

@@ -5,6 +5,7 @@
 
 use std::fs::File;
 use std::os::unix::fs::FileExt;
+use std::sync::{Mutex, PoisonError};
 
 /// Where a record starts: its line in the file, and how to count the code points before its
 /// first byte on that line (asked only when an error sits on that line).
@@ -14,6 +15,19 @@ pub(crate) struct Origin<'a> {
     pub line: u32,
     /// Code points before the record's first byte on its line.
     pub lead: &'a dyn Fn() -> u32,
+}
+
+/// `invalid JSON: ` and [`json_error`], for a record starting on `line`, `lead` code points in.
+pub(crate) fn invalid_json(
+    e: &serde_json::Error,
+    record: &[u8],
+    line: u32,
+    lead: &dyn Fn() -> u32,
+) -> String {
+    format!(
+        "invalid JSON: {}",
+        json_error(e, record, &Origin { line, lead })
+    )
 }
 
 /// The words of `e` with serde_json's position (relative to `record`) replaced by the file's:
@@ -54,6 +68,48 @@ fn code_point_column(record: &[u8], line: usize, column: usize) -> usize {
     // A code point starts at each byte that is not a UTF-8 continuation byte.
     let chars = text[..upto].iter().filter(|&&b| b & 0xC0 != 0x80).count();
     chars + (column - upto)
+}
+
+/// The leads ([`lead_in_file`]) of records met in file order, from the last one asked: one
+/// long line (a minified array) with many bad records is read once, not once per record.
+#[derive(Debug, Default)]
+pub(crate) struct Leads(Mutex<Option<(u64, u32)>>);
+
+impl Leads {
+    /// Code points before byte `offset` of `file` on its line.
+    pub fn lead(&self, file: &File, offset: u64) -> u32 {
+        let mut memo = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let lead = match *memo {
+            Some((at, lead)) if at <= offset => forward(file, at, offset, lead),
+            _ => lead_in_file(file, offset),
+        };
+        *memo = Some((offset, lead));
+        lead
+    }
+}
+
+/// The lead at `to`, given `lead` at `from` (on or before `to`): the bytes between are read.
+fn forward(file: &File, from: u64, to: u64, lead: u32) -> u32 {
+    let mut count = u64::from(lead);
+    let mut buf = [0u8; 4096];
+    let mut at = from;
+    while at < to {
+        let n = usize::try_from((to - at).min(4096)).unwrap_or(0);
+        if file.read_exact_at(&mut buf[..n], at).is_err() {
+            return lead_in_file(file, to);
+        }
+        let block = &buf[..n];
+        let part = match memchr::memrchr(b'\n', block) {
+            Some(i) => {
+                count = 0;
+                &block[i + 1..]
+            }
+            None => block,
+        };
+        count += part.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u64;
+        at += n as u64;
+    }
+    u32::try_from(count).unwrap_or(u32::MAX)
 }
 
 /// Code points between the start of the line holding byte `offset` of `file` and that byte
@@ -137,5 +193,14 @@ mod tests {
         assert_eq!(lead_in_file(&f, at), 9);
         // The BOM on the first line is no column.
         assert_eq!(lead_in_file(&f, 4), 1);
+        // Asked in file order, on the same line and past a line end, and back again.
+        let leads = Leads::default();
+        let quote = text.find('"').expect("quote") as u64;
+        let a = text.find("\"a\"").expect("a") as u64;
+        let got: Vec<u32> = [4, quote, at, a, quote]
+            .iter()
+            .map(|&o| leads.lead(&f, o))
+            .collect();
+        assert_eq!(got, [1, 2, 9, 10, 2]);
     }
 }

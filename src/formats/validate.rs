@@ -403,8 +403,9 @@ fn check_range(
     };
     // The file as it was opened and indexed (a stream's copy has no path to open again).
     let handle = file.index.file();
+    let leads = super::position::Leads::default();
     super::index::read_in_blocks(handle, entries, BLOCK, |_, e, bytes| {
-        let lead = || super::position::lead_in_file(handle, e.offset);
+        let lead = || leads.lead(handle, e.offset);
         part.consume(fi, (e.line, &lead), bytes, settings);
     })
     .map_err(io)?;
