@@ -18,6 +18,8 @@ pub struct DataFile {
     pub format: Format,
     /// Name of the non-gold source this file contributes (a detector's name).
     pub source: String,
+    /// Places JSON errors on long lines without reading each line again per error.
+    leads: super::position::Leads,
 }
 
 impl DataFile {
@@ -50,10 +52,12 @@ impl DataFile {
             None => detect(&index)?,
         };
         let source = source.unwrap_or_else(|| format.default_source(path));
+        let leads = super::position::Leads::default();
         Ok(Self {
             index,
             format,
             source,
+            leads,
         })
     }
 
@@ -91,7 +95,15 @@ impl DataFile {
 
     /// Record `i`, whose bytes are `bytes`, as a JSON value.
     fn value_in(&self, i: usize, bytes: &[u8]) -> Result<Value, FormatError> {
-        serde_json::from_slice(bytes).map_err(|e| self.error(i, format!("invalid JSON: {e}")))
+        serde_json::from_slice(bytes).map_err(|e| self.json_error(i, bytes, &e))
+    }
+
+    /// An error for record `i`, whose bytes are `bytes`, that is not JSON: `e` placed in the file.
+    pub(crate) fn json_error(&self, i: usize, bytes: &[u8], e: &serde_json::Error) -> FormatError {
+        let offset = self.index.entry(i).map_or(0, |e| e.offset);
+        let lead = || self.leads.lead(self.index.file(), offset);
+        let why = super::position::invalid_json(e, bytes, self.line(i), &lead);
+        self.error(i, why)
     }
 
     /// Record `i`, parsed.
@@ -142,8 +154,8 @@ impl DataFile {
             ));
         }
         // Read again only to word the problem.
-        let value: Value = serde_json::from_slice(bytes)
-            .map_err(|e| self.error(i, format!("invalid JSON: {e}")))?;
+        let value: Value =
+            serde_json::from_slice(bytes).map_err(|e| self.json_error(i, bytes, &e))?;
         Err(match value.get("id") {
             _ if !value.is_object() => self.error(i, "record is not a JSON object".to_owned()),
             Some(id) => self.error(i, format!("id {} is not a string", super::quote(id))),
@@ -184,7 +196,12 @@ fn detect(index: &FileIndex) -> Result<Format, FormatError> {
             reason: format!("line {line}: {why}"),
         });
     }
-    let records = (0..index.len()).map(|i| Ok((index.entries()[i].line, index.bytes(i)?)));
+    let leads = super::position::Leads::default();
+    let records = (0..index.len()).map(|i| {
+        let e = index.entries()[i];
+        let lead = leads.lead(index.file(), e.offset);
+        Ok((e.line, lead, index.bytes(i)?))
+    });
     Format::detect_first(records)?.map_err(|reason| FormatError::Unknown {
         path: index.path().to_path_buf(),
         reason,

@@ -13,6 +13,7 @@ pub mod dataset;
 mod fuzz;
 pub mod index;
 pub mod judges;
+mod position;
 pub mod spans;
 pub mod spec;
 pub mod validate;
@@ -103,24 +104,28 @@ impl Format {
         Self::ALL.iter().copied().find(|f| (f.spec().detect)(obj))
     }
 
-    /// The format of a file from its first records, `(line, bytes)` each: the first of up to
+    /// The format of a file from its first records, `(line, lead, bytes)` each (`lead`: the code
+    /// points before the record on its line, to place a JSON error): the first of up to
     /// [`DETECT_RECORDS`] that says one; else why none does (the last record's reason), as
     /// `Ok(Err(reason))`. The one rule for a file's format, however its lines are read.
     ///
     /// # Errors
     /// The first error reading a record.
     pub fn detect_first<B: AsRef<[u8]>, E>(
-        records: impl IntoIterator<Item = Result<(u32, B), E>>,
+        records: impl IntoIterator<Item = Result<(u32, u32, B), E>>,
     ) -> Result<Result<Self, String>, E> {
         let mut last = String::from("the file holds no record");
         for r in records.into_iter().take(DETECT_RECORDS) {
-            let (line, bytes) = r?;
+            let (line, lead, bytes) = r?;
             match serde_json::from_slice::<Value>(bytes.as_ref()) {
                 Ok(v) => match Self::detect(&v) {
                     Some(f) => return Ok(Ok(f)),
                     None => last = Self::undetected(),
                 },
-                Err(e) => last = format!("line {line}: invalid JSON: {e}"),
+                Err(e) => {
+                    let why = position::invalid_json(&e, bytes.as_ref(), line, &|| lead);
+                    last = format!("line {line}: {why}");
+                }
             }
         }
         Ok(Err(last))
@@ -307,7 +312,7 @@ mod tests {
         let mut late = vec![r#"{"x": 1}"#; DETECT_RECORDS];
         late.push(rec);
         assert_eq!(reason(&late), Some(Format::undetected()));
-        let err: Result<(u32, &[u8]), &str> = Err("io");
+        let err: Result<(u32, u32, &[u8]), &str> = Err("io");
         assert_eq!(Format::detect_first([err]), Err("io"));
     }
 }

@@ -248,8 +248,16 @@ struct Part {
 
 impl Part {
     /// Check one record that starts on `line`.
-    fn consume(&mut self, fi: usize, line: u32, bytes: &[u8], settings: &check::Settings<'_>) {
-        let (problems, facts) = check::check(bytes, settings);
+    /// Check one record of file `fi` starting on `line`, `lead` code points into it.
+    fn consume(
+        &mut self,
+        fi: usize,
+        (line, lead): (u32, &dyn Fn() -> u32),
+        bytes: &[u8],
+        settings: &check::Settings<'_>,
+    ) {
+        let origin = super::position::Origin { line, lead };
+        let (problems, facts) = check::check(bytes, &origin, settings);
         for (kind, message) in problems {
             self.problems.push(Problem {
                 file: fi,
@@ -395,8 +403,10 @@ fn check_range(
     };
     // The file as it was opened and indexed (a stream's copy has no path to open again).
     let handle = file.index.file();
+    let leads = super::position::Leads::default();
     super::index::read_in_blocks(handle, entries, BLOCK, |_, e, bytes| {
-        part.consume(fi, e.line, bytes, settings);
+        let lead = || leads.lead(handle, e.offset);
+        part.consume(fi, (e.line, &lead), bytes, settings);
     })
     .map_err(io)?;
     Ok(part)

@@ -33,7 +33,7 @@ pub(crate) fn check(c: &mut Checker<'_>, bytes: &[u8], read: Read) -> Option<Fac
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => {
-            c.sink.push(Kind::InvalidJson, format!("invalid JSON: {e}"));
+            c.sink.invalid_json(&e);
             return None;
         }
     };

@@ -6,6 +6,7 @@ mod app_harness;
 mod apply;
 mod arbitrate;
 mod architecture;
+mod array_positions;
 mod assign;
 mod cold_open;
 mod common;

@@ -54,7 +54,7 @@ fn mixed_file_reports_every_problem_with_its_line() {
     let (code, out) = run(&[&path]);
     assert_eq!(code, 1, "{out}");
     let want = [
-        "4: invalid JSON: EOF while parsing a string at line 1 column 64",
+        "4: invalid JSON: EOF while parsing a string at column 64",
         "5: hallucination_labels[0]: span [14, 999) ends past the end of output (52 code points)",
         "6: hallucination_labels[0]: reversed span: start 20 > end 14",
         "7: hallucination_labels[0]: \"start\" is not an integer: 14.0",

@@ -6,6 +6,7 @@
 //! (`props`).
 
 mod join;
+mod positions;
 mod props;
 mod regressions;
 

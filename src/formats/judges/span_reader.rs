@@ -181,7 +181,7 @@ impl<'d> SpanReader<'d> {
         let v = skim
             .deserialize(&mut de)
             .and_then(|v| de.end().map(|()| v))
-            .map_err(|e| file.error(i, format!("invalid JSON: {e}")))?;
+            .map_err(|e| file.json_error(i, &bytes, &e))?;
         // A line it refuses: the full reader's own words (which quote the real value).
         file.format
             .parse(v, &file.source)

@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::labels::LabelSet;
 use super::shape::{self, Scalar};
 use super::Kind;
+use crate::formats::position::{self, Origin};
 use crate::formats::{quote, quote_str, Format};
 use crate::model::CLEAN;
 
@@ -43,6 +44,8 @@ pub struct Settings<'a> {
 /// Collects one record's problems; can quote any value of the line.
 pub(crate) struct Sink<'b> {
     bytes: &'b [u8],
+    /// Where the record starts in the file, to place a JSON error.
+    origin: &'b Origin<'b>,
     value: OnceCell<Option<Value>>,
     problems: Vec<(Kind, String)>,
 }
@@ -50,6 +53,12 @@ pub(crate) struct Sink<'b> {
 impl Sink<'_> {
     pub fn push(&mut self, kind: Kind, message: String) {
         self.problems.push((kind, message));
+    }
+
+    /// Report `e`, an error parsing the whole record, at its place in the file.
+    pub fn invalid_json(&mut self, e: &serde_json::Error) {
+        let why = position::json_error(e, self.bytes, self.origin);
+        self.push(Kind::InvalidJson, format!("invalid JSON: {why}"));
     }
 
     /// The value at JSON pointer `ptr`, quoted (lists and objects are read again from the line).
@@ -159,12 +168,17 @@ pub(crate) struct Checker<'r> {
     pub(crate) corruption_type: Option<String>,
 }
 
-/// Check one record line; returns its problems and facts.
+/// Check one record, which starts at `origin`; returns its problems and facts.
 #[must_use]
-pub fn check(bytes: &[u8], set: &Settings<'_>) -> (Vec<(Kind, String)>, Facts) {
+pub(crate) fn check(
+    bytes: &[u8],
+    origin: &Origin<'_>,
+    set: &Settings<'_>,
+) -> (Vec<(Kind, String)>, Facts) {
     let mut r = Checker {
         sink: Sink {
             bytes,
+            origin,
             value: OnceCell::new(),
             problems: Vec::new(),
         },

@@ -149,9 +149,11 @@ fn detect_lines(mut file: File, start: u64) -> Result<Format, Detect> {
             Ok(_) => line_no += 1,
             Err(e) => return Some(Err(e)),
         }
-        let text = line.trim_ascii();
+        let rest = line.trim_ascii_start();
+        let lead = u32::try_from(line.len() - rest.len()).unwrap_or(u32::MAX);
+        let text = rest.trim_ascii_end();
         if !text.is_empty() {
-            return Some(Ok((line_no, text.to_vec())));
+            return Some(Ok((line_no, lead, text.to_vec())));
         }
     });
     Format::detect_first(records)
@@ -207,9 +209,12 @@ fn scan(
 
 /// One line: trimmed, skipped when blank, else checked.
 fn record(part: &mut Part, fi: usize, line: u32, bytes: &[u8], settings: &check::Settings<'_>) {
-    let bytes = bytes.trim_ascii();
+    let rest = bytes.trim_ascii_start();
+    // Blanks before the record: one code point each.
+    let lead = u32::try_from(bytes.len() - rest.len()).unwrap_or(u32::MAX);
+    let bytes = rest.trim_ascii_end();
     if !bytes.is_empty() {
-        part.consume(fi, line, bytes, settings);
+        part.consume(fi, (line, &|| lead), bytes, settings);
     }
 }
 

@@ -53,7 +53,7 @@ pub(crate) fn parse_text<'a, T: serde::Deserialize<'a>>(
             None
         }
         Err(e) => {
-            sink.push(Kind::InvalidJson, format!("invalid JSON: {e}"));
+            sink.invalid_json(&e);
             None
         }
     }
@@ -93,10 +93,10 @@ fn refused(sink: &mut Sink<'_>, text: &str) -> bool {
     let Err(e) = skim::top(text, "") else {
         return false;
     };
-    let why = serde_json::from_str::<serde_json::Value>(text)
-        .err()
-        .map_or_else(|| e.what.to_owned(), |e| e.to_string());
-    sink.push(Kind::InvalidJson, format!("invalid JSON: {why}"));
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Err(e) => sink.invalid_json(&e),
+        Ok(_) => sink.push(Kind::InvalidJson, format!("invalid JSON: {}", e.what)),
+    }
     true
 }
 
