@@ -293,7 +293,8 @@ pub(crate) fn score4(x: Option<f64>) -> String {
 mod tests {
     /// Every message to standard error in src/cli, src/tui and src/main.rs goes through
     /// `to_stderr!` or `line_to_stderr`: std's `eprintln!` prints escape sequences raw and
-    /// panics (exit 101) on a closed or full standard error. Test code (after `#[cfg(test)]`,
+    /// panics (exit 101) on a closed or full standard error (as `println!` does on standard
+    /// output, where `write_stdout` says the failure instead). Test code (after `#[cfg(test)]`,
     /// or a `tests.rs`) may use it.
     #[test]
     fn every_message_to_stderr_goes_through_to_stderr() {
@@ -323,6 +324,14 @@ mod tests {
                     !code.contains(std_macro),
                     "{} writes to standard error with {std_macro}...): use \
                      `crate::cli::to_stderr!` (or `line_to_stderr`) instead",
+                    f.display()
+                );
+            }
+            for std_macro in ["println!(", " print!("] {
+                assert!(
+                    !code.contains(std_macro),
+                    "{} writes to standard output with {std_macro}...), which panics when it \
+                     cannot: use `crate::cli::write_stdout` instead",
                     f.display()
                 );
             }

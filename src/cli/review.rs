@@ -333,13 +333,14 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     let db = crate::store::shown(&db);
-    println!(
-        "{done}/{n} reviewed in queue {}; decisions are in {}",
+    let mut summary = format!(
+        "{done}/{n} reviewed in queue {}; decisions are in {}\n",
         app.queue.kind,
         escape::line(&db)
     );
     if let Some(p) = log {
-        println!("log: {}", escape::line(&p.display().to_string()));
+        summary += &format!("log: {}\n", escape::line(&p.display().to_string()));
     }
-    Ok(ExitCode::SUCCESS)
+    // As every report: a terminal gone by now is said (exit 2), never a panic.
+    super::write_stdout(summary.as_bytes())
 }

@@ -241,3 +241,48 @@ fn a_closed_stderr_loses_the_messages_not_the_exit_code_or_the_output() {
 fn a_full_stderr_loses_the_messages_not_the_exit_code_or_the_output() {
     same_as_with_a_working_stderr(Stderr::Full);
 }
+
+/// A review whose database was deleted under it quits with exit 1 and its decisions in the
+/// rescue copy when the message saying so cannot be written (`2>/dev/full`: it panicked, 101).
+#[test]
+fn a_review_that_cannot_say_where_its_decisions_went_still_keeps_them_and_exits_1() {
+    use super::terminal::{bin, env, shell_quote, Tmux};
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("rév 東京.sqlite");
+    let files: Vec<String> = super::app_harness::review_files()
+        .iter()
+        .map(|f| shell_quote(f))
+        .collect();
+    let cmd = format!(
+        "sh -c \"{} review {} --db {} --reviewer e2e --queue all 2>/dev/full; echo exit=\\$?; \
+         sleep 600\"",
+        bin(),
+        files.join(" "),
+        shell_quote(&db)
+    );
+    let Some(t) = Tmux::start("stderr-full", &cmd, &env(dir.path())) else {
+        return;
+    };
+    t.wait("uni_1__contradiction");
+    t.press(&["A"], "saved #1");
+    for suffix in ["", "-wal", "-shm"] {
+        let mut p = db.as_os_str().to_owned();
+        p.push(suffix);
+        std::fs::remove_file(PathBuf::from(p)).expect("rm");
+    }
+    t.press(&["A"], "NOT saved");
+    t.keys(&["q"]);
+    let screen = t.wait("exit=");
+    // A line of its own: "exit=101" contains "exit=1".
+    assert!(screen.lines().any(|l| l.trim() == "exit=1"), "{screen}");
+    let rescue = std::fs::read_dir(dir.path())
+        .expect("ls")
+        .map(|e| e.expect("entry").path())
+        .find(|p| p.to_string_lossy().contains(".rescued-"))
+        .expect("a rescue file beside the database");
+    let log = spanreview::store::Store::open_existing(&rescue)
+        .expect("rescue")
+        .decisions(None)
+        .expect("log");
+    assert_eq!(log.len(), 1, "{log:?}");
+}
