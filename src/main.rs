@@ -22,7 +22,7 @@ fn main() -> ExitCode {
         Err(e) => {
             let message = spanreview::cli::error_message(&e);
             // Paths and values in errors come from the user's files: escaped for the terminal.
-            eprintln!("spanreview: {}", escape::line(&message));
+            spanreview::cli::line_to_stderr(&format!("spanreview: {}", escape::line(&message)));
             ExitCode::from(2)
         }
     }
@@ -65,7 +65,9 @@ fn usage_error(e: &clap::Error) -> ExitCode {
                 clap::error::ErrorKind::DisplayVersion => "the version",
                 _ => "the help",
             };
-            eprintln!("spanreview: writing {what} to standard output: {err}");
+            spanreview::cli::line_to_stderr(&format!(
+                "spanreview: writing {what} to standard output: {err}"
+            ));
             ExitCode::from(2)
         }
         _ => code,

@@ -19,7 +19,7 @@ use std::time::Instant;
 use anyhow::Context;
 
 use super::db_args::DbArgs;
-use super::eprintln;
+use super::to_stderr;
 use crate::formats::Dataset;
 use crate::store::Store;
 
@@ -145,9 +145,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn report_refused(shown: &str, mut refused: Vec<(usize, String)>, total: usize) -> ExitCode {
     refused.sort_by_key(|(n, _)| *n);
     for (n, why) in &refused {
-        eprintln!("{shown}:{n}: {why}");
+        to_stderr!("{shown}:{n}: {why}");
     }
-    eprintln!(
+    to_stderr!(
         "nothing saved: {} of {total} line{} refused",
         refused.len(),
         if total == 1 { "" } else { "s" }

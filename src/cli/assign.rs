@@ -17,8 +17,8 @@ use anyhow::Context;
 use serde_json::Value;
 
 use super::db_args::DbArgs;
-use super::eprintln;
 use super::judge_args::arbitrates_reviewers;
+use super::to_stderr;
 use crate::formats::{Dataset, Format};
 use crate::model::escape;
 use crate::review::assign::{self, Assigned, Item, Options};
@@ -86,7 +86,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     assign::check(&args.reviewers, &opts)?;
     let dataset = Dataset::open(&args.files, args.format)?;
     for p in &dataset.problems {
-        eprintln!("{p}");
+        to_stderr!("{p}");
     }
     let name = args.db.dataset_name(&dataset);
     let (items, left_out) = items(&dataset);
@@ -126,7 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         s
     };
     let written = if args.json {
-        eprintln!("{note}");
+        to_stderr!("{note}");
         super::write_stdout(json_lines(&plan).as_bytes())?
     } else {
         let mut out = format!("{}\n", escape::line(&note));
@@ -134,7 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         super::write_stdout(out.as_bytes())?
     };
     if left_out > 0 {
-        eprintln!("{left_out} line(s) without a readable id were left out of the plan (listed)");
+        to_stderr!("{left_out} line(s) without a readable id were left out of the plan (listed)");
         return Ok(ExitCode::from(1));
     }
     Ok(written)
@@ -194,7 +194,7 @@ fn items(dataset: &Dataset) -> (Vec<Item>, usize) {
             }
             Err(e) => match primary.id(i) {
                 Ok(id) => {
-                    eprintln!("{e} (assigned by its id, as a base of its own)");
+                    to_stderr!("{e} (assigned by its id, as a base of its own)");
                     Item {
                         base: id.clone(),
                         id,
@@ -202,7 +202,7 @@ fn items(dataset: &Dataset) -> (Vec<Item>, usize) {
                     }
                 }
                 Err(_) => {
-                    eprintln!("{e} (no id: not assigned)");
+                    to_stderr!("{e} (no id: not assigned)");
                     left_out += 1;
                     continue;
                 }
@@ -210,7 +210,7 @@ fn items(dataset: &Dataset) -> (Vec<Item>, usize) {
         };
         let line = primary.line(i);
         if let Some(at) = first.get(&item.id) {
-            eprintln!(
+            to_stderr!(
                 "{}:{line}: record id {:?} was seen on line {at}; assigned once",
                 primary.path().display(),
                 item.id

@@ -12,8 +12,8 @@ use std::process::ExitCode;
 
 use serde_json::{json, Map, Value};
 
-use super::eprintln;
 use super::judge_args::{self, JudgeArgs};
+use super::to_stderr;
 use crate::formats::judges::{self, Judges};
 use crate::formats::{Dataset, Format};
 use crate::model::{Record, Span, GOLD};
@@ -71,7 +71,7 @@ struct Pair {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let dataset = Dataset::open(&args.files, args.format)?;
     for p in &dataset.problems {
-        eprintln!("{p}");
+        to_stderr!("{p}");
     }
     if dataset.is_empty() {
         let names: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
@@ -98,7 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let mut record = match dataset.record(i) {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("{e}");
+                to_stderr!("{e}");
                 unreadable += 1;
                 continue;
             }
@@ -142,7 +142,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     if unreadable > 0 {
-        eprintln!("{unreadable} record(s) could not be read and were skipped");
+        to_stderr!("{unreadable} record(s) could not be read and were skipped");
     }
 
     let available = if seen.is_empty() {
@@ -172,20 +172,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
         if al.records == 0 {
-            eprintln!("alpha: no record has two of the sources; alpha is undefined");
+            to_stderr!("alpha: no record has two of the sources; alpha is undefined");
         }
     }
     for p in &pairs {
         let left_out = read - p.comparison.overall.records;
         if left_out > 0 {
-            eprintln!(
+            to_stderr!(
                 "{} vs {}: {left_out} of {read} record(s) lack one of the two sources and were left out",
                 args.a, p.b
             );
         }
         let o = &p.comparison.overall;
         if o.invalid_a + o.invalid_b > 0 {
-            eprintln!(
+            to_stderr!(
                 "{} vs {}: invalid spans (empty, reversed or past the end of the answer; clamped): \
                  {} in {}, {} in {}",
                 args.a, p.b, o.invalid_a, args.a, o.invalid_b, p.b
@@ -227,9 +227,9 @@ fn report_warnings(dataset: &Dataset, judges: &Judges, i: usize, record: &Record
     let primary = dataset.primary();
     for w in &record.warnings {
         if judges::from_elsewhere(dataset, Some(judges), w) {
-            eprintln!("{w}");
+            to_stderr!("{w}");
         } else {
-            eprintln!(
+            to_stderr!(
                 "{}:{}: {} ({})",
                 primary.path().display(),
                 primary.line(i),

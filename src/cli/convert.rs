@@ -19,8 +19,8 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use serde_json::{json, Value};
 
-use crate::cli::eprintln;
 use crate::cli::export::{persist_all, AtomicFile, Protected};
+use crate::cli::to_stderr;
 use crate::formats::index::Layout;
 use crate::formats::{judges, prodigy, DataFile, Dataset, Format};
 use crate::model::{Record, Span};
@@ -227,7 +227,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // originals would still be written, untouched).
     if originals.is_none() && made.values.is_empty() && ds.len() > made.unannotated {
         for p in &made.problems {
-            eprintln!("{p}");
+            to_stderr!("{p}");
         }
         bail!(
             "none of the {} records was converted (each reported above); nothing written to {}",
@@ -250,7 +250,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // A stream's reader that went away (`--out /dev/stdout | head`) ends it quietly, unwritten.
     write_out(&args, &made.values, layout, xml.as_deref()).map_err(crate::cli::closed_pipe_of)?;
     for p in &made.problems {
-        eprintln!("{p}");
+        to_stderr!("{p}");
     }
     let left = if made.unannotated > 0 {
         let what = if originals.is_some() {
@@ -265,7 +265,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         String::new()
     };
-    eprintln!(
+    to_stderr!(
         "{} records written as {} to {} ({} problems{left})",
         made.values.len(),
         args.to.name(),
@@ -371,7 +371,7 @@ fn write_out(
         (Some(xml), None) if path.as_os_str() != "-" => {
             crate::cli::write_stdout_whole(xml.as_bytes())?;
         }
-        (Some(_), None) => eprintln!(
+        (Some(_), None) => to_stderr!(
             "the labeling config is not printed (the tasks are on standard output): pass \
              --config OUT.xml"
         ),

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use super::db_args::{no_decisions, DbArgs};
-use super::eprintln;
+use super::to_stderr;
 use crate::model::escape;
 use crate::review::decision::{ActionKind, Decision, SpanValue};
 use crate::store::Store;
@@ -40,7 +40,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(ds) = args.db.dataset.as_deref().filter(|_| log.is_empty()) {
         let known = store.datasets()?;
         if !known.iter().any(|k| k == ds) {
-            eprintln!("warning: {}", no_decisions(&path, ds, &known));
+            to_stderr!("warning: {}", no_decisions(&path, ds, &known));
         }
     }
     let out = io::stdout().lock();

@@ -49,7 +49,7 @@
 //!
 //! **As a library**: [`export`] takes an [`ExportOptions`] (plain data; [`run`] only converts
 //! the flags). It stays under `cli/` for now: it finds reviewers' conflicts with
-//! [`judge_args::reviewers`] and warns through the cli's escaping `eprintln`, both on this
+//! [`judge_args::reviewers`] and warns through the cli's escaping `to_stderr!`, both on this
 //! floor, so a module below cli would import upwards until those move down.
 
 mod atomic;
@@ -73,8 +73,8 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 
 use super::db_args::{no_decisions, DbArgs};
-use super::eprintln;
 use super::judge_args::{self, Conflict, JudgeArgs};
+use super::to_stderr;
 use crate::formats::{Dataset, Format};
 use crate::model::SourceRole;
 use crate::review::decision::Decision;
@@ -255,11 +255,11 @@ pub fn export(opts: &ExportOptions) -> anyhow::Result<ExitCode> {
         .inspect_err(|e| {
             let note = dest::streamed_note(opts);
             if !note.is_empty() && !crate::cli::is_closed_pipe(e) {
-                eprintln!("spanreview: the export stopped{note}");
+                to_stderr!("spanreview: the export stopped{note}");
             }
         })?;
     for w in &warnings {
-        eprintln!("warning: {w}");
+        to_stderr!("warning: {w}");
     }
     sink.finish(&name, &protected, manifest.as_deref())
         .map_err(crate::cli::closed_pipe_of)
@@ -269,14 +269,14 @@ pub fn export(opts: &ExportOptions) -> anyhow::Result<ExitCode> {
 /// cut short.
 fn tell_about_inputs(dataset: &Dataset) {
     for p in &dataset.problems {
-        eprintln!("{p}");
+        to_stderr!("{p}");
     }
     let primary = dataset.primary();
     // A second file of the records' format whose gold is its own opinion (not a detector's
     // predictions over the same gold) loses that gold in the join: say so.
     for f in dataset.files().skip(1) {
         if f.format == primary.format && f.format.spec().judge_role == SourceRole::Annotator {
-            eprintln!(
+            to_stderr!(
                 "note: {} is joined to {} by id (only its extra sources are read); export writes \
                  the records of {} only (run export once per file to export both)",
                 f.path().display(),
@@ -286,7 +286,7 @@ fn tell_about_inputs(dataset: &Dataset) {
         }
     }
     for (line, message) in &primary.index.problems {
-        eprintln!(
+        to_stderr!(
             "warning: {}:{line}: {message}; the text from this line on is not in the export (a \
              partial record cannot be written into a valid JSON array)",
             primary.path().display()
@@ -368,7 +368,7 @@ fn load_log(db: &Path, name: &str) -> anyhow::Result<HashMap<String, Vec<Decisio
     let log = store.decisions(Some(name))?;
     if log.is_empty() {
         let known = store.datasets().unwrap_or_default();
-        eprintln!(
+        to_stderr!(
             "warning: {}; records are exported as read",
             no_decisions(db, name, &known)
         );

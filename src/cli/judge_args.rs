@@ -33,7 +33,7 @@ use anyhow::Context;
 use sha2::{Digest, Sha256};
 
 use super::db_args::no_decisions;
-use super::eprintln;
+use super::to_stderr;
 use crate::formats::judges::{self, JudgeKind, JudgeSpec, Judges, LoadedSource, REVIEWER_PREFIX};
 use crate::formats::Dataset;
 use crate::model::{Source, SourceRole};
@@ -536,16 +536,16 @@ pub fn tell(notes: &[LoadNote]) {
             "read"
         };
         if n.reviewers {
-            eprintln!(
+            to_stderr!(
                 "reviewers in {} as sources: {}",
                 n.spec,
                 n.sources.join(", ")
             );
         } else {
-            eprintln!("--judge {}: {how}: {}", n.spec, n.sources.join(", "));
+            to_stderr!("--judge {}: {how}: {}", n.spec, n.sources.join(", "));
         }
         for p in &n.problems {
-            eprintln!("warning: {p}");
+            to_stderr!("warning: {p}");
         }
     }
 }

@@ -27,15 +27,23 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::tui::theme::ColorChoice;
 
-/// `eprintln!` with the message escaped for the terminal ([`crate::model::escape::line`]): the
-/// subcommands import it as `eprintln`, so a warning quoting a path, an id or a value read from
-/// a file cannot carry an escape sequence or a line of its own to the user's terminal.
-macro_rules! eprintln_escaped {
+/// A line to standard error with the message escaped for the terminal
+/// ([`crate::model::escape::line`]), through [`line_to_stderr`]: a warning quoting a path, an id
+/// or a value read from a file cannot carry an escape sequence or a line of its own to the
+/// user's terminal, and a standard error that cannot be written never ends the command.
+macro_rules! to_stderr {
     ($($arg:tt)*) => {
-        ::std::eprintln!("{}", $crate::model::escape::line(&::std::format!($($arg)*)))
+        $crate::cli::line_to_stderr(&$crate::model::escape::line(&::std::format!($($arg)*)))
     };
 }
-pub(crate) use eprintln_escaped as eprintln;
+pub(crate) use to_stderr;
+
+/// Write `text` and a newline to standard error, ignoring a failure: a closed (`2>&1 | head`)
+/// or full (`2>/dev/full`) standard error leaves nowhere to report it, and `eprintln!` would
+/// panic there (exit 101) instead of giving the command's own exit code.
+pub fn line_to_stderr(text: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
+}
 
 /// Review span-level hallucination annotations: accept, tighten, relabel, drop and add spans,
 /// arbitrate between judges, and export the reviewed data in its own schema.
@@ -283,12 +291,15 @@ pub(crate) fn score4(x: Option<f64>) -> String {
 
 #[cfg(test)]
 mod tests {
-    /// Every subcommand that prints a warning imports the escaping `eprintln` (a file that
-    /// forgot would print std's, raw).
+    /// Every message to standard error in src/cli, src/tui and src/main.rs goes through
+    /// `to_stderr!` or `line_to_stderr`: std's `eprintln!` prints escape sequences raw and
+    /// panics (exit 101) on a closed or full standard error (as `println!` does on standard
+    /// output, where `write_stdout` says the failure instead). Test code (after `#[cfg(test)]`,
+    /// or a `tests.rs`) may use it.
     #[test]
-    fn every_cli_file_that_warns_uses_the_escaping_eprintln() {
+    fn every_message_to_stderr_goes_through_to_stderr() {
         fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-            for e in std::fs::read_dir(dir).expect("src/cli") {
+            for e in std::fs::read_dir(dir).expect("src") {
                 let p = e.expect("entry").path();
                 if p.is_dir() {
                     walk(&p, out);
@@ -297,29 +308,33 @@ mod tests {
                 }
             }
         }
-        let mut files = Vec::new();
-        walk(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/cli"),
-            &mut files,
-        );
-        assert!(files.len() > 5, "{files:?}");
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = vec![src.join("main.rs")];
+        walk(&src.join("cli"), &mut files);
+        walk(&src.join("tui"), &mut files);
+        assert!(files.len() > 20, "{files:?}");
         for f in files {
-            let text = std::fs::read_to_string(&f).expect("read");
-            if f.ends_with("cli/mod.rs") || !text.contains("eprintln!(") {
+            if f.ends_with("tests.rs") || f.components().any(|c| c.as_os_str() == "tests") {
                 continue;
             }
-            let imports = text.lines().any(|l| {
-                matches!(
-                    l.trim(),
-                    "use super::eprintln;" | "use crate::cli::eprintln;"
-                )
-            });
-            assert!(
-                imports,
-                "{} prints with eprintln! but does not import the escaping one \
-                 (`use crate::cli::eprintln;`)",
-                f.display()
-            );
+            let text = std::fs::read_to_string(&f).expect("read");
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            for std_macro in ["eprintln!(", "eprint!("] {
+                assert!(
+                    !code.contains(std_macro),
+                    "{} writes to standard error with {std_macro}...): use \
+                     `crate::cli::to_stderr!` (or `line_to_stderr`) instead",
+                    f.display()
+                );
+            }
+            for std_macro in ["println!(", " print!("] {
+                assert!(
+                    !code.contains(std_macro),
+                    "{} writes to standard output with {std_macro}...), which panics when it \
+                     cannot: use `crate::cli::write_stdout` instead",
+                    f.display()
+                );
+            }
         }
     }
 

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use super::db_args::DbArgs;
-use super::eprintln;
 use super::judge_args::{self, JudgeArgs};
+use super::to_stderr;
 use crate::formats::index::Lazy;
 use crate::formats::{Dataset, Format};
 use crate::model::escape;
@@ -167,7 +167,7 @@ fn default_queue(plan: Option<&[Assignment]>, reviewer: &str, dataset: &str) -> 
     {
         return QueueKind::Mine;
     }
-    eprintln!(
+    to_stderr!(
         "note: the assignment plan of dataset {dataset:?} gives no records to reviewer \
          {reviewer:?}; reviewing the unreviewed queue"
     );
@@ -311,7 +311,7 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
             .iter()
             .map(|f| escape::line(&f.display().to_string()).into_owned())
             .collect();
-        eprintln!(
+        to_stderr!(
             "{}",
             crate::tui::strings::unsaved_rescued(
                 rows.len(),
@@ -329,17 +329,18 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
     // The file was deleted or replaced during the review: say where the decisions went
     // instead of naming a file that does not hold them.
     if let Err(e) = store.check_in_place() {
-        eprintln!("{done}/{n} reviewed in queue {}; {e}", app.queue.kind);
+        to_stderr!("{done}/{n} reviewed in queue {}; {e}", app.queue.kind);
         return Ok(ExitCode::from(1));
     }
     let db = crate::store::shown(&db);
-    println!(
-        "{done}/{n} reviewed in queue {}; decisions are in {}",
+    let mut summary = format!(
+        "{done}/{n} reviewed in queue {}; decisions are in {}\n",
         app.queue.kind,
         escape::line(&db)
     );
     if let Some(p) = log {
-        println!("log: {}", escape::line(&p.display().to_string()));
+        summary += &format!("log: {}\n", escape::line(&p.display().to_string()));
     }
-    Ok(ExitCode::SUCCESS)
+    // As every report: a terminal gone by now is said (exit 2), never a panic.
+    super::write_stdout(summary.as_bytes())
 }

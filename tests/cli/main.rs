@@ -47,6 +47,7 @@ mod review_screen;
 mod reviewers;
 mod search;
 mod stats;
+mod stderr_failures;
 mod store;
 mod streams;
 mod team_screen;

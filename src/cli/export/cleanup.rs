@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, Once, PoisonError};
 
-use crate::cli::eprintln;
+use crate::cli::to_stderr;
 
 /// The suffix of every temporary file an export writes (a backup kept during the renames adds
 /// `-old`).
@@ -112,7 +112,7 @@ pub fn remove_stale(dir: &Path) {
     if n > 0 {
         #[allow(clippy::cast_precision_loss)]
         let mb = bytes as f64 / 1e6;
-        eprintln!(
+        to_stderr!(
             "note: removed {n} temporary file(s) ({mb:.1} MB) left in {} by exports that were \
              killed",
             dir.display()

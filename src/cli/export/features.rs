@@ -20,7 +20,7 @@ use serde_json::{json, Map, Value};
 
 use super::atomic::AtomicFile;
 use super::output::RecordFile;
-use crate::cli::eprintln;
+use crate::cli::to_stderr;
 use crate::formats::index::Layout;
 use crate::review::outcome::{Dispute, LabelView, Reason, Verdict};
 
@@ -182,7 +182,7 @@ pub fn write(p: &Path, files: &[RecordFile], layout: Layout) -> anyhow::Result<A
     }
     let mixed = ty.mixed();
     if !mixed.is_empty() {
-        eprintln!(
+        to_stderr!(
             "warning: --features: these fields have values of several types in the records \
              (typed Json: datasets keeps them as JSON text): {}",
             mixed.join(", ")

@@ -16,7 +16,7 @@ use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 
 use super::ExportOptions;
-use crate::cli::eprintln;
+use crate::cli::to_stderr;
 
 /// The manifest file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -213,7 +213,7 @@ pub fn path_of(args: &ExportOptions) -> anyhow::Result<Option<PathBuf>> {
 pub fn check(path: &Path) {
     if let Some(m) = Manifest::read(path) {
         for p in m.problems() {
-            eprintln!(
+            to_stderr!(
                 "warning: {}: {p} (this export writes the whole set again)",
                 path.display()
             );

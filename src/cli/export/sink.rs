@@ -8,10 +8,10 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 
-use super::eprintln;
 use super::judge_args::Conflict;
 use super::output::{AtomicFile, Protected, Records};
 use super::record::{Bytes, Item};
+use super::to_stderr;
 use super::{dest, features, output, report, ExportOptions};
 use crate::formats::DataFile;
 use crate::review::decision::Decision;
@@ -82,7 +82,7 @@ impl Sink<'_> {
         let tally = &mut self.tally;
         tally.unlabeled_spans += item.unlabeled_spans;
         if let Some(u) = item.unreadable {
-            eprintln!(
+            to_stderr!(
                 "{}; {}",
                 u.problem,
                 if written {
@@ -188,14 +188,14 @@ impl Sink<'_> {
             self.clean_labeled.iter().map(String::as_str),
         );
         if self.tally.unlabeled_spans > 0 {
-            eprintln!(
+            to_stderr!(
                 "warning: {} exported span(s) have no label (written without one; label them in \
                  review)",
                 self.tally.unlabeled_spans
             );
         }
         for (id, decisions) in &self.unreadable {
-            eprintln!(
+            to_stderr!(
                 "warning: record {id:?} could not be read ({}); its {} decision(s) in force are \
                  not applied: {}",
                 if self.args.split_by.is_some() {
@@ -213,7 +213,7 @@ impl Sink<'_> {
         }
         let (repeated, repeated_lines) = self.repeated_ids();
         for (id, lines) in &repeated {
-            eprintln!(
+            to_stderr!(
                 "warning: {}: the id {id:?} is on {} lines ({}); its decisions were applied to \
                  each of them, and the report counts each line",
                 self.primary.path().display(),
@@ -226,7 +226,7 @@ impl Sink<'_> {
             );
         }
         if let (Some(field), true) = (&self.args.split_by, self.no_value > 0) {
-            eprintln!(
+            to_stderr!(
                 "warning: {} of {} records have no {field} (missing or null): they were written \
                  to {}{}{}",
                 self.no_value,
@@ -245,7 +245,7 @@ impl Sink<'_> {
             );
         }
         if self.tally.unreadable_lines > 0 {
-            eprintln!(
+            to_stderr!(
                 "warning: unreadable input lines {}: {}",
                 if self.args.split_by.is_some() {
                     "left out of the split files"
@@ -283,10 +283,10 @@ impl Sink<'_> {
         );
         let mut refused = false;
         for b in &self.bad_spans {
-            eprintln!("spanreview: {b}");
+            to_stderr!("spanreview: {b}");
         }
         if !self.bad_spans.is_empty() {
-            eprintln!(
+            to_stderr!(
                 "spanreview: {} span(s) that do not slice their record's output; nothing was \
                  written{}. Drop or correct them in review (or fix the input), then export again.",
                 self.bad_spans.len(),
@@ -296,7 +296,7 @@ impl Sink<'_> {
         }
         if !self.stale.is_empty() {
             for d in &self.stale {
-                eprintln!(
+                to_stderr!(
                     "stale: record {:?}: decision #{} ({} by {} at {}) was made on other \
                      content of the record; not applied",
                     d.record_id,
@@ -307,7 +307,7 @@ impl Sink<'_> {
                 );
             }
             if !self.args.skip_stale {
-                eprintln!(
+                to_stderr!(
                     "spanreview: {} stale decision(s) on {} record(s); nothing was written{}. \
                      Review those records again, or pass --skip-stale to export without these \
                      decisions.",
@@ -377,7 +377,7 @@ impl Sink<'_> {
         all.extend(verdicts_features.map(|f| (f, "--verdicts-features")));
         output::persist_all(all, manifest)?;
         let t = &self.tally;
-        eprintln!(
+        to_stderr!(
             "exported {} of {} records ({} reviewed, {} removed, {} reclassified clean) to {}",
             t.records_out,
             t.records_in,
@@ -394,7 +394,7 @@ impl Sink<'_> {
         // applied, or unreadable lines could not be routed into the split files.
         let cut_short = &self.primary.index.problems;
         for (line, _) in cut_short {
-            eprintln!(
+            to_stderr!(
                 "spanreview: {}:{line}: the input is cut short; the record there is not in the \
                  export (exit 1)",
                 self.primary.path().display()
@@ -437,5 +437,5 @@ fn warn_ids<'a>(what: &str, ids: impl ExactSizeIterator<Item = &'a str>) {
     }
     let shown: Vec<&str> = ids.take(10).collect();
     let more = if n > shown.len() { ", ..." } else { "" };
-    eprintln!("warning: {what}: {}{more}", shown.join(", "));
+    to_stderr!("warning: {what}: {}{more}", shown.join(", "));
 }

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::eprintln;
+use super::to_stderr;
 use super::{Args, DisagreementSummary, PairStats, Progress, Report, SourceStats, StaleNote};
 use crate::formats::judges::{self, Arbitration, SpanReader};
 use crate::formats::Dataset;
@@ -70,7 +70,7 @@ pub(super) fn compute(
         let mut rec = match skimmed.map_or_else(|| dataset.record(i), Ok) {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("{e}");
+                to_stderr!("{e}");
                 progress.unreadable += 1;
                 continue;
             }

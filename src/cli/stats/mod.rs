@@ -37,8 +37,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::db_args::DbArgs;
-use super::eprintln;
 use super::judge_args::{self, JudgeArgs};
+use super::to_stderr;
 use crate::formats::{Dataset, Format};
 use crate::model::SourceRole;
 use crate::review::alpha::AlphaScores;
@@ -210,7 +210,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let dataset = Dataset::open(&files, args.format)?;
     for p in &dataset.problems {
-        eprintln!("{p}");
+        to_stderr!("{p}");
     }
     let name = args.db.dataset_name(&dataset);
     let db = args.db.db_path();
@@ -238,7 +238,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         report.by_reviewer = Some(team::paces(&log, plan.as_deref()));
     }
     for s in &report.stale {
-        eprintln!(
+        to_stderr!(
             "stale: record {:?}: decision #{} ({} by {} at {}) was made on other content of the \
              record; not applied, not counted",
             s.record_id,
@@ -249,7 +249,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     if report.progress.orphan_decisions > 0 {
-        eprintln!(
+        to_stderr!(
             "warning: {} decision(s) name records the input does not have (not counted)",
             report.progress.orphan_decisions
         );
