@@ -394,7 +394,7 @@ fn quitting_a_review_while_the_server_is_down_writes_a_rescue_file_that_apply_br
     tm.keys(&["q"]);
     tm.wait("exit=");
     let screen = tm.tmux(&["capture-pane", "-p", "-J", "-t", "t"]);
-    assert!(screen.contains("exit=1"), "{screen}");
+    assert!(screen.lines().any(|l| l.trim() == "exit=1"), "{screen}");
     let rescue = fs::read_dir(dir.path())
         .expect("ls")
         .map(|e| e.expect("entry").path())
