@@ -236,9 +236,9 @@ impl Clock {
 
 /// The store as a database whose connection can be lost: while `down`, every save fails as
 /// a lost connection does (nothing saved; the same rows may be given again). Reads work.
-struct Flaky {
-    store: Rc<Store>,
-    down: Rc<Cell<bool>>,
+pub struct Flaky {
+    pub store: Rc<Store>,
+    pub down: Rc<Cell<bool>>,
 }
 
 const LOST: &str = "connection lost (the monkey pulled the cable)";

@@ -2,17 +2,16 @@
 //! that showed the bug.
 
 use std::cell::Cell;
-use std::collections::HashMap;
 use std::path::Path;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, UNIX_EPOCH};
 
 use spanreview::cli::judge_args::JudgeArgs;
 use spanreview::formats::Dataset;
 use spanreview::review::decision::{replay, ActionKind, Decision};
-use spanreview::store::{RecordState, Store};
+use spanreview::store::Store;
 use spanreview::tui::app::{App, ModeState, Opening, PromptKind, Status};
 use spanreview::tui::clustering::ArbConfig;
 use spanreview::tui::config::Config;
@@ -22,6 +21,7 @@ use spanreview::tui::Action;
 
 use super::app_harness::{finish, id};
 use super::common::fixture;
+use super::monkey::Flaky;
 
 /// The monkey fixture's records (every record, reviewing as `monkey`) on the database `db`.
 fn app_on(db: &Path) -> (Rc<Store>, App) {
@@ -67,40 +67,6 @@ fn a_record_decided_elsewhere_counts_once_shown_before_the_poll() {
     app.update(Action::NextRecord);
     assert_eq!(app.states.get(&removed), stored.get(&removed));
     assert_eq!(app.dataset_progress().0, 1);
-}
-
-/// A decision log whose saves fail as a lost connection does while `down` (reads work).
-struct Flaky {
-    store: Rc<Store>,
-    down: Rc<Cell<bool>>,
-}
-
-impl DecisionLog for Flaky {
-    fn append(&self, d: &Decision, state: &RecordState) -> Result<Decision, String> {
-        DecisionLog::append(&*self.store, d, state)
-    }
-    fn append_then_origins(
-        &self,
-        rows: &[(Decision, String)],
-        state_of: &dyn Fn(&[Decision]) -> RecordState,
-    ) -> Result<Vec<Decision>, (String, bool)> {
-        if self.down.get() {
-            return Err(("connection lost".to_owned(), true));
-        }
-        DecisionLog::append_then_origins(&*self.store, rows, state_of)
-    }
-    fn record_decisions(&self, dataset: &str, record_id: &str) -> Result<Vec<Decision>, String> {
-        DecisionLog::record_decisions(&*self.store, dataset, record_id)
-    }
-    fn reviewer_log(&self, dataset: &str, reviewer: &str) -> Result<Vec<Decision>, String> {
-        DecisionLog::reviewer_log(&*self.store, dataset, reviewer)
-    }
-    fn record_states(&self, dataset: &str) -> Result<HashMap<String, RecordState>, String> {
-        DecisionLog::record_states(&*self.store, dataset)
-    }
-    fn now(&self) -> SystemTime {
-        DecisionLog::now(&*self.store)
-    }
 }
 
 /// Found by the monkey: undoing a resolution of several rows (a union over two sources'
