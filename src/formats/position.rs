@@ -151,35 +151,30 @@ mod tests {
         serde_json::from_str::<serde_json::Value>(text).expect_err("invalid")
     }
 
-    #[test]
-    fn later_line_names_the_file_line_and_code_point_column() {
-        // The record starts on file line 10; its third line has `°` and an emoji before the error.
-        let rec = "{\n \"a\": 1,\n \"b°🔥\": tru,\n}";
+    /// A record starting on file line 10 whose third line has `°` and an emoji before the
+    /// error: the `,` after `tru` is the 12th code point of its line (its 16th byte). A record
+    /// with its error on its first line, after 4 code points of the line before it: `x` is the
+    /// record's 7th code point, so the line's 11th.
+    #[rstest::rstest]
+    #[case::later_line(
+        "{\n \"a\": 1,\n \"b°🔥\": tru,\n}",
+        10,
+        99,
+        "expected ident at line 12 column 12"
+    )]
+    #[case::first_line("{\"é\": x}", 3, 4, "expected value at column 11")]
+    fn names_the_file_line_and_the_column_in_code_points(
+        #[case] rec: &str,
+        #[case] line: u32,
+        #[case] lead: u32,
+        #[case] want: &str,
+    ) {
         let e = error(rec);
         let at = Origin {
-            line: 10,
-            lead: &|| 99,
+            line,
+            lead: &|| lead,
         };
-        // The `,` after `tru` is the 12th code point of its line (its 16th byte).
-        assert_eq!(
-            json_error(&e, rec.as_bytes(), &at),
-            "expected ident at line 12 column 12"
-        );
-    }
-
-    #[test]
-    fn first_line_counts_the_code_points_before_the_record() {
-        let rec = "{\"é\": x}";
-        let e = error(rec);
-        let at = Origin {
-            line: 3,
-            lead: &|| 4,
-        };
-        // `x` is the 7th code point of the record, 4 more stand before it on the line.
-        assert_eq!(
-            json_error(&e, rec.as_bytes(), &at),
-            "expected value at column 11"
-        );
+        assert_eq!(json_error(&e, rec.as_bytes(), &at), want);
     }
 
     #[test]
