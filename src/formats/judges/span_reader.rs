@@ -3,7 +3,6 @@
 //! sources as the full reader.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::path::PathBuf;
 
 use serde_json::Value;
@@ -12,57 +11,35 @@ use crate::formats::validate::skim::Top;
 use crate::formats::{DataFile, Dataset, Format, FormatError};
 use crate::model::Record;
 
-/// Parses a JSON object leaving out the fields named in `skip` and the one named `skip_too`
-/// (the parser steps over them without allocating or unescaping). A field left out is kept as
-/// an empty value of its type (its raw text among `members`, the object's members in order),
-/// so the format's parser refuses a mistyped one as it does in the full record.
-struct Skim<'s> {
-    skip: &'s [&'s str],
-    skip_too: Option<&'s str>,
-    members: &'s [(&'s str, &'s str)],
+/// The object whose members (key, raw JSON text; the skimmer checked the line is one valid
+/// JSON object) are `members`, each parsed but those named in `skip` and `skip_too`: those are
+/// never built, and stand as an empty value of their type, so the format's parser refuses a
+/// mistyped one as it does in the full record. A repeated key keeps its last value, as
+/// `serde_json` does.
+fn skimmed(
+    members: &[(&str, &str)],
+    skip: &[&str],
+    skip_too: Option<&str>,
+) -> Result<Value, serde_json::Error> {
+    let mut obj = serde_json::Map::new();
+    for &(k, raw) in members {
+        let v = if skip.contains(&k) || skip_too == Some(k) {
+            placeholder(raw)
+        } else {
+            serde_json::from_str(raw)?
+        };
+        obj.insert(k.to_owned(), v);
+    }
+    Ok(Value::Object(obj))
 }
 
 /// An empty value of the type of the JSON text `raw` (scalars as they are: they are short).
-fn placeholder(raw: Option<&&str>) -> Value {
-    match raw.and_then(|r| r.as_bytes().first()) {
+fn placeholder(raw: &str) -> Value {
+    match raw.as_bytes().first() {
         Some(b'"') => Value::String(String::new()),
         Some(b'{') => Value::Object(serde_json::Map::new()),
         Some(b'[') => Value::Array(Vec::new()),
-        _ => raw
-            .and_then(|r| serde_json::from_str(r).ok())
-            .unwrap_or(Value::Null),
-    }
-}
-
-impl<'de> serde::de::DeserializeSeed<'de> for Skim<'_> {
-    type Value = Value;
-
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for Skim<'_> {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON object")
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Value, A::Error> {
-        let mut obj = serde_json::Map::new();
-        let mut n = 0;
-        while let Some(k) = m.next_key::<std::borrow::Cow<'de, str>>()? {
-            n += 1;
-            if self.skip.contains(&k.as_ref()) || self.skip_too == Some(k.as_ref()) {
-                m.next_value::<serde::de::IgnoredAny>()?;
-                let raw = self.members.get(n - 1).map(|(_, v)| v);
-                obj.insert(k.into_owned(), placeholder(raw));
-            } else {
-                obj.insert(k.into_owned(), m.next_value::<Value>()?);
-            }
-        }
-        Ok(Value::Object(obj))
+        _ => serde_json::from_str(raw).unwrap_or(Value::Null),
     }
 }
 
@@ -157,13 +134,11 @@ impl<'d> SpanReader<'d> {
     }
 
     fn skim(file: &DataFile, i: usize, joined: bool) -> Result<Record, FormatError> {
-        use serde::de::DeserializeSeed;
         let bytes = file.index.bytes(i)?;
-        // What the skim steps over is not parsed: an invalid byte or a number beyond f64 there
-        // makes the full reader refuse the line, so the skimmer checks it first, and a line it
-        // refuses gets the full reader's own error.
-        // It also hands out the members' raw text, for the types of those stepped over (keys
-        // written with escapes are left to the full reader).
+        // The skimmer checks the whole line (an invalid byte or a number beyond f64 in a
+        // member stepped over makes the full reader refuse it) and hands out the members' raw
+        // text in one pass; a line it refuses, or whose keys are written with escapes, goes to
+        // the full reader, for its own words.
         let top = simdutf8::basic::from_utf8(&bytes)
             .ok()
             .and_then(|t| crate::formats::validate::skim::top(t, "").ok());
@@ -172,20 +147,12 @@ impl<'d> SpanReader<'d> {
             _ => return file.record_in(i, &bytes),
         };
         let spec = file.format.spec();
-        let skim = Skim {
-            skip: spec.skim_skips,
-            skip_too: spec.gold_list.filter(|_| joined),
-            members: &members,
-        };
-        let mut de = serde_json::Deserializer::from_slice(&bytes);
-        let v = skim
-            .deserialize(&mut de)
-            .and_then(|v| de.end().map(|()| v))
-            .map_err(|e| file.json_error(i, &bytes, &e))?;
+        let skip_too = spec.gold_list.filter(|_| joined);
         // A line it refuses: the full reader's own words (which quote the real value).
-        file.format
-            .parse(v, &file.source)
-            .or_else(|_| file.record_in(i, &bytes))
+        skimmed(&members, spec.skim_skips, skip_too)
+            .ok()
+            .and_then(|v| file.format.parse(v, &file.source).ok())
+            .map_or_else(|| file.record_in(i, &bytes), Ok)
     }
 
     /// Record `i`, skimmed, with the sources of every joined file that has its id (a joined
