@@ -66,7 +66,7 @@ impl App {
             d.target = Some(td.id);
             d.span_key.clone_from(&td.span_key);
             let mut provisional = d.clone();
-            provisional.id = i64::MAX - i64::try_from(rows.len()).unwrap_or(0);
+            provisional.id = crate::store::PROVISIONAL + i64::try_from(rows.len()).unwrap_or(0);
             log.push(provisional);
             rows.push(d);
             if let Some(g) = &first.group {
