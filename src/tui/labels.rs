@@ -24,15 +24,18 @@ fn in_category(cat: &str, sub: Option<&str>) -> LabelName {
     }
 }
 
-/// Each category of `t` and its subcategories.
+/// Each category of `t` a span may carry and its subcategories.
 fn categories(t: &Taxonomy) -> impl Iterator<Item = LabelName> + '_ {
-    t.categories.iter().flat_map(|(cat, c)| {
-        std::iter::once(in_category(cat, None)).chain(
-            c.subcategories
-                .iter()
-                .map(|sub| in_category(cat, Some(sub))),
-        )
-    })
+    t.categories
+        .iter()
+        .filter(|(_, c)| c.span_class)
+        .flat_map(|(cat, c)| {
+            std::iter::once(in_category(cat, None)).chain(
+                c.subcategories
+                    .iter()
+                    .map(|sub| in_category(cat, Some(sub))),
+            )
+        })
 }
 
 /// The choices of a taxonomy file: its labels, then each category and its subcategories.
@@ -206,10 +209,22 @@ mod tests {
         std::fs::write(&p, include_str!("../../assets/labels/lettucedetect.toml")).expect("write");
         let l = read_file(&p).expect("reads");
         assert!(l.iter().all(|c| !c.label.contains('=')), "{l:?}");
-        assert!(l.contains(&LabelName::plain("Evident Conflict")));
         assert!(l.iter().any(|c| c.label == "contradiction"
             && c.category.as_deref() == Some("contradiction")
             && c.subcategory.as_deref() == Some("numerical")));
+        assert!(l
+            .iter()
+            .any(|c| c.label == "fabricated_reference"
+                && c.subcategory.as_deref() == Some("attribute")));
+        // Categories no span carries are not offered; native labels are not picked but kept.
+        for not in [
+            "supported",
+            "omission",
+            "Evident Conflict",
+            "fabricated_api",
+        ] {
+            assert!(l.iter().all(|c| c.label != not), "{not}: {l:?}");
+        }
         let p = dir.path().join("toolace.toml");
         std::fs::write(&p, include_str!("../../assets/labels/toolace.toml")).expect("write");
         let names: Vec<String> = read_file(&p).expect("reads").iter().map(shown).collect();

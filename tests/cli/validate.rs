@@ -534,3 +534,24 @@ fn a_span_labeled_clean_is_refused() {
         )]
     );
 }
+
+#[test]
+fn code_agent_samples_are_checked_against_the_published_taxonomy() {
+    // Native labels (fabricated_api, wrong_implementation, unrequested_change, RAGTruth's)
+    // are labels; the span's own category/subcategory is checked against taxonomy.py's
+    // tables: fabricated_reference has attribute, contradiction has not, and the
+    // document-level omission is no span's category. Only sample 4's planted errors remain.
+    let p = fixture("formats/code_agent_samples.jsonl")
+        .display()
+        .to_string();
+    let (code, out) = run(&[&p]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(
+        problem_lines(&out),
+        [
+            format!("{p}:4: labels[0]: subcategory \"attribute\" is not listed under \"contradiction\" in the label set"),
+            format!("{p}:4: labels[1]: category \"omission\" is a record's, not a span's (a span's is one of contradiction, fabricated_reference, unsupported_addition)"),
+            format!("{p}:4: labels[2]: subcategory \"identifier\" is not listed under \"unsupported_addition\" in the label set"),
+        ]
+    );
+}

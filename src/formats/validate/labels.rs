@@ -10,8 +10,9 @@ pub const TOOLACE: &str = include_str!("../../../assets/labels/toolace.toml");
 /// The LettuceDetect taxonomy.
 pub const LETTUCEDETECT: &str = include_str!("../../../assets/labels/lettucedetect.toml");
 
-/// One taxonomy file: `labels = [...]` and `[categories.NAME] subcategories = [...]`; labels
-/// and subcategories in file order, categories by name.
+/// One taxonomy file: `labels = [...]`, `[categories.NAME] subcategories = [...]` and
+/// `[native.SOURCE] "label" = "category/subcategory"`; labels and subcategories in file order,
+/// categories and sources by name.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
 pub struct Taxonomy {
     /// Labels a span may carry outside the categories.
@@ -20,14 +21,36 @@ pub struct Taxonomy {
     /// Categories (a span's `category`, or its `label`) and their subcategories.
     #[serde(default)]
     pub categories: BTreeMap<String, Category>,
+    /// Per data source, each native label and the `category` or `category/subcategory` it
+    /// maps to. A native label is a label a span may carry; the span's own category and
+    /// subcategory are what is checked (the authors relabel categories and keep the label).
+    #[serde(default)]
+    pub native: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 /// One category of a [`Taxonomy`].
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
 pub struct Category {
     /// Its subcategories, in file order.
     #[serde(default)]
     pub subcategories: Vec<String>,
+    /// False for a category a record may carry but a span may not (`supported`, the
+    /// document-level `omission`).
+    #[serde(default = "yes")]
+    pub span_class: bool,
+}
+
+impl Default for Category {
+    fn default() -> Self {
+        Self {
+            subcategories: Vec::new(),
+            span_class: true,
+        }
+    }
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Taxonomy {
@@ -62,6 +85,8 @@ impl Taxonomy {
 pub struct LabelSet {
     labels: BTreeSet<String>,
     categories: BTreeMap<String, BTreeSet<String>>,
+    /// Categories no span may carry ([`Category::span_class`]).
+    not_span: BTreeSet<String>,
 }
 
 impl LabelSet {
@@ -83,8 +108,15 @@ impl LabelSet {
     /// The TOML error, when the text is not a taxonomy.
     pub fn from_toml(text: &str) -> Result<Self, String> {
         let t = Taxonomy::parse(text)?;
+        let native = t.native.into_values().flat_map(BTreeMap::into_keys);
         Ok(Self {
-            labels: t.labels.into_iter().collect(),
+            labels: t.labels.into_iter().chain(native).collect(),
+            not_span: t
+                .categories
+                .iter()
+                .filter(|(_, c)| !c.span_class)
+                .map(|(k, _)| k.clone())
+                .collect(),
             categories: t
                 .categories
                 .into_iter()
@@ -96,6 +128,7 @@ impl LabelSet {
     /// Add every label and category of `other`.
     pub fn extend(&mut self, other: &Self) {
         self.labels.extend(other.labels.iter().cloned());
+        self.not_span.extend(other.not_span.iter().cloned());
         for (k, subs) in &other.categories {
             self.categories
                 .entry(k.clone())
@@ -116,6 +149,13 @@ impl LabelSet {
         self.categories.contains_key(category)
     }
 
+    /// True when `category` is one a record may carry but a span may not (`supported`,
+    /// `omission`).
+    #[must_use]
+    pub fn is_record_only(&self, category: &str) -> bool {
+        self.not_span.contains(category)
+    }
+
     /// True when `subcategory` is listed under `category` (or, with no known category, under
     /// any category).
     #[must_use]
@@ -129,15 +169,28 @@ impl LabelSet {
     /// The labels and categories, for messages (`clean, contradiction, ...`).
     #[must_use]
     pub fn describe(&self) -> String {
-        let mut all: Vec<&str> = self.labels.iter().map(String::as_str).collect();
-        all.extend(self.categories.keys().map(String::as_str));
-        all.join(", ")
+        let all: BTreeSet<&str> = self
+            .labels
+            .iter()
+            .chain(
+                self.categories
+                    .keys()
+                    .filter(|k| !self.not_span.contains(*k)),
+            )
+            .map(String::as_str)
+            .collect();
+        all.into_iter().collect::<Vec<_>>().join(", ")
     }
 
-    /// The categories, for messages.
+    /// The categories a span may carry, for messages.
     #[must_use]
     pub fn describe_categories(&self) -> String {
-        let c: Vec<&str> = self.categories.keys().map(String::as_str).collect();
+        let c: Vec<&str> = self
+            .categories
+            .keys()
+            .filter(|k| !self.not_span.contains(*k))
+            .map(String::as_str)
+            .collect();
         if c.is_empty() {
             "none: the label set has no categories".to_owned()
         } else {
@@ -145,6 +198,9 @@ impl LabelSet {
         }
     }
 }
+
+#[cfg(test)]
+mod published;
 
 #[cfg(test)]
 mod tests {

@@ -80,12 +80,16 @@ pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
         let v = &s.current;
         let sel = p == c.selected;
         let mark = if sel { "▶ " } else { "  " };
-        let label = listed_label(&v.label, v.subcategory.as_deref());
+        let label = listed_label(&v.label, v.category.as_deref(), v.subcategory.as_deref());
         let range = format!(" [{}, {}) ", v.start, v.end);
         // Original → reviewed: the span as read beside its new range or label.
         let was = match &s.original {
             Some(o) if s.adjusted() || s.relabeled() => strings::span_was(
-                &text::escape_line(&listed_label(&o.label, o.subcategory.as_deref())),
+                &text::escape_line(&listed_label(
+                    &o.label,
+                    o.category.as_deref(),
+                    o.subcategory.as_deref(),
+                )),
                 o.start,
                 o.end,
             ),
@@ -158,11 +162,51 @@ pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
     out.list_scroll = scroll;
 }
 
-/// A span's label as the list shows it, now and as read: `label/subcategory` (a picked
-/// category is the label itself).
-fn listed_label(label: &str, subcategory: Option<&str>) -> String {
-    match subcategory {
-        Some(sub) => format!("{label}/{sub}"),
-        None => label.to_owned(),
+/// A span's label as the list shows it, now and as read: `category/subcategory (label)` when
+/// the span carries a category apart from its label (a source's native label, such as
+/// `fabricated_api`), else `label/subcategory` (a picked category is the label itself).
+fn listed_label(label: &str, category: Option<&str>, subcategory: Option<&str>) -> String {
+    let head = match category {
+        Some(c) if c != label => c,
+        _ => label,
+    };
+    let mut out = match subcategory {
+        Some(sub) => format!("{head}/{sub}"),
+        None => head.to_owned(),
+    };
+    if head != label && !label.is_empty() {
+        out.push_str(" (");
+        out.push_str(label);
+        out.push(')');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::listed_label;
+
+    #[test]
+    fn a_native_label_is_shown_after_its_category() {
+        // The code-agent samples: the category is authoritative, the native label kept.
+        assert_eq!(
+            listed_label(
+                "fabricated_api",
+                Some("fabricated_reference"),
+                Some("attribute")
+            ),
+            "fabricated_reference/attribute (fabricated_api)"
+        );
+        assert_eq!(
+            listed_label("Evident Conflict", Some("contradiction"), None),
+            "contradiction (Evident Conflict)"
+        );
+        // A picked category is the label itself; no category: the label.
+        assert_eq!(
+            listed_label("contradiction", Some("contradiction"), Some("numerical")),
+            "contradiction/numerical"
+        );
+        assert_eq!(listed_label("missing_tool", None, None), "missing_tool");
+        assert_eq!(listed_label("", Some("omission"), None), "omission");
     }
 }

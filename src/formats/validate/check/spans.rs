@@ -442,7 +442,16 @@ impl Checker<'_> {
         }
         let category = o.category.as_str();
         if let Some(c) = category {
-            if !labels.has_category(c) {
+            if labels.is_record_only(c) {
+                self.sink.push(
+                    Kind::UnknownLabel,
+                    format!(
+                        "{at}: category {} is a record's, not a span's (a span's is one of {})",
+                        quote_str(c),
+                        labels.describe_categories()
+                    ),
+                );
+            } else if !labels.has_category(c) {
                 self.sink.push(
                     Kind::UnknownLabel,
                     format!(
