@@ -189,6 +189,34 @@ pub const APPLY: &str = concat!(
        2  a usage or I/O error; nothing was saved"
 );
 
+/// `triage --help`.
+pub const TRIAGE: &str = concat!(
+    "Codes (each flag's reason is CODE: explanation):\n  \
+       span-in-context       a fabricated_reference span (or a contradiction) whose text occurs \
+     in the context as a whole token: it marks original code or text (the code-agent authors' \
+     rule)\n  \
+       misquote              an edit answer (In file X, replace: ```old``` with: ```new```) whose \
+     old block is not in the context; names the nearest context line\n  \
+       boundary-space        a span that starts or ends with whitespace\n  \
+       boundary-midword      a span that starts or ends inside a word or identifier (not in \
+     scripts written without spaces)\n  \
+       boundary-not-minimal  in an edit answer, a span wider than what the new block changes \
+     (widened to whole words)\n  \
+       taxonomy              a category not in the label set, a subcategory its category does not \
+     list, a label the set lacks\n\
+     \n\
+     Examples:\n  \
+       spanreview triage code_agent.jsonl --out flags.jsonl --json\n  \
+       spanreview triage code_agent.jsonl --out - --labels lettucedetect | spanreview apply \
+     code_agent.jsonl --decisions -\n\
+     \n",
+    input_env!(),
+    "\nExit status:\n  \
+       0  every record checked (findings are in --out, not errors)\n  \
+       1  a line could not be read (reported as FILE:LINE; the others were checked)\n  \
+       2  a usage or I/O error; nothing was written"
+);
+
 /// `convert --help`.
 pub const CONVERT: &str = concat!(
     "Spans: the gold, or --source's. A Label Studio task has a gold once spanreview wrote one \

@@ -17,6 +17,7 @@ pub mod review;
 mod review_unsaved;
 pub mod sample;
 pub mod stats;
+pub mod triage;
 pub mod validate;
 
 use std::ffi::OsString;
@@ -87,6 +88,9 @@ pub enum Command {
     /// Append decisions from a file of JSON lines, each checked as the review screen checks a key.
     #[command(after_help = help::APPLY)]
     Apply(apply::Args),
+    /// Check every record's spans against its evidence: one flag decision per finding, for apply.
+    #[command(after_help = help::TRIAGE)]
+    Triage(triage::Args),
     /// Combine reviewers' databases into one.
     #[command(after_help = help::MERGE_DB)]
     MergeDb(merge_db::Args),
@@ -250,6 +254,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Stats(a) => stats::run(a),
         Command::Assign(a) => assign::run(a),
         Command::Apply(a) => apply::run(a),
+        Command::Triage(a) => triage::run(a),
         Command::MergeDb(a) => merge_db::run(a),
         Command::Convert(a) => convert::run(a),
         Command::Completions(a) => completions::run(&a),

@@ -43,13 +43,13 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Run the subcommand.
+/// The default label set widened by each `--labels` taxonomy (a file, or a built-in name).
 ///
 /// # Errors
-/// Usage and I/O errors: an unreadable file or taxonomy, a file whose format cannot be told.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+/// A taxonomy file that cannot be read or is not a taxonomy.
+pub fn label_set(names: &[String]) -> anyhow::Result<LabelSet> {
     let mut labels = LabelSet::toolace();
-    for l in &args.labels {
+    for l in names {
         // A file of that name wins over a built-in taxonomy of the same name.
         let set = match (std::path::Path::new(l).exists(), LabelSet::builtin(l)) {
             (false, Some(s)) => s,
@@ -62,6 +62,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         labels.extend(&set);
     }
+    Ok(labels)
+}
+
+/// Run the subcommand.
+///
+/// # Errors
+/// Usage and I/O errors: an unreadable file or taxonomy, a file whose format cannot be told.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let labels = label_set(&args.labels)?;
     let files = args
         .files
         .iter()

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{Record, Span};
 
+mod flags;
 mod record_outcome;
 mod replay;
 mod resolved;

@@ -12,3 +12,4 @@ pub mod outcome;
 pub(crate) mod ranges;
 pub mod splitmix;
 pub mod team;
+pub mod triage;

@@ -45,7 +45,7 @@ pub fn bin() -> assert_cmd::Command {
 }
 
 /// Every subcommand, in the order `--help` lists them.
-pub const SUBCOMMANDS: [&str; 12] = [
+pub const SUBCOMMANDS: [&str; 13] = [
     "review",
     "validate",
     "compare",
@@ -54,6 +54,7 @@ pub const SUBCOMMANDS: [&str; 12] = [
     "stats",
     "assign",
     "apply",
+    "triage",
     "merge-db",
     "convert",
     "completions",

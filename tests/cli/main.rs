@@ -53,5 +53,6 @@ mod streams;
 mod team_screen;
 mod team_stats;
 mod terminal;
+mod triage;
 mod validate;
 mod verdicts;

@@ -32,6 +32,20 @@ pub fn record_notes(notes: &[String]) -> String {
     format!("✎ {}: {}", notes_word(notes.len()), notes.join(" · "))
 }
 
+/// The reasons of the record's flags in force (a triage pass's `CODE: explanation`), each
+/// with the span it names, under the span list.
+#[must_use]
+pub fn flag_reasons(flags: &[(Option<&str>, &str)]) -> String {
+    let each: Vec<String> = flags
+        .iter()
+        .map(|(key, why)| match key {
+            Some(k) => format!("{k} {why}"),
+            None => (*why).to_owned(),
+        })
+        .collect();
+    format!("⚑ {}", each.join(" · "))
+}
+
 fn notes_word(n: usize) -> &'static str {
     if n == 1 {
         "note"

@@ -55,6 +55,7 @@ pub(super) fn note_rows(app: &App, c: &Current) -> usize {
     let (own, joined) = split_warnings(app, &c.record.warnings);
     usize::from(!c.review.stale.is_empty())
         + usize::from(!c.review.notes.is_empty())
+        + usize::from(!c.review.flag_reasons().is_empty())
         + usize::from(!own.is_empty())
         + usize::from(!joined.is_empty())
 }
@@ -143,6 +144,13 @@ pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
         lines.push(Line::from(Span::styled(
             text::escape_line(&strings::record_notes(&c.review.notes)),
             th.dim(),
+        )));
+    }
+    let flags = c.review.flag_reasons();
+    if !flags.is_empty() {
+        lines.push(Line::from(Span::styled(
+            text::escape_line(&strings::flag_reasons(&flags)),
+            th.stale(),
         )));
     }
     if !unreadable.is_empty() {

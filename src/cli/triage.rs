@@ -1,0 +1,206 @@
+//! `spanreview triage`: deterministic checks of every record's labeled spans against its
+//! evidence ([`crate::review::triage`]) and the label set, one `flag` decision per finding in
+//! the shape `apply` takes (`reason` = `CODE: explanation`), so a triage pass is brought into a
+//! review with `apply` and walked with `review --queue flagged`.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use serde_json::{json, Value};
+
+use super::export::{persist_all, AtomicFile, Protected};
+use super::to_stderr;
+use crate::formats::validate::LabelSet;
+use crate::formats::{Dataset, Format};
+use crate::model::{Record, Span, CLEAN};
+use crate::review::triage::{self, Code, Finding};
+
+/// Arguments of `spanreview triage`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The records to check (joined files: the leading one's records and labels).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Where the flags go, one JSON object per line (`-`: standard output).
+    #[arg(long, value_name = "FLAGS.jsonl")]
+    pub out: PathBuf,
+    /// The reviewer the flags are saved under.
+    #[arg(long, value_name = "R", default_value = "triage")]
+    pub reviewer: String,
+    /// The dataset the flags are on (default: the first file's stem, as review names it).
+    #[arg(long, value_name = "NAME")]
+    pub dataset: Option<String>,
+    /// Add the labels of a taxonomy for the `taxonomy` check, as `validate --labels` takes
+    /// it (a file, `toolace` or `lettucedetect`; a format's own set is always in). Repeatable.
+    #[arg(long, value_name = "FILE|NAME")]
+    pub labels: Vec<String>,
+    /// Read every file in this format instead of detecting it.
+    #[arg(long, value_name = "FORMAT")]
+    pub format: Option<Format>,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Run the subcommand.
+///
+/// # Errors
+/// Usage and I/O errors: an unreadable input or taxonomy, an output that cannot be written.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut set = super::validate::label_set(&args.labels)?;
+    let ds = Dataset::open(&args.files, args.format)?;
+    if let Some(name) = ds.primary().format.spec().builtin_labels {
+        set.extend(&LabelSet::builtin(name).unwrap_or_default());
+    }
+    let dataset = args.dataset.clone().unwrap_or_else(|| ds.name.clone());
+    let stdout = args.out.as_os_str() == "-";
+    let mut file = if stdout {
+        None
+    } else {
+        let mut inputs = Protected::default();
+        for f in &args.files {
+            inputs.add(f, "the input file");
+        }
+        inputs.check(&args.out, "--out")?;
+        crate::cli::export::cleanup::install()?;
+        Some(AtomicFile::create(&args.out)?)
+    };
+    let mut lines = Vec::new();
+    let mut by_code: BTreeMap<Code, usize> = BTreeMap::new();
+    let (mut flagged, mut unreadable) = (0usize, 0usize);
+    for i in 0..ds.len() {
+        let record = match ds.record(i) {
+            Ok(r) => r,
+            Err(e) => {
+                unreadable += 1;
+                to_stderr!("{e}");
+                continue;
+            }
+        };
+        let mut found = triage::check(&record);
+        found.extend(taxonomy(&record, &set));
+        found.sort_by_key(|f| (f.span, f.code));
+        flagged += usize::from(!found.is_empty());
+        for f in &found {
+            *by_code.entry(f.code).or_default() += 1;
+            serde_json::to_writer(&mut lines, &flag(&record, &dataset, &args.reviewer, f))?;
+            lines.push(b'\n');
+        }
+        if lines.len() >= 1 << 16 {
+            emit(file.as_mut(), &mut lines)?;
+        }
+    }
+    emit(file.as_mut(), &mut lines)?;
+    if let Some(f) = file {
+        persist_all(vec![(f, "--out")], None)?;
+    }
+    let findings: usize = by_code.values().sum();
+    let summary = if args.json {
+        let codes: serde_json::Map<String, Value> = Code::ALL
+            .iter()
+            .map(|c| {
+                (
+                    c.name().to_owned(),
+                    json!(by_code.get(c).copied().unwrap_or(0)),
+                )
+            })
+            .collect();
+        format!(
+            "{}\n",
+            json!({"records": ds.len(), "unreadable": unreadable, "flagged_records": flagged,
+                   "findings": findings, "by_code": codes})
+        )
+    } else {
+        let mut s = format!(
+            "{findings} finding{} in {flagged} of {} records\n",
+            if findings == 1 { "" } else { "s" },
+            ds.len()
+        );
+        for c in Code::ALL {
+            let n = by_code.get(&c).copied().unwrap_or(0);
+            s.push_str(&format!("  {:<21} {n:>6}  {}\n", c.name(), c.describe()));
+        }
+        s
+    };
+    // Flags on standard output: the summary goes to standard error.
+    if stdout {
+        to_stderr!("{}", summary.trim_end());
+    } else {
+        super::write_stdout(summary.as_bytes())?;
+    }
+    Ok(if unreadable > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Write the buffered flag lines to the output file or standard output.
+fn emit(file: Option<&mut AtomicFile>, lines: &mut Vec<u8>) -> anyhow::Result<()> {
+    match file {
+        Some(f) => {
+            let dest = f.dest().display().to_string();
+            f.writer()
+                .and_then(|w| w.write_all(lines))
+                .with_context(|| format!("writing {dest}"))?;
+        }
+        None => super::write_stdout_whole(lines)?,
+    }
+    lines.clear();
+    Ok(())
+}
+
+/// The `flag` decision of a finding, as `apply` takes it (no `time`: a rerun gives the same
+/// line, which `apply` adds once).
+fn flag(record: &Record, dataset: &str, reviewer: &str, f: &Finding) -> Value {
+    let mut d = json!({
+        "dataset": dataset,
+        "reviewer": reviewer,
+        "record_id": record.id,
+        "record_hash": record.content_hash(),
+        "action": "flag",
+        "flag_on": true,
+        "reason": format!("{}: {}", f.code.name(), f.explanation),
+    });
+    if let Some(i) = f.span {
+        d["span_key"] = json!(format!("gold:{i}"));
+    }
+    d
+}
+
+/// The `taxonomy` findings: a span's category not in the label set (or one only a record
+/// carries), a subcategory its category does not list, a label unknown to the set.
+fn taxonomy(record: &Record, set: &LabelSet) -> Vec<Finding> {
+    let why = |s: &Span| -> Option<String> {
+        if let Some(c) = s.category.as_deref() {
+            if set.is_record_only(c) || !set.has_category(c) {
+                return Some(format!(
+                    "category \"{c}\" is not a span category ({})",
+                    set.describe_categories()
+                ));
+            }
+        } else if s.label == CLEAN || (!s.label.is_empty() && !set.has_label(&s.label)) {
+            return Some(format!("label \"{}\" is not in the label set", s.label));
+        }
+        let sub = s.subcategory.as_deref()?;
+        (!set.has_subcategory(s.category.as_deref(), sub)).then(|| {
+            let under = s.category.as_deref().unwrap_or("any category");
+            format!("subcategory \"{sub}\" is not listed under \"{under}\"")
+        })
+    };
+    record
+        .gold_spans()
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| {
+            why(s).map(|explanation| Finding {
+                code: Code::Taxonomy,
+                span: Some(i),
+                explanation,
+            })
+        })
+        .collect()
+}
