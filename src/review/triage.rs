@@ -107,12 +107,7 @@ pub fn check(record: &Record) -> Vec<Finding> {
     let out = &record.output;
     let chars: Vec<char> = out.chars().collect();
     let edit = edit::parse(out);
-    let mut found = Vec::new();
-    if let Some(e) = edit {
-        if let Some(f) = misquote(record, e.old) {
-            found.push(f);
-        }
-    }
+    let mut found: Vec<Finding> = misquote(record).into_iter().collect();
     for (i, span) in record.gold_spans().iter().enumerate() {
         let Some(text) = offsets::slice(out, span.start, span.end).filter(|t| !t.is_empty()) else {
             continue; // `validate` reports a span that does not slice its answer.
@@ -141,7 +136,7 @@ pub fn check(record: &Record) -> Vec<Finding> {
 }
 
 /// Where `needle` occurs in `hay` as a whole token (not inside a longer word), byte offsets.
-fn token_matches<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
+pub fn token_matches<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
     let first = needle.chars().next().is_some_and(is_word);
     let last = needle.chars().next_back().is_some_and(is_word);
     hay.match_indices(needle).map(|(b, _)| b).filter(move |&b| {
@@ -236,12 +231,38 @@ fn not_minimal(out: &str, e: edit::Edit, start: usize, end: usize) -> Option<Str
     ))
 }
 
-/// An edit whose old block is not in the context: the first of its lines the context lacks,
-/// and the context line nearest it, with where they first differ.
-fn misquote(record: &Record, old: edit::Block) -> Option<Finding> {
+/// Where an edit answer's old block stands in the context.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OldBlock {
+    /// Verbatim, starting on this context line (from 1).
+    Verbatim {
+        /// The context line it starts on.
+        line: usize,
+    },
+    /// Not in the context: its first line the context lacks, and the nearest context line.
+    Misquoted {
+        /// The old block's line (from 1) the context lacks.
+        line: usize,
+        /// Its text.
+        text: String,
+        /// The nearest context line (from 1), its text and the first code point where the two
+        /// differ.
+        nearest: Option<(usize, String, usize)>,
+    },
+}
+
+/// Where the old block of `record`'s edit answer stands in its context; `None` when the
+/// answer is no edit or its old block is blank.
+#[must_use]
+pub fn old_block(record: &Record) -> Option<OldBlock> {
+    let old = edit::parse(&record.output)?.old;
     let code = offsets::slice(&record.output, old.start, old.end)?;
-    if code.trim().is_empty() || record.context.contains(code) {
+    if code.trim().is_empty() {
         return None;
+    }
+    if let Some(b) = record.context.find(code) {
+        let line = 1 + record.context[..b].matches('\n').count();
+        return Some(OldBlock::Verbatim { line });
     }
     let lines: Vec<&str> = record.context.lines().collect();
     let (n, missing) = code
@@ -249,20 +270,35 @@ fn misquote(record: &Record, old: edit::Block) -> Option<Finding> {
         .enumerate()
         .find(|(_, l)| !l.trim().is_empty() && !lines.contains(l))
         .unwrap_or((0, code.lines().next().unwrap_or("")));
-    let near = nearest(&lines, missing).map_or_else(String::new, |(k, line, at)| {
+    Some(OldBlock::Misquoted {
+        line: n + 1,
+        text: missing.to_owned(),
+        nearest: nearest(&lines, missing).map(|(k, l, at)| (k + 1, l.to_owned(), at)),
+    })
+}
+
+/// The `misquote` finding of an edit whose old block is not in the context.
+fn misquote(record: &Record) -> Option<Finding> {
+    let OldBlock::Misquoted {
+        line,
+        text,
+        nearest,
+    } = old_block(record)?
+    else {
+        return None;
+    };
+    let near = nearest.map_or_else(String::new, |(k, l, at)| {
         format!(
-            "; nearest is context line {} {}, differing at code point {at}",
-            k + 1,
-            quoted(line)
+            "; nearest is context line {k} {}, differing at code point {at}",
+            quoted(&l)
         )
     });
     Some(Finding {
         code: Code::Misquote,
         span: None,
         explanation: format!(
-            "the old block's line {} {} is not in the context{near}",
-            n + 1,
-            quoted(missing)
+            "the old block's line {line} {} is not in the context{near}",
+            quoted(&text)
         ),
     })
 }

@@ -142,3 +142,47 @@ fn ragtruth_records_get_the_checks_that_make_sense() {
         ]
     );
 }
+
+#[test]
+fn the_span_list_says_where_a_code_span_and_the_old_block_stand_in_the_context() {
+    let input = fixture("triage/code_agent.jsonl");
+    let store = super::app_harness::mem();
+    let mut app = open(&[input], &store, QueueKind::All, ArbConfig::default());
+    let mut seen = Vec::new();
+    for _ in 0..10 {
+        let screen = render(&mut app, 300, 50);
+        let id = super::app_harness::id(&app);
+        let line = screen
+            .lines()
+            .find(|l| l.contains('⌕'))
+            .map(|l| l.split('⌕').nth(1).unwrap_or("").trim().to_owned());
+        seen.push((id, line.unwrap_or_default()));
+        super::app_harness::feed(&mut app, &[spanreview::tui::Action::NextRecord]);
+    }
+    let of = |id: &str| {
+        seen.iter()
+            .find(|(i, _)| i == id)
+            .map(|(_, l)| l.clone())
+            .unwrap_or_else(|| panic!("{id} not shown: {seen:?}"))
+    };
+    // The fabricated name the repository has: found once, on the file's first code line.
+    assert!(
+        of("planted-span-in-context").starts_with("text in the context once (line 3)"),
+        "{seen:?}"
+    );
+    assert!(
+        of("clean-fabricated-absent").starts_with("text not in the context"),
+        "{seen:?}"
+    );
+    // An edit's old block: verbatim, or the nearest line and where it differs.
+    assert!(
+        of("clean-edit-number").contains("old block verbatim at context line 5"),
+        "{seen:?}"
+    );
+    assert!(
+        of("planted-misquote").contains(
+            "old block NOT in the context: its line 1 ≈ context line 5, differs at code point 14"
+        ),
+        "{seen:?}"
+    );
+}

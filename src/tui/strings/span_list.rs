@@ -46,6 +46,38 @@ pub fn flag_reasons(flags: &[(Option<&str>, &str)]) -> String {
     format!("⚑ {}", each.join(" · "))
 }
 
+/// Where the selected span's text occurs in the context (`lines`: the first few, from 1).
+#[must_use]
+pub fn in_context(n: usize, lines: &[String]) -> String {
+    match n {
+        0 => "text not in the context".to_owned(),
+        1 => format!("text in the context once (line {})", lines.join(", ")),
+        _ => format!(
+            "text in the context {n}× (lines {}{})",
+            lines.join(", "),
+            if n > lines.len() { ", …" } else { "" }
+        ),
+    }
+}
+
+/// An edit answer's old block found verbatim in the context.
+#[must_use]
+pub fn old_block_verbatim(line: usize) -> String {
+    format!("old block verbatim at context line {line}")
+}
+
+/// An edit answer's old block not in the context: its first line the context lacks, and the
+/// nearest context line with the code point where they differ.
+#[must_use]
+pub fn old_block_misquoted(line: usize, nearest: Option<(usize, usize)>) -> String {
+    match nearest {
+        Some((k, at)) => format!(
+            "old block NOT in the context: its line {line} ≈ context line {k}, differs at code point {at}"
+        ),
+        None => format!("old block NOT in the context (its line {line})"),
+    }
+}
+
 fn notes_word(n: usize) -> &'static str {
     if n == 1 {
         "note"

@@ -10,6 +10,7 @@ use ratatui::Frame;
 use super::cells;
 use crate::formats::judges;
 use crate::review::decision::{RecordOutcome, ReviewSpan, SpanStatus};
+use crate::review::triage::{self, OldBlock};
 use crate::tui::app::{App, Current, ScreenLayout};
 use crate::tui::{strings, text};
 
@@ -56,6 +57,7 @@ pub(super) fn note_rows(app: &App, c: &Current) -> usize {
     usize::from(!c.review.stale.is_empty())
         + usize::from(!c.review.notes.is_empty())
         + usize::from(!c.review.flag_reasons().is_empty())
+        + usize::from(selected_evidence(c).is_some())
         + usize::from(!own.is_empty())
         + usize::from(!joined.is_empty())
 }
@@ -146,6 +148,9 @@ pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
             th.dim(),
         )));
     }
+    if let Some(ev) = selected_evidence(c) {
+        lines.push(Line::from(Span::styled(text::escape_line(&ev), th.dim())));
+    }
     let flags = c.review.flag_reasons();
     if !flags.is_empty() {
         lines.push(Line::from(Span::styled(
@@ -168,6 +173,62 @@ pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
     cells::put_lines(frame.buffer_mut(), inner, &lines);
     out.list = inner;
     out.list_scroll = scroll;
+}
+
+/// What the evidence says of the selected span of a code sample, on one line: where its text occurs in the
+/// context as a whole token (a fabricated reference found there marks original code), where
+/// an edit answer's old block stands, and the span's own explanation, flags and confidence.
+fn selected_evidence(c: &Current) -> Option<String> {
+    // Code evidence: a sample marked so, or a context with fenced code (`File: path` blocks).
+    let code = c
+        .record
+        .raw
+        .get("context_modality")
+        .and_then(|m| m.as_str())
+        == Some("code")
+        || c.record.context.contains("```");
+    if !code {
+        return None;
+    }
+    let mut parts = Vec::new();
+    if let Some(s) = c.order.get(c.selected).and_then(|&i| c.review.spans.get(i)) {
+        let v = &s.current;
+        let span_text = c.map.slice(&c.record.output, v.start, v.end).unwrap_or("");
+        let needle = span_text.trim();
+        if needle.chars().count() >= 2 {
+            let ctx = &c.record.context;
+            let at: Vec<usize> = triage::token_matches(ctx, needle).collect();
+            let lines: Vec<String> = at
+                .iter()
+                .take(3)
+                .map(|&b| (1 + ctx[..b].matches('\n').count()).to_string())
+                .collect();
+            parts.push(strings::in_context(at.len(), &lines));
+        }
+        if let Some(raw) = s.original.as_ref().map(|o| &o.raw) {
+            for key in ["explanation", "flags"] {
+                match raw.get(key) {
+                    None | Some(serde_json::Value::Null) => {}
+                    Some(serde_json::Value::String(t)) => parts.push(format!("{key}: {t}")),
+                    Some(other) => parts.push(format!("{key}: {other}")),
+                }
+            }
+        }
+        if let Some(conf) = s.original.as_ref().and_then(|o| o.confidence) {
+            parts.push(format!("confidence {conf}"));
+        }
+    }
+    match triage::old_block(&c.record) {
+        Some(OldBlock::Verbatim { line }) => parts.push(strings::old_block_verbatim(line)),
+        Some(OldBlock::Misquoted { line, nearest, .. }) => {
+            parts.push(strings::old_block_misquoted(
+                line,
+                nearest.map(|(k, _, at)| (k, at)),
+            ));
+        }
+        None => {}
+    }
+    (!parts.is_empty()).then(|| format!("⌕ {}", parts.join(" · ")))
 }
 
 /// A span's label as the list shows it, now and as read: `category/subcategory (label)` when
