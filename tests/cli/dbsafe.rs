@@ -8,9 +8,15 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use predicates::prelude::*;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind,
+};
+use ratatui::Terminal;
 use spanreview::review::decision::SpanStatus;
 use spanreview::store::Store;
 use spanreview::tui::app::{App, Status};
+use spanreview::tui::terminal;
 use spanreview::tui::Action;
 
 use super::app_harness::{open_as, review_files, typed};
@@ -113,6 +119,61 @@ fn a_reviewer_sees_who_changed_the_record_on_screen_beside_their_own_saved() {
     assert_eq!(
         ana.status,
         Status::Saved("saved #1 (accept) · bo noted “東京 ≠ 25°C?” 5 min ago".into())
+    );
+}
+
+/// A reviewer moving the mouse every half second by the log's clock (the event loop's wait
+/// never runs out) while `other` drops the span on the first move; then a quit.
+struct MouseMoves {
+    clock: TestClock,
+    other: App,
+    moves: usize,
+}
+
+impl terminal::Events for MouseMoves {
+    fn next(&mut self, _timeout: Duration) -> std::io::Result<Option<Event>> {
+        if self.moves == 0 {
+            return Ok(Some(Event::Key(KeyEvent::new(
+                KeyCode::Char('q'),
+                KeyModifiers::NONE,
+            ))));
+        }
+        if self.moves == 4 {
+            for a in [Action::Drop, Action::Confirm] {
+                self.other.update(a);
+            }
+        }
+        self.moves -= 1;
+        self.clock.advance(Duration::from_millis(500));
+        Ok(Some(Event::Mouse(MouseEvent {
+            kind: MouseEventKind::Moved,
+            column: 3,
+            row: 3,
+            modifiers: KeyModifiers::NONE,
+        })))
+    }
+}
+
+/// Issue 22 item 4: another reviewer's drop reaches the screen on the log's clock (900 ms)
+/// while the mouse keeps moving, not once the input stops.
+#[test]
+fn another_reviewers_drop_is_shown_while_the_mouse_keeps_moving() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let (mut ana, bo, clock) = two_reviewers(dir.path());
+    ana.update(Action::Accept);
+    ana.idle();
+    let mut moves = MouseMoves {
+        clock,
+        other: bo,
+        moves: 4,
+    };
+    let mut t = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
+    terminal::drive(&mut t, &mut ana, &mut moves).expect("loop");
+    assert!(ana.quit);
+    assert!(
+        status(&ana).contains("bo dropped “rainy” [29, 34)"),
+        "not shown within 2 s of moves: {}",
+        status(&ana)
     );
 }
 
