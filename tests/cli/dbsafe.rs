@@ -513,3 +513,47 @@ fn merging_into_a_database_in_a_folder_this_user_cannot_write_is_refused_clearly
             )),
         );
 }
+
+/// Issue 22 item 5: a decision made while another process holds the write lock (a long
+/// `apply`) does not freeze the screen for the 30 s busy timeout and fail: it waits a moment,
+/// says it is waiting for the database, and is saved by the retry once the lock is free.
+#[test]
+fn a_decision_while_another_process_writes_waits_visibly_and_is_saved_after() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = dir.path().join("busy °.sqlite");
+    let clock = TestClock::new();
+    let store = Rc::new(Store::open(&path).expect("db"));
+    clock.on(&store);
+    store
+        .set_write_wait(spanreview::tui::log::SCREEN_WRITE_WAIT)
+        .expect("wait");
+    let mut app = reviewer_app(&store, "ana");
+    // `apply` holds the write lock.
+    let other = rusqlite::Connection::open(&path).expect("other");
+    other.execute_batch("BEGIN IMMEDIATE").expect("lock");
+    let t0 = std::time::Instant::now();
+    app.update(Action::Accept);
+    let waited = t0.elapsed();
+    assert!(waited < Duration::from_secs(5), "froze {waited:?}");
+    assert!(
+        status(&app).starts_with("NOT saved yet: waiting for the database (apply running?"),
+        "{}",
+        status(&app)
+    );
+    assert!(app.retrying());
+    // Still held a second later: still waiting, nothing lost.
+    clock.advance(Duration::from_secs(1));
+    app.timed();
+    assert!(
+        status(&app).contains("waiting for the database"),
+        "{}",
+        status(&app)
+    );
+    // The apply commits: the next retry saves it.
+    other.execute_batch("COMMIT").expect("commit");
+    clock.advance(Duration::from_secs(1));
+    app.timed();
+    assert!(status(&app).starts_with("saved #1"), "{}", status(&app));
+    assert!(!app.has_unsaved());
+    assert_eq!(store.decisions(None).expect("log").len(), 1);
+}
