@@ -36,6 +36,6 @@ python3 bench/team_load_gen.py "$FILE" 1 "$LINES" "$W"
 echo "decisions: $(wc -l < "$W/d-01.jsonl") lines, $(du -h "$W/d-01.jsonl" | cut -f1)"
 /usr/bin/time -v "$BIN" apply "$FILE" --decisions "$W/d-01.jsonl" --db "$W/db.sqlite" \
   --timings "$W/timings" >"$W/out" 2>"$W/err" || { cat "$W/err" | tail -5; exit 1; }
-grep -v "^\s" "$W/err" | tail -2
+cat "$W/out"
 grep -E "Elapsed \(wall|Maximum resident" "$W/err" | sed 's/^\s*/  /'
 awk -F'\t' '{w+=$1; if ($2>h) h=$2; n+=$3; t++} END {printf "  transactions: %d, rows saved: %d, lock wait: %.0f ms, longest lock hold: %.0f ms\n", t, n, w, h}' "$W/timings"
