@@ -56,6 +56,10 @@ pub struct Args {
     /// Studio prediction's `model_version`; its `gold` is `prediction_gold`).
     #[arg(long, value_name = "NAME")]
     pub source: Option<String>,
+    /// Write even when problems were met (a span skipped, a label lost, a record left out);
+    /// each is listed with its record. Without it, a run with problems writes nothing.
+    #[arg(long)]
+    pub lenient: bool,
 }
 
 /// The target formats that records of other formats can be made into.
@@ -145,6 +149,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         problems: ds.problems.clone(),
         ..Made::default()
     };
+    // A truncated array: the records after the cut are not in the output.
+    for file in ds.files() {
+        let path = file.path().display();
+        made.problems.extend(
+            (file.index.problems.iter()).map(|(line, why)| format!("{path}:{line}: {why}")),
+        );
+    }
     let mut placed: HashMap<usize, Value> = HashMap::new();
     for i in 0..ds.len() {
         let at = place(ds.primary(), i);
@@ -234,6 +245,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ds.len() - made.unannotated,
             args.out.display()
         );
+    }
+    // Nothing changed silently: a problem means the output would not say what the input does
+    // (a span skipped, a label lost, a record left out, a region kept as given that no reader
+    // takes), so it is written only when --lenient asks, each problem listed with its record.
+    if !made.problems.is_empty() && !args.lenient {
+        for p in &made.problems {
+            to_stderr!("{p}");
+        }
+        to_stderr!(
+            "{} problems (each above): nothing written to {}; fix the input, or pass --lenient \
+             to write it with the changes listed",
+            made.problems.len(),
+            args.out.display()
+        );
+        return Ok(ExitCode::from(1));
     }
     let layout = match &originals {
         Some(o) => {

@@ -240,6 +240,9 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
     };
     let store =
         std::rc::Rc::new(store.with_context(|| format!("opening {}", crate::store::shown(&db)))?);
+    // A key's save waits briefly for another process's write lock (a long apply), then is
+    // kept and retried with "waiting for the database" on the status line: never frozen.
+    store.set_write_wait(crate::tui::log::SCREEN_WRITE_WAIT)?;
     let plan = store.plan(&dataset.name)?;
     let queue = queue.unwrap_or_else(|| default_queue(plan.as_deref(), &reviewer, &dataset.name));
     let mut arb = arb;

@@ -66,6 +66,11 @@ pub enum Kind {
     GraphemeSplit,
     /// A label, category or subcategory is not in the label set.
     UnknownLabel,
+    /// A region carries no label, or one that is not a non-empty string (it would read as a
+    /// span without a label).
+    MissingLabel,
+    /// A region carries more than one label; a span has one.
+    ManyLabels,
     /// The record's type is not in the label set.
     UnknownType,
     /// A label differs from the record's type (`--strict`).
@@ -105,6 +110,8 @@ impl Kind {
             Self::TextMismatch => "text_mismatch",
             Self::GraphemeSplit => "grapheme_split",
             Self::UnknownLabel => "unknown_label",
+            Self::MissingLabel => "missing_label",
+            Self::ManyLabels => "many_labels",
             Self::UnknownType => "unknown_type",
             Self::LabelTypeMismatch => "label_type_mismatch",
             Self::CleanWithLabels => "clean_with_labels",

@@ -70,7 +70,7 @@ pub(crate) struct Region<'a> {
     pub given: Option<&'a str>,
 }
 
-/// Report a region past the end of the answer, or whose text is not the answer's slice; the
+/// Report a reversed region, one past the end of the answer, or one whose text is not the answer's slice; the
 /// region is kept as given either way (offsets are never shifted).
 pub(crate) fn check_region(problems: &mut Vec<Problem>, out: &write::Output<'_>, r: &Region<'_>) {
     let Region {
@@ -82,6 +82,10 @@ pub(crate) fn check_region(problems: &mut Vec<Problem>, out: &write::Output<'_>,
         given,
     } = *r;
     match (out.slice(start, end), given) {
+        _ if start > end => problems.push((
+            Kind::ReversedSpan,
+            format!("{at}: [{start}, {end}) is reversed (start after end); kept as given"),
+        )),
         (None, _) => problems.push((
             Kind::OutOfRange,
             format!(
@@ -99,4 +103,43 @@ pub(crate) fn check_region(problems: &mut Vec<Problem>, out: &write::Output<'_>,
         )),
         _ => {}
     }
+}
+
+/// The label of a region from its list of labels `labels` (`key` names it in messages, as the
+/// format spells it): its one string. No list, an empty one, or a first label that is not a
+/// non-empty string is reported (the span reads without a label), and so are labels past the
+/// first (a span carries one: only the first is kept).
+pub(crate) fn region_label(
+    problems: &mut Vec<Problem>,
+    at: &str,
+    key: &str,
+    labels: Option<&Value>,
+) -> String {
+    let list = labels.and_then(Value::as_array);
+    let first = list.and_then(|l| l.first());
+    let label = first.and_then(Value::as_str).filter(|l| !l.is_empty());
+    let shown = labels.map_or_else(|| "none".to_owned(), quote);
+    match (label, list) {
+        (None, Some(l)) if !l.is_empty() => problems.push((
+            Kind::MissingLabel,
+            format!(
+                "{at}: {key}[0] is not a label: {}; the span was read without a label",
+                first.map_or_else(|| "none".to_owned(), quote)
+            ),
+        )),
+        (None, _) => problems.push((
+            Kind::MissingLabel,
+            format!("{at}: {key} holds no label: {shown}; the span was read without a label"),
+        )),
+        (Some(l), Some(list)) if list.len() > 1 => problems.push((
+            Kind::ManyLabels,
+            format!(
+                "{at}: {key} holds {} labels {shown}; a span carries one: only {} was kept",
+                list.len(),
+                quote(&Value::from(l))
+            ),
+        )),
+        _ => {}
+    }
+    label.unwrap_or_default().to_owned()
 }

@@ -84,6 +84,17 @@ impl Store {
         Ok(Ok(saved))
     }
 
+    /// Wait at most `wait` for the write lock on this connection from now on (the review
+    /// screen: a keystroke's save must not freeze behind a long `apply`; a write refused as
+    /// busy ([`StoreError::is_busy`]) is kept and tried again). A batch on this connection
+    /// sets its own wait, then the usual one ([`super::BUSY_TIMEOUT`]) again.
+    ///
+    /// # Errors
+    /// The setting cannot be made (PostgreSQL unreachable).
+    pub fn set_write_wait(&self, wait: Duration) -> Result<(), StoreError> {
+        self.lock_wait(Some(wait))
+    }
+
     /// Set how long this connection waits for the write lock (see [`BATCH_BUSY_TIMEOUT`]);
     /// `None`: back to its usual wait. On PostgreSQL a session setting outside any transaction,
     /// so a rollback does not undo it.

@@ -83,6 +83,21 @@ impl DbError {
             _ => false,
         }
     }
+
+    /// True when the write lock could not be had in time (SQLite busy or locked, PostgreSQL's
+    /// `lock_timeout`): another process is writing (an `apply`), and the same write may
+    /// succeed later.
+    #[must_use]
+    pub fn is_busy(&self) -> bool {
+        match self {
+            Self::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => matches!(
+                e.code,
+                rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+            ),
+            Self::Pg(e) => e.code() == Some(&postgres::error::SqlState::LOCK_NOT_AVAILABLE),
+            _ => false,
+        }
+    }
 }
 
 /// Turns a Rust value into a [`Value`] parameter (`vals![...]`).

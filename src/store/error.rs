@@ -183,6 +183,14 @@ impl StoreError {
             _ => false,
         }
     }
+
+    /// True when the write lock was held by another process for longer than this connection
+    /// waits ([`crate::store::Store::set_write_wait`]): nothing was saved, and the same write
+    /// may succeed once that process commits.
+    #[must_use]
+    pub fn is_busy(&self) -> bool {
+        matches!(self, Self::Db { source, .. } if source.is_busy())
+    }
 }
 
 fn gone_message(path: &std::path::Path, rescue: &Result<PathBuf, String>) -> String {

@@ -341,9 +341,7 @@ impl App {
     /// against their current content. Returns true while there is work left.
     pub fn idle(&mut self) -> bool {
         self.index_tick();
-        self.retry_unsaved();
-        self.follow_if_due();
-        self.team_if_due();
+        self.timed();
         if self.clustering.as_ref().is_some_and(|c| !c.finished) {
             self.drain_clustering(2_000);
         }
@@ -355,6 +353,16 @@ impl App {
         }
         let clustering = self.clustering.as_ref().is_some_and(|c| !c.finished);
         self.verify(50) || clustering
+    }
+
+    /// The timed background work, each on its own clock (the log's): a retry of decisions
+    /// kept unsaved, following the log (and noticing the database gone), the team poll and
+    /// claim renewal. Each does nothing before its time, so the event loop calls this on
+    /// every turn, a key or not: keys coming faster than the loop's wait never hold it back.
+    pub fn timed(&mut self) {
+        self.retry_unsaved();
+        self.follow_if_due();
+        self.team_if_due();
     }
 
     /// True while [`App::idle`] has work left.

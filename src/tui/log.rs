@@ -125,6 +125,15 @@ fn in_place<T>(store: &Store, r: Result<T, crate::store::StoreError>) -> Result<
     Ok(v)
 }
 
+/// What a save refused as busy says (another process held the write lock past the screen's
+/// short wait, [`SCREEN_WRITE_WAIT`]: a long `apply`): kept and tried again as after a lost
+/// connection, the status line saying it waits for the database.
+pub const BUSY: &str = "the database is busy: another process holds the write lock";
+
+/// How long the review screen's save waits for the write lock before the decision is kept
+/// for a retry (a keystroke must not freeze behind a long `apply`).
+pub const SCREEN_WRITE_WAIT: std::time::Duration = std::time::Duration::from_millis(250);
+
 impl DecisionLog for Store {
     fn append(&self, d: &Decision, state: &RecordState) -> Result<Decision, String> {
         in_place(self, Store::append(self, d, Some(state)))
@@ -152,6 +161,10 @@ impl DecisionLog for Store {
     ) -> Result<Vec<Decision>, (String, bool)> {
         match Store::append_all_then_with_origins(self, rows, state_of) {
             Err(e) if e.is_connection_lost() => Err((e.to_string(), true)),
+            Err(e) if e.is_busy() => {
+                tracing::info!(error = %e, "the write lock is held elsewhere; kept for a retry");
+                Err((BUSY.to_owned(), true))
+            }
             r => in_place(self, r).map_err(|e| (e, false)),
         }
     }

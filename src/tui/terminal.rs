@@ -83,23 +83,60 @@ pub fn frame<B: Backend>(terminal: &mut Terminal<B>, app: &mut App) -> Result<()
     Ok(())
 }
 
+/// Where the event loop's events come from: the terminal ([`run`]), or a test's script.
+pub trait Events {
+    /// The next event, waiting up to `timeout` for one; `None` when the wait ran out.
+    ///
+    /// # Errors
+    /// The terminal cannot be read.
+    fn next(&mut self, timeout: Duration) -> io::Result<Option<Event>>;
+}
+
+/// The terminal's events (crossterm).
+struct TerminalEvents;
+
+impl Events for TerminalEvents {
+    fn next(&mut self, timeout: Duration) -> io::Result<Option<Event>> {
+        if event::poll(timeout)? {
+            event::read().map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+}
+
 /// Run the review screen until the reviewer quits.
 ///
 /// # Errors
 /// The terminal cannot be set up, read or drawn to (it is restored first).
 pub fn run(app: &mut App) -> io::Result<()> {
     let (mut terminal, _guard) = init()?;
+    drive(&mut terminal, app, &mut TerminalEvents)
+}
+
+/// The event loop: draw, wait for an event (up to 20 ms while background work is left, else
+/// 1 s), hand it to the app, until the app quits. The app's timed work ([`App::timed`]:
+/// retries, the team poll, following the log) is checked on every turn, not only when the
+/// wait runs out, so a stream of keys or mouse moves never delays it past its time.
+///
+/// # Errors
+/// The backend cannot be drawn to, or the events cannot be read.
+pub fn drive<B: Backend, E: Events>(
+    terminal: &mut Terminal<B>,
+    app: &mut App,
+    events: &mut E,
+) -> io::Result<()> {
     loop {
-        frame(&mut terminal, app)?;
+        frame(terminal, app).map_err(|e| io::Error::other(e.to_string()))?;
         if app.quit {
             return Ok(());
         }
         let timeout = Duration::from_millis(if app.busy() { 20 } else { 1000 });
-        if !event::poll(timeout)? {
+        let Some(ev) = events.next(timeout)? else {
             app.idle();
             continue;
-        }
-        let action = match event::read()? {
+        };
+        let action = match ev {
             Event::Key(k) if k.kind != KeyEventKind::Release => app
                 .config
                 .keymap
@@ -110,5 +147,6 @@ pub fn run(app: &mut App) -> io::Result<()> {
         if let Some(a) = action {
             app.update(a);
         }
+        app.timed();
     }
 }

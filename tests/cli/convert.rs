@@ -76,14 +76,28 @@ fn every_data_file_round_trips_through_label_studio_and_through_ragtruth() {
     for (n, (path, format)) in files.iter().enumerate() {
         let tasks = dir.path().join(format!("{n}.json"));
         let back = dir.path().join(format!("{n}.back"));
-        let out = to_label_studio(path, &tasks, &dir.path().join("c.xml"));
+        // A truncated file's cut is a problem: --lenient writes the records before it.
+        let config = dir.path().join("c.xml");
+        let out = convert(
+            &[s(path), "--to", "label-studio", "--out", s(&tasks)]
+                .into_iter()
+                .chain(["--config", s(&config), "--lenient"])
+                .collect::<Vec<_>>(),
+        );
         assert!(
             out.status.code().is_some_and(|c| c < 2),
             "{}: {}",
             path.display(),
             stderr(&out)
         );
-        let out = convert(&[s(&tasks), "--to", format.name(), "--out", s(&back)]);
+        let out = convert(&[
+            s(&tasks),
+            "--to",
+            format.name(),
+            "--out",
+            s(&back),
+            "--lenient",
+        ]);
         assert!(
             out.status.code().is_some_and(|c| c < 2),
             "{}: {}",
@@ -100,7 +114,7 @@ fn every_data_file_round_trips_through_label_studio_and_through_ragtruth() {
 
         // RAGTruth → Label Studio → RAGTruth, on the file's records made RAGTruth first.
         let rt = dir.path().join(format!("{n}.rt.jsonl"));
-        let out = convert(&[s(path), "--to", "ragtruth", "--out", s(&rt)]);
+        let out = convert(&[s(path), "--to", "ragtruth", "--out", s(&rt), "--lenient"]);
         assert!(
             out.status.code().is_some_and(|c| c < 2),
             "{}: {}",
@@ -285,6 +299,20 @@ fn a_span_that_does_not_slice_is_reported_with_its_file_and_kept_unshifted() {
     let want = format!("{}:3 (element 2): task e1: predictions[0].result[0]: value.text \"👩‍💻 Note\" is not data.output[6:16]", export.display());
     assert!(err.contains(&want), "{err}");
     assert!(err.contains("not shifted"), "{err}");
+    // Written only when asked, the problem listed again.
+    assert!(err.contains("nothing written to"), "{err}");
+    assert!(!out_path.exists(), "written without --lenient");
+    let lenient = [
+        s(&export),
+        "--to",
+        "ragtruth",
+        "--out",
+        s(&out_path),
+        "--lenient",
+    ];
+    let out = convert(&lenient);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(stderr(&out).contains(&want), "{}", stderr(&out));
     let got = lines(&out_path);
     assert_eq!(
         (
@@ -397,6 +425,7 @@ fn several_annotators_need_a_source_and_bad_arguments_exit_2() {
         s(&out_path),
         "--source",
         "annotator_3",
+        "--lenient",
     ]);
     assert_eq!(
         out.status.code(),
@@ -433,7 +462,13 @@ fn reviewed_spans_go_onto_a_label_studio_export_as_spanreviews_annotation() {
     let export = fixture("formats/labelstudio/export_sample.json");
     let out_path = dir.path().join("tasks.json");
     let out = onto(&records(), "label-studio", &export, &out_path);
-    // The records the Label Studio project does not hold are told, not written.
+    // The records the Label Studio project does not hold are told, and nothing is written
+    // unless --lenient asks; then they are told and left out.
+    exits(&out, 1);
+    assert!(!out_path.exists(), "written without --lenient");
+    let recs = records();
+    let args = [s(&recs), "--to", "label-studio", "--records", s(&export)];
+    let out = convert(&[&args[..], &["--out", s(&out_path), "--lenient"]].concat());
     exits(&out, 1);
     assert_eq!(
         stderr(&out).matches("; not placed").count(),
@@ -565,4 +600,98 @@ fn a_joined_files_warning_is_reported_at_its_own_place_once() {
     let err = stderr(&out);
     let want = format!("{}:2: the answer text differs", joined.display());
     assert!(err.lines().any(|l| l.starts_with(&want)), "{err}");
+}
+
+/// Issue 22 item 14: every input `convert` would change silently is reported with its file,
+/// line and value (exit 1) and nothing is written; `--lenient` writes and lists the same
+/// problems; `validate` reports each too.
+#[test]
+fn convert_changes_nothing_silently_and_lenient_lists_what_it_changed() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let region = |value: Value| json!({"type": "labels", "value": value});
+    let task = |id: u32, result: Value| {
+        json!({"id": id, "data": {"output": "25°C in 東京 🙂 ’today’"},
+               "annotations": [{"id": 1, "completed_by": 2, "result": result}]})
+    };
+    let labels = |l: Value| region(json!({"start": 8, "end": 10, "text": "東京", "labels": l}));
+    let prodigy = json!({"text": "25°C in 東京", "spans": [{"start": 8, "end": 10}],
+                         "answer": "accept", "meta": {"id": "p°"}});
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "empty.jsonl",
+            task(1, json!([labels(json!([]))])).to_string(),
+            "value.labels holds no label: []",
+        ),
+        (
+            "null.jsonl",
+            task(1, json!([labels(json!([1, null]))])).to_string(),
+            "value.labels[0] is not a label: 1",
+        ),
+        (
+            "two.jsonl",
+            task(1, json!([labels(json!(["a", "b"]))])).to_string(),
+            "value.labels holds 2 labels [\"a\",\"b\"]; a span carries one: only \"a\" was kept",
+        ),
+        (
+            "object.jsonl",
+            task(1, labels(json!(["x"]))).to_string(),
+            "annotations[0].result is not a list: {",
+        ),
+        (
+            "reversed.jsonl",
+            task(
+                1,
+                json!([region(json!({"start": 5, "end": 2, "labels": ["x"]}))]),
+            )
+            .to_string(),
+            "[5, 2) is reversed (start after end)",
+        ),
+        (
+            "prodigy.jsonl",
+            prodigy.to_string(),
+            "spans[0]: no label: none",
+        ),
+        // The second task is cut off: the array never closes.
+        (
+            "cut.json",
+            format!(
+                "[\n{},\n{{\"id\": 2, \"data\": {{\"output\": \"東京\"}}, \"annotations\": [",
+                task(1, json!([labels(json!(["x"]))]))
+            ),
+            "the JSON array is not closed: the file is truncated",
+        ),
+    ];
+    for (name, text, says) in cases {
+        let input = dir.path().join(name);
+        std::fs::write(&input, format!("{text}\n")).expect("write");
+        let out_path = dir.path().join(format!("{name}.out"));
+        let out = convert(&[s(&input), "--to", "ragtruth", "--out", s(&out_path)]);
+        let err = stderr(&out);
+        exits(&out, 1);
+        let line = if name == "cut.json" { 3 } else { 1 };
+        let at = format!("{}:{line}", input.display());
+        assert!(
+            err.lines().any(|l| l.starts_with(&at) && l.contains(says)),
+            "{name}: {err}"
+        );
+        assert!(err.contains("nothing written to"), "{name}: {err}");
+        assert!(!out_path.exists(), "{name}: written without --lenient");
+        // --lenient writes, and says the same.
+        let out = convert(&[
+            s(&input),
+            "--to",
+            "ragtruth",
+            "--out",
+            s(&out_path),
+            "--lenient",
+        ]);
+        exits(&out, 1);
+        assert!(stderr(&out).contains(says), "{name}: {}", stderr(&out));
+        assert_eq!(lines(&out_path).len(), 1, "{name}");
+        // validate reports it as well.
+        let v = bin().arg("validate").arg(&input).output().expect("runs");
+        let report = String::from_utf8_lossy(&v.stdout);
+        assert_eq!(v.status.code(), Some(1), "{name}: {report}");
+        assert!(report.contains(says), "{name}: {report}");
+    }
 }

@@ -8,9 +8,15 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use predicates::prelude::*;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind,
+};
+use ratatui::Terminal;
 use spanreview::review::decision::SpanStatus;
 use spanreview::store::Store;
 use spanreview::tui::app::{App, Status};
+use spanreview::tui::terminal;
 use spanreview::tui::Action;
 
 use super::app_harness::{open_as, review_files, typed};
@@ -113,6 +119,61 @@ fn a_reviewer_sees_who_changed_the_record_on_screen_beside_their_own_saved() {
     assert_eq!(
         ana.status,
         Status::Saved("saved #1 (accept) · bo noted “東京 ≠ 25°C?” 5 min ago".into())
+    );
+}
+
+/// A reviewer moving the mouse every half second by the log's clock (the event loop's wait
+/// never runs out) while `other` drops the span on the first move; then a quit.
+struct MouseMoves {
+    clock: TestClock,
+    other: App,
+    moves: usize,
+}
+
+impl terminal::Events for MouseMoves {
+    fn next(&mut self, _timeout: Duration) -> std::io::Result<Option<Event>> {
+        if self.moves == 0 {
+            return Ok(Some(Event::Key(KeyEvent::new(
+                KeyCode::Char('q'),
+                KeyModifiers::NONE,
+            ))));
+        }
+        if self.moves == 4 {
+            for a in [Action::Drop, Action::Confirm] {
+                self.other.update(a);
+            }
+        }
+        self.moves -= 1;
+        self.clock.advance(Duration::from_millis(500));
+        Ok(Some(Event::Mouse(MouseEvent {
+            kind: MouseEventKind::Moved,
+            column: 3,
+            row: 3,
+            modifiers: KeyModifiers::NONE,
+        })))
+    }
+}
+
+/// Issue 22 item 4: another reviewer's drop reaches the screen on the log's clock (900 ms)
+/// while the mouse keeps moving, not once the input stops.
+#[test]
+fn another_reviewers_drop_is_shown_while_the_mouse_keeps_moving() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let (mut ana, bo, clock) = two_reviewers(dir.path());
+    ana.update(Action::Accept);
+    ana.idle();
+    let mut moves = MouseMoves {
+        clock,
+        other: bo,
+        moves: 4,
+    };
+    let mut t = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
+    terminal::drive(&mut t, &mut ana, &mut moves).expect("loop");
+    assert!(ana.quit);
+    assert!(
+        status(&ana).contains("bo dropped “rainy” [29, 34)"),
+        "not shown within 2 s of moves: {}",
+        status(&ana)
     );
 }
 
@@ -451,4 +512,48 @@ fn merging_into_a_database_in_a_folder_this_user_cannot_write_is_refused_clearly
                 "in a folder this user cannot write",
             )),
         );
+}
+
+/// Issue 22 item 5: a decision made while another process holds the write lock (a long
+/// `apply`) does not freeze the screen for the 30 s busy timeout and fail: it waits a moment,
+/// says it is waiting for the database, and is saved by the retry once the lock is free.
+#[test]
+fn a_decision_while_another_process_writes_waits_visibly_and_is_saved_after() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = dir.path().join("busy °.sqlite");
+    let clock = TestClock::new();
+    let store = Rc::new(Store::open(&path).expect("db"));
+    clock.on(&store);
+    store
+        .set_write_wait(spanreview::tui::log::SCREEN_WRITE_WAIT)
+        .expect("wait");
+    let mut app = reviewer_app(&store, "ana");
+    // `apply` holds the write lock.
+    let other = rusqlite::Connection::open(&path).expect("other");
+    other.execute_batch("BEGIN IMMEDIATE").expect("lock");
+    let t0 = std::time::Instant::now();
+    app.update(Action::Accept);
+    let waited = t0.elapsed();
+    assert!(waited < Duration::from_secs(5), "froze {waited:?}");
+    assert!(
+        status(&app).starts_with("NOT saved yet: waiting for the database (apply running?"),
+        "{}",
+        status(&app)
+    );
+    assert!(app.retrying());
+    // Still held a second later: still waiting, nothing lost.
+    clock.advance(Duration::from_secs(1));
+    app.timed();
+    assert!(
+        status(&app).contains("waiting for the database"),
+        "{}",
+        status(&app)
+    );
+    // The apply commits: the next retry saves it.
+    other.execute_batch("COMMIT").expect("commit");
+    clock.advance(Duration::from_secs(1));
+    app.timed();
+    assert!(status(&app).starts_with("saved #1"), "{}", status(&app));
+    assert!(!app.has_unsaved());
+    assert_eq!(store.decisions(None).expect("log").len(), 1);
 }

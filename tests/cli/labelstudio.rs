@@ -119,6 +119,7 @@ fn json_min_annotations_go_onto_the_records_and_unannotated_ones_stay() {
         .arg(&records)
         .arg("--out")
         .arg(&out_path)
+        .arg("--lenient")
         .output()
         .expect("runs");
     let err = stderr(&out);
@@ -185,7 +186,7 @@ fn json_min_rows_of_two_annotators_need_a_source() {
         let first: Value = serde_json::from_str(text.lines().next().expect("line")).expect("json");
         (out, first["hallucination_labels"].clone())
     };
-    let (out, _) = run(&[]);
+    let (out, _) = run(&["--lenient"]);
     assert_eq!(out.status.code(), Some(1));
     let want = "again (JSON_MIN: another annotator's row? pass --source annotator_<id>)";
     assert!(stderr(&out).contains(want), "{}", stderr(&out));

@@ -64,6 +64,7 @@ fn prodigy_tasks_read_in_code_points_and_convert_to_ragtruth() {
         s(&out_path),
         "--source",
         "prodigy_reject",
+        "--lenient",
     ]);
     assert_eq!(
         out.status.code(),

@@ -10,12 +10,16 @@ use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
 use spanreview::review::decision::{ActionKind, Decision};
 use spanreview::store::{RecordState, Store};
 use spanreview::tui::app::{App, Status};
 use spanreview::tui::config::Config;
 use spanreview::tui::log::DecisionLog;
 use spanreview::tui::queue::QueueKind;
+use spanreview::tui::terminal;
 use spanreview::tui::Action;
 
 use super::app_harness::review_files;
@@ -293,4 +297,62 @@ fn decisions_a_retry_was_refused_are_handed_over_at_quit_not_dropped() {
     let rows = r.app.unsaved_rows();
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0].1, r.tries.borrow()[0][0], "the refused decision");
+}
+
+/// The terminal as a reviewer pressing `j` every half second by the store's clock (a key is
+/// always waiting: the loop's wait never runs out), then quitting; what the store holds is
+/// noted before each key.
+struct Keys {
+    clock: Arc<Mutex<SystemTime>>,
+    store: Rc<Store>,
+    left: usize,
+    /// Decisions in the store before each key.
+    seen: Vec<usize>,
+}
+
+impl terminal::Events for Keys {
+    fn next(&mut self, _timeout: Duration) -> std::io::Result<Option<Event>> {
+        self.seen
+            .push(self.store.decisions(None).expect("log").len());
+        let c = if self.left == 0 {
+            'q'
+        } else {
+            self.left -= 1;
+            *self.clock.lock().expect("clock") += Duration::from_millis(500);
+            'j'
+        };
+        Ok(Some(Event::Key(KeyEvent::new(
+            KeyCode::Char(c),
+            KeyModifiers::NONE,
+        ))))
+    }
+}
+
+/// Issue 22 item 4: a retry is due a second after the failed save; keys coming every half
+/// second (the event loop's wait never running out) must not hold it back.
+#[test]
+fn a_due_retry_runs_while_keys_keep_coming() {
+    let mut r = Rig::new();
+    r.link.set(Link::Down);
+    r.app.update(Action::Accept);
+    assert!(r.said().contains("NOT saved yet"), "{}", r.said());
+    r.link.set(Link::Up);
+    let mut keys = Keys {
+        clock: Arc::clone(&r.clock),
+        store: Rc::clone(&r.store),
+        left: 10,
+        seen: Vec::new(),
+    };
+    let mut t = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
+    terminal::drive(&mut t, &mut r.app, &mut keys).expect("loop");
+    // Due after two keys (1 s): not before, and saved on that turn, before the third key is
+    // read (the old loop saved nothing while keys came).
+    assert_eq!(keys.seen[..2], [0, 0], "retried too early: {:?}", keys.seen);
+    assert_eq!(
+        keys.seen[2], 1,
+        "the retry waited behind the keys: {:?}",
+        keys.seen
+    );
+    assert!(!r.app.has_unsaved());
+    assert_eq!(r.log().len(), 1);
 }

@@ -8,7 +8,9 @@
 //! (`prediction_gold` when it would take the name of the gold). Gold is the annotation of
 //! [`REVIEWER`], the one `write` sets, so a written task reads back with its reviewed spans.
 //! Label Studio 1.23 stores code points, so a span whose `value.text` is not `output[start:end]`
-//! is kept as given (never shifted) and reported.
+//! is kept as given (never shifted) and reported, as is a region with no label or several
+//! (a span carries one), except `labels: []` in a task `convert` made (`meta.spanreview`), its
+//! way of writing a span without a label.
 
 use serde_json::{json, Map, Value};
 
@@ -39,11 +41,12 @@ pub(crate) fn read(value: Value, problems: &mut Vec<Problem>) -> Result<Record, 
     let context = super::spans::optional_str(data, "context").map_err(|e| format!("data: {e}"))?;
     let id = task_id(obj)?;
     let task = format!("task {id}");
+    let ours = value.pointer("/meta/spanreview").is_some();
     let mut gold = Vec::new();
     let mut sources: Vec<Source> = Vec::new();
     for (i, ann) in latest_annotations(obj, problems, &task) {
         let key = format!("{task}: annotations[{i}]");
-        let spans = results(ann.get("result"), &key, &output, problems);
+        let spans = results(ann.get("result"), &key, &output, ours, problems);
         if is_review(ann) {
             gold = spans;
         } else {
@@ -54,7 +57,7 @@ pub(crate) fn read(value: Value, problems: &mut Vec<Problem>) -> Result<Record, 
     }
     for (i, pred) in list(obj, "predictions", problems, &task).iter().enumerate() {
         let key = format!("{task}: predictions[{i}]");
-        let spans = results(pred.get("result"), &key, &output, problems);
+        let spans = results(pred.get("result"), &key, &output, ours, problems);
         let mut name = match pred.get("model_version") {
             Some(Value::String(s)) if !s.is_empty() => s.clone(),
             _ => "prediction".to_owned(),
@@ -168,15 +171,25 @@ fn later(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
 }
 
 /// The `labels` regions of an annotation's or a prediction's `result`, as spans.
+/// `ours`: the task was made by `convert` (`meta.spanreview`).
 fn results(
     result: Option<&Value>,
     key: &str,
     output: &str,
+    ours: bool,
     problems: &mut Vec<Problem>,
 ) -> Vec<Span> {
     let out = write::Output::new(output);
     let mut spans = Vec::new();
-    let items = result.and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    let items = match result {
+        None | Some(Value::Null) => &[][..],
+        Some(Value::Array(a)) => a.as_slice(),
+        Some(v) => {
+            let msg = format!("{key}.result is not a list: {}; no span was read from it", quote(v));
+            problems.push((Kind::WrongType, msg));
+            &[][..]
+        }
+    };
     for (j, r) in items.iter().enumerate() {
         if r.get("type").and_then(Value::as_str) != Some("labels") {
             continue;
@@ -190,9 +203,15 @@ fn results(
             problems.push((Kind::NonIntegerOffset, msg));
             continue;
         };
-        let label = value
-            .and_then(|v| v.get("labels")?.as_array()?.first()?.as_str())
-            .unwrap_or_default();
+        let labels = value.and_then(|v| v.get("labels"));
+        // `convert --to label-studio` writes a span without a label as `labels: []` (its task
+        // says so in `meta.spanreview`): read back as written, nothing lost.
+        let unlabeled = ours && labels.and_then(Value::as_array).is_some_and(Vec::is_empty);
+        let label = if unlabeled {
+            String::new()
+        } else {
+            whole::region_label(problems, &at, "value.labels", labels)
+        };
         let given = value.and_then(|v| v.get("text")?.as_str());
         let region = whole::Region { at: &at, field: "data.output", text_key: "value.text", start, end, given };
         whole::check_region(problems, &out, &region);

@@ -180,3 +180,90 @@ fn reviewed_spans_are_not_written_into_a_cancelled_annotation() {
         back.gold_spans().iter().map(|s| (s.start, s.end, s.text.as_str())).collect();
     assert_eq!(got, [(15, 17, "東京")]);
 }
+
+/// A region whose `value.labels` is `labels`, over `東京` in the task's answer.
+fn labelled(labels: Value) -> Value {
+    json!({"type": "labels", "value": {"start": 15, "end": 17, "text": "東京", "labels": labels}})
+}
+
+/// Issue 22 item 14: a region's labels that do not give one label are reported (the span
+/// would read as unlabeled, or lose its other labels), each with the value.
+#[test]
+fn labels_that_are_not_one_label_are_reported_with_the_value() {
+    let cases = [
+        (json!([]), Kind::MissingLabel, "value.labels holds no label: []", ""),
+        (json!(null), Kind::MissingLabel, "value.labels holds no label: null", ""),
+        (json!([1, null]), Kind::MissingLabel, "value.labels[0] is not a label: 1", ""),
+        (json!([""]), Kind::MissingLabel, "value.labels[0] is not a label: \"\"", ""),
+        (
+            json!(["a’", "b°"]),
+            Kind::ManyLabels,
+            "value.labels holds 2 labels [\"a’\",\"b°\"]; a span carries one: only \"a’\" was kept",
+            "a’",
+        ),
+    ];
+    for (labels, kind, says, label) in cases {
+        let t = task(json!([{"id": 1, "completed_by": 2, "result": [labelled(labels.clone())]}]));
+        let mut problems = Vec::new();
+        let rec = read(t, &mut problems).expect("read");
+        assert_eq!(problems.len(), 1, "{labels}: {problems:?}");
+        assert_eq!(problems[0].0, kind, "{labels}");
+        assert!(problems[0].1.starts_with("task r1: annotations[0].result[0]: "), "{problems:?}");
+        assert!(problems[0].1.contains(says), "{labels}: {}", problems[0].1);
+        let spans = &rec.source("annotator_2").expect("annotator").spans;
+        assert_eq!((spans[0].text.as_str(), spans[0].label.as_str()), ("東京", label));
+    }
+    // One string label: nothing to say.
+    let t = task(json!([{"id": 1, "completed_by": 2, "result": [labelled(json!(["東京°"]))]}]));
+    let mut problems = Vec::new();
+    read(t, &mut problems).expect("read");
+    assert!(problems.is_empty(), "{problems:?}");
+}
+
+/// Issue 22 item 14: a `result` that is an object (not a list) gives no spans: said, with it.
+#[test]
+fn a_result_that_is_not_a_list_is_reported() {
+    let t = task(json!([{"id": 1, "completed_by": 2, "result": labelled(json!(["x"]))}]));
+    let mut problems = Vec::new();
+    read(t, &mut problems).expect("read");
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].0, Kind::WrongType);
+    assert!(
+        problems[0].1.starts_with("task r1: annotations[0].result is not a list: {\"type\":\"labels\""),
+        "{}",
+        problems[0].1
+    );
+    assert!(problems[0].1.ends_with("no span was read from it"), "{}", problems[0].1);
+}
+
+/// Issue 22 item 14: a reversed region is called reversed, not "past the end" (the answer
+/// is 17 code points: [5, 2) is inside it).
+#[test]
+fn a_reversed_region_is_called_reversed() {
+    let r = json!({"type": "labels", "value": {"start": 5, "end": 2, "labels": ["x"]}});
+    let t = task(json!([{"id": 1, "completed_by": 2, "result": [r]}]));
+    let mut problems = Vec::new();
+    read(t, &mut problems).expect("read");
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].0, Kind::ReversedSpan);
+    assert_eq!(
+        problems[0].1,
+        "task r1: annotations[0].result[0]: [5, 2) is reversed (start after end); kept as given"
+    );
+}
+
+/// `convert --to label-studio` writes a span without a label as `labels: []`; its task (marked
+/// `meta.spanreview`) reads back without a problem, while the same region elsewhere is told.
+#[test]
+fn an_unlabeled_span_convert_wrote_reads_back_without_a_problem() {
+    let mut t = task(json!([]));
+    t["predictions"] = json!([{"model_version": "m°", "result": [labelled(json!([]))]}]);
+    let mut problems = Vec::new();
+    read(t.clone(), &mut problems).expect("read");
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    t["meta"] = json!({"spanreview": {"format": "predictions", "added": [], "replaced": {}}});
+    let mut problems = Vec::new();
+    let rec = read(t, &mut problems).expect("read");
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(rec.source("m°").expect("source").spans[0].text, "東京");
+}

@@ -84,10 +84,7 @@ pub(crate) fn read(value: Value, problems: &mut Vec<Problem>) -> Result<Record, 
         let given = r.get("text").and_then(Value::as_str);
         let region = whole::Region { at: &at, field: "output", text_key: "text", start, end, given };
         whole::check_region(problems, &out, &region);
-        let label = r
-            .get("labels")
-            .and_then(|l| l.as_array()?.first()?.as_str())
-            .unwrap_or_default();
+        let label = whole::region_label(problems, &at, "labels", r.get("labels"));
         let mut span = Span::new(&output, start, end, label);
         if let Some(m) = r.as_object() {
             span.raw = m.clone();

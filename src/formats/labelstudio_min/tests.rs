@@ -95,3 +95,20 @@ fn a_json_min_file_opens_and_validates() {
     assert_eq!(mismatches.len(), 1, "{:?}", report.problems);
     assert!(mismatches[0].line > 2, "the second row's line: {}", mismatches[0].line);
 }
+
+/// Issue 22 item 14: a row's region with no label, or two, is reported as a task's is.
+#[test]
+fn a_region_without_one_label_is_reported() {
+    let none = json!({"start": 15, "end": 17, "text": "東京", "labels": []});
+    let two = json!({"start": 6, "end": 14, "text": "👩‍💻 Note", "labels": ["a°", "b"]});
+    let rec = parse(row(json!([none, two]))).expect("parse");
+    assert_eq!(
+        rec.warnings,
+        [
+            "row r1: label[0]: labels holds no label: []; the span was read without a label",
+            "row r1: label[1]: labels holds 2 labels [\"a°\",\"b\"]; a span carries one: only \"a°\" was kept",
+        ]
+    );
+    let labels: Vec<&str> = rec.gold_spans().iter().map(|s| s.label.as_str()).collect();
+    assert_eq!(labels, ["", "a°"]);
+}

@@ -60,6 +60,11 @@ pub(crate) fn read(value: Value, problems: &mut Vec<Problem>) -> Result<Record, 
         let given = s.raw.get("text").and_then(Value::as_str);
         let region = whole::Region { at: &at, field: "text", text_key: "text", start: s.start, end: s.end, given };
         whole::check_region(problems, &out, &region);
+        if s.raw.get("label").and_then(Value::as_str).is_none_or(str::is_empty) {
+            let label = s.raw.get("label").map_or_else(|| "none".to_owned(), quote);
+            let msg = format!("{at}: no label: {label}; the span was read without a label");
+            problems.push((Kind::MissingLabel, msg));
+        }
     }
     let read: Vec<Span> = read
         .into_iter()

@@ -136,3 +136,25 @@ fn validate_reports_a_span_that_does_not_slice_with_its_line() {
     let p = &report.problems[0];
     assert_eq!((p.kind, p.line), (Kind::TextMismatch, 2));
 }
+
+/// Issue 22 item 14: a span without a label (or with one that is not a non-empty string) is
+/// reported; it would read as unlabeled.
+#[test]
+fn a_span_without_a_label_is_reported() {
+    for (span, says) in [
+        (json!({"start": 15, "end": 17}), "spans[0]: no label: none;"),
+        (json!({"start": 15, "end": 17, "label": ""}), "spans[0]: no label: \"\";"),
+        (json!({"start": 15, "end": 17, "label": ["東京"]}), "spans[0]: no label: [\"東京\"];"),
+    ] {
+        let mut problems = Vec::new();
+        let rec = read(task("accept", json!([span])), &mut problems).expect("read");
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].0, Kind::MissingLabel);
+        assert!(problems[0].1.starts_with(says), "{}", problems[0].1);
+        assert_eq!(rec.gold_spans()[0].text, "東京");
+    }
+    let mut problems = Vec::new();
+    let span = json!({"start": 15, "end": 17, "label": "overgeneration"});
+    read(task("accept", json!([span])), &mut problems).expect("read");
+    assert!(problems.is_empty(), "{problems:?}");
+}

@@ -4,7 +4,7 @@
 //! ASCII whitespace (so CRLF ends are fine), blank lines are skipped but counted.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{BufRead, BufReader, Seek, SeekFrom};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
@@ -50,19 +50,22 @@ impl Input {
                 source: Source::Indexed(data),
             });
         }
-        let format = match format {
-            Some(f) => f,
-            None => detect_lines(file.try_clone().map_err(io)?, start).map_err(|e| match e {
-                Detect::Io(source) => FormatError::Io {
-                    path: path.to_path_buf(),
-                    source,
-                },
-                Detect::Unknown(reason) => FormatError::Unknown {
-                    path: path.to_path_buf(),
-                    reason,
-                },
-            })?,
-        };
+        let format =
+            match format {
+                Some(f) => f,
+                None => detect_lines(file.try_clone().map_err(io)?, start, DETECT_BYTES).map_err(
+                    |e| match e {
+                        Detect::Io(source) => FormatError::Io {
+                            path: path.to_path_buf(),
+                            source,
+                        },
+                        Detect::Unknown(reason) => FormatError::Unknown {
+                            path: path.to_path_buf(),
+                            reason,
+                        },
+                    },
+                )?,
+            };
         Ok(Self {
             path: path.to_path_buf(),
             format,
@@ -136,17 +139,29 @@ enum Detect {
     Unknown(String),
 }
 
+/// How far into a JSONL file detection starts new lines: a line begun before is read whole.
+const DETECT_BYTES: u64 = 256 << 20;
+
 /// The format of a JSONL file from its first records ([`Format::detect_first`]): its
-/// non-blank lines, trimmed, numbered as in the file.
-fn detect_lines(mut file: File, start: u64) -> Result<Format, Detect> {
+/// non-blank lines, trimmed, numbered as in the file, those starting in the first `cap` bytes.
+/// A line is never cut at `cap` (a record longer than that is valid, and the other subcommands
+/// read it whole): cutting it made a valid first line of over 256 MiB invalid JSON.
+fn detect_lines(mut file: File, start: u64, cap: u64) -> Result<Format, Detect> {
     file.seek(SeekFrom::Start(start)).map_err(Detect::Io)?;
-    let mut reader = BufReader::new(file.take(256 << 20));
+    let mut reader = BufReader::new(file);
     let mut line_no = 0u32;
+    let mut read = 0u64;
     let records = std::iter::from_fn(|| loop {
+        if read >= cap {
+            return None;
+        }
         let mut line = Vec::new();
         match reader.read_until(b'\n', &mut line) {
             Ok(0) => return None,
-            Ok(_) => line_no += 1,
+            Ok(n) => {
+                line_no += 1;
+                read += n as u64;
+            }
             Err(e) => return Some(Err(e)),
         }
         let rest = line.trim_ascii_start();
@@ -226,6 +241,22 @@ mod tests {
     use crate::formats::validate::{validate, Options};
 
     const RECORD: &str = r#"{"id": "a__clean", "query": "q", "context": "c", "output": "25°C 東京", "hallucination_labels": [], "meta": {"source": "s", "base_id": "a", "corruption_type": "clean", "tools": [], "tool_call": {}}}"#;
+
+    /// Issue 22 item 8: a first line longer than detection's reach is read whole (as the
+    /// other subcommands read it), not cut at the cap into invalid JSON.
+    #[test]
+    fn a_first_line_longer_than_the_detection_cap_is_detected() {
+        let mut f = tempfile::NamedTempFile::new().expect("tempfile");
+        writeln!(f, "{RECORD}\n{RECORD}").expect("write");
+        for cap in [16, RECORD.len() as u64 - 1, RECORD.len() as u64 + 3] {
+            let file = File::open(f.path()).expect("open");
+            match detect_lines(file, 0, cap) {
+                Ok(format) => assert_eq!(format, Format::Ragtruth, "cap {cap}"),
+                Err(Detect::Unknown(why)) => panic!("cap {cap}: {why}"),
+                Err(Detect::Io(e)) => panic!("cap {cap}: {e}"),
+            }
+        }
+    }
 
     #[test]
     fn a_file_cut_short_between_open_and_check_says_it_changed() {

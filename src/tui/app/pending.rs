@@ -38,6 +38,8 @@ struct Unsaved {
     rows: Vec<(Decision, String)>,
     /// When the next try is due.
     next: SystemTime,
+    /// The last try found the write lock held elsewhere (not the database unreachable).
+    busy: bool,
 }
 
 impl App {
@@ -66,13 +68,17 @@ impl App {
             record,
             rows,
             next: self.log.now() + RETRY_EVERY,
+            busy: error == crate::tui::log::BUSY,
         });
         self.unsaved_status()
     }
 
     /// The status line while decisions are kept ("NOT saved yet …").
     fn unsaved_status(&self) -> String {
-        strings::not_saved_yet(self.unsaved.kept.as_ref().map_or(0, |u| u.rows.len()))
+        match &self.unsaved.kept {
+            Some(u) if u.busy => strings::waiting_for_db(u.rows.len()),
+            u => strings::not_saved_yet(u.as_ref().map_or(0, |u| u.rows.len())),
+        }
     }
 
     /// Why a new decision is refused now (decisions are kept), or `None`.
@@ -80,7 +86,7 @@ impl App {
         self.unsaved
             .kept
             .as_ref()
-            .map(|u| strings::refused_while_unsaved(u.rows.len()))
+            .map(|_| strings::refused_while_unsaved(&self.unsaved_status()))
     }
 
     /// True while decisions are kept for a retry.
@@ -116,9 +122,10 @@ impl App {
                 self.status = Status::Saved(strings::saved_on_retry(&ids));
             }
             Err((e, true)) => {
-                tracing::debug!(error = %e, "retry: the database is still unreachable");
+                tracing::debug!(error = %e, "retry: the database is still unreachable or busy");
                 self.unsaved.kept = Some(Unsaved {
                     next: now + RETRY_EVERY,
+                    busy: e == crate::tui::log::BUSY,
                     ..u
                 });
                 self.status = Status::Error(self.unsaved_status());

@@ -6,13 +6,20 @@ pub fn not_saved_yet(pending: usize) -> String {
     format!("NOT saved yet: the database is unreachable; retrying ({pending} pending)")
 }
 
-/// A new decision refused while others are kept.
+/// The status line while decisions wait for the write lock another process holds.
 #[must_use]
-pub fn refused_while_unsaved(pending: usize) -> String {
+pub fn waiting_for_db(pending: usize) -> String {
     format!(
-        "{}; this key was NOT saved: decide again once they are saved",
-        not_saved_yet(pending)
+        "NOT saved yet: waiting for the database (apply running? another process holds the \
+         write lock); retrying ({pending} pending)"
     )
+}
+
+/// A new decision refused while others are kept (`why`: [`not_saved_yet`] or
+/// [`waiting_for_db`]).
+#[must_use]
+pub fn refused_while_unsaved(why: &str) -> String {
+    format!("{why}; this key was NOT saved: decide again once they are saved")
 }
 
 /// Kept decisions saved on a retry.
