@@ -287,8 +287,10 @@ impl Sink<'_> {
         }
         if !self.bad_spans.is_empty() {
             to_stderr!(
-                "spanreview: {} span(s) that do not slice their record's output; nothing was \
-                 written{}. Drop or correct them in review (or fix the input), then export again.",
+                "spanreview: {} span(s) `validate` would reject (offsets that do not slice \
+                 their record's output, or a label that is a record's type, missing or not in \
+                 the label set); nothing was written{}. Drop, relabel or correct them in review \
+                 (or fix the input), then export again.",
                 self.bad_spans.len(),
                 dest::streamed_note(self.args)
             );
