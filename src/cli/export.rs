@@ -149,6 +149,11 @@ pub struct Args {
     /// Export even when some decisions are stale (they are listed and not applied).
     #[arg(long)]
     pub skip_stale: bool,
+    /// Exit 1 and write nothing while a reviewed record keeps a hallucination type but no span
+    /// (an open item: every span dropped, as a "drop all" resolution leaves it); label it,
+    /// reclassify it clean or remove it in review.
+    #[arg(long)]
+    pub require_settled: bool,
     /// Add meta.review (reviewers, time, outcome) to reviewed records.
     #[arg(long)]
     pub provenance: bool,

@@ -1385,6 +1385,59 @@ fn a_span_validate_would_reject_refuses_the_export() {
     }
 }
 
+/// A record of a hallucination type whose every span is dropped (as a "drop all" resolution
+/// leaves it) is an open item: warned about, listed by id in the report's open items, and
+/// `--require-settled` refuses the export (exit 1, nothing written) until it is labeled,
+/// reclassified clean or removed.
+#[test]
+fn a_typed_record_left_without_a_span_is_an_open_item() {
+    let dir = TempDir::new().expect("tmp");
+    let db = dir.path().join("db.sqlite");
+    let recs = records(&fixture());
+    let sc = Script::new(&db, "records");
+    sc.push(&recs[3], "lead", ActionKind::Drop, |d| {
+        d.span_key = key("gold:0");
+    });
+    let (out, report) = (dir.path().join("out.jsonl"), dir.path().join("report.md"));
+    let a = export(&db, &["--out", s(&out), "--report", s(&report)]).success();
+    let err = stderr(&a);
+    assert!(
+        err.contains("keep a hallucination type but no label") && err.contains("f04__missing_tool"),
+        "{err}"
+    );
+    let text = fs::read_to_string(&report).expect("report");
+    let open = text
+        .split("## Open items")
+        .nth(1)
+        .unwrap_or_else(|| panic!("an open items section: {text}"));
+    assert!(
+        open.contains("| `f04__missing_tool` | missing_tool |"),
+        "{open}"
+    );
+    fs::remove_file(&out).expect("rm");
+    fs::remove_file(&report).expect("rm");
+    let a = export(
+        &db,
+        &[
+            "--out",
+            s(&out),
+            "--report",
+            s(&report),
+            "--require-settled",
+        ],
+    )
+    .code(1);
+    let err = stderr(&a);
+    assert!(err.contains("--require-settled"), "{err}");
+    assert!(err.contains("f04__missing_tool"), "{err}");
+    assert!(!out.exists() && !report.exists(), "nothing is written");
+    // Settled (reclassified clean): the same flag exports.
+    sc.push(&recs[3], "lead", ActionKind::Clean, |_| {});
+    export(&db, &["--out", s(&out), "--require-settled"]).success();
+    let settled = fs::read_to_string(&report).unwrap_or_default();
+    assert!(!settled.contains("f04__missing_tool"));
+}
+
 #[test]
 fn a_clean_record_left_with_labels_is_reported() {
     let (err, report) = export_after(|sc, recs| {
