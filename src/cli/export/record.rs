@@ -400,12 +400,17 @@ impl Exporter<'_> {
             // What `validate` would reject is never written (spans that do not slice their
             // output are told above already).
             let at = format!("{}:{}", file.path().display(), file.line(i));
-            bad_spans = span_check::refused(
+            let found = span_check::refused(
                 file.format,
                 &at,
                 (&rec, &review),
                 (&value, &kept, set_type.as_deref()),
             );
+            bad_spans = found.refused;
+            for w in found.as_read {
+                self.warnings
+                    .push(format!("{w} (the input fails `validate` there too)"));
+            }
         }
         let (route, no_value) = self.route(&value);
         let line = Line {

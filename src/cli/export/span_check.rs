@@ -1,8 +1,10 @@
 //! Export's check of what it writes: the line built for a reviewed record is checked as
 //! `validate` checks it ([`span_problems`]: the same code, the default label set and the
-//! format's own), and a span it would reject (a label that is a record's type, missing, empty
-//! or not in the label set; offsets that do not slice the output) refuses the export, naming
-//! the record and the decision that set the span.
+//! format's own), and a span a decision set that it would reject (a label that is a record's
+//! type, missing, empty or not in the label set; offsets that do not slice the output) refuses
+//! the export, naming the record and the decision that set the span. A span kept as read from
+//! the input with such a label is warned about (the input fails `validate` already, and a
+//! record without decisions is copied with it too).
 
 use serde_json::Value;
 
@@ -30,6 +32,15 @@ pub(super) fn set_by(review: &RecordReview, key: &SpanKey) -> String {
     }
 }
 
+/// True when a decision in force gave span `key` of `review` its value (an add, adjust,
+/// relabel or resolution), so the review made it what it is.
+fn decided(review: &RecordReview, key: &SpanKey) -> bool {
+    review
+        .applied
+        .iter()
+        .any(|d| d.after.is_some() && d.key().as_ref() == Some(key))
+}
+
 /// The problems of the spans of `value` as written (other lists' problems, which come from the
 /// input, are the same with no span written and are left out).
 fn problems(format: Format, value: &Value) -> Vec<String> {
@@ -40,16 +51,26 @@ fn problems(format: Format, value: &Value) -> Vec<String> {
         .collect()
 }
 
+/// What [`refused`] found: the spans a decision set that `validate` would reject (the export
+/// is refused), and those kept as read from the input (the input fails `validate` the same
+/// way already: warned about, as a record without decisions is copied with its spans).
+#[derive(Default)]
+pub(super) struct Found {
+    /// Set by a decision: `at: record …: span KEY [s, e) "label": why; set by decision #N (…)`.
+    pub(super) refused: Vec<String>,
+    /// Kept as read from the input, in the same shape.
+    pub(super) as_read: Vec<String>,
+}
+
 /// The spans of `written` (the spans exported into `rec`, whose line is `value`, its type set
-/// to `set_type`) that `validate` would reject, each as `at: record …: span KEY [s, e) "label":
-/// why; set by decision #N (…)`. Empty when the line passes (one check; each span is checked
-/// alone only then, to say which it is).
+/// to `set_type`) that `validate` would reject. Nothing when the line passes (one check; each
+/// span is checked alone only then, to say which it is).
 pub(super) fn refused(
     format: Format,
     at: &str,
     (rec, review): (&Record, &RecordReview),
     (value, written, set_type): (&Value, &[Span], Option<&str>),
-) -> Vec<String> {
+) -> Found {
     let without = problems(format, &format.write(&rec.raw, &[], set_type));
     let new = |v: &Value| -> Vec<String> {
         problems(format, v)
@@ -57,10 +78,10 @@ pub(super) fn refused(
             .filter(|p| !without.contains(p))
             .collect()
     };
+    let mut out = Found::default();
     if new(value).is_empty() {
-        return Vec::new();
+        return out;
     }
-    let mut out = Vec::new();
     for span in written {
         let alone = format.write(&rec.raw, std::slice::from_ref(span), set_type);
         let whys = new(&alone);
@@ -80,9 +101,15 @@ pub(super) fn refused(
             Some(k) => (k.to_string(), set_by(review, k)),
             None => ("?".to_owned(), "kept by the review".to_owned()),
         };
+        let decided = key.as_ref().is_none_or(|k| decided(review, k));
         for why in whys {
             let why = why.split_once(": ").map_or(why.as_str(), |(_, w)| w);
-            out.push(format!(
+            let list = if decided {
+                &mut out.refused
+            } else {
+                &mut out.as_read
+            };
+            list.push(format!(
                 "{at}: record {:?}: span {name} [{}, {}) {}: {why}; {from}",
                 rec.id,
                 span.start,
