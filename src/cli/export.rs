@@ -28,7 +28,9 @@
 //! manifest describing the set first, [`manifest`]; signals wait for the renames, [`cleanup`]),
 //! every destination checked first (not a folder, in a folder that exists) and a failed rename
 //! undoing the ones before it: an error, stale decisions without `--skip-stale` or a kept span
-//! that does not slice its answer (exit 1) leave no output and every existing file untouched.
+//! `validate` would reject (offsets that do not slice its answer, a label that is a record's
+//! type, missing or not in the label set: [`span_check`]; exit 1) leave no output and every
+//! existing file untouched.
 //! Other destinations (`-`, a FIFO, a device) are streams, written as the export goes
 //! ([`dest`]). `--split-by`
 //! writes `<out-stem>.<value>.<out-ext>` beside `--out` (a value's characters other than letters,
@@ -43,9 +45,8 @@
 //! id could be read, for a line cut short from its first bytes) cannot apply: they are listed as not applied and the export, still
 //! written, exits 1. Under `--split-by` the line has no route: it is left out of the files, and
 //! the export exits 1. A JSON array input cut short (a partial record at its end, which the
-//! index leaves out) is reported as `FILE:LINE`, counted in the report, and exits 1 too. Spans
-//! written without a label (formats whose spans carry one) and
-//! reviewed records of type `clean` left with labels are warned about and counted.
+//! index leaves out) is reported as `FILE:LINE`, counted in the report, and exits 1 too.
+//! Reviewed records of type `clean` left with labels are warned about and counted.
 //!
 //! **As a library**: [`export`] takes an [`ExportOptions`] (plain data; [`run`] only converts
 //! the flags). It stays under `cli/` for now: it finds reviewers' conflicts with
@@ -64,6 +65,7 @@ mod pipeline;
 mod record;
 mod report;
 mod sink;
+mod span_check;
 mod style;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -147,6 +149,11 @@ pub struct Args {
     /// Export even when some decisions are stale (they are listed and not applied).
     #[arg(long)]
     pub skip_stale: bool,
+    /// Exit 1 and write nothing while a reviewed record keeps a hallucination type but no span
+    /// (an open item: every span dropped, as a "drop all" resolution leaves it); label it,
+    /// reclassify it clean or remove it in review.
+    #[arg(long)]
+    pub require_settled: bool,
     /// Add meta.review (reviewers, time, outcome) to reviewed records.
     #[arg(long)]
     pub provenance: bool,

@@ -214,6 +214,47 @@ impl Report {
     }
 }
 
+/// What `validate` (with its default label set, and the format's built-in one) says of the
+/// spans of one record line of `format`: the problems of its span lists (offsets, text,
+/// labels, categories), each `(kind, message)`; problems of the record as a whole (its type,
+/// whether it carries labels, its id) are left out. Export checks every line it builds with
+/// this before writing it, so that it never writes a span `validate` would reject.
+#[must_use]
+pub fn span_problems(bytes: &[u8], format: Format) -> Vec<(Kind, String)> {
+    let mut labels = LabelSet::toolace();
+    if let Some(builtin) = format.spec().builtin_labels {
+        labels.extend(&LabelSet::builtin(builtin).unwrap_or_default());
+    }
+    let settings = check::Settings {
+        format,
+        labels: &labels,
+        strict: false,
+        allow_clean: true,
+    };
+    let lead = || 0;
+    let origin = super::position::Origin {
+        line: 1,
+        lead: &lead,
+    };
+    let (problems, _) = check::check(bytes, &origin, &settings);
+    problems
+        .into_iter()
+        .filter(|(kind, message)| is_span_problem(*kind, message))
+        .collect()
+}
+
+/// True for a problem of a span: its message names a span list's item (`key[i]: …`), as every
+/// check of [`check::ListSpec`] lists does.
+fn is_span_problem(kind: Kind, message: &str) -> bool {
+    let item = message
+        .split_once(": ")
+        .is_some_and(|(at, _)| at.ends_with(']') && at.contains('['));
+    item && !matches!(
+        kind,
+        Kind::UnknownType | Kind::CleanWithLabels | Kind::Unlabeled | Kind::DuplicateId
+    )
+}
+
 /// A fast non-cryptographic hash for the id and base-id maps (FxHash's multiply-rotate over
 /// 8-byte words): ids come from the files being checked, not from an adversary.
 #[derive(Default)]

@@ -31,7 +31,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::decision::{ActionKind, RecordOutcome, RecordReview};
+use super::decision::{ActionKind, RecordOutcome, RecordReview, ReviewSpan};
 use crate::model::{Record, Span, CLEAN};
 pub use fate::{original_invalid, span_fate, Boundary, SpanFate};
 pub use verdict::{Dispute, LabelView, Reason, Verdict};
@@ -66,6 +66,17 @@ pub fn type_after(record: &Record, review: &RecordReview) -> Option<String> {
         RecordOutcome::Clean => Some(CLEAN.to_owned()),
         _ => review.current_type(record).map(str::to_owned),
     }
+}
+
+/// The hallucination type `record` is left with and no span to show for it, once reviewed
+/// (every span dropped, as a "drop all" resolution leaves it): `validate` rejects such a
+/// record, so export lists it as an open item and the arbitration screen says so. `None` when
+/// the record is clean, removed, keeps a span or has no verdict yet.
+#[must_use]
+pub fn typed_without_span(record: &Record, review: &RecordReview) -> Option<String> {
+    let open = review.outcome == RecordOutcome::Open && review.has_verdict();
+    let kept = review.spans.iter().any(ReviewSpan::kept);
+    type_after(record, review).filter(|t| open && !kept && t != CLEAN)
 }
 
 /// The type an export writes into the record: the type after review when review changed it
@@ -313,6 +324,7 @@ impl Tally {
         exported: &[Span],
     ) -> bool {
         let typed = type_after(record, review).is_some_and(|t| t != CLEAN);
+        // `--strict` may leave out kept spans: the exported ones count here.
         let hit = review.outcome == RecordOutcome::Open
             && typed
             && exported.is_empty()

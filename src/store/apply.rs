@@ -3,7 +3,10 @@
 //! transaction, so no other process's decision slips between the check and the save.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::time::Duration;
+
+use sha2::{Digest, Sha256};
 
 use super::engine::{vals, Conn};
 use super::{RecordState, Store, StoreError};
@@ -18,6 +21,20 @@ pub const PROVISIONAL: i64 = 1 << 60;
 /// timeout of the batch's `BEGIN IMMEDIATE`; PostgreSQL: the `lock_timeout` of its wait for the
 /// advisory lock (which otherwise waits without limit), so a batch fails rather than hangs.
 pub const BATCH_BUSY_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The origin of a decision given without one (a line of a triage file): `content:` and the
+/// SHA-256 of `canonical`, a serialisation of everything the decision says, so that the same
+/// decision given again (the file applied twice, or regenerated) has the same origin and is
+/// skipped, while decisions that differ in any value do not share one.
+#[must_use]
+pub fn derived_origin(canonical: &[u8]) -> String {
+    let mut out = String::with_capacity(8 + 64);
+    out.push_str("content:");
+    for b in Sha256::digest(canonical) {
+        let _ = write!(out, "{b:02x}");
+    }
+    out
+}
 
 /// What a checked batch saves.
 #[derive(Debug, Default)]

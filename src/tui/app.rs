@@ -5,6 +5,7 @@
 //! screen's state change and the status line say "saved #id". A failed write leaves the state as
 //! it was and shows the error.
 
+mod arb_labels;
 mod arbitrate;
 mod background;
 mod boundary;

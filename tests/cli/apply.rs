@@ -267,6 +267,55 @@ fn a_file_applied_twice_adds_nothing_the_second_time() {
     assert!(state.reviewed, "{state:?}");
 }
 
+/// Lines without an `origin` (a triage file) get one derived from their content: the file
+/// applied again, or regenerated with the same lines in another order, adds nothing; a line
+/// that differs in any value (its `time` included) is a decision of its own, and a second copy
+/// of a line in one file is the same decision again: one row.
+#[test]
+fn a_file_without_origins_applied_twice_adds_nothing_the_second_time() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let file = records(dir.path());
+    let db = dir.path().join("db.sqlite");
+    let s = quote_start();
+    let lines = [
+        json!({"record_id": QUOTE_ID, "action": "adjust", "span_key": "gold:0",
+            "after": {"start": s, "end": s + 2, "label": "contradiction"},
+            "reason": "only the number 25° ’"}),
+        json!({"record_id": QUOTE_ID, "action": "note", "note": "東京 👍🏽"}),
+        json!({"record_id": QUOTE_ID, "action": "note", "note": "東京 👍🏽"}),
+        json!({"record_id": QUOTE_ID, "action": "note", "note": "東京 👍🏽",
+            "time": "2026-01-02T03:04:05Z"}),
+        json!({"record_id": "plain_2__overgeneration", "action": "flag"}),
+        json!({"id": 5, "record_id": "plain_2__overgeneration", "action": "note", "note": "°"}),
+        json!({"record_id": "plain_2__overgeneration", "action": "undo", "target": 5}),
+    ];
+    let a = apply(dir.path(), &file, &lines, &[]).success();
+    let said = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
+    assert!(said.contains("6 decisions saved, 1 already"), "{said}");
+    let first = log(&db);
+    assert_eq!(first.len(), 6);
+    assert_eq!(
+        first[5].target,
+        Some(first[4].id),
+        "the undo names the note"
+    );
+    let a = apply(dir.path(), &file, &lines, &[]).success();
+    let said = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
+    assert!(said.contains("0 decisions saved, 7 already"), "{said}");
+    assert_eq!(log(&db), first, "applied twice: nothing added");
+    // Regenerated: the same lines, the notes in another order.
+    let mut again = lines.to_vec();
+    again.swap(1, 3);
+    let a = apply(dir.path(), &file, &again, &[]).success();
+    let said = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
+    assert!(said.contains("0 decisions saved, 7 already"), "{said}");
+    assert_eq!(log(&db), first);
+    // One value changed: a new decision.
+    let other = [json!({"record_id": QUOTE_ID, "action": "note", "note": "東京 👍"})];
+    apply(dir.path(), &file, &other, &[]).success();
+    assert_eq!(log(&db).len(), 7);
+}
+
 #[test]
 fn dry_run_checks_and_counts_but_saves_nothing() {
     let dir = tempfile::tempdir().expect("tmp");

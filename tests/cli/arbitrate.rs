@@ -827,10 +827,11 @@ fn ignore_edge_punct_and_tolerance_settle_boundary_nits() {
 }
 
 #[test]
-fn taking_an_unlabeled_detectors_span_gives_it_the_records_type() {
+fn taking_an_unlabeled_detectors_span_asks_for_its_label() {
     // The ensemble labels every span `ensemble` (no hallucination type): its span over
     // [0, 48) of this record, where the gold has none, must not be saved without a label
-    // (the export would write a label-less span the validator rejects).
+    // (the export would refuse it) nor given the record's type unasked: the label picker
+    // asks, the record's type (a span label in toolace) suggested.
     let store = mem();
     let mut app = open_all(&toolace_files(), &store);
     finish(&mut app);
@@ -849,12 +850,19 @@ fn taking_an_unlabeled_detectors_span_gives_it_the_records_type() {
         "the ensemble-only cluster is selected"
     );
     app.update(Action::Take2);
+    let ModeState::Picker { items, sel, .. } = app.mode.clone() else {
+        panic!("the label picker asks: {:?}", app.mode);
+    };
+    assert_eq!(items[sel], "missing_tool", "the record's type suggested");
+    assert!(store.decisions(None).expect("log").is_empty());
+    app.update(Action::Confirm);
     let log = store.decisions(None).expect("log");
     let added: Vec<_> = log.iter().filter_map(|d| d.after.as_ref()).collect();
     assert_eq!(added.len(), 1, "{log:?}");
     assert_eq!((added[0].start, added[0].end), (0, 48));
     assert_eq!(added[0].label, "missing_tool", "{log:?}");
     assert_eq!(log[0].upheld, ["ensemble"]);
+    assert_eq!(app.mode, ModeState::Arbitrate);
 }
 
 /// Every record of `files` clustered by [`cluster_all`] read as `reading`.

@@ -1337,23 +1337,105 @@ fn export_after(decide: impl FnOnce(&Script, &[Record])) -> (String, String) {
     )
 }
 
-#[test]
-fn a_span_without_a_label_is_reported() {
+/// Export the fixture after `decide`, expecting it refused (exit 1): its stderr, and whether
+/// any output was written.
+fn refused_after(decide: impl FnOnce(&Script, &[Record]) -> Vec<Decision>) -> (String, Vec<i64>) {
+    let dir = TempDir::new().expect("tmp");
+    let db = dir.path().join("db.sqlite");
     let recs = records(&fixture());
-    let (b, e) = cp(&recs[3].output, "emailed José");
-    let (err, report) = export_after(|sc, recs| {
-        sc.push(&recs[3], "ann", ActionKind::Add, |d| {
-            d.span_key = key("added:x1");
-            d.after = Some(value(&recs[3].output, "emailed José", ""));
+    let saved = decide(&Script::new(&db, "records"), &recs);
+    let out = dir.path().join("out.jsonl");
+    let report = dir.path().join("report.md");
+    let a = export(&db, &["--out", s(&out), "--report", s(&report)]).code(1);
+    assert!(!out.exists() && !report.exists(), "nothing is written");
+    (
+        String::from_utf8_lossy(&a.get_output().stderr).into_owned(),
+        saved.iter().map(|d| d.id).collect(),
+    )
+}
+
+/// A span `validate` would reject is never exported: refused (exit 1, nothing written), named
+/// by record, span and the decision that set it. Known-bad cases: no label, a record's type
+/// (`clean`) as label, a label not in the label set, each on text with `é`, `’`, CJK.
+#[test]
+fn a_span_validate_would_reject_refuses_the_export() {
+    let cases = [
+        ("", "label \"\" is not in the label set"),
+        ("clean", "label \"clean\" is a record's type, not a span's"),
+        ("made_up", "label \"made_up\" is not in the label set"),
+    ];
+    for (label, why) in cases {
+        let recs = records(&fixture());
+        let (b, e) = cp(&recs[3].output, "emailed José");
+        let (err, ids) = refused_after(|sc, recs| {
+            vec![sc.push(&recs[3], "ann", ActionKind::Add, |d| {
+                d.span_key = key("added:x1");
+                d.after = Some(value(&recs[3].output, "emailed José", label));
+            })]
         });
+        let line = err
+            .lines()
+            .find(|l| l.contains("span added:x1"))
+            .unwrap_or_else(|| panic!("{label:?}: the span is named: {err}"));
+        let want = format!("records.jsonl:4: record \"f04__missing_tool\": span added:x1 [{b}, {e}) \"{label}\": {why}");
+        assert!(line.contains(&want), "{label:?}: want {want:?} in {line}");
+        let by = format!("; set by decision #{} (add by ann)", ids[0]);
+        assert!(line.ends_with(&by), "{label:?}: {line}");
+        assert!(err.contains("nothing was written"), "{err}");
+    }
+}
+
+/// A record of a hallucination type whose every span is dropped (as a "drop all" resolution
+/// leaves it) is an open item: warned about, listed by id in the report's open items, and
+/// `--require-settled` refuses the export (exit 1, nothing written) until it is labeled,
+/// reclassified clean or removed.
+#[test]
+fn a_typed_record_left_without_a_span_is_an_open_item() {
+    let dir = TempDir::new().expect("tmp");
+    let db = dir.path().join("db.sqlite");
+    let recs = records(&fixture());
+    let sc = Script::new(&db, "records");
+    sc.push(&recs[3], "lead", ActionKind::Drop, |d| {
+        d.span_key = key("gold:0");
     });
+    let (out, report) = (dir.path().join("out.jsonl"), dir.path().join("report.md"));
+    let a = export(&db, &["--out", s(&out), "--report", s(&report)]).success();
+    let err = stderr(&a);
     assert!(
-        err.contains(&format!(
-            "record f04__missing_tool: span [{b},{e}) has no label"
-        )),
+        err.contains("keep a hallucination type but no label") && err.contains("f04__missing_tool"),
         "{err}"
     );
-    assert_eq!(cell(&report, "Spans exported without a label"), "1");
+    let text = fs::read_to_string(&report).expect("report");
+    let open = text
+        .split("## Open items")
+        .nth(1)
+        .unwrap_or_else(|| panic!("an open items section: {text}"));
+    assert!(
+        open.contains("| `f04__missing_tool` | missing_tool |"),
+        "{open}"
+    );
+    fs::remove_file(&out).expect("rm");
+    fs::remove_file(&report).expect("rm");
+    let a = export(
+        &db,
+        &[
+            "--out",
+            s(&out),
+            "--report",
+            s(&report),
+            "--require-settled",
+        ],
+    )
+    .code(1);
+    let err = stderr(&a);
+    assert!(err.contains("--require-settled"), "{err}");
+    assert!(err.contains("f04__missing_tool"), "{err}");
+    assert!(!out.exists() && !report.exists(), "nothing is written");
+    // Settled (reclassified clean): the same flag exports.
+    sc.push(&recs[3], "lead", ActionKind::Clean, |_| {});
+    export(&db, &["--out", s(&out), "--require-settled"]).success();
+    let settled = fs::read_to_string(&report).unwrap_or_default();
+    assert!(!settled.contains("f04__missing_tool"));
 }
 
 #[test]

@@ -428,7 +428,9 @@ fn a_span_that_does_not_slice_the_answer_is_refused_with_its_place() {
         ),
         "the span is reversed); as read from the input".to_owned(),
         "the span reaches past its end); set by decision #3 (adjust by ann)".to_owned(),
-        "3 span(s) that do not slice their record's output; nothing was written".to_owned(),
+        "3 span(s) `validate` would reject (offsets that do not slice their record's output, or a \
+         label that is a record's type, missing or not in the label set); nothing was written"
+            .to_owned(),
     ] {
         assert!(err.contains(&want), "missing {want:?} in:\n{err}");
     }

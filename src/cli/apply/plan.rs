@@ -4,13 +4,13 @@
 
 use std::collections::HashMap;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::formats::{Dataset, FormatError};
 use crate::model::Record;
 use crate::review::check::check;
 use crate::review::decision::{replay, ActionKind, Decision, SpanValue, Unit};
-use crate::store::{new_origin, parse_rfc3339, Batch, Store, StoreError, PROVISIONAL};
+use crate::store::{derived_origin, parse_rfc3339, Batch, Store, StoreError, PROVISIONAL};
 use crate::tui::log::state_of;
 
 /// One line of a decisions file: a [`Decision`] as `decisions --json` prints it (with its
@@ -43,6 +43,36 @@ pub struct Line {
     #[serde(default)]
     auto: bool,
     origin: Option<String>,
+}
+
+/// What a line without an `origin` says, as its derived origin is made from
+/// ([`derived_origin`]): every value of the line but its `id` (a handle for the file's undo
+/// targets, not part of the decision), the dataset and reviewer as completed from the flags,
+/// and the record's hash (the line's, else the record's in FILE). `before` is the line's own:
+/// completed from the span now, it would differ once the line was applied.
+#[derive(Serialize)]
+struct Canonical<'a> {
+    v: u8,
+    dataset: &'a str,
+    reviewer: &'a str,
+    record_id: &'a str,
+    record_hash: Option<&'a str>,
+    action: ActionKind,
+    span_key: &'a Option<String>,
+    before: &'a Option<SpanValue>,
+    after: &'a Option<SpanValue>,
+    reason: &'a Option<String>,
+    note: &'a Option<String>,
+    target: Option<i64>,
+    upheld: &'a [String],
+    dismissed: &'a [String],
+    group: &'a Option<String>,
+    unit: Option<Unit>,
+    record_units: Option<usize>,
+    flag_on: Option<bool>,
+    record_type: &'a Option<String>,
+    auto: bool,
+    time: &'a Option<String>,
 }
 
 /// Why a plan saves nothing.
@@ -195,6 +225,41 @@ impl<'a> Planner<'a> {
         Ok(batch)
     }
 
+    /// The origin of line `l` (which has none), on `dataset` by `reviewer`: see [`Canonical`].
+    fn derived(&self, l: &Line, dataset: &str, reviewer: &str) -> String {
+        let record_hash = l
+            .record_hash
+            .as_deref()
+            .or_else(|| self.records.get(&l.record_id).map(|(_, h)| h.as_str()));
+        let c = Canonical {
+            v: 1,
+            dataset,
+            reviewer,
+            record_id: &l.record_id,
+            record_hash,
+            action: l.action,
+            span_key: &l.span_key,
+            before: &l.before,
+            after: &l.after,
+            reason: &l.reason,
+            note: &l.note,
+            target: l.target,
+            upheld: &l.upheld,
+            dismissed: &l.dismissed,
+            group: &l.group,
+            unit: l.unit,
+            record_units: l.record_units,
+            flag_on: l.flag_on,
+            record_type: &l.record_type,
+            auto: l.auto,
+            time: &l.time,
+        };
+        // Serialising these plain values cannot fail; were it to, the line would still get
+        // an origin of its own rather than share one.
+        let text = serde_json::to_vec(&c).unwrap_or_else(|_| format!("{l:?}").into_bytes());
+        derived_origin(&text)
+    }
+
     /// One line: the decision to save with its origin, `None` when it is already saved, or
     /// why it is refused.
     fn line(
@@ -215,18 +280,22 @@ impl<'a> Planner<'a> {
                 "no reviewer: the line names none, give --reviewer".to_owned()
             ));
         };
-        if let Some(o) = &l.origin {
-            let known = match self.origins.get(o) {
-                Some(&id) => Some(id),
-                None => store.id_with_origin(o)?,
-            };
-            if let Some(k) = known {
-                if let Some(id) = l.id {
-                    self.ids.insert(id, k);
-                }
-                self.present += 1;
-                return Ok(Ok(None));
+        // A line without an origin gets one from what it says: given again (the file applied
+        // twice, or regenerated, or a copy of the line later in the file) it is skipped.
+        let origin = match &l.origin {
+            Some(o) => o.clone(),
+            None => self.derived(l, dataset, reviewer),
+        };
+        let known = match self.origins.get(&origin) {
+            Some(&id) => Some(id),
+            None => store.id_with_origin(&origin)?,
+        };
+        if let Some(k) = known {
+            if let Some(id) = l.id {
+                self.ids.insert(id, k);
             }
+            self.present += 1;
+            return Ok(Ok(None));
         }
         if let Some(t) = &l.time {
             if parse_rfc3339(t).is_none() {
@@ -294,7 +363,6 @@ impl<'a> Planner<'a> {
         if let Some(id) = l.id {
             self.ids.insert(id, d.id);
         }
-        let origin = l.origin.clone().unwrap_or_else(new_origin);
         self.origins.insert(origin.clone(), d.id);
         if let Some(log) = self.logs.get_mut(&l.record_id) {
             log.push(d.clone());

@@ -45,6 +45,9 @@ pub struct ExportOptions {
     pub reviewed_only: bool,
     /// Export even when some decisions are stale.
     pub skip_stale: bool,
+    /// Refuse (exit 1, nothing written) while a reviewed record keeps a hallucination type
+    /// and no span (an open item).
+    pub require_settled: bool,
     /// Add meta.review to reviewed records.
     pub provenance: bool,
 }
@@ -74,6 +77,7 @@ impl ExportOptions {
             keep_removed: false,
             reviewed_only: false,
             skip_stale: false,
+            require_settled: false,
             provenance: false,
         }
     }
@@ -104,6 +108,7 @@ impl From<Args> for ExportOptions {
             keep_removed: a.keep_removed,
             reviewed_only: a.reviewed_only,
             skip_stale: a.skip_stale,
+            require_settled: a.require_settled,
             provenance: a.provenance,
         }
     }

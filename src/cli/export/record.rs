@@ -7,6 +7,7 @@ use serde_json::{json, Map, Value};
 
 use super::lenient::lenient_id;
 use super::output;
+use super::span_check;
 use super::style::{self, Style};
 use super::ExportOptions;
 use crate::formats::index::Layout;
@@ -394,6 +395,23 @@ impl Exporter<'_> {
             }
             add_review_meta(&mut value, m);
         }
+        let mut bad_spans = bad_spans;
+        if bad_spans.is_empty() {
+            // What `validate` would reject is never written (spans that do not slice their
+            // output are told above already).
+            let at = format!("{}:{}", file.path().display(), file.line(i));
+            let found = span_check::refused(
+                file.format,
+                &at,
+                (&rec, &review),
+                (&value, &kept, set_type.as_deref()),
+            );
+            bad_spans = found.refused;
+            for w in found.as_read {
+                self.warnings
+                    .push(format!("{w} (the input fails `validate` there too)"));
+            }
+        }
         let (route, no_value) = self.route(&value);
         let line = Line {
             bytes: Bytes::Built(style::to_bytes(&value, Style::of(bytes))?),
@@ -446,20 +464,7 @@ impl Exporter<'_> {
                 continue;
             }
             let file = self.dataset.primary();
-            let from = match review
-                .applied
-                .iter()
-                .rev()
-                .find(|d| d.after.is_some() && d.key().as_ref() == Some(&rs.key))
-            {
-                Some(d) => format!(
-                    "set by decision #{} ({} by {})",
-                    d.id,
-                    d.action.name(),
-                    d.reviewer
-                ),
-                None => "as read from the input, and kept by the review".to_owned(),
-            };
+            let from = span_check::set_by(review, &rs.key);
             bad.push(format!(
                 "{}:{}: record {:?}: span {} [{}, {}) does not slice its output ({} code points: \
                  {}); {from}",

@@ -15,7 +15,7 @@ use super::to_stderr;
 use super::{dest, features, output, report, ExportOptions};
 use crate::formats::DataFile;
 use crate::review::decision::Decision;
-use crate::review::outcome::{Tally, Verdict};
+use crate::review::outcome::{type_after, Tally, Verdict};
 
 /// Where exported records go, and what is counted on the way.
 pub(super) struct Sink<'a> {
@@ -36,8 +36,8 @@ pub(super) struct Sink<'a> {
     pub(super) stale: Vec<Decision>,
     /// Ids of the input's records that have decisions.
     pub(super) seen: HashSet<String>,
-    /// Reviewed records left with a type and no label.
-    pub(super) unlabeled: Vec<String>,
+    /// Reviewed records left with a type and no label (open items): id and type.
+    pub(super) unlabeled: Vec<(String, String)>,
     /// Reviewed records of type `clean` left with labels.
     pub(super) clean_labeled: Vec<String>,
     /// Ids of unreadable lines with decisions in force, and those decisions (not applied).
@@ -115,7 +115,8 @@ impl Sink<'_> {
         let tally = &mut self.tally;
         tally.add(&rec, &review, written);
         if written && tally.add_written(&rec, &review, &exported) {
-            self.unlabeled.push(rec.id.clone());
+            let ty = type_after(&rec, &review).unwrap_or_default();
+            self.unlabeled.push((rec.id.clone(), ty));
         }
         if written && tally.add_clean_labeled(&rec, &review, &exported) {
             self.clean_labeled.push(rec.id.clone());
@@ -174,10 +175,11 @@ impl Sink<'_> {
         warn_ids(
             &format!(
                 "{} reviewed record(s) keep a hallucination type but no label (the published \
-                 schema allows that only for clean records; reclassify or remove them)",
+                 schema allows that only for clean records; label, reclassify or remove them: \
+                 open items, listed in the report; --require-settled refuses them)",
                 self.unlabeled.len()
             ),
-            self.unlabeled.iter().map(String::as_str),
+            self.unlabeled.iter().map(|(id, _)| id.as_str()),
         );
         warn_ids(
             &format!(
@@ -287,8 +289,10 @@ impl Sink<'_> {
         }
         if !self.bad_spans.is_empty() {
             to_stderr!(
-                "spanreview: {} span(s) that do not slice their record's output; nothing was \
-                 written{}. Drop or correct them in review (or fix the input), then export again.",
+                "spanreview: {} span(s) `validate` would reject (offsets that do not slice \
+                 their record's output, or a label that is a record's type, missing or not in \
+                 the label set); nothing was written{}. Drop, relabel or correct them in review \
+                 (or fix the input), then export again.",
                 self.bad_spans.len(),
                 dest::streamed_note(self.args)
             );
@@ -317,6 +321,20 @@ impl Sink<'_> {
                 );
                 refused = true;
             }
+        }
+        if self.args.require_settled && !self.unlabeled.is_empty() {
+            for (id, ty) in &self.unlabeled {
+                to_stderr!(
+                    "spanreview: record {id:?} is typed {ty:?} and keeps no span (open item)"
+                );
+            }
+            to_stderr!(
+                "spanreview: --require-settled: {} open item(s); nothing was written{}. Label, \
+                 reclassify clean (c) or remove (R) them in review, then export again.",
+                self.unlabeled.len(),
+                dest::streamed_note(self.args)
+            );
+            refused = true;
         }
         if refused {
             return Ok(ExitCode::from(1));
@@ -349,6 +367,7 @@ impl Sink<'_> {
                 };
                 let mut text = report::markdown(&header, &self.tally);
                 text.push_str(&conflict_section(&self.conflicts));
+                text.push_str(&open_items_section(&self.unlabeled));
                 let mut f = AtomicFile::create(p)?;
                 f.writer()?
                     .write_all(text.as_bytes())
@@ -425,6 +444,26 @@ fn conflict_section(conflicts: &[Conflict]) -> String {
     );
     for c in conflicts {
         let _ = writeln!(s, "| `{}` | {} |", c.record_id, c.reviewers.join(", "));
+    }
+    s
+}
+
+/// The report's list of open items: reviewed records left with a hallucination type and no
+/// span (nothing when there are none).
+fn open_items_section(open: &[(String, String)]) -> String {
+    use std::fmt::Write as _;
+    if open.is_empty() {
+        return String::new();
+    }
+    let mut s = format!(
+        "\n## Open items\n\n{} reviewed record(s) keep a hallucination type but no span (every \
+         span dropped): `validate` rejects such a record. Label it, reclassify it clean or \
+         remove it in review; `export --require-settled` refuses to write them.\n\n\
+         | Record | Type |\n|---|---|\n",
+        open.len()
+    );
+    for (id, ty) in open {
+        let _ = writeln!(s, "| `{id}` | {ty} |");
     }
     s
 }

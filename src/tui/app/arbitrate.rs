@@ -15,7 +15,7 @@ use crate::model::Span;
 use crate::review::decision::{
     resolution_decisions, ActionKind, Decision, RecordOutcome, Settling, SpanStatus, Unit,
 };
-use crate::review::disagreement::{resolve, settle, Outcome, Resolution};
+use crate::review::disagreement::{resolve, Outcome, Resolution};
 use crate::tui::clustering::{letter, Arb};
 use crate::tui::edit::Bounds;
 use crate::tui::{strings, Action};
@@ -235,6 +235,7 @@ impl App {
             }
             Action::Drop => self.resolve_how(Resolution::DropAll, "drop all".to_owned()),
             Action::Adjust => self.open_settle_from_version(),
+            Action::Relabel => self.open_resolution_relabel(),
             Action::NextSpan => self.step_cluster(1),
             Action::PrevSpan => self.step_cluster(-1),
             Action::NextClaim => {
@@ -328,27 +329,25 @@ impl App {
             self.status = Status::Info(strings::NO_CLUSTERS.to_owned());
             return;
         }
-        let Some(mut outcome) = resolve(&c.record.output, &arb.sources, &arb.d, arb.cluster, how)
+        let Some(outcome) = resolve(&c.record.output, &arb.sources, &arb.d, arb.cluster, how)
         else {
             self.status = Status::Info(strings::NO_SUCH_LANE.to_owned());
             return;
         };
-        // Spans of sources without a hallucination type (the ensemble's `ensemble`) come back
-        // unlabeled when no source in the cluster has one: they take the label an edit would
-        // (else the export writes a span without a label).
+        // The taken side's labels, else the cluster's; spans of sources without a
+        // hallucination type (the ensemble's `ensemble`) come back unlabeled when no source in
+        // the cluster has one: the label picker asks (never the record's type).
         if outcome.spans.iter().any(|s| s.label.is_empty()) {
-            let label = self.cluster_label(arb.cluster);
-            for s in outcome.spans.iter_mut().filter(|s| s.label.is_empty()) {
-                s.label.clone_from(&label);
-            }
+            self.settle_labeled(outcome.spans, &what);
+        } else {
+            self.commit_outcome(&outcome, &what);
         }
-        self.commit_outcome(&outcome, &what);
     }
 
     /// Save `outcome` for the selected cluster as `resolve` rows (see the module doc); on
     /// success go to the next unresolved disputed cluster. The rows are saved in one
     /// transaction: a resolution is saved whole or not at all.
-    fn commit_outcome(&mut self, outcome: &Outcome, how: &str) {
+    pub(super) fn commit_outcome(&mut self, outcome: &Outcome, how: &str) {
         let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
             return;
         };
@@ -388,6 +387,9 @@ impl App {
                 .is_some_and(|a| a.d.disputed().all(|(i, _)| self.is_resolved(i)));
             if all {
                 msg = format!("{msg} · {}", strings::ALL_RESOLVED);
+            }
+            if let Some(ty) = self.typed_without_span() {
+                msg = format!("{msg} · {}", strings::typed_no_span(&ty));
             }
             self.status = Status::Saved(msg);
         }
@@ -431,38 +433,26 @@ impl App {
     }
 
     pub(super) fn settle_mode(&mut self, action: Action) {
+        // Where the edit started, read before Enter leaves the edit.
+        let version = match &self.mode {
+            ModeState::Settle { version, .. } => *version,
+            _ => 0,
+        };
         let Some((Edited::Cluster(cluster), bounds, _)) = self.boundary_key(action) else {
             return;
         };
-        let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
+        let Ok(c) = &self.cur else { return };
+        if self.arb.as_ref().map(|a| a.cluster) != Some(cluster) {
             return;
-        };
-        let label = self.cluster_label(cluster);
-        let span = Span::new(&c.record.output, bounds.start, bounds.end, label);
-        let Some(outcome) = settle(&c.record.output, &arb.sources, &arb.d, cluster, vec![span])
-        else {
-            return;
-        };
-        self.commit_outcome(&outcome, "edit");
-    }
-
-    /// The label a hand-made resolution takes: the cluster's first gold label, else any
-    /// source's, else the record's type.
-    fn cluster_label(&self, cluster: usize) -> String {
-        let (Ok(c), Some(arb)) = (&self.cur, &self.arb) else {
-            return String::new();
-        };
-        let Some(cl) = arb.d.clusters.get(cluster) else {
-            return String::new();
-        };
-        cl.sources
-            .iter()
-            .filter(|p| Some(p.source) == arb.d.gold)
-            .chain(&cl.sources)
-            .flat_map(|p| &p.labels)
-            .find(|l| !l.is_empty())
-            .cloned()
-            .or_else(|| c.record.corruption_type.clone())
-            .unwrap_or_default()
+        }
+        // The label of the side the edit started from (else the cluster's; else the picker).
+        let from = self.edit_label_span(version);
+        let mut span = Span::new(&c.record.output, bounds.start, bounds.end, "");
+        if let Some(f) = from {
+            span.label = f.label;
+            span.category = f.category;
+            span.subcategory = f.subcategory;
+        }
+        self.settle_labeled(vec![span], "edit");
     }
 }

@@ -325,6 +325,11 @@ impl App {
     pub(super) fn picked(&mut self, kind: &PickerKind, i: usize) {
         match kind {
             PickerKind::TakeSource => self.take(i + 1),
+            PickerKind::ResolutionLabel {
+                cluster,
+                spans,
+                how,
+            } => self.resolution_label_picked(*cluster, spans, how, i),
             PickerKind::Retype { types } => {
                 if let Some(t) = types.get(i) {
                     self.retype(t);

@@ -39,7 +39,7 @@ impl App {
 
     /// The sources' versions of the selected cluster, by lane (1 first): each the hull of what
     /// the source covers there, with its lane number; a lane that covers nothing is left out.
-    fn versions(&self) -> Vec<(usize, Bounds)> {
+    pub(super) fn versions(&self) -> Vec<(usize, Bounds)> {
         let Some(arb) = &self.arb else {
             return Vec::new();
         };

@@ -39,6 +39,16 @@ pub enum PickerKind {
     RemoveReason,
     /// Which source's version of the cluster to take (arbitration, sources past 9).
     TakeSource,
+    /// The label of a resolution's spans `[start, end)` in cluster `cluster` (arbitration):
+    /// no source gives one, or `r` relabels them; `how` is the resolution's reason.
+    ResolutionLabel {
+        /// The cluster (index into the record's clusters).
+        cluster: usize,
+        /// The spans, each taking the label chosen.
+        spans: Vec<(usize, usize)>,
+        /// How the cluster is resolved (`edit`, `take gold`, `relabel`).
+        how: String,
+    },
     /// The record's new type, one of `types` (the rows).
     Retype {
         /// The types offered, in row order.

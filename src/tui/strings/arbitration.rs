@@ -77,3 +77,33 @@ pub const NO_VERSIONS: &str = "no source covers anything here: the edit starts f
 pub fn more_lanes(k: usize) -> String {
     format!("+{k} more")
 }
+
+/// `r` on a cluster not resolved yet.
+pub const RELABEL_UNRESOLVED: &str =
+    "r relabels a resolution's span: resolve the cluster first (a take, U, I or t)";
+
+/// `r` on a cluster whose resolution keeps no span.
+pub const RELABEL_NOTHING_KEPT: &str = "the cluster's resolution keeps no span: nothing to relabel";
+
+/// No source of the cluster gives the resolution's span a label: the picker opens.
+pub const PICK_RESOLUTION_LABEL: &str =
+    "no source here gives the span a label: pick one (Esc: nothing saved)";
+
+/// The record on screen keeps its hallucination type and no span (an open item at export).
+#[must_use]
+pub fn typed_no_span(ty: &str) -> String {
+    format!(
+        "typed {ty} with no span left: c reclassifies it clean, T retypes it, R removes it \
+         (export lists it as an open item)"
+    )
+}
+
+/// The label picker's title for a resolution's spans.
+#[must_use]
+pub fn pick_resolution_label(spans: &[(usize, usize)]) -> String {
+    let at: Vec<String> = spans.iter().map(|(a, b)| format!("[{a}, {b})")).collect();
+    format!("Label of the resolution {}", at.join(" "))
+}
+
+/// The arbitration edit's line when no side gives its span a label (the picker asks on Enter).
+pub const EDIT_NO_LABEL: &str = " (no label: Enter asks for one)";

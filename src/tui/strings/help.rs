@@ -114,6 +114,9 @@ pub fn describe_in(mode: Mode, a: Action) -> &'static str {
         (Mode::Arbitrate, Action::Adjust) => "edit: set the cluster's span yourself (adjust keys)",
         (Mode::Arbitrate, Action::AcceptAll) => "accept the record's other spans, next record",
         (Mode::Arbitrate, Action::Arbitrate) => "back to the review screen",
+        (Mode::Arbitrate, Action::Relabel) => {
+            "relabel the span(s) the cluster's resolution keeps (a new resolution)"
+        }
         (Mode::Stats, Action::Cancel) => "close",
         _ => describe(a),
     }
@@ -243,6 +246,9 @@ pub fn hint_actions(mode: Mode) -> &'static [Action] {
             Action::Undo,
             Action::PlaceClaim,
             Action::DismissClaim,
+            Action::Relabel,
+            Action::Clean,
+            Action::Remove,
             Action::Stats,
             Action::Arbitrate,
             Action::Quit,

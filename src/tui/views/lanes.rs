@@ -398,6 +398,10 @@ fn cluster_panel(frame: &mut Frame<'_>, area: Rect, app: &App, c: &Current, arb:
         }
     }
     if let ModeState::Settle { bounds, .. } = &app.mode {
+        // The label saved: the side the edit started from (none yet: the picker will ask).
+        let label = app
+            .edit_label()
+            .map_or_else(|| strings::EDIT_NO_LABEL.to_owned(), |l| format!(" {l}"));
         lines.push(Line::from(vec![
             Span::styled(
                 format!("edit: [{}, {}) ", bounds.start, bounds.end),
@@ -409,7 +413,14 @@ fn cluster_panel(frame: &mut Frame<'_>, area: Rect, app: &App, c: &Current, arb:
                     .slice(&c.record.output, bounds.start, bounds.end)
                     .unwrap_or(""),
             )),
+            Span::styled(label, th.dim()),
         ]));
+    }
+    if let Some(ty) = app.typed_without_span() {
+        lines.push(Line::from(Span::styled(
+            strings::typed_no_span(&ty),
+            th.stale(),
+        )));
     }
     if !arb.d.problems.is_empty() {
         lines.push(Line::from(Span::styled(

@@ -204,6 +204,7 @@ pub fn picker(frame: &mut Frame<'_>, area: Rect, app: &App) {
         PickerKind::RemoveReason => strings::PICK_REMOVE.to_owned(),
         PickerKind::TakeSource => strings::PICK_SOURCE.to_owned(),
         PickerKind::Retype { .. } => strings::PICK_TYPE.to_owned(),
+        PickerKind::ResolutionLabel { spans, .. } => strings::pick_resolution_label(spans),
     };
     let title = if typed.is_empty() {
         title
