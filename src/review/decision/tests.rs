@@ -500,3 +500,62 @@ fn rows_for_missing(
     };
     resolution_decisions(rec, &replay(rec, &[]), d, &s, base)
 }
+
+/// Issue 21 (1): a resolution settles every span of its cluster, whoever added it. ana adds
+/// 東京 (a span the gold lacks); the arbiter's edit of that cluster to the same bounds settles
+/// ana's `added:` span instead of adding a second copy beside it.
+#[test]
+fn a_resolution_settles_a_reviewers_added_span_instead_of_copying_it() {
+    use crate::model::{Source, SourceRole};
+    use crate::review::disagreement::{cluster, resolve, settle, Options, Resolution};
+    let mut rec = record();
+    rec.sources[0].spans.truncate(1);
+    let mut ana = Decision::new(&rec, "ds", "ana", ActionKind::Add);
+    ana.id = 1;
+    ana.span_key = Some("added:a1".into());
+    ana.after = Some(value(15, 17, "overgeneration"));
+    let mine = vec![
+        Span::new(&rec.output, 8, 12, "contradiction"),
+        Span::new(&rec.output, 15, 17, "overgeneration"),
+    ];
+    let mut sources = rec.sources.clone();
+    sources.push(Source::new("reviewer:ana", SourceRole::Annotator, mine));
+    let d = cluster(&rec.output, &sources, &Options::default());
+    let (at, _) = d.disputed().next().expect("the added span is disputed");
+    let review = replay(&rec, std::slice::from_ref(&ana));
+    let base = Decision::new(&rec, "ds", "lead", ActionKind::Resolve);
+    let edit = settle(
+        &rec.output,
+        &sources,
+        &d,
+        at,
+        vec![Span::new(&rec.output, 15, 17, "overgeneration")],
+    )
+    .expect("cluster");
+    let take = resolve(&rec.output, &sources, &d, at, Resolution::Take(1)).expect("cluster");
+    let drop = resolve(&rec.output, &sources, &d, at, Resolution::DropAll).expect("cluster");
+    for (outcome, kept) in [(&edit, 1), (&take, 1), (&drop, 0)] {
+        let s = Settling {
+            cluster: at,
+            outcome,
+            reason: "test",
+            group: "g1",
+        };
+        let mut log = vec![ana.clone()];
+        for (i, mut r) in resolution_decisions(&rec, &review, &d, &s, &base)
+            .into_iter()
+            .enumerate()
+        {
+            assert_eq!(r.span_key.as_deref(), Some("added:a1"), "{r:?}");
+            r.id = 2 + i64::try_from(i).expect("small");
+            log.push(r);
+        }
+        let spans: Vec<(usize, usize)> = replay(&rec, &log)
+            .kept_spans(&rec.output)
+            .iter()
+            .filter(|s| s.start >= 15)
+            .map(|s| (s.start, s.end))
+            .collect();
+        assert_eq!(spans, vec![(15, 17); kept]);
+    }
+}
