@@ -153,9 +153,11 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
     } else {
         s.push_str(
             "Per disputed cluster (and judge claim): one vote per source per cluster, however \
-             many spans its resolution settled into (the latest resolution of a cluster \
-             stands); upheld rate = upheld / (upheld + dismissed). Per span: one per `resolve` \
-             decision (a span a resolution settles).\n\n\
+             many spans its resolution settled into; upheld rate = upheld / (upheld + \
+             dismissed). Per span: one per `resolve` decision (a span a resolution settles). \
+             Only the resolution in force counts, here and in the disputed spans above: a \
+             cluster resolved again supersedes its earlier resolution, which the verdicts keep \
+             with `superseded_by`.\n\n\
              | Source | Clusters upheld | Clusters dismissed | Upheld rate (clusters) | \
              Spans upheld | Spans dismissed |\n|---|---:|---:|---:|---:|---:|\n",
         );
