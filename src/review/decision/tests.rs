@@ -452,7 +452,7 @@ fn a_resolution_keys_its_rows_and_a_second_one_drops_what_the_first_added() {
         rows[0].after.as_ref().map(|a| (a.start, a.end)),
         Some((8, 11))
     );
-    assert_eq!(rows[0].upheld, ["det"]);
+    assert_eq!(rows[0].upheld, ["gold", "det"], "25° keeps the gold's 25°C too");
     assert_eq!(rows[0].note.as_deref(), Some("resolution g1"));
     // Taking it on the second cluster adds 東京 👋 under the group's key.
     let mut log: Vec<Decision> = Vec::new();
