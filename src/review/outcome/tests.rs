@@ -477,9 +477,10 @@ fn a_resolutions_unit_is_its_cluster_else_its_group_else_itself_never_its_text()
     assert_eq!(votes::unit(&d), "claim 2");
 }
 
-/// Issue 21 (5): a cluster resolved, then re-resolved (an edit of the resolution, as #340 then
-/// #341 on `00622__contradiction`): only the resolution in force counts, per span and per
-/// cluster; the verdict keeps both, the first marked `superseded_by` the second.
+/// Issue 21 (5): a cluster resolved, then re-resolved twice (an edit of the resolution, as #340
+/// then #341 on `00622__contradiction`): only the resolution in force counts, per span and per
+/// cluster; the verdict keeps all three, the earlier ones marked `superseded_by` the one in
+/// force.
 #[test]
 fn a_superseded_resolution_counts_nowhere_and_its_verdict_names_the_one_that_replaced_it() {
     let rec = record("s°", "contradiction");
@@ -496,7 +497,8 @@ fn a_superseded_resolution_counts_nowhere_and_its_verdict_names_the_one_that_rep
         })
     };
     let first = resolve(&mut log, "g1", 11, "det", "gold");
-    let second = resolve(&mut log, "g2", 12, "gold", "det");
+    let second = resolve(&mut log, "g2", 10, "det", "gold");
+    let third = resolve(&mut log, "g4", 12, "gold", "det");
     // An unrelated cluster's resolution stands on its own.
     let other = log.push(&rec, "lead", ActionKind::Resolve, |d| {
         d.span_key = key("gold:1");
@@ -536,8 +538,14 @@ fn a_superseded_resolution_counts_nowhere_and_its_verdict_names_the_one_that_rep
         .iter()
         .map(|d| (d.decision, d.superseded_by))
         .collect();
+    // Both earlier resolutions name the one in force.
     assert_eq!(
         marks,
-        [(first, Some(second)), (second, None), (other, None)]
+        [
+            (first, Some(third)),
+            (second, Some(third)),
+            (third, None),
+            (other, None)
+        ]
     );
 }

@@ -62,8 +62,9 @@ pub struct Dispute {
     pub dismissed: Vec<String>,
     /// Who resolved it.
     pub reviewer: String,
-    /// The resolution that replaced it (the id of its first row), or `null` while it is in
-    /// force ([`super::votes::superseded`]): a superseded resolution counts nowhere.
+    /// The resolution in force that replaced it (the id of its first row), or `null` while it
+    /// is in force itself ([`super::votes::superseded`]): a superseded resolution counts
+    /// nowhere.
     pub superseded_by: Option<i64>,
 }
 

@@ -114,8 +114,8 @@ pub fn votes<'a>(decisions: impl IntoIterator<Item = &'a Decision>) -> Vec<Vote>
 /// The superseded `resolve` rows among `decisions` (pass the decisions in force, in log
 /// order), each with the resolution that replaced it: per record and unit ([`unit`]), the
 /// resolutions (the rows sharing a [`Decision::group`], else one row) in the order of their
-/// latest row; each but the last is replaced by the next, named by the id of its first row.
-/// Rows of the standing resolutions are not listed.
+/// latest row; the last stands, and every earlier one is superseded by it, named by the id of
+/// its first row. Rows of the standing resolutions are not listed.
 #[must_use]
 pub fn superseded<'a>(decisions: impl IntoIterator<Item = &'a Decision>) -> HashMap<i64, i64> {
     // (record, unit) -> resolutions, each (group, row ids), in order of first appearance.
@@ -135,9 +135,10 @@ pub fn superseded<'a>(decisions: impl IntoIterator<Item = &'a Decision>) -> Hash
     let mut out = HashMap::new();
     for mut list in units.into_values() {
         list.sort_by_key(|(_, ids)| ids.iter().copied().max());
-        for w in list.windows(2) {
-            let by = w[1].1.iter().copied().min().unwrap_or_default();
-            for &id in &w[0].1 {
+        let Some((_, last)) = list.pop() else { continue };
+        let by = last.iter().copied().min().unwrap_or_default();
+        for (_, ids) in list {
+            for id in ids {
                 out.insert(id, by);
             }
         }
