@@ -559,3 +559,44 @@ fn a_resolution_settles_a_reviewers_added_span_instead_of_copying_it() {
         assert_eq!(spans, vec![(15, 17); kept]);
     }
 }
+
+/// Issue 21 (1), in a log saved before resolutions named reviewers' added spans (the real run's
+/// `00599__clean`): ana adds 東京, the arbiter's resolution of that cluster adds the same span
+/// under its own key. Replayed, the resolution settles every span of its cluster: ana's copy
+/// is dropped, one span is left; a span outside the cluster (25°C) is untouched.
+#[test]
+fn a_resolution_drops_the_spans_of_its_cluster_its_rows_do_not_name() {
+    let mut log = Log::new();
+    log.push(ActionKind::Add, |d| {
+        d.reviewer = "ana".into();
+        d.span_key = Some("added:a1".into());
+        d.after = Some(value(15, 17, "overgeneration"));
+    });
+    log.push(ActionKind::Resolve, |d| {
+        d.reviewer = "lead".into();
+        d.span_key = Some("added:g1-0".into());
+        d.after = Some(value(15, 17, "overgeneration"));
+        d.unit = Some(Unit::Cluster { start: 15, end: 17 });
+        d.group = Some("g1".into());
+        d.reason = Some("edit".into());
+    });
+    let r = log.review();
+    let kept: Vec<(&str, usize, usize)> = r
+        .spans
+        .iter()
+        .filter(|s| s.kept())
+        .map(|s| (s.current.label.as_str(), s.current.start, s.current.end))
+        .collect();
+    // gold:1 (東京 as read) is in the cluster too, and the resolution did not name it.
+    assert_eq!(
+        kept,
+        [("contradiction", 8, 12), ("overgeneration", 15, 17)]
+    );
+    let a1 = r.span(&SpanKey::Added("a1".into())).expect("ana's span");
+    assert_eq!(
+        a1.status,
+        SpanStatus::Dropped {
+            reason: Some("edit".into())
+        }
+    );
+}
