@@ -16,7 +16,7 @@ mod review_span;
 mod values;
 
 pub use record_outcome::{kept_text, OutcomeKind, RecordOutcome, OTHER_REASON};
-pub use replay::{active_ids, redo_target, replay, undo_target, InForce};
+pub use replay::{active_ids, redo_target, replay, replay_seen, undo_target, InForce};
 pub use resolved::{in_resolution, resolution_decisions, Settling};
 pub use review_span::{ReviewSpan, SpanStatus};
 pub use values::{SpanKey, SpanValue, Unit};

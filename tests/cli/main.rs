@@ -5,6 +5,7 @@ mod agreement;
 mod app_harness;
 mod apply;
 mod arbitrate;
+mod arbitration_rules;
 mod architecture;
 mod array_positions;
 mod assign;

@@ -1,5 +1,6 @@
 //! Reading a decision log: which decisions are in force (undo and redo), replaying them onto
-//! a record, and what the next undo or redo would target.
+//! a record (also as one reviewer saw it, [`replay_seen`]), and what the next undo or redo would
+//! target.
 
 use std::collections::{HashMap, HashSet};
 
@@ -114,6 +115,39 @@ fn settle_cluster(
             };
         }
     }
+}
+
+/// One reviewer's result on `record`: `reviewer`'s decisions in `log` (the record's log of the
+/// reviewers' decisions, any order; the caller leaves out the arbiter's) replayed, in log order,
+/// onto what their screen showed them: every other reviewer's decision in `log` made before
+/// their last verdict in force ([`ActionKind::is_verdict`]). A decision means what the reviewer
+/// saw: an `A` after ana's drop keeps the span dropped, an `a` or `A` after bo's widening keeps
+/// the widened span, an `a` of bo's added span keeps it; decisions made after their last
+/// verdict were not on screen when they decided. Only their own decisions are listed as
+/// applied or stale.
+#[must_use]
+pub fn replay_seen(record: &Record, reviewer: &str, log: &[Decision]) -> RecordReview {
+    let mine: Vec<Decision> = log
+        .iter()
+        .filter(|d| d.reviewer == reviewer && d.record_id == record.id)
+        .cloned()
+        .collect();
+    let active = active_ids(&mine);
+    let hash = record.content_hash();
+    let last = mine
+        .iter()
+        .filter(|d| d.action.is_verdict() && active.contains(d.id) && d.record_hash == hash)
+        .map(|d| d.id)
+        .max();
+    let shown: Vec<Decision> = log
+        .iter()
+        .filter(|d| d.reviewer == reviewer || last.is_some_and(|l| d.id < l))
+        .cloned()
+        .collect();
+    let mut review = replay(record, &shown);
+    review.applied.retain(|d| d.reviewer == reviewer);
+    review.stale.retain(|d| d.reviewer == reviewer);
+    review
 }
 
 /// The decision `u` reverts: the latest decision in force in `log` (one reviewer's log for one

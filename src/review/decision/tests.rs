@@ -560,6 +560,60 @@ fn a_resolution_settles_a_reviewers_added_span_instead_of_copying_it() {
     }
 }
 
+/// Issue 21 (4): a decision means what the reviewer saw. ana drops 25°C; bo adds 👋; cy,
+/// shown both, presses `A`: cy's result agrees with the drop and keeps bo's span (replaying
+/// cy's decisions alone kept 25°C and not 👋). ana's drop of 東京, made after cy's last
+/// verdict, was never on cy's screen. dan accepts bo's added span with `a`: dan keeps it.
+#[test]
+fn a_reviewers_result_is_their_decisions_on_what_their_screen_showed() {
+    fn by(who: &'static str) -> impl Fn(&mut Decision) {
+        move |d| d.reviewer = who.to_owned()
+    }
+    let mut log = Log::new();
+    log.push(ActionKind::Drop, |d| {
+        by("ana")(d);
+        d.span_key = Some("gold:0".into());
+    });
+    log.push(ActionKind::Add, |d| {
+        by("bo")(d);
+        d.span_key = Some("added:b1".into());
+        d.after = Some(value(18, 19, "contradiction"));
+    });
+    log.push(ActionKind::AcceptAll, by("cy"));
+    log.push(ActionKind::Accept, |d| {
+        by("dan")(d);
+        d.span_key = Some("added:b1".into());
+    });
+    log.push(ActionKind::Drop, |d| {
+        by("ana")(d);
+        d.span_key = Some("gold:1".into());
+    });
+    let texts = |r: &RecordReview| -> Vec<String> {
+        r.kept_spans(&log.rec.output)
+            .into_iter()
+            .map(|s| s.text)
+            .collect()
+    };
+    let cy = replay_seen(&log.rec, "cy", &log.rows);
+    assert_eq!(texts(&cy), ["東京", "👋"]);
+    assert!(cy.is_reviewed() && cy.has_verdict());
+    assert_eq!(cy.applied.len(), 1, "only cy's own decisions are cy's");
+    // Alone, cy's `A` keeps the spans as read: what stats used to report.
+    let alone: Vec<Decision> = log
+        .rows
+        .iter()
+        .filter(|d| d.reviewer == "cy")
+        .cloned()
+        .collect();
+    assert_eq!(texts(&replay(&log.rec, &alone)), ["25°C", "東京"]);
+    let dan = replay_seen(&log.rec, "dan", &log.rows);
+    assert!(texts(&dan).contains(&"👋".to_owned()), "{:?}", texts(&dan));
+    // ana dropped 東京 with bo's 👋 on her screen, and left it.
+    assert_eq!(texts(&replay_seen(&log.rec, "ana", &log.rows)), ["👋"]);
+    // Someone with no verdict has no result to speak of.
+    assert!(!replay_seen(&log.rec, "eve", &log.rows).has_verdict());
+}
+
 /// Issue 21 (1), in a log saved before resolutions named reviewers' added spans (the real run's
 /// `00599__clean`): ana adds 東京, the arbiter's resolution of that cluster adds the same span
 /// under its own key. Replayed, the resolution settles every span of its cluster: ana's copy
