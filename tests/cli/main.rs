@@ -35,6 +35,7 @@ mod monkey;
 mod monkey_checks;
 mod monkey_found;
 mod output_failures;
+mod override_notice;
 mod pg_server;
 mod prodigy;
 mod queue_filters;

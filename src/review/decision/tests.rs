@@ -654,3 +654,47 @@ fn a_resolution_drops_the_spans_of_its_cluster_its_rows_do_not_name() {
         }
     );
 }
+
+/// Issue 21 (8): the override notice's rule. ana's drop overrides cy's `A` (which accepted the
+/// span); cy's accept overrides ana's `c`; agreeing is no override, nor is overriding oneself.
+#[test]
+fn an_override_of_an_accept_all_or_a_clean_is_found() {
+    let rec = record();
+    let made = |id: i64, who: &str, action: ActionKind, key: Option<&str>| {
+        let mut d = Decision::new(&rec, "ds", who, action);
+        d.id = id;
+        d.span_key = key.map(str::to_owned);
+        d.before = key.map(|_| value(8, 12, "contradiction"));
+        d
+    };
+    let id = |o: Option<&Decision>| o.map(|d| d.id);
+    // ana drops 25°C after cy accepted the record whole.
+    let prior = [made(1, "cy", ActionKind::AcceptAll, None)];
+    let drop = made(2, "ana", ActionKind::Drop, Some("gold:0"));
+    assert_eq!(id(overridden(&prior, &drop, "ana")), Some(1));
+    let accept = made(2, "ana", ActionKind::Accept, Some("gold:0"));
+    assert_eq!(id(overridden(&prior, &accept, "ana")), None, "agrees");
+    assert_eq!(id(overridden(&prior, &drop, "cy")), None, "one's own");
+    // A span decided after the accept-all: that decision is what a drop overrides.
+    let mut later = prior.to_vec();
+    later.push(made(2, "bo", ActionKind::Adjust, Some("gold:0")));
+    later[1].after = Some(value(8, 11, "contradiction"));
+    let drop3 = made(3, "ana", ActionKind::Drop, Some("gold:0"));
+    assert_eq!(id(overridden(&later, &drop3, "ana")), Some(2));
+    // cy accepts 東京 after ana reclassified the record clean: the accept reopens it.
+    let prior = [made(1, "ana", ActionKind::Clean, None)];
+    let accept = made(2, "cy", ActionKind::Accept, Some("gold:1"));
+    assert_eq!(id(overridden(&prior, &accept, "cy")), Some(1));
+    let all = made(2, "cy", ActionKind::AcceptAll, None);
+    assert_eq!(id(overridden(&prior, &all, "cy")), Some(1));
+    let drop = made(2, "cy", ActionKind::Drop, Some("gold:1"));
+    assert_eq!(id(overridden(&prior, &drop, "cy")), None, "a drop keeps it clean");
+    // A clean over bo's accept of a span; an undone accept is not in force.
+    let mut prior = vec![made(1, "bo", ActionKind::Accept, Some("gold:0"))];
+    let clean = made(3, "ana", ActionKind::Clean, None);
+    assert_eq!(id(overridden(&prior, &clean, "ana")), Some(1));
+    let mut undo = made(2, "bo", ActionKind::Undo, None);
+    undo.target = Some(1);
+    prior.push(undo);
+    assert_eq!(id(overridden(&prior, &clean, "ana")), None);
+}
