@@ -54,13 +54,20 @@ fn resolve(store: &Store, ds: &Dataset, rec: &Record, spans: &[(usize, usize)]) 
     let mut shown = rec.clone();
     judges.attach(&mut shown);
     let a = Arbitration::of(&shown, &Options::default());
-    let (k, _) = a.disagreement.disputed().next().expect("a disputed cluster");
+    let (k, _) = a
+        .disagreement
+        .disputed()
+        .next()
+        .expect("a disputed cluster");
     let result = spans
         .iter()
         .map(|&(s, e)| Span::new(&rec.output, s, e, "overgeneration"))
         .collect();
     let outcome = settle(&rec.output, &a.sources, &a.disagreement, k, result).expect("cluster");
-    let review = replay(rec, &store.record_decisions(&ds.name, &rec.id).expect("log"));
+    let review = replay(
+        rec,
+        &store.record_decisions(&ds.name, &rec.id).expect("log"),
+    );
     let settling = Settling {
         cluster: k,
         outcome: &outcome,
@@ -103,7 +110,13 @@ fn team(dir: &Path) -> (PathBuf, Vec<i64>, Vec<i64>) {
 }
 
 fn run(args: &[&std::ffi::OsStr]) -> Vec<u8> {
-    bin().args(args).assert().success().get_output().stdout.clone()
+    bin()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone()
 }
 
 /// The report's count on the row `name`.
@@ -200,7 +213,10 @@ fn a_resolution_of_a_reviewers_added_span_exports_it_once() {
         .collect();
     assert_eq!(
         labels,
-        [(88, 97, "40.748817".into()), (118, 129, "110 minutes".into())]
+        [
+            (88, 97, "40.748817".into()),
+            (118, 129, "110 minutes".into())
+        ]
     );
     assert_eq!(count(&e.report, "Spans added"), Some(1), "{}", e.report);
 }
@@ -220,11 +236,19 @@ fn a_re_resolved_cluster_counts_once_and_marks_the_superseded_resolution() {
         .as_array()
         .expect("disputes")
         .iter()
-        .map(|d| (d["decision"].as_i64().expect("id"), d["superseded_by"].clone()))
+        .map(|d| {
+            (
+                d["decision"].as_i64().expect("id"),
+                d["superseded_by"].clone(),
+            )
+        })
         .collect();
     assert_eq!(
         marks,
-        [(e.first[0], Value::from(e.second[0])), (e.second[0], Value::Null)]
+        [
+            (e.first[0], Value::from(e.second[0])),
+            (e.second[0], Value::Null)
+        ]
     );
 }
 

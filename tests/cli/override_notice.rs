@@ -56,7 +56,11 @@ fn an_accept_over_another_reviewers_clean_says_it_overrides_it() {
     assert!(s.contains("overrides ana's clean"), "{s}");
     // Agreeing says nothing of the kind: bo's accept after cy's.
     let path = dir.path().join("team ’.sqlite");
-    let mut bo = open_as(&review_files(), &Rc::new(Store::open(&path).expect("db")), "bo");
+    let mut bo = open_as(
+        &review_files(),
+        &Rc::new(Store::open(&path).expect("db")),
+        "bo",
+    );
     bo.update(Action::Accept);
     assert!(!saved(&bo).contains("overrides"), "{}", saved(&bo));
 }

@@ -36,9 +36,10 @@ fn effect(d: &Decision) -> Effect<'_> {
         {
             Effect::AsIs
         }
-        (ActionKind::Adjust | ActionKind::Relabel | ActionKind::Add | ActionKind::Resolve, Some(a)) => {
-            Effect::As(a)
-        }
+        (
+            ActionKind::Adjust | ActionKind::Relabel | ActionKind::Add | ActionKind::Resolve,
+            Some(a),
+        ) => Effect::As(a),
         (ActionKind::Clean, _) => Effect::Clean,
         (ActionKind::Remove, _) => Effect::Removed,
         _ => Effect::Other,

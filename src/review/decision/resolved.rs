@@ -61,7 +61,10 @@ pub fn resolution_decisions(
         let overlaps = s.current.start < cl.end && cl.start < s.current.end;
         if matches!(s.key, SpanKey::Added(_)) && s.kept() && overlaps {
             let v = &s.current;
-            candidates.push((s.key.clone(), Span::new(&record.output, v.start, v.end, &*v.label)));
+            candidates.push((
+                s.key.clone(),
+                Span::new(&record.output, v.start, v.end, &*v.label),
+            ));
         }
     }
     let spans: Vec<Span> = candidates.iter().map(|(_, s)| s.clone()).collect();

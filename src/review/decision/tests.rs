@@ -452,7 +452,11 @@ fn a_resolution_keys_its_rows_and_a_second_one_drops_what_the_first_added() {
         rows[0].after.as_ref().map(|a| (a.start, a.end)),
         Some((8, 11))
     );
-    assert_eq!(rows[0].upheld, ["gold", "det"], "25° keeps the gold's 25°C too");
+    assert_eq!(
+        rows[0].upheld,
+        ["gold", "det"],
+        "25° keeps the gold's 25°C too"
+    );
     assert_eq!(rows[0].note.as_deref(), Some("resolution g1"));
     // Taking it on the second cluster adds 東京 👋 under the group's key.
     let mut log: Vec<Decision> = Vec::new();
@@ -642,10 +646,7 @@ fn a_resolution_drops_the_spans_of_its_cluster_its_rows_do_not_name() {
         .map(|s| (s.current.label.as_str(), s.current.start, s.current.end))
         .collect();
     // gold:1 (東京 as read) is in the cluster too, and the resolution did not name it.
-    assert_eq!(
-        kept,
-        [("contradiction", 8, 12), ("overgeneration", 15, 17)]
-    );
+    assert_eq!(kept, [("contradiction", 8, 12), ("overgeneration", 15, 17)]);
     let a1 = r.span(&SpanKey::Added("a1".into())).expect("ana's span");
     assert_eq!(
         a1.status,
@@ -688,7 +689,11 @@ fn an_override_of_an_accept_all_or_a_clean_is_found() {
     let all = made(2, "cy", ActionKind::AcceptAll, None);
     assert_eq!(id(overridden(&prior, &all, "cy")), Some(1));
     let drop = made(2, "cy", ActionKind::Drop, Some("gold:1"));
-    assert_eq!(id(overridden(&prior, &drop, "cy")), None, "a drop keeps it clean");
+    assert_eq!(
+        id(overridden(&prior, &drop, "cy")),
+        None,
+        "a drop keeps it clean"
+    );
     // A clean over bo's accept of a span; an undone accept is not in force.
     let mut prior = vec![made(1, "bo", ActionKind::Accept, Some("gold:0"))];
     let clean = made(3, "ana", ActionKind::Clean, None);

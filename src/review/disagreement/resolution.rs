@@ -192,7 +192,11 @@ pub fn settle(
     };
     let (mut upheld, mut dismissed) = (Vec::new(), Vec::new());
     for p in &c.sources {
-        let own: Vec<&Span> = p.spans.iter().map(|&i| &sources[p.source].spans[i]).collect();
+        let own: Vec<&Span> = p
+            .spans
+            .iter()
+            .map(|&i| &sources[p.source].spans[i])
+            .collect();
         let agrees = if own.is_empty() {
             compare(&p.coverage, &coverage, &text, &d.options).1
         } else {

@@ -551,7 +551,12 @@ fn upheld_means_a_hallucination_kept_there_with_its_label_whatever_the_bounds() 
     let srcs = vec![
         source(VOL, GOLD, SourceRole::Gold, &[(14, 34, X)]),
         source(VOL, "det", SourceRole::Detector, &[(14, 36, "")]),
-        source(VOL, "ana", SourceRole::Annotator, &[(25, 34, "overgeneration")]),
+        source(
+            VOL,
+            "ana",
+            SourceRole::Annotator,
+            &[(25, 34, "overgeneration")],
+        ),
         source(VOL, "cy", SourceRole::Annotator, &[(37, 42, X)]),
     ];
     // The judge says the gold label is right and claims "porte B12".
@@ -559,7 +564,10 @@ fn upheld_means_a_hallucination_kept_there_with_its_label_whatever_the_bounds() 
     let d = cluster_judged(VOL, &srcs, &v, &Options::default());
     assert_eq!((d.clusters[0].start, d.clusters[0].end), (14, 36));
     let settled = |spans: &[(usize, usize, &str)]| {
-        let spans = spans.iter().map(|&(a, b, l)| Span::new(VOL, a, b, l)).collect();
+        let spans = spans
+            .iter()
+            .map(|&(a, b, l)| Span::new(VOL, a, b, l))
+            .collect();
         let out = settle(VOL, &srcs, &d, 0, spans).expect("cluster");
         (out.upheld, out.dismissed)
     };

@@ -135,7 +135,9 @@ pub fn superseded<'a>(decisions: impl IntoIterator<Item = &'a Decision>) -> Hash
     let mut out = HashMap::new();
     for mut list in units.into_values() {
         list.sort_by_key(|(_, ids)| ids.iter().copied().max());
-        let Some((_, last)) = list.pop() else { continue };
+        let Some((_, last)) = list.pop() else {
+            continue;
+        };
         let by = last.iter().copied().min().unwrap_or_default();
         for (_, ids) in list {
             for id in ids {
@@ -149,7 +151,9 @@ pub fn superseded<'a>(decisions: impl IntoIterator<Item = &'a Decision>) -> Hash
 /// The `resolve` rows of the resolutions in force among `decisions` (none superseded), in the
 /// order given.
 #[must_use]
-pub fn standing<'a>(decisions: impl IntoIterator<Item = &'a Decision> + Clone) -> Vec<&'a Decision> {
+pub fn standing<'a>(
+    decisions: impl IntoIterator<Item = &'a Decision> + Clone,
+) -> Vec<&'a Decision> {
     let gone = superseded(decisions.clone());
     decisions
         .into_iter()
