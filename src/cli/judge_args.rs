@@ -15,7 +15,8 @@
 //! [`JudgeArgs::load`] holds decisions on the dataset by more than one reviewer (a `merge-db`
 //! result), each reviewer's reviewed result becomes a source `reviewer:<NAME>`, with no
 //! `--judge`: the gold spans with only that reviewer's decisions in force replayed (their own
-//! undo and redo respected). A reviewer gives an opinion on a record when a decision of theirs
+//! undo and redo respected), onto what their screen showed them: the other reviewers' decisions
+//! made before their last verdict ([`crate::review::decision::replay_seen`]). A reviewer gives an opinion on a record when a decision of theirs
 //! other than flags and notes is in force there: their kept spans (none for a record they
 //! cleaned or removed); reviewer sources hold only the records at least two reviewers gave an
 //! opinion on (one reviewer's changes are the reviewed result, not a dispute). A record one
@@ -37,7 +38,7 @@ use super::to_stderr;
 use crate::formats::judges::{self, JudgeKind, JudgeSpec, Judges, LoadedSource, REVIEWER_PREFIX};
 use crate::formats::Dataset;
 use crate::model::{Source, SourceRole};
-use crate::review::decision::{replay, ActionKind, Decision};
+use crate::review::decision::{replay, replay_seen, ActionKind, Decision};
 use crate::review::disagreement::Options;
 use crate::review::team::{self, Opinion};
 use crate::store::Store;
@@ -315,8 +316,11 @@ pub fn reviewers<'a>(
             }
         };
         let mut opinions: Vec<Opinion> = Vec::new();
-        for (who, ds) in &own[id] {
-            let review = replay(&rec, &owned(ds));
+        // What each one's screen showed counts: the other reviewers' decisions made before
+        // their last verdict (`replay_seen`).
+        let shown: Vec<Decision> = own[id].values().flatten().map(|d| (*d).clone()).collect();
+        for who in own[id].keys() {
+            let review = replay_seen(&rec, who, &shown);
             stale += review.stale.len();
             opinions.extend(Opinion::from_review(&rec.output, who, &review));
         }

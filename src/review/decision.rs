@@ -10,14 +10,16 @@ use serde::{Deserialize, Serialize};
 use crate::model::{Record, Span};
 
 mod flags;
+mod overrides;
 mod record_outcome;
 mod replay;
 mod resolved;
 mod review_span;
 mod values;
 
+pub use overrides::overridden;
 pub use record_outcome::{kept_text, OutcomeKind, RecordOutcome, OTHER_REASON};
-pub use replay::{active_ids, redo_target, replay, undo_target, InForce};
+pub use replay::{active_ids, redo_target, replay, replay_seen, undo_target, InForce};
 pub use resolved::{in_resolution, resolution_decisions, Settling};
 pub use review_span::{ReviewSpan, SpanStatus};
 pub use values::{SpanKey, SpanValue, Unit};

@@ -17,8 +17,10 @@
 //!   file stated differs from `output[start:end]`.
 //! - A record is **reviewed** when at least one decision other than a flag or a note was applied
 //!   to it. Stale decisions are never applied and are counted apart.
-//! - **Disputes** are counted two ways. Per span: the applied `resolve` decisions, one per span
-//!   a resolution settles, upheld when it keeps a span, dropped when it keeps none. Per cluster:
+//! - **Disputes** are counted two ways, over the resolutions in force only (a resolution of a
+//!   cluster re-resolved later is superseded, [`votes::superseded`]). Per span: the `resolve`
+//!   rows, one per span a resolution settles, upheld when it keeps a span, dropped when it keeps
+//!   none. Per cluster:
 //!   a source's upheld rate is `upheld / (upheld + dismissed)` over the disputed clusters (and
 //!   judge claims) whose standing resolution names it, one vote per source per cluster
 //!   ([`votes`]), so a source whose two-span version was taken counts once.
@@ -31,7 +33,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::decision::{ActionKind, RecordOutcome, RecordReview, ReviewSpan};
+use super::decision::{RecordOutcome, RecordReview, ReviewSpan};
 use crate::model::{Record, Span, CLEAN};
 pub use fate::{original_invalid, span_fate, Boundary, SpanFate};
 pub use verdict::{Dispute, LabelView, Reason, Verdict};
@@ -190,7 +192,8 @@ pub struct Tally {
     pub reclassified_clean: usize,
     /// Records removed, by reason.
     pub removed: BTreeMap<String, usize>,
-    /// Per span: applied `resolve` decisions (one per span a resolution settles).
+    /// Per span: `resolve` decisions of the resolutions in force (one per span a resolution
+    /// settles; superseded ones are not counted).
     pub disputes: usize,
     /// Per span: resolve decisions that kept a span.
     pub disputes_upheld: usize,
@@ -247,11 +250,7 @@ impl Tally {
         for s in record.gold_spans() {
             self.ty(&s.label).before += 1;
         }
-        for d in review
-            .applied
-            .iter()
-            .filter(|d| d.action == ActionKind::Resolve)
-        {
+        for d in votes::standing(&review.applied) {
             self.disputes += 1;
             if d.after.is_some() {
                 self.disputes_upheld += 1;

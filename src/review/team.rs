@@ -2,7 +2,8 @@
 //! several of them decided on (`stats`), and each reviewer's pace (`stats --by-reviewer`).
 //!
 //! A reviewer's **opinion** on a record is the record's gold spans with only their own
-//! decisions replayed (their undo and redo respected): their kept spans, none when they
+//! decisions replayed (their undo and redo respected) onto what their screen showed them
+//! ([`super::decision::replay_seen`]): their kept spans, none when they
 //! reclassified it clean or removed it. They have one when a decision of theirs other than
 //! flags and notes is in force there ([`RecordReview::has_verdict`]), as the `reviewer:NAME`
 //! sources read it. On a record with two or more opinions each pair of reviewers is compared with the

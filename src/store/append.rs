@@ -286,7 +286,8 @@ mod tests {
         let saved = store.append_all(&ds, None).expect("saved");
         assert_eq!(saved.len(), 1);
         assert_eq!(saved[0].span_key.as_deref(), Some("gold:0"));
-        assert_eq!(saved[0].upheld, ["det"]);
+        // [3, 9) keeps the gold's [4, 9) too (issue 21's one upheld rule).
+        assert_eq!(saved[0].upheld, [GOLD, "det"]);
         let o = resolve(&rec.output, &rec.sources, &d, 1, Resolution::DropAll).expect("o");
         let ds = resolution_decisions(&rec, &review, &d, &settle(1, &o), &base);
         let saved2 = store.append_all(&ds, None).expect("saved");

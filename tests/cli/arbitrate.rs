@@ -57,14 +57,8 @@ fn disputed_fixture(config: ArbConfig) -> (Rc<Store>, App) {
 fn expected(app: &App, how: Resolution) -> Outcome {
     let c = app.cur.as_ref().expect("record");
     let arb = app.arb.as_ref().expect("arbitration state");
-    resolve(
-        &c.record.output,
-        &c.record.sources,
-        &arb.d,
-        arb.cluster,
-        how,
-    )
-    .expect("resolves")
+    // The screen's sources: a detector's own label (`ensemble`) read as no type.
+    resolve(&c.record.output, &arb.sources, &arb.d, arb.cluster, how).expect("resolves")
 }
 
 /// Move to an unresolved disputed cluster (this record or a later one).

@@ -78,10 +78,13 @@ fn digits_in_a_picker_build_the_number_of_a_source_past_nine() {
         let arb = app.arb.as_ref().expect("arbitration state");
         assert_eq!(arb.lanes.len(), 12, "gold and eleven annotators");
         let sources = &app.cur.as_ref().expect("record").record.sources;
-        (
-            sources[arb.lanes[0]].name.clone(),
-            sources[arb.lanes[11]].name.clone(),
-        )
+        // Which version was taken shows in the result's bounds (every version overlaps the
+        // others with the same label, so all are upheld whichever is taken).
+        let bounds = |lane: usize| {
+            let sp = &sources[arb.lanes[lane]].spans[0];
+            Some((sp.start, sp.end))
+        };
+        (bounds(0), bounds(11))
     };
     app.update(Action::TakeOther);
     // `1` could start 10, 11 or 12: it selects row 1 and waits.
@@ -104,8 +107,9 @@ fn digits_in_a_picker_build_the_number_of_a_source_past_nine() {
     let rows = log(&store);
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0].action, ActionKind::Resolve);
-    assert!(rows[0].upheld.contains(&twelfth), "{:?}", rows[0].upheld);
-    assert!(!rows[0].upheld.contains(&first), "{:?}", rows[0].upheld);
+    let taken = |d: &Decision| d.after.as_ref().map(|a| (a.start, a.end));
+    assert_eq!(taken(&rows[0]), twelfth, "{rows:?}");
+    assert_ne!(first, twelfth);
     // `1` then Enter is row 1; backspace takes a digit back.
     feed(&mut app, &[Action::Undo, Action::TakeOther]);
     feed(
@@ -116,7 +120,7 @@ fn digits_in_a_picker_build_the_number_of_a_source_past_nine() {
     app.update(Action::Confirm);
     let last = log(&store).last().cloned().expect("a row");
     assert_eq!(last.action, ActionKind::Resolve);
-    assert!(last.upheld.contains(&first), "{:?}", last.upheld);
+    assert_eq!(taken(&last), first, "{last:?}");
     // A number no row has chooses nothing and says so.
     feed(
         &mut app,

@@ -221,6 +221,7 @@ fn full_verdict() -> Verdict {
             upheld: s("judge_a"),
             dismissed: s("judge_b"),
             reviewer: "ann".into(),
+            superseded_by: Some(2),
         }],
         upheld: s("judge_a"),
         dismissed: s("judge_b"),

@@ -153,9 +153,17 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
     } else {
         s.push_str(
             "Per disputed cluster (and judge claim): one vote per source per cluster, however \
-             many spans its resolution settled into (the latest resolution of a cluster \
-             stands); upheld rate = upheld / (upheld + dismissed). Per span: one per `resolve` \
-             decision (a span a resolution settles).\n\n\
+             many spans its resolution settled into; upheld rate = upheld / (upheld + \
+             dismissed). Per span: one per `resolve` decision (a span a resolution settles). \
+             Only the resolution in force counts, here and in the disputed spans above: a \
+             cluster resolved again supersedes its earlier resolution, which the verdicts keep \
+             with `superseded_by`. A source is upheld on a cluster when the resolution keeps a \
+             hallucination there overlapping the source's span with the source's label (overlap \
+             alone for a source without a hallucination type), whatever the boundaries; \
+             dismissed when it keeps nothing there or another label; a source with no span \
+             there is upheld only when nothing is kept. A judge's \"label correct\" is upheld \
+             when an overlapping span keeps that label, its \"label incorrect\" when none is \
+             kept there, its claim when an overlapping span is kept.\n\n\
              | Source | Clusters upheld | Clusters dismissed | Upheld rate (clusters) | \
              Spans upheld | Spans dismissed |\n|---|---:|---:|---:|---:|---:|\n",
         );

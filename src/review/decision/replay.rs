@@ -1,9 +1,10 @@
 //! Reading a decision log: which decisions are in force (undo and redo), replaying them onto
-//! a record, and what the next undo or redo would target.
+//! a record (also as one reviewer saw it, [`replay_seen`]), and what the next undo or redo would
+//! target.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use super::{ActionKind, Decision, RecordReview};
+use super::{ActionKind, Decision, RecordReview, SpanStatus, Unit};
 use crate::model::Record;
 
 /// Which decisions of a log are in force ([`active_ids`]).
@@ -60,6 +61,7 @@ pub fn replay(record: &Record, decisions: &[Decision]) -> RecordReview {
     let owned: Vec<Decision> = log.iter().map(|d| (*d).clone()).collect();
     let active = active_ids(&owned);
     let hash = record.content_hash();
+    let named = named_by_group(&log, &active, &hash);
     for d in owned {
         if d.action.is_meta() || !active.contains(d.id) {
             continue;
@@ -69,8 +71,82 @@ pub fn replay(record: &Record, decisions: &[Decision]) -> RecordReview {
             continue;
         }
         review.apply(&d);
+        if let (Some(Unit::Cluster { start, end }), Some(g)) = (d.unit, &d.group) {
+            settle_cluster(&mut review, &d, (start, end), named.get(g.as_str()));
+        }
         review.applied.push(d);
     }
+    review
+}
+
+/// The span keys each resolution (its rows in force, by group) names.
+fn named_by_group<'a>(
+    log: &[&'a Decision],
+    active: &InForce,
+    hash: &str,
+) -> HashMap<&'a str, HashSet<&'a str>> {
+    let mut named: HashMap<&str, HashSet<&str>> = HashMap::new();
+    for &d in log {
+        if d.action != ActionKind::Resolve || !active.contains(d.id) || d.record_hash != hash {
+            continue;
+        }
+        if let Some(g) = &d.group {
+            named.entry(g).or_default().extend(d.span_key.as_deref());
+        }
+    }
+    named
+}
+
+/// A resolution settles every span of its cluster, whoever made it: a span still kept that
+/// overlaps the cluster and that no row of the resolution names (a reviewer's added span
+/// beside the result its rows add) is dropped, with the resolution's reason.
+fn settle_cluster(
+    review: &mut RecordReview,
+    d: &Decision,
+    (start, end): (usize, usize),
+    named: Option<&HashSet<&str>>,
+) {
+    for s in &mut review.spans {
+        let overlaps = s.current.start < end && start < s.current.end;
+        let key = s.key.to_string();
+        if s.kept() && overlaps && !named.is_some_and(|n| n.contains(key.as_str())) {
+            s.status = SpanStatus::Dropped {
+                reason: d.reason.clone(),
+            };
+        }
+    }
+}
+
+/// One reviewer's result on `record`: `reviewer`'s decisions in `log` (the record's log of the
+/// reviewers' decisions, any order; the caller leaves out the arbiter's) replayed, in log order,
+/// onto what their screen showed them: every other reviewer's decision in `log` made before
+/// their last verdict in force ([`ActionKind::is_verdict`]). A decision means what the reviewer
+/// saw: an `A` after ana's drop keeps the span dropped, an `a` or `A` after bo's widening keeps
+/// the widened span, an `a` of bo's added span keeps it; decisions made after their last
+/// verdict were not on screen when they decided. Only their own decisions are listed as
+/// applied or stale.
+#[must_use]
+pub fn replay_seen(record: &Record, reviewer: &str, log: &[Decision]) -> RecordReview {
+    let mine: Vec<Decision> = log
+        .iter()
+        .filter(|d| d.reviewer == reviewer && d.record_id == record.id)
+        .cloned()
+        .collect();
+    let active = active_ids(&mine);
+    let hash = record.content_hash();
+    let last = mine
+        .iter()
+        .filter(|d| d.action.is_verdict() && active.contains(d.id) && d.record_hash == hash)
+        .map(|d| d.id)
+        .max();
+    let shown: Vec<Decision> = log
+        .iter()
+        .filter(|d| d.reviewer == reviewer || last.is_some_and(|l| d.id < l))
+        .cloned()
+        .collect();
+    let mut review = replay(record, &shown);
+    review.applied.retain(|d| d.reviewer == reviewer);
+    review.stale.retain(|d| d.reviewer == reviewer);
     review
 }
 

@@ -2,7 +2,7 @@
 //! `u` and `i` keys, and the tests that script them), appended by the store.
 
 use super::{ActionKind, Decision, RecordReview, SpanKey, SpanValue, Unit};
-use crate::model::Record;
+use crate::model::{Record, Span};
 use crate::review::disagreement::{Disagreement, Outcome};
 
 /// The `note` prefix of a resolution's rows, for humans reading the log (the group is
@@ -26,9 +26,10 @@ pub struct Settling<'a> {
 /// the record as read (its gold source as the file has it, as the arbitration screen shows it),
 /// and `base` is a blank `resolve` decision on the record (dataset, reviewer).
 ///
-/// The result is mapped onto the gold spans by [`Outcome::assign`]: one row per gold span it
-/// adjusts (`gold:i`, `before` its current value, `after` the result) or drops (`after` none),
-/// and per new span (`added:<group>-<k>`). Spans an earlier resolution of the same cluster
+/// The result is mapped by [`Outcome::assign`] onto every span of the cluster, whoever made
+/// it: the gold spans in it and the spans reviewers added there and still keep. One row per
+/// span it adjusts (`gold:i` or the reviewer's `added:<uid>`, `before` its current value,
+/// `after` the result) or drops (`after` none), and per new span (`added:<group>-<k>`). Spans an earlier resolution of the same cluster
 /// added and that are still kept are dropped, so a change of mind does not leave both results.
 /// A resolution that touches no span is one row without a span key, so the verdict on the
 /// sources is logged. Every row names the upheld and dismissed sources, the cluster it settles
@@ -45,11 +46,29 @@ pub fn resolution_decisions(
     let Some(cl) = d.clusters.get(s.cluster) else {
         return Vec::new();
     };
-    let in_cluster = d
+    // Every span of the cluster is settled, whoever made it: the gold spans in it (as read,
+    // also the ones a reviewer dropped) and the spans reviewers added and still keep there.
+    // A result over a reviewer's added span then takes its key instead of adding a copy.
+    let mut candidates: Vec<(SpanKey, Span)> = d
         .gold
         .and_then(|g| cl.source(g))
-        .map(|p| p.spans.clone())
-        .unwrap_or_default();
+        .map(|p| p.spans.as_slice())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|&g| Some((SpanKey::Gold(g), record.gold_spans().get(g)?.clone())))
+        .collect();
+    for s in &review.spans {
+        let overlaps = s.current.start < cl.end && cl.start < s.current.end;
+        if matches!(s.key, SpanKey::Added(_)) && s.kept() && overlaps {
+            let v = &s.current;
+            candidates.push((
+                s.key.clone(),
+                Span::new(&record.output, v.start, v.end, &*v.label),
+            ));
+        }
+    }
+    let spans: Vec<Span> = candidates.iter().map(|(_, s)| s.clone()).collect();
+    let all: Vec<usize> = (0..candidates.len()).collect();
     let row = |key: SpanKey| {
         let mut x = base.clone();
         x.before = review.span(&key).map(|s| s.current.clone());
@@ -57,14 +76,9 @@ pub fn resolution_decisions(
         x
     };
     let mut rows = Vec::new();
-    for (k, a) in s
-        .outcome
-        .assign(record.gold_spans(), &in_cluster)
-        .iter()
-        .enumerate()
-    {
+    for (k, a) in s.outcome.assign(&spans, &all).iter().enumerate() {
         let key = match a.gold {
-            Some(g) => SpanKey::Gold(g),
+            Some(c) => candidates[c].0.clone(),
             None => SpanKey::Added(format!("{}-{k}", s.group)),
         };
         let mut x = row(key);

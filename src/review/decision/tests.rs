@@ -452,7 +452,11 @@ fn a_resolution_keys_its_rows_and_a_second_one_drops_what_the_first_added() {
         rows[0].after.as_ref().map(|a| (a.start, a.end)),
         Some((8, 11))
     );
-    assert_eq!(rows[0].upheld, ["det"]);
+    assert_eq!(
+        rows[0].upheld,
+        ["gold", "det"],
+        "25° keeps the gold's 25°C too"
+    );
     assert_eq!(rows[0].note.as_deref(), Some("resolution g1"));
     // Taking it on the second cluster adds 東京 👋 under the group's key.
     let mut log: Vec<Decision> = Vec::new();
@@ -499,4 +503,203 @@ fn rows_for_missing(
         group: "g",
     };
     resolution_decisions(rec, &replay(rec, &[]), d, &s, base)
+}
+
+/// Issue 21 (1): a resolution settles every span of its cluster, whoever added it. ana adds
+/// 東京 (a span the gold lacks); the arbiter's edit of that cluster to the same bounds settles
+/// ana's `added:` span instead of adding a second copy beside it.
+#[test]
+fn a_resolution_settles_a_reviewers_added_span_instead_of_copying_it() {
+    use crate::model::{Source, SourceRole};
+    use crate::review::disagreement::{cluster, resolve, settle, Options, Resolution};
+    let mut rec = record();
+    rec.sources[0].spans.truncate(1);
+    let mut ana = Decision::new(&rec, "ds", "ana", ActionKind::Add);
+    ana.id = 1;
+    ana.span_key = Some("added:a1".into());
+    ana.after = Some(value(15, 17, "overgeneration"));
+    let mine = vec![
+        Span::new(&rec.output, 8, 12, "contradiction"),
+        Span::new(&rec.output, 15, 17, "overgeneration"),
+    ];
+    let mut sources = rec.sources.clone();
+    sources.push(Source::new("reviewer:ana", SourceRole::Annotator, mine));
+    let d = cluster(&rec.output, &sources, &Options::default());
+    let (at, _) = d.disputed().next().expect("the added span is disputed");
+    let review = replay(&rec, std::slice::from_ref(&ana));
+    let base = Decision::new(&rec, "ds", "lead", ActionKind::Resolve);
+    let edit = settle(
+        &rec.output,
+        &sources,
+        &d,
+        at,
+        vec![Span::new(&rec.output, 15, 17, "overgeneration")],
+    )
+    .expect("cluster");
+    let take = resolve(&rec.output, &sources, &d, at, Resolution::Take(1)).expect("cluster");
+    let drop = resolve(&rec.output, &sources, &d, at, Resolution::DropAll).expect("cluster");
+    for (outcome, kept) in [(&edit, 1), (&take, 1), (&drop, 0)] {
+        let s = Settling {
+            cluster: at,
+            outcome,
+            reason: "test",
+            group: "g1",
+        };
+        let mut log = vec![ana.clone()];
+        for (i, mut r) in resolution_decisions(&rec, &review, &d, &s, &base)
+            .into_iter()
+            .enumerate()
+        {
+            assert_eq!(r.span_key.as_deref(), Some("added:a1"), "{r:?}");
+            r.id = 2 + i64::try_from(i).expect("small");
+            log.push(r);
+        }
+        let spans: Vec<(usize, usize)> = replay(&rec, &log)
+            .kept_spans(&rec.output)
+            .iter()
+            .filter(|s| s.start >= 15)
+            .map(|s| (s.start, s.end))
+            .collect();
+        assert_eq!(spans, vec![(15, 17); kept]);
+    }
+}
+
+/// Issue 21 (4): a decision means what the reviewer saw. ana drops 25°C; bo adds 👋; cy,
+/// shown both, presses `A`: cy's result agrees with the drop and keeps bo's span (replaying
+/// cy's decisions alone kept 25°C and not 👋). ana's drop of 東京, made after cy's last
+/// verdict, was never on cy's screen. dan accepts bo's added span with `a`: dan keeps it.
+#[test]
+fn a_reviewers_result_is_their_decisions_on_what_their_screen_showed() {
+    fn by(who: &'static str) -> impl Fn(&mut Decision) {
+        move |d| d.reviewer = who.to_owned()
+    }
+    let mut log = Log::new();
+    log.push(ActionKind::Drop, |d| {
+        by("ana")(d);
+        d.span_key = Some("gold:0".into());
+    });
+    log.push(ActionKind::Add, |d| {
+        by("bo")(d);
+        d.span_key = Some("added:b1".into());
+        d.after = Some(value(18, 19, "contradiction"));
+    });
+    log.push(ActionKind::AcceptAll, by("cy"));
+    log.push(ActionKind::Accept, |d| {
+        by("dan")(d);
+        d.span_key = Some("added:b1".into());
+    });
+    log.push(ActionKind::Drop, |d| {
+        by("ana")(d);
+        d.span_key = Some("gold:1".into());
+    });
+    let texts = |r: &RecordReview| -> Vec<String> {
+        r.kept_spans(&log.rec.output)
+            .into_iter()
+            .map(|s| s.text)
+            .collect()
+    };
+    let cy = replay_seen(&log.rec, "cy", &log.rows);
+    assert_eq!(texts(&cy), ["東京", "👋"]);
+    assert!(cy.is_reviewed() && cy.has_verdict());
+    assert_eq!(cy.applied.len(), 1, "only cy's own decisions are cy's");
+    // Alone, cy's `A` keeps the spans as read: what stats used to report.
+    let alone: Vec<Decision> = log
+        .rows
+        .iter()
+        .filter(|d| d.reviewer == "cy")
+        .cloned()
+        .collect();
+    assert_eq!(texts(&replay(&log.rec, &alone)), ["25°C", "東京"]);
+    let dan = replay_seen(&log.rec, "dan", &log.rows);
+    assert!(texts(&dan).contains(&"👋".to_owned()), "{:?}", texts(&dan));
+    // ana dropped 東京 with bo's 👋 on her screen, and left it.
+    assert_eq!(texts(&replay_seen(&log.rec, "ana", &log.rows)), ["👋"]);
+    // Someone with no verdict has no result to speak of.
+    assert!(!replay_seen(&log.rec, "eve", &log.rows).has_verdict());
+}
+
+/// Issue 21 (1), in a log saved before resolutions named reviewers' added spans (the real run's
+/// `00599__clean`): ana adds 東京, the arbiter's resolution of that cluster adds the same span
+/// under its own key. Replayed, the resolution settles every span of its cluster: ana's copy
+/// is dropped, one span is left; a span outside the cluster (25°C) is untouched.
+#[test]
+fn a_resolution_drops_the_spans_of_its_cluster_its_rows_do_not_name() {
+    let mut log = Log::new();
+    log.push(ActionKind::Add, |d| {
+        d.reviewer = "ana".into();
+        d.span_key = Some("added:a1".into());
+        d.after = Some(value(15, 17, "overgeneration"));
+    });
+    log.push(ActionKind::Resolve, |d| {
+        d.reviewer = "lead".into();
+        d.span_key = Some("added:g1-0".into());
+        d.after = Some(value(15, 17, "overgeneration"));
+        d.unit = Some(Unit::Cluster { start: 15, end: 17 });
+        d.group = Some("g1".into());
+        d.reason = Some("edit".into());
+    });
+    let r = log.review();
+    let kept: Vec<(&str, usize, usize)> = r
+        .spans
+        .iter()
+        .filter(|s| s.kept())
+        .map(|s| (s.current.label.as_str(), s.current.start, s.current.end))
+        .collect();
+    // gold:1 (東京 as read) is in the cluster too, and the resolution did not name it.
+    assert_eq!(kept, [("contradiction", 8, 12), ("overgeneration", 15, 17)]);
+    let a1 = r.span(&SpanKey::Added("a1".into())).expect("ana's span");
+    assert_eq!(
+        a1.status,
+        SpanStatus::Dropped {
+            reason: Some("edit".into())
+        }
+    );
+}
+
+/// Issue 21 (8): the override notice's rule. ana's drop overrides cy's `A` (which accepted the
+/// span); cy's accept overrides ana's `c`; agreeing is no override, nor is overriding oneself.
+#[test]
+fn an_override_of_an_accept_all_or_a_clean_is_found() {
+    let rec = record();
+    let made = |id: i64, who: &str, action: ActionKind, key: Option<&str>| {
+        let mut d = Decision::new(&rec, "ds", who, action);
+        d.id = id;
+        d.span_key = key.map(str::to_owned);
+        d.before = key.map(|_| value(8, 12, "contradiction"));
+        d
+    };
+    let id = |o: Option<&Decision>| o.map(|d| d.id);
+    // ana drops 25°C after cy accepted the record whole.
+    let prior = [made(1, "cy", ActionKind::AcceptAll, None)];
+    let drop = made(2, "ana", ActionKind::Drop, Some("gold:0"));
+    assert_eq!(id(overridden(&prior, &drop, "ana")), Some(1));
+    let accept = made(2, "ana", ActionKind::Accept, Some("gold:0"));
+    assert_eq!(id(overridden(&prior, &accept, "ana")), None, "agrees");
+    assert_eq!(id(overridden(&prior, &drop, "cy")), None, "one's own");
+    // A span decided after the accept-all: that decision is what a drop overrides.
+    let mut later = prior.to_vec();
+    later.push(made(2, "bo", ActionKind::Adjust, Some("gold:0")));
+    later[1].after = Some(value(8, 11, "contradiction"));
+    let drop3 = made(3, "ana", ActionKind::Drop, Some("gold:0"));
+    assert_eq!(id(overridden(&later, &drop3, "ana")), Some(2));
+    // cy accepts 東京 after ana reclassified the record clean: the accept reopens it.
+    let prior = [made(1, "ana", ActionKind::Clean, None)];
+    let accept = made(2, "cy", ActionKind::Accept, Some("gold:1"));
+    assert_eq!(id(overridden(&prior, &accept, "cy")), Some(1));
+    let all = made(2, "cy", ActionKind::AcceptAll, None);
+    assert_eq!(id(overridden(&prior, &all, "cy")), Some(1));
+    let drop = made(2, "cy", ActionKind::Drop, Some("gold:1"));
+    assert_eq!(
+        id(overridden(&prior, &drop, "cy")),
+        None,
+        "a drop keeps it clean"
+    );
+    // A clean over bo's accept of a span; an undone accept is not in force.
+    let mut prior = vec![made(1, "bo", ActionKind::Accept, Some("gold:0"))];
+    let clean = made(3, "ana", ActionKind::Clean, None);
+    assert_eq!(id(overridden(&prior, &clean, "ana")), Some(1));
+    let mut undo = made(2, "bo", ActionKind::Undo, None);
+    undo.target = Some(1);
+    prior.push(undo);
+    assert_eq!(id(overridden(&prior, &clean, "ana")), None);
 }

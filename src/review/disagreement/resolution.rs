@@ -2,10 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::clustering::{compare, covers, Text};
+use super::clustering::{compare, Text};
 use super::{Disagreement, JudgeSays, Range};
 use crate::model::{Source, Span};
-use crate::review::ranges::{intersect, merge};
+use crate::review::ranges::{clamp, intersect, merge};
 
 /// How to settle a cluster.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -28,9 +28,10 @@ pub struct Outcome {
     /// The spans that replace the cluster, by start (text filled from the answer). Empty when
     /// everything is dropped.
     pub spans: Vec<Span>,
-    /// Sources (and judges) whose opinion on the cluster equals the result within tolerance.
+    /// Sources (and judges) the result upholds: it keeps a hallucination overlapping theirs
+    /// with its label, whatever the boundaries ([`settle`]).
     pub upheld: Vec<String>,
-    /// Sources (and judges) whose opinion the result contradicts.
+    /// Sources (and judges) it dismisses: it keeps nothing there, or another label.
     pub dismissed: Vec<String>,
 }
 
@@ -157,12 +158,16 @@ pub fn resolve(
 }
 
 /// Settle cluster `cluster` of `d` with `spans` — a resolution's result, or the reviewer's own
-/// edit — and say whom that upholds. Participating sources are upheld when their coverage of
-/// the cluster equals the result within `d.options`, dismissed otherwise (a source with no span
-/// in the cluster is upheld only when the result is empty there too). A judge with marks in the
-/// cluster is upheld when the result agrees with every one of them — a correct label still
-/// covered, a wrong label no longer covered, a claim covered — and dismissed otherwise
-/// (`unknown` verdicts count for neither). `None` when the cluster does not exist.
+/// edit — and say whom that upholds. One rule, whatever the boundaries: a source with spans in
+/// the cluster is **upheld** when the result keeps a span overlapping one of them with its label
+/// (a source without a hallucination type, an empty label, and a result span without one agree
+/// with any label), and **dismissed** when the result keeps nothing there or only other labels;
+/// a source with no span in the cluster (it says "nothing here") is upheld only when the result
+/// keeps nothing there either. A judge with marks in the cluster is upheld when every one of
+/// them holds — a correct label: the result keeps an overlapping span with that label; a wrong
+/// label: it keeps none overlapping the judged span; a claim: it keeps one overlapping the
+/// claimed text — and dismissed otherwise (`unknown` verdicts count for neither). `None` when
+/// the cluster does not exist.
 #[must_use]
 pub fn settle(
     output: &str,
@@ -174,15 +179,31 @@ pub fn settle(
     let c = d.clusters.get(cluster)?;
     let text = Text::new(output, true);
     spans.sort_by_key(|s| (s.start, s.end));
-    let coverage = merge(
-        spans
-            .iter()
-            .map(|s| (s.start, s.end.min(d.output_chars)))
-            .collect(),
-    );
+    let kept: Vec<(Range, &str)> = spans
+        .iter()
+        .filter_map(|s| Some((clamp((s.start, s.end), d.output_chars)?, s.label.as_str())))
+        .collect();
+    let coverage = merge(kept.iter().map(|&(r, _)| r).collect());
+    // The result keeps a span overlapping `r` with label `label` ("": any label).
+    let keeps = |r: Range, label: &str| {
+        kept.iter().any(|&((a, b), l)| {
+            a < r.1 && r.0 < b && (label.is_empty() || l.is_empty() || l == label)
+        })
+    };
     let (mut upheld, mut dismissed) = (Vec::new(), Vec::new());
     for p in &c.sources {
-        let agrees = compare(&p.coverage, &coverage, &text, &d.options).1;
+        let own: Vec<&Span> = p
+            .spans
+            .iter()
+            .map(|&i| &sources[p.source].spans[i])
+            .collect();
+        let agrees = if own.is_empty() {
+            compare(&p.coverage, &coverage, &text, &d.options).1
+        } else {
+            own.iter().any(|s| {
+                clamp((s.start, s.end), d.output_chars).is_some_and(|r| keeps(r, &s.label))
+            })
+        };
         let name = sources[p.source].name.clone();
         if agrees {
             upheld.push(name);
@@ -190,12 +211,24 @@ pub fn settle(
             dismissed.push(name);
         }
     }
+    // The label a judge's verdict is about: the judged gold span's.
+    let judged = |r: Range| {
+        d.gold
+            .and_then(|g| c.source(g).map(|p| (g, p)))
+            .and_then(|(g, p)| {
+                p.spans
+                    .iter()
+                    .map(|&i| &sources[g].spans[i])
+                    .find(|s| clamp((s.start, s.end), d.output_chars) == Some(r))
+            })
+            .map_or("", |s| s.label.as_str())
+    };
     let mut judges: Vec<(&str, bool)> = Vec::new();
     for m in &c.judges {
-        let covered = || covers(&coverage, m.range, &text, &d.options);
         let ok = match m.says {
-            JudgeSays::LabelCorrect | JudgeSays::Claim => covered(),
-            JudgeSays::LabelWrong => !covered(),
+            JudgeSays::LabelCorrect => keeps(m.range, judged(m.range)),
+            JudgeSays::LabelWrong => !keeps(m.range, ""),
+            JudgeSays::Claim => keeps(m.range, ""),
             JudgeSays::Unknown => continue,
         };
         match judges.iter_mut().find(|(name, _)| *name == m.judge) {

@@ -457,13 +457,15 @@ fn names(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| (*s).to_owned()).collect()
 }
 
+// Every version of the cluster overlaps the others' with the same label (a states none): any
+// result that keeps a span upholds all three, whatever its boundaries and the tolerance.
 #[rstest]
-#[case::take_gold(Resolution::Take(0), opts(0, true), &[(4, 25)], &["gold", "a"], &["b"])]
-#[case::take_gold_strict(Resolution::Take(0), opts(0, false), &[(4, 25)], &["gold"], &["a", "b"])]
-#[case::take_b(Resolution::Take(2), opts(0, true), &[(4, 39)], &["b"], &["gold", "a"])]
-#[case::union(Resolution::Union, opts(0, true), &[(3, 39)], &["b"], &["gold", "a"])]
+#[case::take_gold(Resolution::Take(0), opts(0, true), &[(4, 25)], &["gold", "a", "b"], &[])]
+#[case::take_gold_strict(Resolution::Take(0), opts(0, false), &[(4, 25)], &["gold", "a", "b"], &[])]
+#[case::take_b(Resolution::Take(2), opts(0, true), &[(4, 39)], &["gold", "a", "b"], &[])]
+#[case::union(Resolution::Union, opts(0, true), &[(3, 39)], &["gold", "a", "b"], &[])]
 #[case::union_wide_tolerance(Resolution::Union, opts(14, true), &[(3, 39)], &["gold", "a", "b"], &[])]
-#[case::intersection(Resolution::Intersection, opts(0, false), &[(4, 25)], &["gold"], &["a", "b"])]
+#[case::intersection(Resolution::Intersection, opts(0, false), &[(4, 25)], &["gold", "a", "b"], &[])]
 #[case::drop_all(Resolution::DropAll, opts(0, true), &[], &[], &["gold", "a", "b"])]
 fn resolutions(
     #[case] how: Resolution,
@@ -524,20 +526,69 @@ fn taking_an_unlabeled_source_keeps_the_cluster_label() {
 fn an_edit_is_settled_like_a_resolution() {
     let srcs = flight();
     let v = [verdict(Some((4, 25)), Some(true), Some(placed(36, 39)))];
+    // The reviewer's own span: "flight leaves at 9:40 from gate" — nobody said exactly that,
+    // but it keeps everyone's hallucination (overlapping, label kept), except the judge's claim
+    // "B12", which it does not reach, whatever the tolerance.
+    for o in [opts(0, true), opts(4, true)] {
+        let d = cluster_judged(FLIGHT, &srcs, &v, &o);
+        let edit = vec![Span::new(FLIGHT, 4, 35, X)];
+        let out = settle(FLIGHT, &srcs, &d, 0, edit).expect("cluster");
+        assert_eq!(out.upheld, names(&["gold", "a", "b"]));
+        assert_eq!(out.dismissed, names(&["judge"]));
+    }
     let d = cluster_judged(FLIGHT, &srcs, &v, &opts(0, true));
-    // The reviewer's own span: "flight leaves at 9:40 from gate" — nobody said exactly that.
-    let edit = vec![Span::new(FLIGHT, 4, 35, X)];
-    let out = settle(FLIGHT, &srcs, &d, 0, edit).expect("cluster");
-    assert_eq!(out.upheld, Vec::<String>::new());
-    assert_eq!(out.dismissed, names(&["gold", "a", "b", "judge"]));
-    // Within a tolerance of 4, b's extra " B12" is a boundary difference; the judge's claim
-    // "B12" is still not covered at all, which no tolerance forgives.
-    let d4 = cluster_judged(FLIGHT, &srcs, &v, &opts(4, true));
-    let edit = vec![Span::new(FLIGHT, 4, 35, X)];
-    let out = settle(FLIGHT, &srcs, &d4, 0, edit).expect("cluster");
-    assert_eq!(out.upheld, names(&["b"]));
-    assert_eq!(out.dismissed, names(&["gold", "a", "judge"]));
     assert!(settle(FLIGHT, &srcs, &d, 3, Vec::new()).is_none());
+}
+
+/// Issue 21 (6): one upheld rule, whatever the boundaries. A source is upheld when the result
+/// keeps a span overlapping its own with its label (a detector without a type: overlap alone),
+/// dismissed when it keeps nothing there or another label; a source silent on the cluster only
+/// when nothing is kept. A judge's "label correct" needs an overlapping span with that label,
+/// its claim an overlapping span.
+#[test]
+fn upheld_means_a_hallucination_kept_there_with_its_label_whatever_the_bounds() {
+    const VOL: &str = "Le vol part à 9h40 de la porte B12 😀 lundi.";
+    let srcs = vec![
+        source(VOL, GOLD, SourceRole::Gold, &[(14, 34, X)]),
+        source(VOL, "det", SourceRole::Detector, &[(14, 36, "")]),
+        source(
+            VOL,
+            "ana",
+            SourceRole::Annotator,
+            &[(25, 34, "overgeneration")],
+        ),
+        source(VOL, "cy", SourceRole::Annotator, &[(37, 42, X)]),
+    ];
+    // The judge says the gold label is right and claims "porte B12".
+    let v = [verdict(Some((14, 34)), Some(true), Some(placed(25, 34)))];
+    let d = cluster_judged(VOL, &srcs, &v, &Options::default());
+    assert_eq!((d.clusters[0].start, d.clusters[0].end), (14, 36));
+    let settled = |spans: &[(usize, usize, &str)]| {
+        let spans = spans
+            .iter()
+            .map(|&(a, b, l)| Span::new(VOL, a, b, l))
+            .collect();
+        let out = settle(VOL, &srcs, &d, 0, spans).expect("cluster");
+        (out.upheld, out.dismissed)
+    };
+    // "B12" alone, the gold's type: tighter than everyone, it keeps the gold's, the detector's
+    // and the judge's hallucination (label right, claim kept); ana's is another label and cy
+    // said nothing here.
+    assert_eq!(
+        settled(&[(31, 34, X)]),
+        (names(&["gold", "det", "judge"]), names(&["ana", "cy"]))
+    );
+    // The whole span relabeled ana's way: the gold (and the judge calling its label right) are
+    // dismissed, ana upheld.
+    assert_eq!(
+        settled(&[(14, 34, "overgeneration")]),
+        (names(&["det", "ana"]), names(&["gold", "cy", "judge"]))
+    );
+    // Nothing kept: only the silent source is upheld.
+    assert_eq!(
+        settled(&[]),
+        (names(&["cy"]), names(&["gold", "det", "ana", "judge"]))
+    );
 }
 
 #[test]
@@ -547,7 +598,8 @@ fn intersection_may_leave_several_spans() {
     let out = resolve(FLIGHT, &srcs, &d, 0, Resolution::Intersection).expect("cluster");
     let got: Vec<Range> = out.spans.iter().map(|s| (s.start, s.end)).collect();
     assert_eq!(got, vec![(4, 10), (18, 25)]);
-    assert_eq!(out.dismissed, names(&["gold", "a"]));
+    assert_eq!(out.upheld, names(&["gold", "a"]));
+    assert!(out.dismissed.is_empty());
 }
 
 #[test]

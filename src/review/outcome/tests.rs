@@ -1,7 +1,7 @@
 //! Verdicts and report numbers from scripted reviews: each number asserted.
 
 use super::*;
-use crate::review::decision::{replay, Decision, SpanValue, Unit};
+use crate::review::decision::{replay, ActionKind, Decision, SpanValue, Unit};
 use crate::test_util::gold_record;
 
 /// A record with three labels over non-ASCII text; label 2 is out of range.
@@ -428,7 +428,10 @@ fn upheld_counts_one_vote_per_source_per_cluster() {
         (0, 1)
     );
     assert_eq!(t.clusters_resolved, 3);
-    assert_eq!(t.disputes, 5, "per span: every resolve row");
+    assert_eq!(
+        t.disputes, 4,
+        "per span: the rows of the resolutions in force (t2 is superseded by t3)"
+    );
     let v = Verdict::new(&rec, &review, &review.kept_spans(&rec.output), &[]);
     assert_eq!(v.upheld, ["two"], "the later resolution of 30-40 stands");
     assert_eq!(v.dismissed, ["judge", "one"]);
@@ -472,4 +475,77 @@ fn a_resolutions_unit_is_its_cluster_else_its_group_else_itself_never_its_text()
     assert_eq!(votes::unit(&d), "cluster 3-9");
     d.unit = Some(Unit::Claim(2));
     assert_eq!(votes::unit(&d), "claim 2");
+}
+
+/// Issue 21 (5): a cluster resolved, then re-resolved twice (an edit of the resolution, as #340
+/// then #341 on `00622__contradiction`): only the resolution in force counts, per span and per
+/// cluster; the verdict keeps all three, the earlier ones marked `superseded_by` the one in
+/// force.
+#[test]
+fn a_superseded_resolution_counts_nowhere_and_its_verdict_names_the_one_that_replaced_it() {
+    let rec = record("s°", "contradiction");
+    let cluster = Some(Unit::Cluster { start: 8, end: 12 });
+    let mut log = Log { rows: Vec::new() };
+    let resolve = |log: &mut Log, group: &str, end: usize, upheld: &str, dismissed: &str| {
+        log.push(&rec, "lead", ActionKind::Resolve, |d| {
+            d.span_key = key("gold:0");
+            d.after = Some(value(8, end, "contradiction"));
+            d.unit = cluster;
+            d.group = Some(group.into());
+            d.upheld = vec![upheld.into()];
+            d.dismissed = vec![dismissed.into()];
+        })
+    };
+    let first = resolve(&mut log, "g1", 11, "det", "gold");
+    let second = resolve(&mut log, "g2", 10, "det", "gold");
+    let third = resolve(&mut log, "g4", 12, "gold", "det");
+    // An unrelated cluster's resolution stands on its own.
+    let other = log.push(&rec, "lead", ActionKind::Resolve, |d| {
+        d.span_key = key("gold:1");
+        d.unit = Some(Unit::Cluster { start: 15, end: 17 });
+        d.group = Some("g3".into());
+        d.dismissed = vec!["gold".into()];
+    });
+    let review = replay(&rec, &log.rows);
+    let mut t = Tally::default();
+    t.add(&rec, &review, true);
+    assert_eq!(
+        (t.disputes, t.disputes_upheld, t.disputes_dropped),
+        (2, 1, 1)
+    );
+    assert_eq!(t.clusters_resolved, 2);
+    assert_eq!(
+        t.judges["gold"],
+        JudgeCounts {
+            upheld: 1,
+            dismissed: 1,
+            upheld_spans: 1,
+            dismissed_spans: 1,
+        }
+    );
+    assert_eq!(
+        t.judges["det"],
+        JudgeCounts {
+            upheld: 0,
+            dismissed: 1,
+            upheld_spans: 0,
+            dismissed_spans: 1,
+        }
+    );
+    let v = Verdict::new(&rec, &review, &review.kept_spans(&rec.output), &[]);
+    let marks: Vec<(i64, Option<i64>)> = v
+        .disputes
+        .iter()
+        .map(|d| (d.decision, d.superseded_by))
+        .collect();
+    // Both earlier resolutions name the one in force.
+    assert_eq!(
+        marks,
+        [
+            (first, Some(third)),
+            (second, Some(third)),
+            (third, None),
+            (other, None)
+        ]
+    );
 }

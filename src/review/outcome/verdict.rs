@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 use super::super::decision::{ActionKind, Decision, RecordReview};
-use super::votes::{unit, votes};
+use super::votes::{superseded, unit, votes};
 use super::{outcomes, type_after};
 use crate::model::{Record, Span};
 
@@ -62,6 +62,10 @@ pub struct Dispute {
     pub dismissed: Vec<String>,
     /// Who resolved it.
     pub reviewer: String,
+    /// The resolution in force that replaced it (the id of its first row), or `null` while it
+    /// is in force itself ([`super::votes::superseded`]): a superseded resolution counts
+    /// nowhere.
+    pub superseded_by: Option<i64>,
 }
 
 /// The reason (or note) an applied decision carries, other than a `note` decision's text.
@@ -99,7 +103,7 @@ pub struct Verdict {
     pub labels_after: Vec<LabelView>,
     /// Labels `--strict` left out of the export (type other than the record's).
     pub strict_dropped: Vec<LabelView>,
-    /// Applied resolutions of disputed spans.
+    /// Applied resolutions of disputed spans, superseded ones too (marked).
     pub disputes: Vec<Dispute>,
     /// Sources the standing resolution of some cluster of this record upheld.
     pub upheld: Vec<String>,
@@ -143,6 +147,7 @@ impl Verdict {
     ) -> Self {
         let reviewers = sorted(review.applied.iter().map(|d| d.reviewer.clone()).collect());
         let time = review.applied.iter().map(|d| d.time.clone()).max();
+        let gone = superseded(&review.applied);
         let disputes: Vec<Dispute> = review
             .applied
             .iter()
@@ -155,6 +160,7 @@ impl Verdict {
                 upheld: d.upheld.clone(),
                 dismissed: d.dismissed.clone(),
                 reviewer: d.reviewer.clone(),
+                superseded_by: gone.get(&d.id).copied(),
             })
             .collect();
         let standing = votes(&review.applied);

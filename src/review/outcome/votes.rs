@@ -9,8 +9,10 @@
 //! of one resolution share it); without either, the decision alone. In each unit of a record the
 //! latest resolution in log order stands (a change of mind, or a resolution made after a
 //! `merge-db` over a reviewer's), and each source it names gets one vote: upheld or dismissed.
+//! The resolutions it replaced are **superseded** ([`superseded`]): still in the log and in the
+//! verdicts (marked with the resolution that replaced them), counted nowhere, per span neither.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
@@ -109,16 +111,65 @@ pub fn votes<'a>(decisions: impl IntoIterator<Item = &'a Decision>) -> Vec<Vote>
     out.into_iter().map(|(_, v)| v).collect()
 }
 
-/// Per source name, its votes over `decisions` (see [`votes`]) and its `resolve` decisions per
-/// span. The one count of upheld sources: `stats`, the stats screen and the report call it.
+/// The superseded `resolve` rows among `decisions` (pass the decisions in force, in log
+/// order), each with the resolution that replaced it: per record and unit ([`unit`]), the
+/// resolutions (the rows sharing a [`Decision::group`], else one row) in the order of their
+/// latest row; the last stands, and every earlier one is superseded by it, named by the id of
+/// its first row. Rows of the standing resolutions are not listed.
+#[must_use]
+pub fn superseded<'a>(decisions: impl IntoIterator<Item = &'a Decision>) -> HashMap<i64, i64> {
+    // (record, unit) -> resolutions, each (group, row ids), in order of first appearance.
+    type Resolutions = Vec<(String, Vec<i64>)>;
+    let mut units: BTreeMap<(String, String), Resolutions> = BTreeMap::new();
+    for d in decisions {
+        if d.action != ActionKind::Resolve {
+            continue;
+        }
+        let group = d.group.clone().unwrap_or_else(|| format!("#{}", d.id));
+        let list = units.entry((d.record_id.clone(), unit(d))).or_default();
+        match list.iter_mut().find(|(g, _)| *g == group) {
+            Some((_, ids)) => ids.push(d.id),
+            None => list.push((group, vec![d.id])),
+        }
+    }
+    let mut out = HashMap::new();
+    for mut list in units.into_values() {
+        list.sort_by_key(|(_, ids)| ids.iter().copied().max());
+        let Some((_, last)) = list.pop() else {
+            continue;
+        };
+        let by = last.iter().copied().min().unwrap_or_default();
+        for (_, ids) in list {
+            for id in ids {
+                out.insert(id, by);
+            }
+        }
+    }
+    out
+}
+
+/// The `resolve` rows of the resolutions in force among `decisions` (none superseded), in the
+/// order given.
+#[must_use]
+pub fn standing<'a>(
+    decisions: impl IntoIterator<Item = &'a Decision> + Clone,
+) -> Vec<&'a Decision> {
+    let gone = superseded(decisions.clone());
+    decisions
+        .into_iter()
+        .filter(|d| d.action == ActionKind::Resolve && !gone.contains_key(&d.id))
+        .collect()
+}
+
+/// Per source name, its votes over `decisions` (see [`votes`]) and, per span, the `resolve`
+/// rows of the resolutions in force ([`standing`]). The one count of upheld sources: `stats`,
+/// the stats screen and the report call it.
 #[must_use]
 pub fn count<'a>(
     decisions: impl IntoIterator<Item = &'a Decision>,
 ) -> BTreeMap<String, JudgeCounts> {
-    let resolutions: Vec<&Decision> = decisions
-        .into_iter()
-        .filter(|d| d.action == ActionKind::Resolve)
-        .collect();
+    let all: Vec<&Decision> = decisions.into_iter().collect();
+    let resolutions = standing(all.iter().copied());
     let mut counts: BTreeMap<String, JudgeCounts> = BTreeMap::new();
     for d in &resolutions {
         for n in &d.upheld {

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::time::{Duration, SystemTime};
 
 use super::{App, Current, Status};
-use crate::review::decision::{active_ids, ActionKind, Decision, SpanValue};
+use crate::review::decision::{overridden, ActionKind, Decision, SpanValue};
 use crate::store::parse_rfc3339;
 use crate::tui::{strings, text};
 
@@ -107,21 +107,24 @@ impl App {
         let known: HashSet<i64> = shown.iter().copied().collect();
         let news: Vec<&Decision> = prior.iter().filter(|d| !known.contains(&d.id)).collect();
         let mut parts = Vec::new();
-        let over: Vec<&Decision> = saved
+        let over: Vec<(&Decision, &Decision)> = saved
             .iter()
-            .filter_map(|d| overridden(prior, d, &self.reviewer))
+            .filter_map(|d| Some((overridden(prior, d, &self.reviewer)?, d)))
             .collect();
-        for o in &over {
+        for (o, d) in &over {
+            // An accept-all names no span: it accepted the one now decided.
+            let all = o.action == ActionKind::AcceptAll;
+            let span = span_of(c, o).or_else(|| all.then(|| span_of(c, d)).flatten());
             parts.push(strings::overrides(
                 &o.reviewer,
                 o.action.name(),
-                &span_of(c, o).unwrap_or_default(),
+                &span.unwrap_or_default(),
                 &age(&o.time, now),
             ));
         }
         let rest: Vec<&Decision> = news
             .into_iter()
-            .filter(|d| !over.iter().any(|o| o.id == d.id))
+            .filter(|d| !over.iter().any(|(o, _)| o.id == d.id))
             .collect();
         if let Some(n) = describe_news(c, &rest, log, &self.reviewer, now) {
             parts.push(n);
@@ -253,36 +256,4 @@ fn describe(c: &Current, d: &Decision, log: &[Decision]) -> String {
         }
     };
     phrase.trim_end().to_owned()
-}
-
-/// Another reviewer's decision in force in `prior` that `new` (one's own) replaces: the last
-/// one on the same span for a span decision, the last reclassification for one.
-fn overridden<'a>(prior: &'a [Decision], new: &Decision, me: &str) -> Option<&'a Decision> {
-    let spanish = |a: ActionKind| {
-        matches!(
-            a,
-            ActionKind::Accept
-                | ActionKind::Drop
-                | ActionKind::Adjust
-                | ActionKind::Relabel
-                | ActionKind::Resolve
-                | ActionKind::Add
-        )
-    };
-    let outcome = |a: ActionKind| matches!(a, ActionKind::Clean | ActionKind::Remove);
-    let same: Box<dyn Fn(&Decision) -> bool> = if spanish(new.action) && new.span_key.is_some() {
-        Box::new(|d: &Decision| spanish(d.action) && d.span_key == new.span_key)
-    } else if outcome(new.action) {
-        Box::new(|d: &Decision| outcome(d.action))
-    } else {
-        return None;
-    };
-    let active = active_ids(prior);
-    let last = prior
-        .iter()
-        .rev()
-        .find(|d| same(d) && active.contains(d.id))?;
-    // The same verdict is agreement, not an override.
-    let agrees = last.action == new.action && last.after == new.after;
-    (last.reviewer != me && !agrees).then_some(last)
 }
