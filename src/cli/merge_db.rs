@@ -16,8 +16,8 @@ use crate::store::{Store, StoreError};
 /// Arguments of `spanreview merge-db`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The database to merge into (created when missing); a file or a postgresql:// URL
-    /// (password from PGPASSWORD; never shown).
+    /// The database to merge into (created when missing); a file, a postgresql:// URL or a
+    /// "host=... dbname=..." string (password from PGPASSWORD or ~/.pgpass; never shown).
     #[arg(value_name = "OUT.sqlite")]
     pub out: PathBuf,
     /// Databases to merge from, in order (only read, never changed; an older schema is brought

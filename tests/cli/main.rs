@@ -34,6 +34,7 @@ mod monkey;
 mod monkey_checks;
 mod monkey_found;
 mod output_failures;
+mod pg_secrets;
 mod pg_server;
 mod prodigy;
 mod queue_filters;
