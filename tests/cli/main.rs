@@ -39,6 +39,7 @@ mod pg_server;
 mod prodigy;
 mod queue_filters;
 mod queue_more;
+mod quiet_failures;
 mod readme_claims;
 mod report_oracle;
 mod retry;
