@@ -25,6 +25,7 @@ mod fuzz_formats;
 mod hostile;
 mod hostile_files;
 mod hostile_more;
+mod json_escapes;
 mod judges;
 mod keys;
 mod labelstudio;
