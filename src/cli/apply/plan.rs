@@ -224,10 +224,10 @@ impl<'a> Planner<'a> {
                 "no reviewer: the line names none, give --reviewer".to_owned()
             ));
         };
-        if reviewer.is_empty() || reviewer.chars().any(crate::model::escape::is_hidden) {
-            return Ok(Err(format!(
-                "reviewer {reviewer:?} is empty or holds a control or bidirectional character"
-            )));
+        // (A name with control characters may come from another database's log, merged: it
+        // is kept, and every output escapes it; `assign` refuses one for a plan.)
+        if reviewer.is_empty() {
+            return Ok(Err("reviewer \"\" is empty: name one".to_owned()));
         }
         if let Some(o) = &l.origin {
             let known = match self.origins.get(o) {
