@@ -369,7 +369,8 @@ fn write_out(
         bytes.extend_from_slice(b"[\n");
     }
     for (i, v) in values.iter().enumerate() {
-        serde_json::to_writer(&mut bytes, v)?;
+        // C1 and bidirectional controls as `\u...` (read back as the same value).
+        bytes.extend_from_slice(crate::model::escape::json(&v.to_string()).as_bytes());
         if layout == Layout::Array && i + 1 < values.len() {
             bytes.push(b',');
         }

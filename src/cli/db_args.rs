@@ -12,8 +12,9 @@ use crate::store::Store;
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct DbArgs {
     /// The database: a file, or a PostgreSQL server's database as
-    /// postgresql://USER@HOST:PORT/DB (password from PGPASSWORD; never shown) [default:
-    /// $SPANREVIEW_DB, else spanreview.sqlite in the user data folder].
+    /// postgresql://USER@HOST:PORT/DB or "host=HOST dbname=DB user=USER" (password from
+    /// PGPASSWORD or ~/.pgpass; never shown) [default: $SPANREVIEW_DB, else spanreview.sqlite
+    /// in the user data folder].
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
     /// Dataset name in the log [default: the name the review screen uses: the leading file's
@@ -52,6 +53,44 @@ pub fn no_decisions(db: &Path, name: &str, known: &[String]) -> String {
         "{} has no decisions on dataset {name:?} (it has: {known})",
         crate::store::shown(db)
     )
+}
+
+/// What a password on the command line is told once: others can read it meanwhile.
+pub const PASSWORD_ON_COMMAND_LINE: &str = "a password on the command line is visible to other \
+     users; use PGPASSWORD or ~/.pgpass (it shows in ps and /proc while the command runs)";
+
+/// The warnings about secrets a run's command line `args` and `SPANREVIEW_DB` call for, each
+/// once: a password in an argument (a `--db`, `--judge NAME=...` or `merge-db` URL or
+/// key=value string), and a password file libpq would refuse (group- or world-readable) for a
+/// server named without a password.
+#[must_use]
+pub fn secret_warnings(args: &[std::ffi::OsString], env_db: Option<&str>) -> Vec<String> {
+    let mut out = Vec::new();
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if args.iter().any(|a| crate::store::has_password(a)) {
+        out.push(PASSWORD_ON_COMMAND_LINE.to_owned());
+    }
+    // `--db=URL`, `NAME=URL`: the value after the first '=' may be the server too.
+    let tails = args
+        .iter()
+        .filter_map(|a| a.split_once('=').map(|(_, t)| t));
+    let servers = args
+        .iter()
+        .map(String::as_str)
+        .chain(tails)
+        .chain(env_db)
+        .filter(|s| crate::store::is_url(s));
+    for s in servers {
+        if let Some(w) = crate::store::pass_file_warning(s) {
+            if !out.contains(&w) {
+                out.push(w);
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -26,6 +26,9 @@ Environment:
   SPANREVIEW_LOG     review's log file [default: review.log in ~/.local/state/spanreview]
   PGPASSWORD         the password of a postgresql:// database (never shown); PGUSER its user
                      when the URL names none
+  PGPASSFILE         the password file [default: ~/.pgpass], read when no password is given
+  PGSERVICE          a service of PGSERVICEFILE [~/.pg_service.conf] or PGSYSCONFDIR's
+                     pg_service.conf, filling what --db leaves unset
   NO_COLOR           no colour unless --color always
   COLORTERM          truecolor or 24bit: 24-bit colour, else the nearest of 256";
 

@@ -3,8 +3,31 @@
 //! a path cannot forge a log line or run an escape sequence in `tail -f review.log`.
 
 use std::io::{self, Write};
+use std::path::Path;
 
 use crate::model::escape;
+
+/// Open the review log at `path` for appending, making its folder.
+///
+/// # Errors
+/// Why it cannot be written, naming it: the review then goes on without a log, and says so.
+pub fn open(path: &Path) -> Result<std::fs::File, String> {
+    let why = |e: io::Error| {
+        format!(
+            "the review log {} cannot be written ({e}): the review goes on without a log (set \
+             SPANREVIEW_LOG to a writable file)",
+            path.display()
+        )
+    };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(why)?;
+    }
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(why)
+}
 
 /// Writes each event it is handed (`tracing` writes one event per call, ending in `\n`) as one
 /// escaped line.
@@ -32,6 +55,21 @@ impl<W: Write> Write for Escaping<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_log_that_cannot_be_written_is_told_with_its_path() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let blocker = dir.path().join("file°");
+        std::fs::write(&blocker, "").expect("write");
+        let e = open(&blocker.join("review.log")).expect_err("a file is no folder");
+        assert!(
+            e.contains("file°/review.log") && e.contains("without a log"),
+            "{e}"
+        );
+        let e = open(dir.path()).expect_err("a folder is no log");
+        assert!(e.contains("cannot be written"), "{e}");
+        assert!(open(&dir.path().join("new/review.log")).is_ok());
+    }
 
     #[test]
     fn an_event_stays_one_line_and_its_escapes_are_written_as_text() {

@@ -16,8 +16,8 @@ use crate::store::{Store, StoreError};
 /// Arguments of `spanreview merge-db`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The database to merge into (created when missing); a file or a postgresql:// URL
-    /// (password from PGPASSWORD; never shown).
+    /// The database to merge into (created when missing); a file, a postgresql:// URL or a
+    /// "host=... dbname=..." string (password from PGPASSWORD or ~/.pgpass; never shown).
     #[arg(value_name = "OUT.sqlite")]
     pub out: PathBuf,
     /// Databases to merge from, in order (only read, never changed; an older schema is brought
@@ -43,21 +43,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    let inputs = args
-        .inputs
-        .iter()
-        .map(|p| match Store::open_existing(p) {
-            Err(StoreError::Missing { path }) => bail!(
-                "no database at {}: check this IN.sqlite path (nothing was merged)",
-                path.display()
-            ),
-            r => Ok(r?),
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    // Every input is opened (and closed) before anything is merged, so a missing one merges
+    // nothing; then each is opened again while it is merged, one at a time: forty inputs do
+    // not hold forty databases (and their WAL files) open at once.
+    let open = |p: &std::path::Path| match Store::open_existing(p) {
+        Err(StoreError::Missing { path }) => bail!(
+            "no database at {}: check this IN.sqlite path (nothing was merged)",
+            path.display()
+        ),
+        r => Ok(r?),
+    };
+    for p in &args.inputs {
+        drop(open(p)?);
+    }
     let out = Store::open(&args.out)?;
     let mut stdout = io::stdout().lock();
-    for (path, input) in args.inputs.iter().zip(&inputs) {
-        let r = out.merge_from(input)?;
+    for path in &args.inputs {
+        let r = out.merge_from(&open(path)?)?;
         let line = format!(
             "{}: {} decisions, {} added, {} already present; {} record states taken",
             crate::store::shown(path),

@@ -245,6 +245,11 @@ pub(crate) fn write_stdout_whole(bytes: &[u8]) -> anyhow::Result<()> {
 /// # Errors
 /// Usage and I/O errors (the binary exits 2 on them).
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let env_db = std::env::var("SPANREVIEW_DB").ok();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    for w in db_args::secret_warnings(&args, env_db.as_deref()) {
+        to_stderr!("warning: {w}");
+    }
     match cli.command {
         Command::Review(a) => review::run(a, cli.color),
         Command::Validate(a) => validate::run(a),

@@ -121,7 +121,7 @@ pub const LOG_ENV: &str = "SPANREVIEW_LOG";
 /// Log to `$SPANREVIEW_LOG`, else `review.log` in the user state folder
 /// (`$XDG_STATE_HOME/spanreview`, `~/.local/state/spanreview`; the data folder where the
 /// platform has no state folder), never to the terminal, which the screen owns. Logging is best
-/// effort: a file that cannot be opened means no log.
+/// effort: a file that cannot be opened means no log, said once on stderr.
 fn init_logging() -> Option<PathBuf> {
     let path = std::env::var_os(LOG_ENV)
         .filter(|v| !v.is_empty())
@@ -133,14 +133,14 @@ fn init_logging() -> Option<PathBuf> {
                     .join("review.log")
             })
         })?;
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).ok()?;
-    }
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .ok()?;
+    let file = match super::log::open(&path) {
+        Ok(f) => f,
+        Err(why) => {
+            // Before the screen takes the terminal: seen, not lost behind it.
+            to_stderr!("warning: {why}");
+            return None;
+        }
+    };
     tracing_subscriber::fmt()
         .with_writer(std::sync::Mutex::new(super::log::Escaping(file)))
         .with_ansi(false)

@@ -8,13 +8,61 @@ use std::borrow::Cow;
 /// Whether `c` is shown as an escape: a control character (C0, DEL, C1), or a bidirectional
 /// embedding, override, isolate or mark (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F,
 /// U+061C), which would make a terminal show text in another order than it has.
+///
+/// Also the characters a terminal shows as nothing or as a line break that is not one: the
+/// line and paragraph separators (U+2028, U+2029), the soft hyphen (U+00AD) and the byte order
+/// mark (U+FEFF).
 #[must_use]
 pub fn is_hidden(c: char) -> bool {
     c.is_control()
         || matches!(
             c,
-            '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}'
+            '\u{202A}'..='\u{202E}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{200E}'
+                | '\u{200F}'
+                | '\u{061C}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{00AD}'
+                | '\u{FEFF}'
         )
+}
+
+/// True when the UTF-8 `bytes` may hold a hidden character that JSON text leaves raw (DEL,
+/// C1, bidirectional controls, the separators): a scan for their lead bytes (`7F`, `C2`,
+/// `D8`, `E2`, `EF`), each checked by the character it starts. Text without them (ASCII, most
+/// scripts) is passed over at memchr's speed.
+#[must_use]
+pub fn json_needs_escape(bytes: &[u8]) -> bool {
+    let starts = |i: usize| {
+        let end = (i + 3).min(bytes.len());
+        // The character starting at `i` (its longest UTF-8 form is 3 bytes here).
+        (i + 1..=end).any(|e| {
+            std::str::from_utf8(&bytes[i..e])
+                .ok()
+                .and_then(|t| t.chars().next())
+                .is_some_and(is_hidden)
+        })
+    };
+    memchr::memchr3_iter(0xC2, 0xE2, 0xEF, bytes).any(starts)
+        || memchr::memchr2_iter(0x7F, 0xD8, bytes).any(starts)
+}
+
+/// JSON text in bytes, as [`json`] escapes it: the same bytes when nothing needs escaping
+/// ([`json_needs_escape`]) or they are not UTF-8.
+#[must_use]
+pub fn json_bytes(bytes: &[u8]) -> Cow<'_, [u8]> {
+    if !json_needs_escape(bytes) {
+        return Cow::Borrowed(bytes);
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => match json(text) {
+            Cow::Borrowed(_) => Cow::Borrowed(bytes),
+            Cow::Owned(s) => Cow::Owned(s.into_bytes()),
+        },
+        Err(_) => Cow::Borrowed(bytes),
+    }
 }
 
 /// Append the escape of `c`: `\t`, `\r`, `\n`, else `\u{hex}` (Rust's notation).
@@ -131,5 +179,42 @@ mod tests {
             assert_eq!(back, v);
         }
         assert_eq!(json("\"\u{202e}\u{9b}\""), "\"\\u202e\\u009b\"");
+    }
+
+    #[test]
+    fn json_bytes_escape_what_json_escapes_and_pass_the_rest_unchanged() {
+        for h in HOSTILE
+            .iter()
+            .chain(&["\u{2028}", "\u{2029}", "\u{ad}", "\u{feff}"])
+        {
+            let text = serde_json::json!({ "k": format!("°’東京👋{h}") }).to_string();
+            // serde_json escapes C0 itself; the rest is left raw and must be seen.
+            assert_eq!(
+                json_needs_escape(text.as_bytes()),
+                json(&text) != text,
+                "{h:?}"
+            );
+            let out = json_bytes(text.as_bytes());
+            assert_eq!(&*out, json(&text).as_bytes());
+            let s = std::str::from_utf8(&out).expect("utf-8");
+            assert!(!s.chars().any(is_hidden), "{s}");
+        }
+        // Lead bytes of other characters: no escape, the same bytes.
+        for plain in [
+            "25°C",
+            "it’s “so”",
+            "ｆｕｌｌ",
+            "東京 👋 e\u{301}",
+            "\u{600}\u{61b}",
+            "",
+        ] {
+            let text = serde_json::json!({ "k": plain }).to_string();
+            assert!(!json_needs_escape(text.as_bytes()), "{plain:?}");
+            assert!(matches!(json_bytes(text.as_bytes()), Cow::Borrowed(_)));
+        }
+        assert_eq!(
+            line("a\u{2028}b\u{ad}\u{feff}"),
+            "a\\u{2028}b\\u{ad}\\u{feff}"
+        );
     }
 }

@@ -75,8 +75,9 @@ pub enum PlanError {
     /// No reviewer given.
     #[error("no reviewer given: name at least one (--reviewers ana,bo)")]
     NoReviewers,
-    /// A reviewer name that is empty or has surrounding spaces.
-    #[error("reviewer name {0:?} is empty or has surrounding spaces")]
+    /// A reviewer name that is empty, has surrounding spaces or holds a control or
+    /// bidirectional character ([`name_problem`]).
+    #[error("reviewer name {0:?} {why}", why = name_problem(.0).unwrap_or("is refused"))]
     BadName(String),
     /// A reviewer named twice.
     #[error("reviewer {0:?} is named twice in --reviewers")]
@@ -106,6 +107,23 @@ struct Base {
     key: u64,
 }
 
+/// What is wrong with `name` as a reviewer's name, if anything: empty, surrounding spaces, or
+/// a control or bidirectional character (a name is shown on screens, tables and logs, where
+/// such a character would be an escape sequence or reorder the text; it could not be typed
+/// back either).
+#[must_use]
+pub fn name_problem(name: &str) -> Option<&'static str> {
+    if name.is_empty() {
+        Some("is empty")
+    } else if name.trim() != name {
+        Some("has surrounding spaces")
+    } else if name.chars().any(crate::model::escape::is_hidden) {
+        Some("holds a control or bidirectional character")
+    } else {
+        None
+    }
+}
+
 /// Check the team and options.
 ///
 /// # Errors
@@ -116,7 +134,7 @@ pub fn check(team: &[String], opts: &Options) -> Result<(), PlanError> {
     }
     let mut seen = BTreeSet::new();
     for r in team {
-        if r.is_empty() || r.trim() != r {
+        if name_problem(r).is_some() {
             return Err(PlanError::BadName(r.clone()));
         }
         if !seen.insert(r.as_str()) {

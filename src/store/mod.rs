@@ -62,7 +62,7 @@ pub use clock::{file_stamp, new_origin, now, parse_rfc3339, rfc3339};
 pub use error::StoreError;
 pub use guard::Clock;
 pub use merge::MergeReport;
-pub use pg::{is_url, redact};
+pub use pg::{has_password, is_url, pass_file_warning, redact};
 pub use plan::Assignment;
 pub use sources::{span_json, span_of_json, SourceId, SourceRow};
 
@@ -140,6 +140,7 @@ impl Store {
         if let Some(url) = url_of(path) {
             return Self::open_pg(url, Access::Migrate { adopt: false });
         }
+        open_pg::refuse_lookalike(path)?;
         Self::open_file(path, false)
     }
 
@@ -152,6 +153,7 @@ impl Store {
         if let Some(url) = url_of(path) {
             return Self::open_pg(url, Access::Migrate { adopt: true });
         }
+        open_pg::refuse_lookalike(path)?;
         Self::open_file(path, true)
     }
 
@@ -201,6 +203,7 @@ impl Store {
         if let Some(url) = url_of(path) {
             return Self::open_pg(url, Access::Read);
         }
+        open_pg::refuse_lookalike(path)?;
         check_existing(path)?;
         Self::open_for_reading(path)
     }
@@ -216,6 +219,7 @@ impl Store {
         if let Some(url) = url_of(path) {
             return Self::open_pg(url, Access::Read);
         }
+        open_pg::refuse_lookalike(path)?;
         check_existing(path)?;
         Self::open_copy(path)
     }

@@ -37,6 +37,27 @@ pub(super) fn url_of(path: &Path) -> Option<&str> {
     path.to_str().filter(|s| pg::is_url(s))
 }
 
+/// Refuse a `--db` value that is no PostgreSQL connection but looks like one (it holds `://`
+/// or `password=`: a mistyped scheme, a key=value string with an unknown first word): no file
+/// is ever made, or looked for, under such a name, which would hold a password.
+///
+/// # Errors
+/// [`StoreError::Invalid`], naming the value with any password removed.
+pub(super) fn refuse_lookalike(path: &Path) -> Result<(), StoreError> {
+    let s = path.to_string_lossy();
+    if !s.contains("://") && !s.to_ascii_lowercase().contains("password=") {
+        return Ok(());
+    }
+    let shown = pg::redact(&s);
+    Err(StoreError::Invalid {
+        path: PathBuf::from(&shown),
+        message: "this looks like a PostgreSQL connection but is neither a postgresql:// URL \
+                  nor a key=value string starting with a libpq keyword (host=, dbname=, \
+                  ...); no file of that name is made"
+            .to_owned(),
+    })
+}
+
 impl Store {
     pub(super) fn open_pg(url: &str, access: Access) -> Result<Self, StoreError> {
         let parsed = url::parse(url).map_err(|message| StoreError::Invalid {

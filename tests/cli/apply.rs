@@ -134,7 +134,9 @@ fn each_refused_line_is_named_and_nothing_of_the_file_is_saved() {
                 json!({"id": 8, "record_id": QUOTE_ID, "action": "flag"}),
                 json!({"record_id": QUOTE_ID, "action": "undo", "target": 7}),
             ],
-            "the undo of ana would act on #",
+            // The file's lines are named, not their provisional ids (#1152921504606846976).
+            "cannot undo the decision of line 2: the undo of ana would act on the decision of \
+             line 3",
         ),
         (
             vec![json!({"record_id": QUOTE_ID, "action": "redo", "target": 1})],
@@ -180,6 +182,15 @@ fn each_refused_line_is_named_and_nothing_of_the_file_is_saved() {
         (
             vec![json!({"record_id": QUOTE_ID, "action": "flag", "time": "yesterday"})],
             "bad time \"yesterday\": expected RFC 3339",
+        ),
+        (
+            vec![json!({"record_id": QUOTE_ID, "action": "flag", "time": "9999-12-31T23:59:59Z"})],
+            "bad time \"9999-12-31T23:59:59Z\": expected RFC 3339 in UTC \
+             (2026-11-30T05:52:34.123Z), years 1970 to 2099",
+        ),
+        (
+            vec![json!({"record_id": QUOTE_ID, "action": "flag", "reviewer": ""})],
+            "reviewer \"\" is empty",
         ),
     ];
     for (k, (lines, why)) in cases.into_iter().enumerate() {

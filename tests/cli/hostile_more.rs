@@ -111,7 +111,22 @@ fn apply(records: &Path, decisions: &Path, db: &Path) -> assert_cmd::Command {
 fn assign_summary_json_and_show_escape_reviewers_and_the_dataset() {
     let dir = tempfile::tempdir().expect("tmp");
     let db = dir.path().join("plan.sqlite");
-    let team = team();
+    // A hostile team is refused (issue 22): the message names the first bad name, escaped.
+    let out = run(bin()
+        .arg("assign")
+        .arg(fixture("hostile/records.jsonl"))
+        .arg("--reviewers")
+        .arg(team().join(","))
+        .arg("--db")
+        .arg(&db));
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_run_safe("assign (hostile team)", &out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("holds a control or bidirectional character"),
+        "{err}"
+    );
+    let team: Vec<String> = ["ana°", "bo’", "東京", "cy👋🏽"].map(str::to_owned).to_vec();
     let dataset = format!("ds{}", hostile_arg());
     let (text, names) = text_and_json_strings("assign", |cmd, json| {
         cmd.arg("assign")
@@ -126,7 +141,7 @@ fn assign_summary_json_and_show_escape_reviewers_and_the_dataset() {
     });
     // The header, a line per reviewer: nothing more.
     assert_eq!(text.lines().count(), 3 + team.len(), "{text}");
-    assert!(text.contains("csi\\u{1b}[2J"), "{text}");
+    assert!(text.contains("ds") && text.contains("\\u{1b}[2J"), "{text}");
     for r in &team {
         assert!(names.contains(r), "{r:?} not among {names:?}");
     }
@@ -250,7 +265,9 @@ fn stats_team_and_by_reviewer_tables_escape_reviewers_and_ids() {
         .arg(both.join(","))
         .arg("--db")
         .arg(&db));
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    // Names with controls are kept in a log (applied, merged) but make no plan (issue 22).
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_run_safe("assign (hostile team)", &out);
     let (text, all) = text_and_json_strings("stats --by-reviewer", |cmd, _| {
         cmd.arg("stats")
             .arg(&records)

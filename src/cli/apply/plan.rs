@@ -111,7 +111,14 @@ pub struct Planner<'a> {
     origins: HashMap<String, i64>,
     present: usize,
     planned: Vec<Decision>,
+    /// The file's line of each planned decision (`planned[i]`, provisional id
+    /// `PROVISIONAL + i`): a message names the line, not the provisional id.
+    planned_lines: Vec<usize>,
 }
+
+/// The accepted years of a line's `time`: a stamp outside them is a mistake (a year 9999
+/// sorts after every real decision and would stand as the latest forever).
+pub const YEARS: std::ops::RangeInclusive<u64> = 1970..=2099;
 
 impl<'a> Planner<'a> {
     /// A planner for decisions on `dataset`, named `name` in the log.
@@ -145,6 +152,7 @@ impl<'a> Planner<'a> {
             origins: HashMap::new(),
             present: 0,
             planned: Vec::new(),
+            planned_lines: Vec::new(),
         })
     }
 
@@ -202,7 +210,7 @@ impl<'a> Planner<'a> {
             ..Batch::default()
         };
         for (n, line) in lines {
-            match self.line(store, line)? {
+            match self.line(store, *n, line)? {
                 Ok(Some((d, origin))) => batch.rows.push((d, origin)),
                 Ok(None) => {}
                 Err(why) => refused.push((*n, why)),
@@ -265,6 +273,7 @@ impl<'a> Planner<'a> {
     fn line(
         &mut self,
         store: &Store,
+        n: usize,
         l: &Line,
     ) -> Result<Result<Option<(Decision, String)>, String>, StoreError> {
         let dataset = l.dataset.as_deref().unwrap_or(self.name);
@@ -280,6 +289,11 @@ impl<'a> Planner<'a> {
                 "no reviewer: the line names none, give --reviewer".to_owned()
             ));
         };
+        // (A name with control characters may come from another database's log, merged: it
+        // is kept, and every output escapes it; `assign` refuses one for a plan.)
+        if reviewer.is_empty() {
+            return Ok(Err("reviewer \"\" is empty: name one".to_owned()));
+        }
         // A line without an origin gets one from what it says: given again (the file applied
         // twice, or regenerated, or a copy of the line later in the file) it is skipped.
         let origin = match &l.origin {
@@ -298,8 +312,14 @@ impl<'a> Planner<'a> {
             return Ok(Ok(None));
         }
         if let Some(t) = &l.time {
-            if parse_rfc3339(t).is_none() {
-                return Ok(Err(format!("bad time {t:?}: expected RFC 3339")));
+            let year = t.get(..4).and_then(|y| y.parse::<u64>().ok());
+            if parse_rfc3339(t).is_none() || !year.is_some_and(|y| YEARS.contains(&y)) {
+                return Ok(Err(format!(
+                    "bad time {t:?}: expected RFC 3339 in UTC (2026-11-30T05:52:34.123Z), \
+                     years {} to {}",
+                    YEARS.start(),
+                    YEARS.end()
+                )));
             }
         }
         let Some(&at) = self.index.get(&l.record_id) else {
@@ -357,9 +377,10 @@ impl<'a> Planner<'a> {
         let mine = self.mine.get(reviewer).map_or(&[][..], Vec::as_slice);
         let mut d = match check(record, log, mine, &d) {
             Ok(d) => d,
-            Err(why) => return Ok(Err(why.to_string())),
+            Err(why) => return Ok(Err(self.lines_named(&why.to_string()))),
         };
         d.id = PROVISIONAL + i64::try_from(self.planned.len()).unwrap_or(0);
+        self.planned_lines.push(n);
         if let Some(id) = l.id {
             self.ids.insert(id, d.id);
         }
@@ -372,5 +393,41 @@ impl<'a> Planner<'a> {
         }
         self.planned.push(d.clone());
         Ok(Ok(Some((d, origin))))
+    }
+
+    /// `why` with each provisional id (`#1152921504606846976`, a decision of this file not
+    /// saved yet) written as the line it comes from.
+    fn lines_named(&self, why: &str) -> String {
+        let mut out = String::with_capacity(why.len());
+        let mut rest = why;
+        while let Some(i) = rest.find('#') {
+            out.push_str(&rest[..i]);
+            let digits = rest[i + 1..]
+                .find(|c: char| !c.is_ascii_digit())
+                .map_or(rest.len() - i - 1, |k| k);
+            let num = &rest[i + 1..i + 1 + digits];
+            let line = num
+                .parse::<i64>()
+                .ok()
+                .and_then(|id| usize::try_from(id.checked_sub(PROVISIONAL)?).ok())
+                .and_then(|k| self.planned_lines.get(k));
+            match line {
+                Some(line) => {
+                    // "decision #P" and "#P" alike: "the decision of line N".
+                    if out.ends_with("decision ") {
+                        out.truncate(out.len() - "decision ".len());
+                    }
+                    out.push_str("the decision of line ");
+                    out.push_str(&line.to_string());
+                }
+                None => {
+                    out.push('#');
+                    out.push_str(num);
+                }
+            }
+            rest = &rest[i + 1 + digits..];
+        }
+        out.push_str(rest);
+        out
     }
 }

@@ -147,8 +147,16 @@ impl RecordFile {
         let dest = self.file.dest().to_path_buf();
         src.seek(SeekFrom::Start(start))
             .with_context(|| format!("reading {}", path.display()))?;
+        let stream = self.file.is_stream();
         let w = self.file.writer()?;
-        let copied = io::copy(&mut src.take(end - start), w)
+        let copied = if stream {
+            // A stream (standard output, a terminal) gets C1 and bidirectional controls as
+            // `\u...`, as every JSON output; line by line (no character spans a line end).
+            escaped_copy(&mut src.take(end - start), w)
+        } else {
+            io::copy(&mut src.take(end - start), w)
+        };
+        let copied = copied
             .and_then(|n| w.write_all(b"\n").map(|()| n))
             .with_context(|| {
                 format!(
@@ -369,6 +377,24 @@ pub fn route_of(value: &Value, path: &str) -> Option<String> {
 
 /// The route of a record without a value in the `--split-by` field.
 pub const NO_VALUE: &str = "none";
+
+/// Copy `r` into `w` line by line with [`crate::model::escape::json_bytes`]; the count is of
+/// the bytes read.
+fn escaped_copy(r: &mut impl io::Read, w: &mut impl Write) -> io::Result<u64> {
+    use std::io::BufRead;
+    let mut r = io::BufReader::with_capacity(1 << 16, r);
+    let mut line = Vec::new();
+    let mut n = 0;
+    loop {
+        line.clear();
+        let got = r.read_until(b'\n', &mut line)?;
+        if got == 0 {
+            return Ok(n);
+        }
+        n += got as u64;
+        w.write_all(&crate::model::escape::json_bytes(&line))?;
+    }
+}
 
 #[cfg(test)]
 mod tests;

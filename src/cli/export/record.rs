@@ -12,7 +12,7 @@ use super::style::{self, Style};
 use super::ExportOptions;
 use crate::formats::index::Layout;
 use crate::formats::{DataFile, Dataset, FormatError};
-use crate::model::{Record, Span, CLEAN};
+use crate::model::{escape, Record, Span, CLEAN};
 use crate::review::decision::{
     active_ids, replay, ActionKind, Decision, RecordOutcome, RecordReview,
 };
@@ -37,10 +37,16 @@ impl Bytes {
     /// JSONL line of that length (the writer copies runs of them at once), else its bytes.
     fn as_read(file: &DataFile, i: usize, bytes: &[u8]) -> Self {
         match (file.index.layout(), file.index.entry(i)) {
-            (Layout::Lines, Some(e)) if e.len as usize == bytes.len() => Self::Input {
-                offset: e.offset,
-                len: e.len,
-            },
+            (Layout::Lines, Some(e))
+                if e.len as usize == bytes.len() && !escape::json_needs_escape(bytes) =>
+            {
+                Self::Input {
+                    offset: e.offset,
+                    len: e.len,
+                }
+            }
+            // A record holding a character JSON leaves raw (C1, bidirectional controls) is
+            // built: the writer escapes it, as every JSON output is.
             _ => Self::Built(bytes.to_vec()),
         }
     }

@@ -30,7 +30,7 @@ pub struct Header<'a> {
 #[must_use]
 pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "# Review report: `{}`\n", h.dataset);
+    let _ = writeln!(s, "# Review report: {}\n", code(h.dataset));
     let _ = writeln!(
         s,
         "Exported by spanreview {} from {}. Every number below is computed from the decision \
@@ -38,7 +38,7 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
         env!("CARGO_PKG_VERSION"),
         h.inputs
             .iter()
-            .map(|p| format!("`{p}`"))
+            .map(|p| code(p))
             .collect::<Vec<_>>()
             .join(", ")
     );
@@ -228,7 +228,26 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
     s
 }
 
-/// Text safe inside a table cell.
+/// Text safe inside a table cell: control and bidirectional characters escaped as on every
+/// other channel (a newline as `\n`, so the row stays one line; ESC, BEL as `\u{1b}`, `\u{7}`),
+/// and `|` as `\|`, so a value cannot end its cell.
 fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+    crate::model::escape::line(s).replace('|', "\\|")
 }
+
+/// `s` as inline code: escaped as [`cell`] (no newline, no escape sequence), in a run of
+/// backticks longer than any inside it (Markdown's rule), padded when it starts or ends with
+/// one.
+fn code(s: &str) -> String {
+    let s = crate::model::escape::line(s);
+    let longest = s.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    if longest == 0 {
+        format!("{fence}{s}{fence}")
+    } else {
+        format!("{fence} {s} {fence}")
+    }
+}
+
+#[cfg(test)]
+mod tests;

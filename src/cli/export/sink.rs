@@ -66,6 +66,8 @@ impl Sink<'_> {
                     self.records.push_input(&self.primary.index, offset, len)?;
                 }
                 Bytes::Built(ref bytes) => {
+                    // C1 and bidirectional controls as `\u...`, as every JSON output writes them.
+                    let bytes = &*crate::model::escape::json_bytes(bytes);
                     if self.args.clean_in_all && line.clean && !self.routes.is_empty() {
                         for r in &self.routes {
                             self.records.push(r, bytes)?;
@@ -130,7 +132,8 @@ impl Sink<'_> {
             let verdict =
                 Verdict::new(&rec, &review, &exported, &item.strict_dropped).with_log(log);
             let w = v.writer()?;
-            serde_json::to_writer(&mut *w, &verdict)?;
+            let text = serde_json::to_string(&verdict)?;
+            w.write_all(crate::model::escape::json(&text).as_bytes())?;
             w.write_all(b"\n")?;
         }
         self.stale.extend(review.stale);

@@ -308,8 +308,19 @@ fn bad_teams_and_options_are_refused() {
     let items = [item("a", "a", None)];
     let none = HashMap::new();
     let opts = Options::default();
-    let cases: [(&[&str], Options, PlanError); 6] = [
+    let cases: [(&[&str], Options, PlanError); 9] = [
         (&[], opts, PlanError::NoReviewers),
+        (&["ana", ""], opts, PlanError::BadName(String::new())),
+        (
+            &["ana", "b\u{1b}]52;c;eA==\u{7}o"],
+            opts,
+            PlanError::BadName("b\u{1b}]52;c;eA==\u{7}o".into()),
+        ),
+        (
+            &["東京", "b\u{202e}o"],
+            opts,
+            PlanError::BadName("b\u{202e}o".into()),
+        ),
         (&["ana", "ana"], opts, PlanError::Duplicate("ana".into())),
         (&["ana", " bo"], opts, PlanError::BadName(" bo".into())),
         (

@@ -18,8 +18,11 @@
 //!   transaction is kept) and the next statement connects again; until the server is back each
 //!   attempt fails at once with the same kind of error.
 //! - **No password is shown.** Messages name the database by its URL with the password taken
-//!   out (`url.rs`); a password comes from the URL or `PGPASSWORD`.
+//!   out (`conninfo.rs`); a password comes from the URL, `PGPASSWORD` or the password file
+//!   (`passfile.rs`).
 
+mod conninfo;
+mod passfile;
 mod schema;
 mod tls;
 pub mod url;
@@ -32,7 +35,7 @@ use postgres::types::ToSql;
 use postgres::{Client, Statement};
 
 use super::engine::{DbError, Row, Value};
-pub use url::{is_url, redact, PgUrl};
+pub use url::{has_password, is_url, pass_file_warning, redact, PgUrl};
 
 /// The advisory lock key every spanreview writer of a database takes (`spanreview` in ASCII,
 /// folded into 63 bits): one lock per database, like SQLite's one write lock per file.

@@ -1,7 +1,12 @@
-//! `postgresql://` URLs: recognising one, reading it into the client's settings, and the one
-//! form of it ever shown to a person, with the password taken out ([`redact`]).
+//! A PostgreSQL `--db` value (a URL or a key=value string): recognising one, reading it into
+//! the client's settings with the password from it, `PGPASSWORD` or the password file, and
+//! the one form of it ever shown to a person, with the password taken out ([`redact`]).
 
 use std::fmt;
+
+use super::conninfo;
+use super::passfile;
+pub use conninfo::{has_password, redact};
 
 /// How TLS is used (the URL's `sslmode`, with libpq's meanings).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,101 +42,129 @@ impl fmt::Debug for PgUrl {
     }
 }
 
-/// True when `s` names a PostgreSQL database rather than a file.
+/// True when `s` names a PostgreSQL database rather than a file: a `postgresql://` or
+/// `postgres://` URL (the scheme in any case) or a libpq key=value string whose first word is
+/// a connection keyword (`host=h dbname=db`).
 #[must_use]
 pub fn is_url(s: &str) -> bool {
-    s.starts_with("postgresql://") || s.starts_with("postgres://")
+    conninfo::is_server(s)
 }
 
-/// `s` with any password removed: the `user:password@` of a URL becomes `user:***@`, and a
-/// `password=` parameter `password=***`. Anything else is returned as it is.
-#[must_use]
-pub fn redact(s: &str) -> String {
-    let Some(scheme_end) = s.find("://").map(|i| i + 3) else {
-        return s.to_owned();
-    };
-    let (head, rest) = s.split_at(scheme_end);
-    // The authority ends at the first '/', '?' or '#'; its user info at its last '@'.
-    let auth_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let (auth, tail) = rest.split_at(auth_end);
-    let auth = match auth.rfind('@') {
-        Some(at) => match auth[..at].find(':') {
-            Some(colon) => format!("{}:***{}", &auth[..colon], &auth[at..]),
-            None => auth.to_owned(),
-        },
-        None => auth.to_owned(),
-    };
-    let tail = match tail.split_once('?') {
-        Some((path, query)) => {
-            let params: Vec<String> = query
-                .split('&')
-                .map(|p| match p.split_once('=') {
-                    Some((k, _)) if k.eq_ignore_ascii_case("password") => format!("{k}=***"),
-                    _ => p.to_owned(),
-                })
-                .collect();
-            format!("{path}?{}", params.join("&"))
+/// Take the last `key`'s value out of `pairs`.
+fn take(pairs: &mut Vec<(String, String)>, key: &str) -> Option<String> {
+    let mut found = None;
+    pairs.retain(|(k, v)| {
+        if k == key {
+            found = Some(v.clone());
+            false
+        } else {
+            true
         }
-        None => tail.to_owned(),
-    };
-    format!("{head}{auth}{tail}")
+    });
+    found
 }
 
-/// Read a URL: `postgresql://[user[:password]@]host[:port]/dbname[?param=value&...]`, with
-/// libpq's `sslmode` (`disable`, `prefer`, `require`, `verify-ca`, `verify-full`) and
-/// `sslrootcert`. Without a password in the URL, `PGPASSWORD` gives it; without a user,
-/// `PGUSER`, else the login name.
+/// The host a password file line is matched against: the first host, `localhost` for a Unix
+/// socket folder or none (as libpq).
+fn first_host(config: &postgres::Config) -> String {
+    match config.get_hosts().first() {
+        Some(postgres::config::Host::Tcp(h)) if !h.is_empty() => h.clone(),
+        _ => "localhost".to_owned(),
+    }
+}
+
+/// The login name, which the client takes for a user not given.
+fn login_name() -> String {
+    ["PGUSER", "USER", "LOGNAME"]
+        .iter()
+        .find_map(|v| std::env::var(v).ok().filter(|u| !u.is_empty()))
+        .unwrap_or_default()
+}
+
+/// Read a `--db` value naming a PostgreSQL database, as libpq reads it: a URL
+/// `postgresql://[user[:password]@]host[:port][,...]/dbname[?keyword=value&...]` (the scheme
+/// in any case, parts percent-encoded) or a key=value string (`host=h dbname=db user=ana`,
+/// values quoted in `'...'`, `\` escaping). libpq's `sslmode` (`disable`, `allow`, `prefer`,
+/// `require`, `verify-ca`, `verify-full`) and `sslrootcert` are read here; `service` (else
+/// `PGSERVICE`) fills what the string leaves unset from the service file. Without a
+/// password, `PGPASSWORD` gives it, else the password file (`passfile`, `PGPASSFILE`,
+/// `~/.pgpass`); without a user, `PGUSER`, else the login name.
 ///
 /// # Errors
-/// The URL cannot be read; the message shows it with the password removed.
+/// The value cannot be read; the message shows it with the password removed.
 pub fn parse(url: &str) -> Result<PgUrl, String> {
     let shown = redact(url);
-    let (base, query) = url.split_once('?').unwrap_or((url, ""));
-    let mut ssl = SslMode::Prefer;
-    let mut root_cert = None;
-    let mut passed = Vec::new();
-    for p in query.split('&').filter(|p| !p.is_empty()) {
-        let (k, v) = p.split_once('=').unwrap_or((p, ""));
-        match k {
-            "sslmode" => {
-                ssl = match v {
-                    "disable" => SslMode::Disable,
-                    "allow" | "prefer" => SslMode::Prefer,
-                    "require" => SslMode::Require,
-                    "verify-ca" | "verify-full" => SslMode::VerifyFull,
-                    other => {
-                        return Err(format!(
-                            "{shown}: sslmode={other} is not one of disable, prefer, require, \
-                             verify-ca, verify-full"
-                        ))
-                    }
-                }
-            }
-            "sslrootcert" => root_cert = Some(v.to_owned()),
-            _ => passed.push(p),
-        }
-    }
-    let rest = if passed.is_empty() {
-        base.to_owned()
-    } else {
-        format!("{base}?{}", passed.join("&"))
+    let bad = |why: String| {
+        format!(
+            "{shown} is not a PostgreSQL connection this spanreview can read ({why}): give \
+             postgresql://USER@HOST:PORT/DATABASE or \"host=HOST port=PORT dbname=DATABASE \
+             user=USER\""
+        )
     };
-    let mut config: postgres::Config = rest.parse().map_err(|e| {
-        format!("{shown} is not a PostgreSQL URL this spanreview can read ({e}): give postgresql://USER@HOST:PORT/DATABASE")
-    })?;
+    let mut pairs = conninfo::pairs(url).map_err(bad)?;
+    let service = take(&mut pairs, "service")
+        .or_else(|| std::env::var("PGSERVICE").ok().filter(|s| !s.is_empty()));
+    if let Some(name) = &service {
+        let defaults = passfile::service(name).map_err(|e| format!("{shown}: {e}"))?;
+        for (k, v) in defaults {
+            if !pairs.iter().any(|(have, _)| *have == k) {
+                pairs.push((k, v));
+            }
+        }
+        conninfo::pairs(&conninfo::to_key_value(&pairs))
+            .map_err(|e| format!("{shown}: service {name:?}: {e}"))?;
+    }
+    let mut ssl = SslMode::Prefer;
+    if let Some(mode) = take(&mut pairs, "sslmode") {
+        ssl = match mode.as_str() {
+            "disable" => SslMode::Disable,
+            "allow" | "prefer" => SslMode::Prefer,
+            "require" => SslMode::Require,
+            "verify-ca" | "verify-full" => SslMode::VerifyFull,
+            other => {
+                return Err(format!(
+                    "{shown}: sslmode={other} is not one of disable, prefer, require, \
+                     verify-ca, verify-full"
+                ))
+            }
+        };
+    }
+    let root_cert = take(&mut pairs, "sslrootcert");
+    let passfile = take(&mut pairs, "passfile");
+    let mut config: postgres::Config = conninfo::to_key_value(&pairs)
+        .parse()
+        .map_err(|e: postgres::Error| bad(e.to_string()))?;
     if config.get_dbname().is_none() {
         return Err(format!(
             "{shown} names no database: give postgresql://USER@HOST:PORT/DATABASE"
         ));
     }
+    if config.get_user().is_none() {
+        let user = login_name();
+        if !user.is_empty() {
+            config.user(&user);
+        }
+    }
     if config.get_password().is_none() {
         if let Some(p) = std::env::var_os("PGPASSWORD").filter(|p| !p.is_empty()) {
             config.password(p.as_encoded_bytes());
-        }
-    }
-    if config.get_user().is_none() {
-        if let Some(u) = std::env::var("PGUSER").ok().filter(|u| !u.is_empty()) {
-            config.user(&u);
+        } else {
+            let host = first_host(&config);
+            let port = config
+                .get_ports()
+                .first()
+                .copied()
+                .unwrap_or(5432)
+                .to_string();
+            let wanted = passfile::Wanted {
+                host: &host,
+                port: &port,
+                dbname: config.get_dbname().unwrap_or_default(),
+                user: config.get_user().unwrap_or_default(),
+            };
+            if let Some(p) = passfile::password_for(passfile.as_deref(), wanted) {
+                config.password(p);
+            }
         }
     }
     config.application_name("spanreview");
@@ -142,6 +175,19 @@ pub fn parse(url: &str) -> Result<PgUrl, String> {
         root_cert,
         shown,
     })
+}
+
+/// The warning for the password file a connection to `url` would read but libpq refuses
+/// (group- or world-readable, not a plain file): only when neither `url` nor `PGPASSWORD`
+/// gives a password, so the file would be read.
+#[must_use]
+pub fn pass_file_warning(url: &str) -> Option<String> {
+    if has_password(url) || std::env::var_os("PGPASSWORD").is_some_and(|p| !p.is_empty()) {
+        return None;
+    }
+    let pairs = conninfo::pairs(url).ok()?;
+    let own = pairs.iter().rev().find(|(k, _)| k == "passfile");
+    passfile::refused(&passfile::pass_file(own.map(|(_, v)| v.as_str()))?)
 }
 
 #[cfg(test)]
