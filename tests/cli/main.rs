@@ -4,6 +4,7 @@ mod add_start;
 mod agreement;
 mod app_harness;
 mod apply;
+mod arbiter_team;
 mod arbitrate;
 mod architecture;
 mod array_positions;

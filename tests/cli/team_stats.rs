@@ -329,3 +329,84 @@ fn team_figures_are_those_of_each_reviewers_own_replay() {
     let got = team_json(&file, &db);
     assert!(same(&got, &want), "stats: {got}\nreplayed: {want}");
 }
+
+/// The arbiter is no reviewer (issue 21, 3): `lead` resolves record 0 (ana kept, bo dropped)
+/// naming only a judge, cleans record 1 from the arbitration screen (its marked group) and,
+/// on record 2, cleans after a resolution there. None of it makes `lead` a `reviewer:` source,
+/// a rater of the team figures or a reviewer `assign` plans work for.
+#[test]
+fn an_arbiter_is_no_source_no_rater_and_no_planned_reviewer() {
+    let (_dir, file, db, ds) = shared_db();
+    {
+        let store = Store::open(&db).expect("db");
+        decide(&store, &ds, 0, "ana", true, 0);
+        decide(&store, &ds, 0, "bo", false, 1);
+        decide(&store, &ds, 1, "ana", true, 2);
+        decide(&store, &ds, 2, "bo", true, 3);
+        let resolve = |i: usize, judge: &str| {
+            let r = ds.record(i).expect("record");
+            let mut d = Decision::new(&r, &ds.name, "lead", ActionKind::Resolve);
+            d.span_key = Some("gold:0".into());
+            d.before = Some(SpanValue::of(&r.gold_spans()[0]));
+            d.after = d.before.clone();
+            d.upheld = vec![judge.to_owned()];
+            d.dismissed = vec!["gold".into()];
+            d.group = Some(format!("g{i}"));
+            store.append(&d, None).expect("save");
+        };
+        resolve(0, "llm");
+        let mut clean = Decision::new(
+            &ds.record(1).expect("r"),
+            &ds.name,
+            "lead",
+            ActionKind::Clean,
+        );
+        clean.group = Some(format!("{}1", spanreview::review::team::ARBITRATION_GROUP));
+        store.append(&clean, None).expect("save");
+        resolve(2, "ensemble");
+        let clean = Decision::new(
+            &ds.record(2).expect("r"),
+            &ds.name,
+            "lead",
+            ActionKind::Clean,
+        );
+        store.append(&clean, None).expect("save");
+    }
+    let v: Value =
+        serde_json::from_slice(&stats(&file, &db, &["--json", "--by-reviewer"])).expect("json");
+    let names: Vec<&str> = v["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .filter_map(|s| s["name"].as_str())
+        .collect();
+    assert!(!names.iter().any(|n| n.contains("lead")), "{names:?}");
+    assert_eq!(
+        v["team"]["reviewers"],
+        serde_json::json!(["ana", "bo"]),
+        "{v}"
+    );
+    assert_eq!(v["team"]["records"], 1, "{v}");
+    let lead = v["by_reviewer"]
+        .as_array()
+        .expect("paces")
+        .iter()
+        .find(|p| p["reviewer"] == "lead")
+        .expect("lead's pace");
+    assert_eq!(lead["done"], 0, "{lead}");
+    // A rerun of assign plans no work for lead.
+    let out = bin()
+        .args(["assign"])
+        .arg(&file)
+        .args(["--reviewers", "ana,bo", "--overlap", "0", "--json", "--db"])
+        .arg(&db)
+        .env_remove("SPANREVIEW_DB")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let plan = String::from_utf8(out).expect("utf-8");
+    assert_eq!(plan.lines().count(), 3, "{plan}");
+    assert!(!plan.contains("lead"), "{plan}");
+}

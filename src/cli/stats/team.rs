@@ -6,11 +6,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::time::UNIX_EPOCH;
 
-use crate::cli::judge_args::arbitrates_reviewers;
 use crate::cli::score4;
 use crate::model::escape::line as cell;
 use crate::review::decision::Decision;
-use crate::review::team::{decided_by, Pace, TeamAgreement};
+use crate::review::team::{decided_by, Arbiter, Pace, TeamAgreement};
 use crate::store::{parse_rfc3339, Assignment};
 use crate::tui::text::{self, pad};
 
@@ -19,7 +18,8 @@ const SHOWN: usize = 50;
 
 /// Every reviewer's pace: those the plan names and those with decisions, by name.
 pub(super) fn paces(log: &[Decision], plan: Option<&[Assignment]>) -> Vec<Pace> {
-    let decided = decided_by(log, arbitrates_reviewers);
+    let arbiter = Arbiter::of(log);
+    let decided = decided_by(log, |d| arbiter.made(d));
     let mut done: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
     for (id, who) in &decided {
         for r in who {
