@@ -410,3 +410,62 @@ fn an_arbiter_is_no_source_no_rater_and_no_planned_reviewer() {
     assert_eq!(plan.lines().count(), 3, "{plan}");
     assert!(!plan.contains("lead"), "{plan}");
 }
+
+/// One agreement of two reviewers (issue 21, 12): ana keeps `25°C` on records 0 and 1; cy
+/// relabels it `overgeneration` on record 0 and removes record 1 (so the reviewed result drops
+/// it from the "vs reviewed" comparison). The pairs table's `reviewer:ana vs reviewer:cy` and
+/// the team table's `ana vs cy` count the same records with the same figures, and the rule is
+/// said under the team table.
+#[test]
+fn the_pairs_table_and_the_team_table_give_one_agreement() {
+    let (_dir, file, db, ds) = shared_db();
+    {
+        let store = Store::open(&db).expect("db");
+        decide(&store, &ds, 0, "ana", true, 0);
+        decide(&store, &ds, 1, "ana", true, 1);
+        let r = ds.record(0).expect("record");
+        let mut d = Decision::new(&r, &ds.name, "cy", ActionKind::Relabel);
+        d.span_key = Some("gold:0".into());
+        d.before = Some(SpanValue::of(&r.gold_spans()[0]));
+        d.after = Some(SpanValue::new(8, 12, "overgeneration"));
+        store.append(&d, None).expect("save");
+        let r = ds.record(1).expect("record");
+        let mut d = Decision::new(&r, &ds.name, "cy", ActionKind::Remove);
+        d.reason = Some("incoherent".into());
+        store.append(&d, None).expect("save");
+    }
+    let v: Value = serde_json::from_slice(&stats(&file, &db, &["--json"])).expect("json");
+    let pair = v["pairs"]
+        .as_array()
+        .expect("pairs")
+        .iter()
+        .find(|p| p["a"] == "reviewer:ana" && p["b"] == "reviewer:cy")
+        .unwrap_or_else(|| panic!("no reviewer pair: {v}"));
+    let team = &v["team"]["pairs"][0];
+    assert_eq!(
+        (team["a"].as_str(), team["b"].as_str()),
+        (Some("ana"), Some("cy"))
+    );
+    assert_eq!(pair["overall"]["records"], 2, "{pair}");
+    assert!(
+        same(&pair["overall"], &team["scores"]),
+        "pairs: {pair}\nteam: {team}"
+    );
+    let text = stats_text(&file, &db, &[]);
+    let cells = |prefix: &str| -> Vec<String> {
+        let l = text
+            .lines()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix} row:\n{text}"));
+        l.split_whitespace().map(str::to_owned).collect()
+    };
+    // pairs row: name vs name, records, P, R, F1, │, ex F1, │, IoU, n, │, kappa, │, lbl F1, kappa
+    let p = cells("reviewer:ana vs reviewer:cy");
+    let t = cells("ana vs cy");
+    assert_eq!(p[3], t[3], "records\n{text}");
+    assert_eq!(p[p.len() - 2], t[4], "label-aware F1\n{text}");
+    assert!(
+        text.contains("a pair is compared on the records both reviewers decided on"),
+        "{text}"
+    );
+}

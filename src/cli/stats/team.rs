@@ -13,6 +13,12 @@ use crate::review::team::{decided_by, Arbiter, Pace, TeamAgreement};
 use crate::store::{parse_rfc3339, Assignment};
 use crate::tui::text::{self, pad};
 
+/// The one definition of two reviewers' agreement, said under the team table: the pairs
+/// table's row of the same two is the same figures ([`super::compute`]).
+pub(super) const AGREEMENT_RULE: &str = "a pair is compared on the records both reviewers \
+decided on (each one's own decisions replayed; a removal is no span), as its row in the pairs \
+table;\nchar F1 and kappa are label-aware there (lbl F1, kappa)\n";
+
 /// Disagreements listed in the table (`--json` lists every one).
 const SHOWN: usize = 50;
 
@@ -109,6 +115,7 @@ pub(super) fn team_table(t: &TeamAgreement) -> String {
             score4(alpha)
         );
     }
+    s.push_str(AGREEMENT_RULE);
     if t.disagreements.is_empty() {
         s.push_str("no disagreement\n");
         return s;
