@@ -13,7 +13,7 @@ use crate::formats::index::Lazy;
 use crate::formats::{Dataset, Format};
 use crate::model::escape;
 use crate::review::decision::Decision;
-use crate::review::disagreement::Options;
+use crate::review::disagreement::{Among, Options};
 use crate::store::{Assignment, Store};
 use crate::tui::app::{App, Opening, PlanAtOpen};
 use crate::tui::clustering::ArbConfig;
@@ -69,6 +69,12 @@ pub struct Args {
     /// the record's clusters are resolved.
     #[arg(long)]
     pub blind: bool,
+    /// Arbitration: only these sources count as disputing (comma list of source names,
+    /// `NAME*` globs: `reviewer:*,llm`), for the disputed queue and which clusters need a
+    /// resolution; the others stay lanes and evidence [default: the gold, reviewers,
+    /// annotators and judges, not detectors; every source when there are only detectors].
+    #[arg(long, value_name = "SPEC", value_parser = parse_among)]
+    pub dispute_among: Option<Among>,
     /// Spot check: a queue of N records chosen uniformly at random (the same for the same
     /// `--seed` and file), in file order; the header says `queue sample`. Instead of `--queue`.
     #[arg(long, value_name = "N", conflicts_with = "queue",
@@ -90,9 +96,15 @@ impl Args {
             options: self.judges.options(),
             blind: self.blind,
             auto_accept: self.auto_accept_unanimous,
+            among: self.dispute_among.clone().unwrap_or_default(),
             ..ArbConfig::default()
         }
     }
+}
+
+/// `--dispute-among SPEC` ([`Among::parse`]).
+fn parse_among(spec: &str) -> Result<Among, String> {
+    Among::parse(spec)
 }
 
 /// The bundled sample as it is in the source tree's `data/` (tests read it there; the binary

@@ -565,6 +565,33 @@ impl Arbitration {
         }
     }
 
+    /// As [`Arbitration::of`], with only the sources and judges `among` counts disputing
+    /// ([`disagreement::cluster_among`]; `humans`: the session has a source that is no
+    /// detector).
+    #[must_use]
+    pub fn among(
+        record: &Record,
+        options: &Options,
+        among: &disagreement::Among,
+        humans: bool,
+    ) -> Self {
+        let sources = comparable(record);
+        let verdicts = verdicts(record);
+        let disagreement = disagreement::cluster_among(
+            &record.output,
+            &sources,
+            &verdicts,
+            options,
+            among,
+            humans,
+        );
+        Self {
+            sources,
+            verdicts,
+            disagreement,
+        }
+    }
+
     /// The disagreement score of the record.
     #[must_use]
     pub fn score(&self) -> disagreement::RecordScore {
