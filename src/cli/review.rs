@@ -65,10 +65,16 @@ pub struct Args {
     /// "auto: unanimous", undoable), in the background.
     #[arg(long)]
     pub auto_accept_unanimous: bool,
-    /// Arbitration: show sources as A, B, C in a per-record shuffled order, names hidden until
-    /// the record's clusters are resolved.
+    /// Blind: on the arbitration screen show sources as A, B, C in a per-record shuffled
+    /// order, names hidden until the record's clusters are resolved; on the review screen hide
+    /// the other reviewers' decisions, results and lanes on a record (own decisions shown)
+    /// until you have decided it.
     #[arg(long)]
     pub blind: bool,
+    /// Show the other reviewers' work on overlap records (those the plan gives you and
+    /// another) before you have decided them; they are blind by default.
+    #[arg(long)]
+    pub see_others: bool,
     /// Arbitration: only these sources count as disputing (comma list of source names,
     /// `NAME*` globs: `reviewer:*,llm`), for the disputed queue and which clusters need a
     /// resolution; the others stay lanes and evidence [default: the gold, reviewers,
@@ -97,6 +103,7 @@ impl Args {
             blind: self.blind,
             auto_accept: self.auto_accept_unanimous,
             among: self.dispute_among.clone().unwrap_or_default(),
+            see_others: self.see_others,
             ..ArbConfig::default()
         }
     }

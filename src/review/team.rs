@@ -97,6 +97,19 @@ pub fn decided_by(
     out
 }
 
+/// **Blind review**: what `me`'s screen may show of a record's `log`. Until `me`'s own
+/// decisions leave the record reviewed, only those (`Some`): the others' decisions, their
+/// results and the arbiter's are hidden, so a reviewer judges the record on their own. Once
+/// `me` has decided it, `None`: the whole log may be shown.
+#[must_use]
+pub fn blind_view(record: &Record, log: &[Decision], me: &str) -> Option<Vec<Decision>> {
+    if log.iter().all(|d| d.reviewer == me) {
+        return None;
+    }
+    let own: Vec<Decision> = log.iter().filter(|d| d.reviewer == me).cloned().collect();
+    (!replay(record, &own).is_reviewed()).then_some(own)
+}
+
 /// One reviewer's result on one record.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Opinion {

@@ -42,6 +42,9 @@ pub struct ArbConfig {
     pub background: bool,
     /// `--dispute-among`: the sources that count as disputing.
     pub among: Among,
+    /// `--see-others`: overlap records show the other reviewers' work before this reviewer
+    /// has decided them (blind by default).
+    pub see_others: bool,
 }
 
 impl std::fmt::Debug for ArbConfig {

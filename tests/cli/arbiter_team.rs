@@ -2,20 +2,25 @@
 //! (marked, so no reviewer's review), blind review hides the others' work, and which sources
 //! count as disputing.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::sync::Arc;
 
 use spanreview::cli::judge_args::JudgeArgs;
 use spanreview::formats::judges::JudgeSpec;
 use spanreview::formats::Dataset;
-use spanreview::review::decision::ActionKind;
+use spanreview::review::decision::{replay, ActionKind, Decision, SpanStatus, SpanValue};
 use spanreview::review::disagreement::Among;
 use spanreview::review::team::ARBITRATION_GROUP;
+use spanreview::store::{Assignment, Store};
+use spanreview::tui::app::{App, Opening, Status};
 use spanreview::tui::clustering::ArbConfig;
+use spanreview::tui::config::Config;
+use spanreview::tui::log::state_of;
 use spanreview::tui::queue::QueueKind;
 use spanreview::tui::Action;
 
-use super::app_harness::{finish, mem, open};
+use super::app_harness::{finish, mem, open, render};
 use super::common::{data, fixture, shared};
 
 fn fixture_files() -> Vec<PathBuf> {
@@ -130,4 +135,143 @@ fn with_every_shared_detector_the_default_queue_stays_small() {
         everyone > 150 && by_default <= 5,
         "{by_default} of {everyone}"
     );
+}
+
+/// The review fixture's records (`uni_1__contradiction` first: one span, "rainy").
+fn review_records() -> Vec<PathBuf> {
+    vec![fixture("review/records.jsonl")]
+}
+
+/// `who`'s decision `action` on record 0's span (a flag or note: on the record), through
+/// their own connection to `db`.
+fn by(db: &Path, who: &str, action: ActionKind) {
+    let ds = Dataset::open(&review_records(), None).expect("files");
+    let rec = ds.record(0).expect("record");
+    let mut d = Decision::new(&rec, &ds.name, who, action);
+    if matches!(action, ActionKind::Drop | ActionKind::Accept) {
+        d.span_key = Some("gold:0".into());
+        d.before = Some(SpanValue::of(&rec.gold_spans()[0]));
+    }
+    // The record's stored state after it, as a screen saves it (the flagged queue reads it).
+    let store = Store::open(db).expect("db");
+    let mut log = store.record_decisions(&ds.name, &rec.id).expect("log");
+    log.push(d.clone());
+    let state = state_of(&replay(&rec, &log));
+    store.append(&d, Some(&state)).expect("saved");
+}
+
+/// `who`'s screen on the review fixture over `db`, in `queue`, with `arb`.
+fn screen(db: &Path, who: &str, queue: QueueKind, arb: ArbConfig) -> App {
+    let store = Rc::new(Store::open(db).expect("db"));
+    let ds = Dataset::open(&review_records(), None).expect("files");
+    let opening = Opening {
+        arb,
+        ..Opening::new(queue, Config::defaults(true))
+    };
+    App::open(ds, Box::new(store), who, opening).expect("app")
+}
+
+fn status_text(app: &App) -> String {
+    match &app.status {
+        Status::Saved(m) | Status::Error(m) | Status::Info(m) => m.clone(),
+        other => format!("{other:?}"),
+    }
+}
+
+fn first_status(app: &App) -> SpanStatus {
+    app.cur.as_ref().expect("record").review.spans[0]
+        .status
+        .clone()
+}
+
+fn blind() -> ArbConfig {
+    ArbConfig {
+        blind: true,
+        ..ArbConfig::default()
+    }
+}
+
+/// Issue 21, 10: `--blind` on the review screen. ana drops "rainy" and flags the record; bo,
+/// blind, in the flagged queue, sees the span pending (not ana's drop), and is told nothing of
+/// ana's next decision; once bo has decided the record, the whole log shows. Without
+/// `--blind` bo sees ana's drop at once.
+#[test]
+fn blind_review_hides_the_others_until_one_has_decided() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("team.sqlite");
+    by(&db, "ana", ActionKind::Drop);
+    by(&db, "ana", ActionKind::Flag);
+    let seeing = screen(&db, "bo", QueueKind::Flagged, ArbConfig::default());
+    assert!(matches!(first_status(&seeing), SpanStatus::Dropped { .. }));
+    drop(seeing);
+
+    let mut bo = screen(&db, "bo", QueueKind::Flagged, blind());
+    assert_eq!(first_status(&bo), SpanStatus::Pending);
+    let shown = render(&mut bo, 120, 30);
+    assert!(!shown.to_lowercase().contains("dropped"), "{shown}");
+    assert!(!shown.contains("ana"), "{shown}");
+    // ana notes the record: bo's follow says nothing of it.
+    let mut note = Decision::new(
+        &bo.cur.as_ref().expect("record").record,
+        &bo.dataset.name,
+        "ana",
+        ActionKind::Note,
+    );
+    note.note = Some("25°C ’".into());
+    Store::open(&db)
+        .expect("db")
+        .append(&note, None)
+        .expect("saved");
+    bo.poll_team();
+    assert!(!status_text(&bo).contains("ana"), "{}", status_text(&bo));
+    assert_eq!(first_status(&bo), SpanStatus::Pending);
+    // bo decides: the record is bo's decided, and the log shows whole (bo's accept, later,
+    // stands over ana's drop and says so).
+    bo.update(Action::Accept);
+    assert_eq!(first_status(&bo), SpanStatus::Accepted);
+    assert!(status_text(&bo).contains("ana"), "{}", status_text(&bo));
+    assert!(
+        bo.cur.as_ref().expect("record").review.flagged,
+        "ana's flag shows now"
+    );
+}
+
+/// Overlap records (the plan gives them to ana and bo) are blind by default while bo has not
+/// decided them; `--see-others` shows the others' work.
+#[test]
+fn overlap_records_are_blind_by_default_and_see_others_opts_out() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("team.sqlite");
+    let ds = Dataset::open(&review_records(), None).expect("files");
+    let plan: Vec<Assignment> = (0..ds.len())
+        .map(|i| Assignment {
+            record_id: ds.record(i).expect("record").id,
+            reviewers: if i == 0 {
+                vec!["ana".into(), "bo".into()]
+            } else {
+                vec!["bo".into()]
+            },
+        })
+        .collect();
+    Store::open(&db)
+        .expect("db")
+        .save_plan(&ds.name, &plan)
+        .expect("plan");
+    by(&db, "ana", ActionKind::Drop);
+    let bo = screen(&db, "bo", QueueKind::Mine, ArbConfig::default());
+    assert_eq!(
+        bo.cur.as_ref().expect("record").record.id,
+        plan[0].record_id
+    );
+    assert_eq!(first_status(&bo), SpanStatus::Pending);
+    let sees = screen(
+        &db,
+        "bo",
+        QueueKind::Mine,
+        ArbConfig {
+            see_others: true,
+            ..ArbConfig::default()
+        },
+    );
+    assert!(matches!(first_status(&sees), SpanStatus::Dropped { .. }));
 }

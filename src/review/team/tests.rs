@@ -268,3 +268,25 @@ fn arbitration_is_resolutions_the_arbitration_screen_and_the_arbiters_record() {
     assert!(!by.contains_key("r2") && !by.contains_key("r3"));
     assert_eq!(by["r4"], BTreeSet::from(["lead".to_owned()]));
 }
+
+/// Blind review shows a reviewer only their own decisions until they have decided the record:
+/// ana's drop of `東京` is hidden from bo (who sees the span pending), shown once bo accepts it.
+#[test]
+fn blind_view_hides_the_others_until_one_has_decided() {
+    let rec = record();
+    let ana = decision(1, "ana", ActionKind::Drop);
+    let log = vec![ana.clone()];
+    let seen = blind_view(&rec, &log, "bo").expect("hidden");
+    assert!(seen.is_empty());
+    assert!(!replay(&rec, &seen).is_reviewed());
+    // ana sees all of her own log.
+    assert_eq!(blind_view(&rec, &log, "ana"), None);
+    // bo accepts: the record is decided by bo, everything shows.
+    let log = vec![ana, decision(2, "bo", ActionKind::Accept)];
+    assert_eq!(blind_view(&rec, &log, "bo"), None);
+    // Half decided (a note alone) is not decided.
+    let mut note = decision(3, "bo", ActionKind::Note);
+    note.note = Some("25°C ’".into());
+    let log = vec![decision(1, "ana", ActionKind::Drop), note.clone()];
+    assert_eq!(blind_view(&rec, &log, "bo"), Some(vec![note]));
+}
