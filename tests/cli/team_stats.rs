@@ -469,3 +469,49 @@ fn the_pairs_table_and_the_team_table_give_one_agreement() {
         "{text}"
     );
 }
+
+/// The report's "reviewer conflicts not resolved by arbitration" has no arbiter side (issue
+/// 21, 3): ana and bo agree on record 0, and lead's resolution there names only a judge; on
+/// record 1 ana keeps and bo drops, unresolved: the one conflict, ana and bo's.
+#[test]
+fn an_arbiter_is_no_side_of_a_reviewer_conflict_in_the_report() {
+    let (dir, file, db, ds) = shared_db();
+    {
+        let store = Store::open(&db).expect("db");
+        decide(&store, &ds, 0, "ana", true, 0);
+        decide(&store, &ds, 0, "bo", true, 1);
+        decide(&store, &ds, 1, "ana", true, 2);
+        decide(&store, &ds, 1, "bo", false, 3);
+        let r = ds.record(0).expect("record");
+        let mut d = Decision::new(&r, &ds.name, "lead", ActionKind::Resolve);
+        d.span_key = Some("gold:0".into());
+        d.before = Some(SpanValue::of(&r.gold_spans()[0]));
+        d.after = Some(SpanValue::new(8, 11, "contradiction"));
+        d.upheld = vec!["llm".into()];
+        d.dismissed = vec!["gold".into()];
+        d.group = Some("g0".into());
+        store.append(&d, None).expect("save");
+    }
+    let report = dir.path().join("report.md");
+    bin()
+        .arg("export")
+        .arg(&file)
+        .arg("--db")
+        .arg(&db)
+        .arg("--out")
+        .arg(dir.path().join("out.jsonl"))
+        .arg("--report")
+        .arg(&report)
+        .env_remove("SPANREVIEW_DB")
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&report).expect("report");
+    let section = text
+        .split("## Reviewer conflicts not resolved by arbitration")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no conflict section:\n{text}"));
+    let rows: Vec<&str> = section.lines().filter(|l| l.starts_with("| `")).collect();
+    let id = ds.record(1).expect("record").id;
+    assert_eq!(rows, [format!("| `{id}` | ana, bo |")], "{text}");
+    assert!(!section.contains("lead"), "{text}");
+}
