@@ -204,7 +204,7 @@ fn pairs(acc: &Acc, team: Option<&TeamAgreement>) -> Vec<PairStats> {
             format!("{REVIEWER_PREFIX}{}", p.b),
         );
         let key = (at(&a).unwrap_or(usize::MAX), at(&b).unwrap_or(usize::MAX));
-        let overall = p.scores.clone();
+        let overall = p.scores;
         out.push((key, PairStats { a, b, overall }));
     }
     out.sort_by_key(|(k, _)| *k);
