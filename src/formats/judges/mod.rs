@@ -554,20 +554,13 @@ impl Arbitration {
     /// Compare `record`'s sources (with `--judge` sources already attached) under `options`.
     #[must_use]
     pub fn of(record: &Record, options: &Options) -> Self {
-        let sources = comparable(record);
-        let verdicts = verdicts(record);
-        let disagreement =
-            disagreement::cluster_judged(&record.output, &sources, &verdicts, options);
-        Self {
-            sources,
-            verdicts,
-            disagreement,
-        }
+        let every = disagreement::Among::Named(vec!["*".to_owned()]);
+        Self::among(record, options, &every, true)
     }
 
-    /// As [`Arbitration::of`], with only the sources and judges `among` counts disputing
-    /// ([`disagreement::cluster_among`]; `humans`: the session has a source that is no
-    /// detector).
+    /// As [`Arbitration::of`] (every source disputing), with only the sources and judges
+    /// `among` counts ([`disagreement::cluster_among`]; `humans`: the session has a source
+    /// that is no detector).
     #[must_use]
     pub fn among(
         record: &Record,
