@@ -215,11 +215,12 @@ impl App {
 
     /// Blind review hides the other reviewers' work on record `id` from this screen until
     /// this reviewer has decided it ([`blind_view`]): with `--blind` (outside the arbitration
-    /// screen, which has its own blindness), and by default on an overlap record the plan
-    /// gives this reviewer and another (`--see-others` shows them).
+    /// screen and its `disputed` queue, where `--blind` keeps its own meaning), and by default
+    /// on an overlap record the plan gives this reviewer and another (`--see-others` shows
+    /// them).
     #[must_use]
     pub fn hides_others(&self, id: &str) -> bool {
-        if self.arbitrating {
+        if self.arbitrating || self.queue.kind == QueueKind::Disputed {
             return false;
         }
         let overlap = self
