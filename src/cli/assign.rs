@@ -17,12 +17,11 @@ use anyhow::Context;
 use serde_json::Value;
 
 use super::db_args::DbArgs;
-use super::judge_args::arbitrates_reviewers;
 use super::to_stderr;
 use crate::formats::{Dataset, Format};
 use crate::model::escape;
 use crate::review::assign::{self, Assigned, Item, Options};
-use crate::review::team::decided_by;
+use crate::review::team::{decided_by, Arbiter};
 use crate::store::Store;
 use crate::tui::text::{self, pad};
 
@@ -94,7 +93,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let store = Store::open(&db)?;
     let previous: Vec<Assigned> = store.plan(&name)?.unwrap_or_default();
     let log = store.decisions(Some(&name))?;
-    let decided = decided_by(&log, arbitrates_reviewers);
+    let arbiter = Arbiter::of(&log);
+    let decided = decided_by(&log, |d| arbiter.made(d));
     let plan = assign::plan(&items, &args.reviewers, &opts, &previous, &decided)?;
     let before: HashMap<&str, &Vec<String>> = previous
         .iter()
@@ -160,7 +160,8 @@ fn show(args: &Args) -> anyhow::Result<ExitCode> {
         return super::write_stdout(json_lines(&plan).as_bytes());
     }
     let log = store.decisions(Some(&name))?;
-    let decided = decided_by(&log, arbitrates_reviewers);
+    let arbiter = Arbiter::of(&log);
+    let decided = decided_by(&log, |d| arbiter.made(d));
     let head = format!("plan of dataset {name} in {}", crate::store::shown(&db));
     let out = format!(
         "{}\n{}",

@@ -22,10 +22,11 @@
 //! opinion on (one reviewer's changes are the reviewed result, not a dispute). A record one
 //! reviewer removed and another kept is a conflict; when the other kept spans it is disputed
 //! (the removal's lane holds none) and reaches the arbitration queue, where a resolution that
-//! keeps a span reopens the record ([`crate::review::decision`]). Resolutions that name a reviewer source are arbitration
-//! between reviewers, not an opinion: they are left out of their author's result (and settle
-//! the conflict, [`Conflict::resolved`]). Such sources are computed from the log each time,
-//! never imported.
+//! keeps a span reopens the record ([`crate::review::decision`]). Arbitration (every
+//! resolution, and the arbiter's other decisions on the records they arbitrated:
+//! [`Arbiter`]) is no opinion: its author is no reviewer source there, and a resolution that
+//! names a reviewer source settles the conflict ([`Conflict::resolved`]). Such sources are
+//! computed from the log each time, never imported.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
@@ -40,7 +41,7 @@ use crate::formats::Dataset;
 use crate::model::{Source, SourceRole};
 use crate::review::decision::{replay, replay_seen, ActionKind, Decision};
 use crate::review::disagreement::Options;
-use crate::review::team::{self, Opinion};
+use crate::review::team::{self, Arbiter, Opinion};
 use crate::store::Store;
 
 /// `--judge`, `--tolerance`, `--ignore-edge-punct`.
@@ -264,11 +265,14 @@ pub fn reviewers<'a>(
 ) -> Reviewers {
     // References first: a log of one reviewer (the usual case) ends at `candidates`, without
     // copying a decision.
+    let log: Vec<&Decision> = log.into_iter().collect();
+    let arbiter = Arbiter::of(log.iter().copied());
     let mut all: HashMap<&str, Vec<&Decision>> = HashMap::new();
     let mut own: HashMap<&str, BTreeMap<&str, Vec<&Decision>>> = HashMap::new();
     for d in log {
         all.entry(&d.record_id).or_default().push(d);
-        if !arbitrates_reviewers(d) {
+        // Arbitration is no reviewer's review (`Arbiter`): the arbiter is not a source.
+        if !arbiter.made(d) {
             own.entry(&d.record_id)
                 .or_default()
                 .entry(&d.reviewer)

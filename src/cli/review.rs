@@ -13,7 +13,7 @@ use crate::formats::index::Lazy;
 use crate::formats::{Dataset, Format};
 use crate::model::escape;
 use crate::review::decision::Decision;
-use crate::review::disagreement::Options;
+use crate::review::disagreement::{Among, Options};
 use crate::store::{Assignment, Store};
 use crate::tui::app::{App, Opening, PlanAtOpen};
 use crate::tui::clustering::ArbConfig;
@@ -65,10 +65,22 @@ pub struct Args {
     /// "auto: unanimous", undoable), in the background.
     #[arg(long)]
     pub auto_accept_unanimous: bool,
-    /// Arbitration: show sources as A, B, C in a per-record shuffled order, names hidden until
-    /// the record's clusters are resolved.
+    /// Blind: on the arbitration screen show sources as A, B, C in a per-record shuffled
+    /// order, names hidden until the record's clusters are resolved; on the review screen hide
+    /// the other reviewers' decisions, results and lanes on a record (own decisions shown)
+    /// until you have decided it.
     #[arg(long)]
     pub blind: bool,
+    /// Show the other reviewers' work on overlap records (those the plan gives you and
+    /// another) before you have decided them; they are blind by default.
+    #[arg(long)]
+    pub see_others: bool,
+    /// Arbitration: only these sources count as disputing (comma list of source names,
+    /// `NAME*` globs: `reviewer:*,llm`), for the disputed queue and which clusters need a
+    /// resolution; the others stay lanes and evidence [default: the gold, reviewers,
+    /// annotators and judges, not detectors; every source when there are only detectors].
+    #[arg(long, value_name = "SPEC", value_parser = parse_among)]
+    pub dispute_among: Option<Among>,
     /// Spot check: a queue of N records chosen uniformly at random (the same for the same
     /// `--seed` and file), in file order; the header says `queue sample`. Instead of `--queue`.
     #[arg(long, value_name = "N", conflicts_with = "queue",
@@ -90,9 +102,16 @@ impl Args {
             options: self.judges.options(),
             blind: self.blind,
             auto_accept: self.auto_accept_unanimous,
+            among: self.dispute_among.clone().unwrap_or_default(),
+            see_others: self.see_others,
             ..ArbConfig::default()
         }
     }
+}
+
+/// `--dispute-among SPEC` ([`Among::parse`]).
+fn parse_among(spec: &str) -> Result<Among, String> {
+    Among::parse(spec)
 }
 
 /// The bundled sample as it is in the source tree's `data/` (tests read it there; the binary

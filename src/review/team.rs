@@ -6,27 +6,81 @@
 //! ([`super::decision::replay_seen`]): their kept spans, none when they
 //! reclassified it clean or removed it. They have one when a decision of theirs other than
 //! flags and notes is in force there ([`RecordReview::has_verdict`]), as the `reviewer:NAME`
-//! sources read it. On a record with two or more opinions each pair of reviewers is compared with the
+//! sources read it; arbitration ([`Arbiter`]) is left out first, so an arbiter has none. On a record with two or more opinions each pair of reviewers is compared with the
 //! label-aware figures of [`super::metrics`] (character F1, kappa) and Krippendorff's alpha
 //! ([`super::alpha`]); the team's F1 and kappa pool every pair's counts, its alpha takes every
 //! reviewer as a coder. A record is a **disagreement** when the reviewers' spans dispute under
 //! the clustering options ([`disagreement::cluster`]) or some removed it and others kept it.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde::Serialize;
 
 use super::alpha::{Alpha, AlphaScores};
-use super::decision::{active_ids, replay, Decision, RecordOutcome, RecordReview};
+use super::decision::{active_ids, replay, ActionKind, Decision, RecordOutcome, RecordReview};
 use super::disagreement::{self, Options};
 use super::labeled::LabelName;
 use super::metrics::{Agreement, RecordAgreement, Scores};
 use crate::model::offsets::char_len;
 use crate::model::{Record, Source, SourceRole, Span};
 
+/// The `group` prefix the arbitration screen gives every decision it saves that is not a
+/// resolution row (a clean, retype or remove made there): it is the arbiter's
+/// ([`Arbiter`]), whether or not a resolution of the record exists.
+pub const ARBITRATION_GROUP: &str = "arbitration-";
+
+/// Which decisions of a log are **arbitration**, never a reviewer's review: no opinion, no
+/// `reviewer:NAME` source, no agreement rater, no side of a reviewer conflict, no planned
+/// reviewer. A decision is arbitration when
+/// - it is a `resolve` row, or
+/// - the arbitration screen saved it (its `group` starts with [`ARBITRATION_GROUP`], or it
+///   shares its `group` with a `resolve` row of the record), or
+/// - its author made a `resolve` row on that record (in force or not): on a record they
+///   arbitrated, the arbiter's other decisions (a clean after a "no span" resolution, an undo)
+///   go with their resolutions, also in logs written before the screen marked them.
+///
+/// So an arbiter who never reviewed a record on the review screen is no reviewer of it; a
+/// reviewer who also arbitrates is a reviewer only on the records they did not arbitrate.
+#[derive(Debug, Clone, Default)]
+pub struct Arbiter {
+    /// (record id, reviewer) pairs with a `resolve` row.
+    arbiters: HashSet<(String, String)>,
+    /// (record id, group) of the `resolve` rows.
+    groups: HashSet<(String, String)>,
+}
+
+impl Arbiter {
+    /// The arbitration of `log` (any order, any records).
+    #[must_use]
+    pub fn of<'a>(log: impl IntoIterator<Item = &'a Decision>) -> Self {
+        let mut out = Self::default();
+        for d in log {
+            if d.action == ActionKind::Resolve {
+                out.arbiters
+                    .insert((d.record_id.clone(), d.reviewer.clone()));
+                if let Some(g) = &d.group {
+                    out.groups.insert((d.record_id.clone(), g.clone()));
+                }
+            }
+        }
+        out
+    }
+
+    /// True when `d` is arbitration (see [`Arbiter`]).
+    #[must_use]
+    pub fn made(&self, d: &Decision) -> bool {
+        let key = |x: &str| (d.record_id.clone(), x.to_owned());
+        d.action == ActionKind::Resolve
+            || d.group
+                .as_deref()
+                .is_some_and(|g| g.starts_with(ARBITRATION_GROUP) || self.groups.contains(&key(g)))
+            || self.arbiters.contains(&key(&d.reviewer))
+    }
+}
+
 /// Per record id, the reviewers with a verdict decision in force on it (undo and redo
-/// respected), leaving out the decisions `skip` says are no reviewer's own work (a resolution
-/// arbitrating between reviewers).
+/// respected), leaving out the decisions `skip` says are no reviewer's own work (arbitration,
+/// [`Arbiter::made`]).
 #[must_use]
 pub fn decided_by(
     log: &[Decision],
@@ -42,6 +96,19 @@ pub fn decided_by(
         }
     }
     out
+}
+
+/// **Blind review**: what `me`'s screen may show of a record's `log`. Until `me`'s own
+/// decisions leave the record reviewed, only those (`Some`): the others' decisions, their
+/// results and the arbiter's are hidden, so a reviewer judges the record on their own. Once
+/// `me` has decided it, `None`: the whole log may be shown.
+#[must_use]
+pub fn blind_view(record: &Record, log: &[Decision], me: &str) -> Option<Vec<Decision>> {
+    if log.iter().all(|d| d.reviewer == me) {
+        return None;
+    }
+    let own: Vec<Decision> = log.iter().filter(|d| d.reviewer == me).cloned().collect();
+    (!replay(record, &own).is_reviewed()).then_some(own)
 }
 
 /// One reviewer's result on one record.

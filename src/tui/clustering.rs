@@ -21,7 +21,7 @@ use std::time::Duration;
 use crate::formats::judges::{self, Arbitration, Judges, SpanReader};
 use crate::formats::{Dataset, FormatError};
 use crate::model::{Record, Source, SourceRole};
-use crate::review::disagreement::{Disagreement, JudgeVerdict, Options, RecordScore};
+use crate::review::disagreement::{Among, Disagreement, JudgeVerdict, Options, RecordScore};
 use crate::review::metrics::RecordAgreement;
 
 /// How the arbitration features are set up (`review` flags).
@@ -40,6 +40,11 @@ pub struct ArbConfig {
     /// Start clustering in the background even for queues other than `disputed` (for
     /// auto-accept).
     pub background: bool,
+    /// `--dispute-among`: the sources that count as disputing.
+    pub among: Among,
+    /// `--see-others`: overlap records show the other reviewers' work before this reviewer
+    /// has decided them (blind by default).
+    pub see_others: bool,
 }
 
 impl std::fmt::Debug for ArbConfig {
@@ -50,6 +55,7 @@ impl std::fmt::Debug for ArbConfig {
             .field("auto_accept", &self.auto_accept)
             .field("judges", &self.judges.as_ref().map(|j| j.names().join(",")))
             .field("throttle", &self.throttle)
+            .field("among", &self.among)
             .finish_non_exhaustive()
     }
 }
@@ -71,7 +77,12 @@ impl ArbConfig {
     /// as arbitration compares them, same indices as the record's, and its judges' verdicts).
     #[must_use]
     pub fn cluster(&self, record: &Record) -> Arbitration {
-        Arbitration::of(record, &self.options)
+        let humans = self.judges.as_ref().is_some_and(|j| {
+            j.sources
+                .iter()
+                .any(|s| s.role != SourceRole::Detector && !s.spans.is_empty())
+        });
+        Arbitration::among(record, &self.options, &self.among, humans)
     }
 }
 
@@ -87,6 +98,9 @@ pub struct Scored {
     pub hash: Option<String>,
     /// Its score.
     pub score: RecordScore,
+    /// With auto-accept: every source agrees (whoever counts as disputing), so the record may
+    /// be accepted unseen.
+    pub unanimous: bool,
     /// With auto-accept, for a unanimous record: each source's agreement with the gold spans
     /// (its reviewed result once accepted), for the stats screen.
     pub agreements: Vec<(String, RecordAgreement)>,
@@ -206,13 +220,20 @@ fn score_one(
         Some(r) => (r, false),
         None => (config.read(dataset, i).ok()?, true),
     };
+    // Auto-accept asks every source, whoever counts as disputing: a detector's different
+    // span is no dispute to arbitrate, but a record it differs on is not accepted unseen.
+    let unanimous = |r: &Record| {
+        config.auto_accept && Arbitration::of(r, &config.options).score().is_unanimous()
+    };
     let mut s = config.cluster(&rec).score();
-    if config.auto_accept && s.is_unanimous() && !full {
+    let mut all_agree = unanimous(&rec);
+    if all_agree && !full {
         rec = config.read(dataset, i).ok()?;
         s = config.cluster(&rec).score();
+        all_agree = unanimous(&rec);
         full = true;
     }
-    let agreements = if config.auto_accept && s.is_unanimous() {
+    let agreements = if all_agree {
         agreements_with_gold(&mut rec)
     } else {
         Vec::new()
@@ -222,6 +243,7 @@ fn score_one(
         hash: full.then(|| rec.content_hash()),
         id: rec.id,
         score: s,
+        unanimous: all_agree,
         agreements,
     })
 }

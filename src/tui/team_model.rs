@@ -111,6 +111,9 @@ pub struct PlanView {
     pub done: HashSet<String>,
     /// Ids of every record of the plan.
     pub records: HashSet<String>,
+    /// Those of [`PlanView::mine`] the plan also gives another reviewer (overlap records:
+    /// blind review by default, [`crate::tui::app::App::hides_others`]).
+    pub shared: HashSet<String>,
     /// Records of the plan stored as reviewed (by anyone).
     pub team_done: usize,
     /// Every reviewer of the plan, sorted.
@@ -132,6 +135,11 @@ impl PlanView {
                 .collect(),
             done: HashSet::new(),
             records: plan.iter().map(|a| a.record_id.clone()).collect(),
+            shared: plan
+                .iter()
+                .filter(|a| a.reviewers.len() > 1 && a.reviewers.iter().any(|r| r == reviewer))
+                .map(|a| a.record_id.clone())
+                .collect(),
             team_done: 0,
             reviewers,
         }

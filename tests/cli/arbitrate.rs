@@ -940,13 +940,14 @@ fn fast_background_clustering_matches_the_full_read() {
             assert_eq!(b.index, i, "config {k}: file order");
             assert_eq!((&b.id, b.score), (&a.id, a.score), "config {k}: record {i}");
             assert_eq!(b.agreements, a.agreements, "config {k}: record {i}");
+            assert_eq!(b.unanimous, a.unanimous, "config {k}: record {i}");
             assert!(a.hash.is_some(), "the full path reads every record in full");
             match &b.hash {
                 Some(h) => assert_eq!(Some(h), a.hash.as_ref(), "config {k}: record {i}"),
                 None => {
                     skimmed += 1;
                     assert!(
-                        !(config.auto_accept && b.score.is_unanimous()),
+                        !b.unanimous,
                         "config {k}: an auto-accept candidate is read in full"
                     );
                 }

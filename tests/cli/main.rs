@@ -5,6 +5,7 @@ mod agreement;
 mod app_harness;
 mod apply;
 mod arb_labels;
+mod arbiter_team;
 mod arbitrate;
 mod arbitration_rules;
 mod architecture;

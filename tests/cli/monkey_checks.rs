@@ -8,6 +8,7 @@ use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use spanreview::review::check::check;
 use spanreview::review::decision::{replay, Decision, RecordReview};
+use spanreview::review::team::blind_view;
 use spanreview::store::Store;
 use spanreview::tui::app::{App, Status};
 use spanreview::tui::terminal;
@@ -167,7 +168,13 @@ pub fn agrees_with_store(app: &App, store: &Store) -> Result<(), String> {
                 log.iter().map(|d| d.id).collect::<Vec<_>>()
             ));
         }
-        let want = replay(&c.record, &log);
+        // Blind review shows the log as `blind_view` leaves it (own decisions only until the
+        // record is decided).
+        let seen = app
+            .hides_others(&c.record.id)
+            .then(|| blind_view(&c.record, &log, &app.reviewer))
+            .flatten();
+        let want = replay(&c.record, seen.as_deref().unwrap_or(&log));
         if shown(&c.review) != shown(&want) {
             return Err(format!(
                 "record {:?} shows {:?}, the store replays to {:?}",

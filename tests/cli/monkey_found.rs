@@ -101,6 +101,8 @@ fn a_resolution_undone_while_the_database_is_unreachable_is_undone_whole() {
     let opening = Opening {
         arb: ArbConfig {
             judges: Some(Arc::new(judges)),
+            // The detectors dispute too: the union below is over their spans.
+            among: spanreview::review::disagreement::Among::parse("*").expect("spec"),
             ..ArbConfig::default()
         },
         ..Opening::new(QueueKind::Disputed, Config::defaults(true))

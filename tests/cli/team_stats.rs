@@ -329,3 +329,189 @@ fn team_figures_are_those_of_each_reviewers_own_replay() {
     let got = team_json(&file, &db);
     assert!(same(&got, &want), "stats: {got}\nreplayed: {want}");
 }
+
+/// The arbiter is no reviewer (issue 21, 3): `lead` resolves record 0 (ana kept, bo dropped)
+/// naming only a judge, cleans record 1 from the arbitration screen (its marked group) and,
+/// on record 2, cleans after a resolution there. None of it makes `lead` a `reviewer:` source,
+/// a rater of the team figures or a reviewer `assign` plans work for.
+#[test]
+fn an_arbiter_is_no_source_no_rater_and_no_planned_reviewer() {
+    let (_dir, file, db, ds) = shared_db();
+    {
+        let store = Store::open(&db).expect("db");
+        decide(&store, &ds, 0, "ana", true, 0);
+        decide(&store, &ds, 0, "bo", false, 1);
+        decide(&store, &ds, 1, "ana", true, 2);
+        decide(&store, &ds, 2, "bo", true, 3);
+        let resolve = |i: usize, judge: &str| {
+            let r = ds.record(i).expect("record");
+            let mut d = Decision::new(&r, &ds.name, "lead", ActionKind::Resolve);
+            d.span_key = Some("gold:0".into());
+            d.before = Some(SpanValue::of(&r.gold_spans()[0]));
+            d.after = d.before.clone();
+            d.upheld = vec![judge.to_owned()];
+            d.dismissed = vec!["gold".into()];
+            d.group = Some(format!("g{i}"));
+            store.append(&d, None).expect("save");
+        };
+        resolve(0, "llm");
+        let mut clean = Decision::new(
+            &ds.record(1).expect("r"),
+            &ds.name,
+            "lead",
+            ActionKind::Clean,
+        );
+        clean.group = Some(format!("{}1", spanreview::review::team::ARBITRATION_GROUP));
+        store.append(&clean, None).expect("save");
+        resolve(2, "ensemble");
+        let clean = Decision::new(
+            &ds.record(2).expect("r"),
+            &ds.name,
+            "lead",
+            ActionKind::Clean,
+        );
+        store.append(&clean, None).expect("save");
+    }
+    let v: Value =
+        serde_json::from_slice(&stats(&file, &db, &["--json", "--by-reviewer"])).expect("json");
+    let names: Vec<&str> = v["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .filter_map(|s| s["name"].as_str())
+        .collect();
+    assert!(!names.iter().any(|n| n.contains("lead")), "{names:?}");
+    assert_eq!(
+        v["team"]["reviewers"],
+        serde_json::json!(["ana", "bo"]),
+        "{v}"
+    );
+    assert_eq!(v["team"]["records"], 1, "{v}");
+    let lead = v["by_reviewer"]
+        .as_array()
+        .expect("paces")
+        .iter()
+        .find(|p| p["reviewer"] == "lead")
+        .expect("lead's pace");
+    assert_eq!(lead["done"], 0, "{lead}");
+    // A rerun of assign plans no work for lead.
+    let out = bin()
+        .args(["assign"])
+        .arg(&file)
+        .args(["--reviewers", "ana,bo", "--overlap", "0", "--json", "--db"])
+        .arg(&db)
+        .env_remove("SPANREVIEW_DB")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let plan = String::from_utf8(out).expect("utf-8");
+    assert_eq!(plan.lines().count(), 3, "{plan}");
+    assert!(!plan.contains("lead"), "{plan}");
+}
+
+/// One agreement of two reviewers (issue 21, 12): ana keeps `25°C` on records 0 and 1; cy
+/// relabels it `overgeneration` on record 0 and removes record 1 (so the reviewed result drops
+/// it from the "vs reviewed" comparison). The pairs table's `reviewer:ana vs reviewer:cy` and
+/// the team table's `ana vs cy` count the same records with the same figures, and the rule is
+/// said under the team table.
+#[test]
+fn the_pairs_table_and_the_team_table_give_one_agreement() {
+    let (_dir, file, db, ds) = shared_db();
+    {
+        let store = Store::open(&db).expect("db");
+        decide(&store, &ds, 0, "ana", true, 0);
+        decide(&store, &ds, 1, "ana", true, 1);
+        let r = ds.record(0).expect("record");
+        let mut d = Decision::new(&r, &ds.name, "cy", ActionKind::Relabel);
+        d.span_key = Some("gold:0".into());
+        d.before = Some(SpanValue::of(&r.gold_spans()[0]));
+        d.after = Some(SpanValue::new(8, 12, "overgeneration"));
+        store.append(&d, None).expect("save");
+        let r = ds.record(1).expect("record");
+        let mut d = Decision::new(&r, &ds.name, "cy", ActionKind::Remove);
+        d.reason = Some("incoherent".into());
+        store.append(&d, None).expect("save");
+    }
+    let v: Value = serde_json::from_slice(&stats(&file, &db, &["--json"])).expect("json");
+    let pair = v["pairs"]
+        .as_array()
+        .expect("pairs")
+        .iter()
+        .find(|p| p["a"] == "reviewer:ana" && p["b"] == "reviewer:cy")
+        .unwrap_or_else(|| panic!("no reviewer pair: {v}"));
+    let team = &v["team"]["pairs"][0];
+    assert_eq!(
+        (team["a"].as_str(), team["b"].as_str()),
+        (Some("ana"), Some("cy"))
+    );
+    assert_eq!(pair["overall"]["records"], 2, "{pair}");
+    assert!(
+        same(&pair["overall"], &team["scores"]),
+        "pairs: {pair}\nteam: {team}"
+    );
+    let text = stats_text(&file, &db, &[]);
+    let cells = |prefix: &str| -> Vec<String> {
+        let l = text
+            .lines()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix} row:\n{text}"));
+        l.split_whitespace().map(str::to_owned).collect()
+    };
+    // pairs row: name vs name, records, P, R, F1, │, ex F1, │, IoU, n, │, kappa, │, lbl F1, kappa
+    let p = cells("reviewer:ana vs reviewer:cy");
+    let t = cells("ana vs cy");
+    assert_eq!(p[3], t[3], "records\n{text}");
+    assert_eq!(p[p.len() - 2], t[4], "label-aware F1\n{text}");
+    assert!(
+        text.contains("a pair is compared on the records both reviewers decided on"),
+        "{text}"
+    );
+}
+
+/// The report's "reviewer conflicts not resolved by arbitration" has no arbiter side (issue
+/// 21, 3): ana and bo agree on record 0, and lead's resolution there names only a judge; on
+/// record 1 ana keeps and bo drops, unresolved: the one conflict, ana and bo's.
+#[test]
+fn an_arbiter_is_no_side_of_a_reviewer_conflict_in_the_report() {
+    let (dir, file, db, ds) = shared_db();
+    {
+        let store = Store::open(&db).expect("db");
+        decide(&store, &ds, 0, "ana", true, 0);
+        decide(&store, &ds, 0, "bo", true, 1);
+        decide(&store, &ds, 1, "ana", true, 2);
+        decide(&store, &ds, 1, "bo", false, 3);
+        let r = ds.record(0).expect("record");
+        let mut d = Decision::new(&r, &ds.name, "lead", ActionKind::Resolve);
+        d.span_key = Some("gold:0".into());
+        d.before = Some(SpanValue::of(&r.gold_spans()[0]));
+        d.after = Some(SpanValue::new(8, 11, "contradiction"));
+        d.upheld = vec!["llm".into()];
+        d.dismissed = vec!["gold".into()];
+        d.group = Some("g0".into());
+        store.append(&d, None).expect("save");
+    }
+    let report = dir.path().join("report.md");
+    bin()
+        .arg("export")
+        .arg(&file)
+        .arg("--db")
+        .arg(&db)
+        .arg("--out")
+        .arg(dir.path().join("out.jsonl"))
+        .arg("--report")
+        .arg(&report)
+        .env_remove("SPANREVIEW_DB")
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&report).expect("report");
+    let section = text
+        .split("## Reviewer conflicts not resolved by arbitration")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no conflict section:\n{text}"));
+    let rows: Vec<&str> = section.lines().filter(|l| l.starts_with("| `")).collect();
+    let id = ds.record(1).expect("record").id;
+    assert_eq!(rows, [format!("| `{id}` | ana, bo |")], "{text}");
+    assert!(!section.contains("lead"), "{text}");
+}

@@ -5,14 +5,14 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::to_stderr;
 use super::{Args, DisagreementSummary, PairStats, Progress, Report, SourceStats, StaleNote};
-use crate::formats::judges::{self, Arbitration, SpanReader};
+use crate::formats::judges::{self, is_reviewer_source, Arbitration, SpanReader, REVIEWER_PREFIX};
 use crate::formats::Dataset;
 use crate::model::{Record, SourceRole, Span};
 use crate::review::alpha::Alpha;
 use crate::review::decision::{replay, Decision, RecordOutcome, RecordReview};
 use crate::review::metrics::{Agreement, RecordAgreement};
 use crate::review::outcome::{votes, JudgeCounts};
-use crate::review::team::{Opinion, Team};
+use crate::review::team::{Opinion, Team, TeamAgreement};
 
 /// Accumulators, per source and per pair, keyed by name in order of first appearance.
 #[derive(Default)]
@@ -119,6 +119,10 @@ pub(super) fn compute(
         }
         for x in 0..opinions.len() {
             for y in x + 1..opinions.len() {
+                // Two reviewers are compared as the team figures compare them (below).
+                if is_reviewer_source(&opinions[x].0) && is_reviewer_source(&opinions[y].0) {
+                    continue;
+                }
                 let (i, j) = (idx[x].min(idx[y]), idx[x].max(idx[y]));
                 let (sa, sb) = if idx[x] < idx[y] {
                     (&opinions[x].2, &opinions[y].2)
@@ -157,15 +161,8 @@ pub(super) fn compute(
             }
         })
         .collect();
-    let pairs = acc
-        .pairs
-        .iter()
-        .map(|(&(i, j), ag)| PairStats {
-            a: acc.names[i].0.clone(),
-            b: acc.names[j].0.clone(),
-            overall: ag.scores(),
-        })
-        .collect();
+    let team = team.report();
+    let pairs = pairs(&acc, team.as_ref());
     Report {
         dataset: name.to_owned(),
         db: db.to_owned(),
@@ -178,9 +175,40 @@ pub(super) fn compute(
         pairs,
         upheld,
         stale,
-        team: team.report(),
+        team,
         by_reviewer: None,
     }
+}
+
+/// Every pair of sources, in order of the sources' first appearance. A pair of reviewers is
+/// the team figures' pair ([`Team`]): one definition for both tables, on the records both
+/// decided on (a removal is an opinion with no span, whatever the reviewed result), each
+/// reviewer's own decisions replayed.
+fn pairs(acc: &Acc, team: Option<&TeamAgreement>) -> Vec<PairStats> {
+    let at = |name: &str| acc.names.iter().position(|(n, _)| n == name);
+    let mut out: Vec<((usize, usize), PairStats)> = acc
+        .pairs
+        .iter()
+        .map(|(&(i, j), ag)| {
+            let p = PairStats {
+                a: acc.names[i].0.clone(),
+                b: acc.names[j].0.clone(),
+                overall: ag.scores(),
+            };
+            ((i, j), p)
+        })
+        .collect();
+    for p in team.map_or(&[][..], |t| t.pairs.as_slice()) {
+        let (a, b) = (
+            format!("{REVIEWER_PREFIX}{}", p.a),
+            format!("{REVIEWER_PREFIX}{}", p.b),
+        );
+        let key = (at(&a).unwrap_or(usize::MAX), at(&b).unwrap_or(usize::MAX));
+        let overall = p.scores;
+        out.push((key, PairStats { a, b, overall }));
+    }
+    out.sort_by_key(|(k, _)| *k);
+    out.into_iter().map(|(_, p)| p).collect()
 }
 
 fn count_progress(p: &mut Progress, review: &RecordReview) {

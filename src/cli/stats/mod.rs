@@ -25,7 +25,8 @@
 //! **Team** ([`crate::review::team`]): on the records two or more reviewers of the database
 //! decided on, each pair's and the team's label-aware agreement (character F1, kappa,
 //! Krippendorff's alpha), each reviewer's result replayed from their own decisions, and the
-//! records where they disagree with every reviewer's spans. `--by-reviewer` adds each
+//! records where they disagree with every reviewer's spans. The pairs table's row of two
+//! reviewers is their team pair, not a comparison over the records compared: one agreement. `--by-reviewer` adds each
 //! reviewer's progress against `spanreview assign`'s plan and their pace.
 
 mod compute;

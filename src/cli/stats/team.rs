@@ -6,20 +6,26 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::time::UNIX_EPOCH;
 
-use crate::cli::judge_args::arbitrates_reviewers;
 use crate::cli::score4;
 use crate::model::escape::line as cell;
 use crate::review::decision::Decision;
-use crate::review::team::{decided_by, Pace, TeamAgreement};
+use crate::review::team::{decided_by, Arbiter, Pace, TeamAgreement};
 use crate::store::{parse_rfc3339, Assignment};
 use crate::tui::text::{self, pad};
+
+/// The one definition of two reviewers' agreement, said under the team table: the pairs
+/// table's row of the same two is the same figures ([`super::compute`]).
+pub(super) const AGREEMENT_RULE: &str = "a pair is compared on the records both reviewers \
+decided on (each one's own decisions replayed; a removal is no span), as its row in the pairs \
+table;\nchar F1 and kappa are label-aware there (lbl F1, kappa)\n";
 
 /// Disagreements listed in the table (`--json` lists every one).
 const SHOWN: usize = 50;
 
 /// Every reviewer's pace: those the plan names and those with decisions, by name.
 pub(super) fn paces(log: &[Decision], plan: Option<&[Assignment]>) -> Vec<Pace> {
-    let decided = decided_by(log, arbitrates_reviewers);
+    let arbiter = Arbiter::of(log);
+    let decided = decided_by(log, |d| arbiter.made(d));
     let mut done: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
     for (id, who) in &decided {
         for r in who {
@@ -109,6 +115,7 @@ pub(super) fn team_table(t: &TeamAgreement) -> String {
             score4(alpha)
         );
     }
+    s.push_str(AGREEMENT_RULE);
     if t.disagreements.is_empty() {
         s.push_str("no disagreement\n");
         return s;

@@ -566,10 +566,30 @@ impl Arbitration {
     /// Compare `record`'s sources (with `--judge` sources already attached) under `options`.
     #[must_use]
     pub fn of(record: &Record, options: &Options) -> Self {
+        let every = disagreement::Among::Named(vec!["*".to_owned()]);
+        Self::among(record, options, &every, true)
+    }
+
+    /// As [`Arbitration::of`] (every source disputing), with only the sources and judges
+    /// `among` counts ([`disagreement::cluster_among`]; `humans`: the session has a source
+    /// that is no detector).
+    #[must_use]
+    pub fn among(
+        record: &Record,
+        options: &Options,
+        among: &disagreement::Among,
+        humans: bool,
+    ) -> Self {
         let sources = comparable(record);
         let verdicts = verdicts(record);
-        let disagreement =
-            disagreement::cluster_judged(&record.output, &sources, &verdicts, options);
+        let disagreement = disagreement::cluster_among(
+            &record.output,
+            &sources,
+            &verdicts,
+            options,
+            among,
+            humans,
+        );
         Self {
             sources,
             verdicts,

@@ -48,6 +48,7 @@
 //! upholds or dismisses, for a `resolve` decision; [`Outcome::assign`] maps the result onto the
 //! gold spans it adjusts, drops or adds to.
 
+mod among;
 mod clustering;
 mod judges;
 mod resolution;
@@ -57,6 +58,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+pub use among::{cluster_among, Among};
 pub use clustering::{cluster, cluster_judged, cluster_record, is_edge_punct};
 pub use judges::{Claim, JudgeVerdict};
 pub use resolution::{resolve, settle, Assignment, Outcome, Resolution};

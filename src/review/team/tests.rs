@@ -226,3 +226,67 @@ fn pace_counts_gaps_up_to_a_break() {
         (None, None, None)
     );
 }
+
+/// What is arbitration: every resolve row, a decision of the arbitration screen (its marked
+/// group, or a group shared with a resolve), and the arbiter's other decisions on a record they
+/// resolved; a reviewer's own decisions elsewhere stay theirs.
+#[test]
+fn arbitration_is_resolutions_the_arbitration_screen_and_the_arbiters_record() {
+    let on = |id: i64, who: &str, record: &str, action: ActionKind| {
+        let mut d = decision(id, who, action);
+        d.record_id = record.into();
+        d
+    };
+    let mut resolve = on(1, "lead", "r1", ActionKind::Resolve);
+    resolve.group = Some("g1".into());
+    let mut marked = on(2, "lead", "r2", ActionKind::Clean);
+    marked.group = Some(format!("{ARBITRATION_GROUP}7"));
+    let mut shared = on(3, "cy", "r3", ActionKind::Retype);
+    shared.group = Some("g3".into());
+    let mut resolve3 = on(4, "cy", "r3", ActionKind::Resolve);
+    resolve3.group = Some("g3".into());
+    let after = on(5, "lead", "r1", ActionKind::Clean);
+    let own = on(6, "lead", "r4", ActionKind::Accept);
+    let ana = on(7, "ana", "r1", ActionKind::Accept);
+    let mut same_group_elsewhere = on(8, "ana", "r5", ActionKind::Accept);
+    same_group_elsewhere.group = Some("g1".into());
+    let log = [
+        resolve.clone(),
+        marked.clone(),
+        shared.clone(),
+        resolve3,
+        after.clone(),
+        own.clone(),
+        ana.clone(),
+        same_group_elsewhere.clone(),
+    ];
+    let a = Arbiter::of(&log);
+    let made: Vec<i64> = log.iter().filter(|d| a.made(d)).map(|d| d.id).collect();
+    assert_eq!(made, [1, 2, 3, 4, 5]);
+    let by = decided_by(&log, |d| a.made(d));
+    assert_eq!(by["r1"], BTreeSet::from(["ana".to_owned()]));
+    assert!(!by.contains_key("r2") && !by.contains_key("r3"));
+    assert_eq!(by["r4"], BTreeSet::from(["lead".to_owned()]));
+}
+
+/// Blind review shows a reviewer only their own decisions until they have decided the record:
+/// ana's drop of `東京` is hidden from bo (who sees the span pending), shown once bo accepts it.
+#[test]
+fn blind_view_hides_the_others_until_one_has_decided() {
+    let rec = record();
+    let ana = decision(1, "ana", ActionKind::Drop);
+    let log = vec![ana.clone()];
+    let seen = blind_view(&rec, &log, "bo").expect("hidden");
+    assert!(seen.is_empty());
+    assert!(!replay(&rec, &seen).is_reviewed());
+    // ana sees all of her own log.
+    assert_eq!(blind_view(&rec, &log, "ana"), None);
+    // bo accepts: the record is decided by bo, everything shows.
+    let log = vec![ana, decision(2, "bo", ActionKind::Accept)];
+    assert_eq!(blind_view(&rec, &log, "bo"), None);
+    // Half decided (a note alone) is not decided.
+    let mut note = decision(3, "bo", ActionKind::Note);
+    note.note = Some("25°C ’".into());
+    let log = vec![decision(1, "ana", ActionKind::Drop), note.clone()];
+    assert_eq!(blind_view(&rec, &log, "bo"), Some(vec![note]));
+}

@@ -41,7 +41,7 @@ impl App {
         if self.cur.is_err() {
             return;
         }
-        self.arbitrating = true;
+        self.set_arbitrating(true);
         self.load_arb();
     }
 
@@ -251,7 +251,7 @@ impl App {
             Action::PlaceClaim => self.open_place_claim(),
             Action::DismissClaim => self.dismiss_claim(),
             Action::Arbitrate | Action::Cancel => {
-                self.arbitrating = false;
+                self.set_arbitrating(false);
                 self.arb = None;
                 self.mode = ModeState::Normal;
             }

@@ -39,7 +39,7 @@ impl App {
     /// clustering runs); unanimous ones are accepted when `--auto-accept-unanimous` is on.
     pub(super) fn absorb(&mut self, batch: Vec<Scored>) {
         for s in batch {
-            if self.arb_config.auto_accept && s.score.is_unanimous() {
+            if self.arb_config.auto_accept && s.unanimous {
                 self.pending_accepts.push_back(s.clone());
             }
             if s.score.is_disputed() {

@@ -10,6 +10,7 @@ use crate::model::Record;
 use crate::review::decision::{
     kept_text, replay, ActionKind, Decision, SpanKey, SpanStatus, SpanValue, OTHER_REASON,
 };
+use crate::review::team::ARBITRATION_GROUP;
 use crate::store::{new_origin, RecordState};
 use crate::tui::edit::{self, Bounds};
 use crate::tui::log::state_of;
@@ -31,9 +32,15 @@ impl App {
         Some(self.decision_on(&c.record, action))
     }
 
-    /// A new decision of this reviewer on `record` of this dataset.
+    /// A new decision of this reviewer on `record` of this dataset. On the arbitration screen
+    /// a decision other than a resolution row (which takes its resolution's group) or an undo
+    /// or redo is marked as the arbiter's ([`ARBITRATION_GROUP`]): no reviewer's review.
     pub(super) fn decision_on(&self, record: &Record, action: ActionKind) -> Decision {
-        Decision::new(record, &self.dataset.name, &self.reviewer, action)
+        let mut d = Decision::new(record, &self.dataset.name, &self.reviewer, action);
+        if self.arbitrating && !action.is_meta() && action != ActionKind::Resolve {
+            d.group = Some(format!("{ARBITRATION_GROUP}{}", token()));
+        }
+        d
     }
 
     /// A new decision about the selected span, with `before` filled in.

@@ -7,7 +7,8 @@ use std::collections::HashSet;
 use std::time::{Duration, SystemTime};
 
 use super::{App, Current, Status};
-use crate::review::decision::{overridden, ActionKind, Decision, SpanValue};
+use crate::review::decision::{overridden, replay, ActionKind, Decision, SpanValue};
+use crate::review::team::blind_view;
 use crate::store::parse_rfc3339;
 use crate::tui::{strings, text};
 
@@ -91,9 +92,22 @@ impl App {
         }
         self.reload_review();
         let Ok(c) = &self.cur else { return };
-        let state = crate::tui::log::state_of(&c.review);
+        // The record's state is the whole log's, whatever the screen shows of it.
+        let state = crate::tui::log::state_of(&replay(&c.record, &c.decisions));
+        let hidden = self.blind_here();
         self.set_state(index, &id, state);
-        self.announce(notice.unwrap_or_else(|| strings::UPDATED_ELSEWHERE.to_owned()));
+        // Blind review: nothing is said of what the others did.
+        if !hidden {
+            self.announce(notice.unwrap_or_else(|| strings::UPDATED_ELSEWHERE.to_owned()));
+        }
+    }
+
+    /// True while blind review hides the other reviewers' work on the record on screen
+    /// ([`App::hides_others`], and this reviewer has not decided it yet).
+    fn blind_here(&self) -> bool {
+        let Ok(c) = &self.cur else { return false };
+        self.hides_others(&c.record.id)
+            && blind_view(&c.record, &c.decisions, &self.reviewer).is_some()
     }
 
     /// What a save of `saved` on the record on screen (`shown`: the ids of its decisions the
@@ -102,6 +116,11 @@ impl App {
     /// decision in force that it overrides. Kept for [`App::add_notice`].
     pub(super) fn note_save(&mut self, shown: &[i64], log: &[Decision], saved: &[Decision]) {
         let Ok(c) = &self.cur else { return };
+        if self.hides_others(&c.record.id) && blind_view(&c.record, log, &self.reviewer).is_some() {
+            // Blind review: the others' decisions are not told before this reviewer decided.
+            self.follow.pending = None;
+            return;
+        }
         let now = self.log.now();
         let prior = &log[..log.len().saturating_sub(saved.len())];
         let known: HashSet<i64> = shown.iter().copied().collect();

@@ -4,8 +4,11 @@
 use std::time::Instant;
 
 use super::{indexing, App, Current, Hits, ModeState, Scrolls, Status};
+use crate::formats::judges::is_reviewer_source;
 use crate::model::offsets::CharMap;
-use crate::review::decision::replay;
+use crate::model::Record;
+use crate::review::decision::{replay, Decision, RecordReview};
+use crate::review::team::blind_view;
 use crate::tui::queue::QueueKind;
 use crate::tui::rows::Layouts;
 use crate::tui::{evidence, strings};
@@ -131,7 +134,8 @@ impl App {
             // The log just read is the record's state: another reviewer's decisions on it that
             // no poll has brought yet count now (the poll leaves the record on screen to the
             // follow, which finds nothing new in what was read here).
-            let state = crate::tui::log::state_of(&c.review);
+            // (The whole log's state, also while blind review shows less of it.)
+            let state = crate::tui::log::state_of(&replay(&c.record, &c.decisions));
             if !c.decisions.is_empty() && self.states.get(&id) != Some(&state) {
                 self.set_state(idx, &id, state);
             }
@@ -154,7 +158,12 @@ impl App {
             .read(&self.dataset, idx)
             .map_err(|e| e.to_string())?;
         let decisions = self.log.record_decisions(&self.dataset.name, &record.id)?;
-        let review = replay(&record, &decisions);
+        let mut record = record;
+        if self.hides_others(&record.id) {
+            // The others' results as lanes (`reviewer:NAME`) are hidden too.
+            record.sources.retain(|s| !is_reviewer_source(&s.name));
+        }
+        let review = self.shown_review(&record, &decisions);
         let context = evidence::pretty_context(&record.context);
         let mut c = Current {
             index: idx,
@@ -179,10 +188,59 @@ impl App {
 
     /// Reload the record on screen from the log (after a decision), keeping the selection.
     pub(super) fn reload_review(&mut self) {
+        let Ok(c) = &self.cur else { return };
+        let review = self.shown_review(&c.record, &c.decisions);
         if let Ok(c) = &mut self.cur {
             let keep = c.selected_span().map(|i| c.review.spans[i].key.clone());
-            c.review = replay(&c.record, &c.decisions);
+            c.review = review;
             c.reorder(keep.as_ref());
+        }
+    }
+
+    /// Open or leave the arbitration screen; the record on screen is read again when blind
+    /// review hides the others' work on one screen and not on the other.
+    pub(super) fn set_arbitrating(&mut self, on: bool) {
+        let Ok(id) = self.cur.as_ref().map(|c| c.record.id.clone()) else {
+            self.arbitrating = on;
+            return;
+        };
+        let was = self.hides_others(&id);
+        self.arbitrating = on;
+        if was != self.hides_others(&id) {
+            if let Some(Ok(c)) = self.cur.as_ref().ok().map(|c| self.read(c.index)) {
+                self.cur = Ok(c);
+            }
+        }
+    }
+
+    /// Blind review hides the other reviewers' work on record `id` from this screen until
+    /// this reviewer has decided it ([`blind_view`]): with `--blind` (outside the arbitration
+    /// screen and its `disputed` queue, where `--blind` keeps its own meaning), and by default
+    /// on an overlap record the plan gives this reviewer and another (`--see-others` shows
+    /// them).
+    #[must_use]
+    pub fn hides_others(&self, id: &str) -> bool {
+        if self.arbitrating || self.queue.kind == QueueKind::Disputed {
+            return false;
+        }
+        let overlap = self
+            .team
+            .plan
+            .as_ref()
+            .is_some_and(|p| p.shared.contains(id));
+        self.arb_config.blind || (overlap && !self.arb_config.see_others)
+    }
+
+    /// `record`'s review as this screen shows it: `decisions` replayed, or only this
+    /// reviewer's own while blind review hides the others' ([`App::hides_others`]).
+    pub(super) fn shown_review(&self, record: &Record, decisions: &[Decision]) -> RecordReview {
+        match self
+            .hides_others(&record.id)
+            .then(|| blind_view(record, decisions, &self.reviewer))
+            .flatten()
+        {
+            Some(own) => replay(record, &own),
+            None => replay(record, decisions),
         }
     }
 
