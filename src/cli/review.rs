@@ -240,6 +240,7 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
     };
     let store =
         std::rc::Rc::new(store.with_context(|| format!("opening {}", crate::store::shown(&db)))?);
+    super::db_args::tell_set_aside(&store);
     let plan = store.plan(&dataset.name)?;
     let queue = queue.unwrap_or_else(|| default_queue(plan.as_deref(), &reviewer, &dataset.name));
     let mut arb = arb;

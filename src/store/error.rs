@@ -121,12 +121,27 @@ pub enum StoreError {
         path: PathBuf,
     },
     /// The database file was deleted or replaced while the store had it open.
-    #[error("{}", gone_message(path, rescue))]
+    #[error("{}", gone_message(path, what, rescue))]
     Gone {
         /// The path the database was opened at.
         path: PathBuf,
+        /// What was found changed (the file, its content, its `-wal` or `-shm`).
+        what: &'static str,
         /// Where everything saved until then was copied, or why it could not be.
         rescue: Result<PathBuf, String>,
+    },
+    /// The database file is damaged (`PRAGMA quick_check` finds faults, or SQLite reports
+    /// `SQLITE_CORRUPT`): nothing read from it can be trusted.
+    #[error(
+        "database {} is damaged ({found}): nothing was read from or written to it; restore it from a copy, or recover what it holds with `sqlite3 {} .recover`",
+        path.display(),
+        path.display()
+    )]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What SQLite found (the first faults).
+        found: String,
     },
     /// The database engine refused an operation, or (PostgreSQL) the connection failed.
     #[error("database {}: {what} failed: {source}", path.display())]
@@ -185,11 +200,10 @@ impl StoreError {
     }
 }
 
-fn gone_message(path: &std::path::Path, rescue: &Result<PathBuf, String>) -> String {
+fn gone_message(path: &std::path::Path, what: &str, rescue: &Result<PathBuf, String>) -> String {
     let p = path.display();
-    let head = format!(
-        "database {p} was deleted or replaced during the review (it is not the file being written any more): saving stopped"
-    );
+    let head =
+        format!("database {p} was deleted or replaced during the review ({what}): saving stopped");
     match rescue {
         Ok(r) => format!(
             "{head}; every decision saved before was copied to {}: quit, then `spanreview merge-db {p} {}` (or review with --db {})",

@@ -55,3 +55,4 @@ mod team_stats;
 mod terminal;
 mod validate;
 mod verdicts;
+mod wal_safety;
