@@ -144,7 +144,7 @@ pub enum StoreError {
         found: String,
     },
     /// The database engine refused an operation, or (PostgreSQL) the connection failed.
-    #[error("database {}: {what} failed: {source}", path.display())]
+    #[error("database {}: {what} failed{}: {source}", path.display(), write_hint(source))]
     Db {
         /// The database (a URL without its password).
         path: PathBuf,
@@ -197,6 +197,24 @@ impl StoreError {
             Self::Unreachable { .. } => true,
             _ => false,
         }
+    }
+}
+
+/// What a failed write most likely means, said after SQLite's own words ("disk I/O error").
+fn write_hint(source: &super::engine::DbError) -> &'static str {
+    use rusqlite::ffi;
+    let super::engine::DbError::Sqlite(rusqlite::Error::SqliteFailure(f, _)) = source else {
+        return "";
+    };
+    match f.extended_code {
+        ffi::SQLITE_FULL
+        | ffi::SQLITE_IOERR_WRITE
+        | ffi::SQLITE_IOERR_FSYNC
+        | ffi::SQLITE_IOERR_TRUNCATE
+        | ffi::SQLITE_IOERR_SHMSIZE => {
+            " (disk full or file-size limit `ulimit -f` reached; nothing of it was saved)"
+        }
+        _ => "",
     }
 }
 

@@ -154,3 +154,102 @@ fn reading_a_damaged_database_fails_with_exit_2() {
             );
     }
 }
+
+/// `sh -c 'ulimit -f BLOCKS; spanreview ARGS…'` in `dir`: the output.
+fn under_file_limit(dir: &Path, blocks: u32, args: &str) -> std::process::Output {
+    let cmd = format!(
+        "ulimit -f {blocks}; exec {} {args}",
+        super::terminal::shell_quote(Path::new(super::terminal::bin()))
+    );
+    std::process::Command::new("sh")
+        .args(["-c", &cmd])
+        .current_dir(dir)
+        .output()
+        .expect("sh")
+}
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .expect("ls")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// A write past `ulimit -f` killed `apply` with SIGXFSZ (exit 153), leaving the temporary
+/// database it was making; now it is a failed write: exit 2, said so, nothing left behind.
+#[test]
+fn apply_past_the_file_size_limit_fails_cleanly() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let records = dir.path().join("records °.jsonl");
+    std::fs::copy(fixture("review/records.jsonl"), &records).expect("copy");
+    std::fs::write(
+        dir.path().join("d.jsonl"),
+        "{\"record_id\": \"uni_1__contradiction\", \"action\": \"clean\"}\n",
+    )
+    .expect("write");
+    let out = under_file_limit(
+        dir.path(),
+        40,
+        "apply 'records °.jsonl' --decisions d.jsonl --db new.sqlite --reviewer ana",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("new.sqlite"), "{stderr}");
+    assert!(stderr.contains("file-size limit"), "{stderr}");
+    assert_eq!(names(dir.path()), ["d.jsonl", "records °.jsonl"]);
+}
+
+/// The review screen past `ulimit -f`: it was killed after a few decisions, leaving the terminal
+/// in the alternate screen with mouse tracking on. Now a decision that cannot be written is
+/// "NOT saved" (the limit named), the screen stays, and quitting restores the terminal; every
+/// decision shown saved is in the database.
+#[test]
+fn the_review_past_the_file_size_limit_says_not_saved_and_restores_the_terminal() {
+    use super::terminal::{env, shell_quote, Tmux};
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("limit ’.sqlite");
+    drop(Store::open(&db).expect("made before the limit"));
+    let files: Vec<String> = super::app_harness::review_files()
+        .iter()
+        .map(|p| shell_quote(p))
+        .collect();
+    let cmd = format!(
+        "sh -c \"ulimit -f 100; {} review {} --db {} --reviewer e2e --queue all; echo exit=\\$?; sleep 600\"",
+        shell_quote(Path::new(super::terminal::bin())),
+        files.join(" "),
+        shell_quote(&db)
+    );
+    let Some(t) = Tmux::start("fsize", &cmd, &env(dir.path())) else {
+        return;
+    };
+    t.wait("uni_1__contradiction");
+    let mut saved = 0;
+    for _ in 0..40 {
+        t.keys(&["A"]);
+        let screen = t.wait_settled("a decision's status", |s| {
+            s.contains(&format!("saved #{}", saved + 1)) || s.contains("NOT saved")
+        });
+        if screen.contains("NOT saved") {
+            assert!(screen.contains("(disk full or fi"), "{screen}");
+            break;
+        }
+        saved += 1;
+    }
+    assert!(saved < 40, "the limit was never reached");
+    t.keys(&["q"]);
+    let screen = t.wait("exit=");
+    // The shell's own line shows: the alternate screen is left.
+    assert!(t.pane("#{alternate_on}") == "0", "{screen}");
+    assert!(t.pane("#{mouse_any_flag}") == "0", "{screen}");
+    let log = Store::open_existing(&db)
+        .expect("db")
+        .decisions(None)
+        .expect("log");
+    assert_eq!(
+        log.len(),
+        saved,
+        "every decision shown saved is in the database"
+    );
+}
