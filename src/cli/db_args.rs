@@ -54,6 +54,17 @@ pub fn no_decisions(db: &Path, name: &str, known: &[String]) -> String {
     )
 }
 
+/// Say on standard error which stale files were moved aside before the database was made.
+pub(super) fn tell_set_aside(store: &Store) {
+    for (from, to) in store.set_aside() {
+        super::to_stderr!(
+            "warning: moved {} aside to {}: it was left by a database deleted from this path, and would have been replayed into the new one",
+            from.display(),
+            to.display()
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// The `--help` of `name`, long form.
@@ -79,16 +90,5 @@ mod tests {
             assert!(h.contains("--dataset <NAME>"), "{name}: {h}");
             assert!(h.contains("$SPANREVIEW_DB"), "{name}: {h}");
         }
-    }
-}
-
-/// Say on standard error which stale files were moved aside before the database was made.
-pub(super) fn tell_set_aside(store: &Store) {
-    for (from, to) in store.set_aside() {
-        super::to_stderr!(
-            "warning: moved {} aside to {}: it was left by a database deleted from this path, and would have been replayed into the new one",
-            from.display(),
-            to.display()
-        );
     }
 }

@@ -12,9 +12,12 @@
 //!   counter and page count (offsets 24 and 28: only a checkpoint changes them, and it moves
 //!   neither back, so a counter going down, or the file shrinking under the same counter, is
 //!   other content copied over the file, `cp backup.sqlite db.sqlite`); and the
-//!   `-wal` and `-shm` beside it (deleted, replaced, or the `-wal` shorter than it was: while a
-//!   connection is open SQLite never removes nor shortens them, and the `-wal` holds every
-//!   commit not yet checkpointed). On the first mismatch everything the connection still sees
+//!   `-wal` and `-shm` beside it (deleted, replaced, or the `-wal` shorter than it was). Another
+//!   connection closing last deletes both once every frame is in the file, so such a change
+//!   counts only when the file alone (read `immutable`) lacks the last decision this store
+//!   saved. The header is read through a descriptor kept open: closing one of the file's
+//!   descriptors drops this process's SQLite locks on it (POSIX locks), which let another
+//!   process's close delete the `-wal` under the connection. On the first mismatch everything the connection still sees
 //!   is copied (`VACUUM INTO`, which reads a deleted `-wal` through the connection's open file)
 //!   to a new file beside the old one (or in the temp folder), the copy is checked
 //!   (`PRAGMA quick_check`; a copy that fails it, or fails to be made, is replaced by a new
@@ -98,15 +101,16 @@ pub(super) struct Header {
 }
 
 impl Header {
-    /// The header of the file at `path`; zeros for a file shorter than 32 bytes (one being
-    /// copied over: `cp` empties it first).
-    fn of(path: &Path) -> Option<Self> {
-        use std::io::Read;
+    /// The header of the database file `f`; zeros for a file shorter than 32 bytes (one being
+    /// copied over: `cp` empties it first). Read through a descriptor kept open: closing one
+    /// of the file's descriptors would drop every lock SQLite holds on it in this process
+    /// (POSIX locks), letting another process delete the `-wal` under the connection.
+    fn of(f: &std::fs::File) -> Option<Self> {
+        use std::os::unix::fs::FileExt;
         let mut head = [0u8; 32];
-        let mut f = std::fs::File::open(path).ok()?;
         let mut got = 0;
         while got < head.len() {
-            match f.read(&mut head[got..]) {
+            match f.read_at(&mut head[got..], got as u64) {
                 Ok(0) => break,
                 Ok(n) => got += n,
                 Err(_) => return None,
@@ -180,6 +184,8 @@ pub(super) struct Guard {
     /// The `-wal` and `-shm` as last seen (`None`: not there yet).
     wal: Cell<Option<Seen>>,
     shm: Cell<Option<Seen>>,
+    /// The database file, open for reading its header (see [`Header::of`]).
+    db: Option<std::fs::File>,
     /// The header as last seen.
     header: Cell<Option<Header>>,
     /// Set once the file is found gone: what changed, and where its contents were copied, or
@@ -197,11 +203,13 @@ pub(super) struct Guard {
 impl Guard {
     /// Guard the file at `path` as it is now.
     pub(super) fn of(path: &Path) -> Self {
+        let db = std::fs::File::open(path).ok();
         Self {
             file: FileId::of(path),
+            header: Cell::new(db.as_ref().and_then(Header::of)),
+            db,
             wal: Cell::new(Seen::of(&super::sibling(path, "-wal"))),
             shm: Cell::new(Seen::of(&super::sibling(path, "-shm"))),
-            header: Cell::new(Header::of(path)),
             gone: RefCell::new(None),
             verify_empty: false,
             set_aside: Vec::new(),
@@ -211,11 +219,11 @@ impl Guard {
 
     /// What changed at `path` since the last look, if anything; what is seen now is
     /// remembered for the next look.
-    fn change(&self, path: &Path, file: FileId) -> Option<Change> {
+    fn change(&self, path: &Path, file: FileId, reference: Option<&str>) -> Option<Change> {
         if FileId::of(path) != Some(file) {
             return Some(Change::Replaced);
         }
-        let header = Header::of(path);
+        let header = self.db.as_ref().and_then(Header::of);
         match (self.header.get(), header) {
             (Some(was), Some(now)) if !was.follows(now) => return Some(Change::Overwritten),
             (_, Some(now)) => self.header.set(Some(now)),
@@ -223,22 +231,21 @@ impl Guard {
         }
         for (cell, suffix) in [(&self.wal, "-wal"), (&self.shm, "-shm")] {
             let now = Seen::of(&super::sibling(path, suffix));
-            match (cell.get(), now) {
+            let change = match (cell.get(), now) {
                 (Some(was), Some(now)) if was.id == now.id => {
-                    if suffix == "-wal" && now.len < was.len {
-                        return Some(Change::WalTruncated);
-                    }
+                    (suffix == "-wal" && now.len < was.len).then_some(Change::WalTruncated)
                 }
-                (Some(_), _) => {
-                    return Some(if suffix == "-wal" {
-                        Change::WalDeleted
-                    } else {
-                        Change::ShmDeleted
-                    })
-                }
-                (None, _) => {}
+                (Some(_), _) if suffix == "-wal" => Some(Change::WalDeleted),
+                (Some(_), _) => Some(Change::ShmDeleted),
+                (None, _) => None,
+            };
+            // Another connection closing last deletes a log whose every frame is in the file
+            // (and the next opener makes a new one): nothing is lost when what this store saved
+            // last is still seen through the path.
+            if change.is_some() && !seen_at_path(path, reference) {
+                return change;
             }
-            cell.set(now);
+            cell.set(Seen::of(&super::sibling(path, suffix)));
         }
         None
     }
@@ -295,7 +302,7 @@ impl Store {
         let found = self.guard.gone.borrow().as_ref().map(|(c, _)| *c);
         let change = match found {
             Some(c) => c,
-            None => match self.guard.change(path, file) {
+            None => match self.guard.change(path, file, self.last_origin().as_deref()) {
                 None => return Ok(()),
                 Some(c) => {
                     self.stop_writing(path, c);
@@ -324,6 +331,20 @@ impl Store {
                 |(_, r)| r.clone(),
             ),
         })
+    }
+
+    /// The origin of the last decision this store committed, else of the log's last one.
+    fn last_origin(&self) -> Option<String> {
+        if let Some(o) = self.guard.journal.borrow().last_origin() {
+            return Some(o.to_owned());
+        }
+        let c = self.conn.sqlite()?;
+        c.query_row(
+            "SELECT origin FROM decision ORDER BY id DESC LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .ok()
     }
 
     /// Once the file is found changed: never checkpoint into it at close (the log of the old
@@ -416,6 +437,41 @@ impl Store {
         }
         Err(errors.join("; "))
     }
+}
+
+/// Whether the database file alone (read as `immutable`: no `-wal`, no `-shm`, no lock, nothing
+/// written or checkpointed) holds the decision with origin `reference` (none: an empty log,
+/// nothing to lose). A connection closing last deletes the `-wal` only once every frame is in
+/// the file; one deleted or emptied by hand takes the frames not yet there with it. Tried twice
+/// (a checkpoint writing the file meanwhile can fail a read).
+fn seen_at_path(path: &Path, reference: Option<&str>) -> bool {
+    let Some(origin) = reference else {
+        return true;
+    };
+    let probe = || -> Result<bool, String> {
+        let uri = super::open_read::file_uri(path).map_err(|e| e.to_string())?;
+        let c = Connection::open_with_flags(
+            format!("{uri}?mode=ro&immutable=1"),
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
+                | rusqlite::OpenFlags::SQLITE_OPEN_URI
+                | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| e.to_string())?;
+        c.query_row(
+            "SELECT count(*) FROM decision WHERE origin = ?1",
+            [origin],
+            |r| r.get::<_, i64>(0),
+        )
+        .map(|n| n > 0)
+        .map_err(|e| e.to_string())
+    };
+    for _ in 0..2 {
+        match probe() {
+            Ok(seen) => return seen,
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(50)),
+        }
+    }
+    false
 }
 
 /// `path`, or `path` with `-2`, `-3`, … before the extension when it exists.

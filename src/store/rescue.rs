@@ -70,6 +70,11 @@ impl Journal {
         self.begin();
     }
 
+    /// The origin of the last decision kept.
+    pub(super) fn last_origin(&self) -> Option<&str> {
+        self.committed.last().map(|(_, o)| o.as_str())
+    }
+
     /// The decisions kept.
     #[cfg(test)]
     pub(super) fn len(&self) -> usize {
