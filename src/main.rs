@@ -11,6 +11,8 @@ use spanreview::model::escape;
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    // A write past `ulimit -f` fails with EFBIG (handled as a full disk) instead of killing.
+    spanreview::tui::terminal::catch_file_size_signal();
     let cli = match spanreview::cli::Cli::try_parse_args(std::env::args_os()) {
         Ok(cli) => cli,
         Err(e) => return usage_error(&e),

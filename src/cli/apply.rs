@@ -93,6 +93,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Store::open(&db)?
     };
+    super::db_args::tell_set_aside(&store);
     let asked = Instant::now();
     let mut took = asked;
     let mut planner = Planner::new(&dataset, &name, args.reviewer.as_deref(), check_only)?;

@@ -91,6 +91,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (items, left_out) = items(&dataset);
     let db = args.db.db_path();
     let store = Store::open(&db)?;
+    super::db_args::tell_set_aside(&store);
     let previous: Vec<Assigned> = store.plan(&name)?.unwrap_or_default();
     let log = store.decisions(Some(&name))?;
     let arbiter = Arbiter::of(&log);

@@ -93,6 +93,17 @@ pub fn secret_warnings(args: &[std::ffi::OsString], env_db: Option<&str>) -> Vec
     out
 }
 
+/// Say on standard error which stale files were moved aside before the database was made.
+pub(super) fn tell_set_aside(store: &Store) {
+    for (from, to) in store.set_aside() {
+        super::to_stderr!(
+            "warning: moved {} aside to {}: it was left by a database deleted from this path, and would have been replayed into the new one",
+            from.display(),
+            to.display()
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// The `--help` of `name`, long form.

@@ -29,7 +29,8 @@ pub struct Args {
 /// Run the subcommand: one line per input on stdout.
 ///
 /// # Errors
-/// An input that is missing, is OUT itself, or cannot be read; OUT cannot be written (exit 2).
+/// An input that is missing, is OUT itself, or cannot be read; OUT cannot be written, or is
+/// found damaged after the merge (`PRAGMA quick_check`; exit 2).
 /// Inputs merged before the failing one stay merged (each input is one transaction).
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // OUT is written in place: the same file under another name (a hard link) is OUT too.
@@ -57,6 +58,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         drop(open(p)?);
     }
     let out = Store::open(&args.out)?;
+    super::db_args::tell_set_aside(&out);
     let mut stdout = io::stdout().lock();
     for path in &args.inputs {
         let r = out.merge_from(&open(path)?)?;
@@ -75,5 +77,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    // Exit 0 only for an output that is whole (a stale log replayed into it once left it
+    // "malformed" after "440 already present").
+    out.check_whole()?;
     Ok(ExitCode::SUCCESS)
 }

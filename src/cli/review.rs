@@ -262,6 +262,7 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
     // A key's save waits briefly for another process's write lock (a long apply), then is
     // kept and retried with "waiting for the database" on the status line: never frozen.
     store.set_write_wait(crate::tui::log::SCREEN_WRITE_WAIT)?;
+    super::db_args::tell_set_aside(&store);
     let plan = store.plan(&dataset.name)?;
     let queue = queue.unwrap_or_else(|| default_queue(plan.as_deref(), &reviewer, &dataset.name));
     let mut arb = arb;

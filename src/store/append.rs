@@ -199,6 +199,7 @@ impl Store {
             }
             s.id = row::insert(&self.conn, &s, origin)
                 .map_err(|e| self.err(format!("saving a {} decision", s.action.name()), e))?;
+            self.guard.journal.borrow_mut().wrote(&s, origin);
             if d.id >= PROVISIONAL {
                 saved_ids.insert(d.id, s.id);
             }

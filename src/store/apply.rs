@@ -96,6 +96,8 @@ impl Store {
             let id = last.get(&(ds.as_str(), rec.as_str())).copied();
             self.write_state(&tx, ds, rec, id, st)?;
         }
+        // A batch is not kept in memory for a rescue (see `rescue.rs`).
+        self.guard.journal.borrow_mut().begin();
         // A COMMIT whose reply was lost is checked by the first row's origin (see `mod.rs`).
         self.commit_checked(tx, &first, "committing the decisions")?;
         Ok(Ok(saved))

@@ -4,6 +4,11 @@
 //! its file is kept and opened instead). A setup that fails (a full disk) removes the temporary
 //! file, its `-wal`, `-shm` and `-journal`, and the folders made for it: no 4 KB file is left
 //! that the next run would refuse or take for an empty database.
+//!
+//! A new database is never made beside a stale `-wal`, `-shm` or `-journal` (left by a database
+//! deleted after a killed review, or by one deleted during a review): SQLite would replay the
+//! old log into the new file (`database disk image is malformed`). They are moved aside first,
+//! renamed `PATH-wal.stale-STAMP`, and the caller says so ([`Store::set_aside`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -40,6 +45,42 @@ fn remove(tmp: &Path) {
     for p in with_siblings(tmp) {
         let _ = std::fs::remove_file(p);
     }
+}
+
+/// Move aside the files SQLite would read beside the database `path`, which does not exist:
+/// each renamed `PATH-wal.stale-STAMP`; returns (from, to) of each moved. A file that is not the
+/// one seen while `path` was missing (another process made the database and opened it in
+/// between) is put back.
+pub(super) fn set_aside_stale(path: &Path) -> Vec<(PathBuf, PathBuf)> {
+    use std::os::unix::fs::MetadataExt;
+    let ino = |p: &Path| {
+        std::fs::symlink_metadata(p)
+            .ok()
+            .map(|m| (m.dev(), m.ino()))
+    };
+    let seen: Vec<(PathBuf, (u64, u64))> = with_siblings(path)
+        .into_iter()
+        .skip(1)
+        .filter_map(|p| ino(&p).map(|i| (p, i)))
+        .collect();
+    if seen.is_empty() || ino(path).is_some() {
+        return Vec::new();
+    }
+    let stamp = super::file_stamp(std::time::SystemTime::now());
+    let mut moved = Vec::new();
+    for (p, id) in seen {
+        let to = sibling(&p, &format!(".stale-{stamp}"));
+        if std::fs::rename(&p, &to).is_err() {
+            continue;
+        }
+        if ino(&to) == Some(id) {
+            tracing::warn!(from = %p.display(), to = %to.display(), "a stale file beside a new database moved aside");
+            moved.push((p, to));
+        } else {
+            let _ = std::fs::rename(&to, &p);
+        }
+    }
+    moved
 }
 
 /// Make the folder of `path` (and its parents) if missing; the folders made, deepest first, so

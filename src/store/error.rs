@@ -121,15 +121,30 @@ pub enum StoreError {
         path: PathBuf,
     },
     /// The database file was deleted or replaced while the store had it open.
-    #[error("{}", gone_message(path, rescue))]
+    #[error("{}", gone_message(path, what, rescue))]
     Gone {
         /// The path the database was opened at.
         path: PathBuf,
+        /// What was found changed (the file, its content, its `-wal` or `-shm`).
+        what: &'static str,
         /// Where everything saved until then was copied, or why it could not be.
         rescue: Result<PathBuf, String>,
     },
+    /// The database file is damaged (`PRAGMA quick_check` finds faults, or SQLite reports
+    /// `SQLITE_CORRUPT`): nothing read from it can be trusted.
+    #[error(
+        "database {} is damaged ({found}): nothing was read from or written to it; restore it from a copy, or recover what it holds with `sqlite3 {} .recover`",
+        path.display(),
+        path.display()
+    )]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What SQLite found (the first faults).
+        found: String,
+    },
     /// The database engine refused an operation, or (PostgreSQL) the connection failed.
-    #[error("database {}: {what} failed: {source}", path.display())]
+    #[error("database {}: {what} failed{}: {source}", path.display(), write_hint(source))]
     Db {
         /// The database (a URL without its password).
         path: PathBuf,
@@ -193,11 +208,28 @@ impl StoreError {
     }
 }
 
-fn gone_message(path: &std::path::Path, rescue: &Result<PathBuf, String>) -> String {
+/// What a failed write most likely means, said after SQLite's own words ("disk I/O error").
+fn write_hint(source: &super::engine::DbError) -> &'static str {
+    use rusqlite::ffi;
+    let super::engine::DbError::Sqlite(rusqlite::Error::SqliteFailure(f, _)) = source else {
+        return "";
+    };
+    match f.extended_code {
+        ffi::SQLITE_FULL
+        | ffi::SQLITE_IOERR_WRITE
+        | ffi::SQLITE_IOERR_FSYNC
+        | ffi::SQLITE_IOERR_TRUNCATE
+        | ffi::SQLITE_IOERR_SHMSIZE => {
+            " (disk full or file-size limit `ulimit -f` reached; nothing of it was saved)"
+        }
+        _ => "",
+    }
+}
+
+fn gone_message(path: &std::path::Path, what: &str, rescue: &Result<PathBuf, String>) -> String {
     let p = path.display();
-    let head = format!(
-        "database {p} was deleted or replaced during the review (it is not the file being written any more): saving stopped"
-    );
+    let head =
+        format!("database {p} was deleted or replaced during the review ({what}): saving stopped");
     match rescue {
         Ok(r) => format!(
             "{head}; every decision saved before was copied to {}: quit, then `spanreview merge-db {p} {}` (or review with --db {})",

@@ -5,14 +5,30 @@
 //!   opening it would add spanreview's tables and switch it to WAL mode.
 //! - **A read-only file** (no write bit, or SQLite opened it read-only) is refused: root writes a
 //!   mode 0444 file anyway, and another user got "NOT saved" on every key.
-//! - **Deleted or replaced.** SQLite keeps writing into the file it opened, even once unlinked:
-//!   every commit would say saved into a file nobody can open again. The file's (device, inode)
-//!   is recorded at open and compared with what the path names before each write and after each
-//!   commit ([`Store::check_in_place`]). On the first mismatch everything the connection still
-//!   sees is copied (`VACUUM INTO`) to a new file beside the old one (or in the temp folder), and
-//!   saving stops: every later write fails with the same [`StoreError::Gone`].
+//! - **Deleted or replaced.** SQLite keeps writing into the files it opened, even once unlinked
+//!   or emptied: every commit would say saved into a file nobody can open again. What the path
+//!   names is compared with what was opened before each write and after each commit
+//!   ([`Store::check_in_place`]): the database file's (device, inode); its header's change
+//!   counter and page count (offsets 24 and 28: only a checkpoint changes them, and it moves
+//!   neither back, so a counter going down, or the file shrinking under the same counter, is
+//!   other content copied over the file, `cp backup.sqlite db.sqlite`); and the
+//!   `-wal` and `-shm` beside it (deleted, replaced, or the `-wal` shorter than it was). Another
+//!   connection closing last deletes both once every frame is in the file, so such a change
+//!   counts only when the file alone (read `immutable`) lacks the last decision this store
+//!   saved. The header is read through a descriptor kept open: closing one of the file's
+//!   descriptors drops this process's SQLite locks on it (POSIX locks), which let another
+//!   process's close delete the `-wal` under the connection. On the first mismatch everything the connection still sees
+//!   is copied (`VACUUM INTO`, which reads a deleted `-wal` through the connection's open file)
+//!   to a new file beside the old one (or in the temp folder), the copy is checked
+//!   (`PRAGMA quick_check`; a copy that fails it, or fails to be made, is replaced by a new
+//!   database), and every decision this store committed is then put into it from memory if the
+//!   copy lacks it (`rescue.rs`): a truncated `-wal` cannot be read back. Saving stops: every
+//!   later write fails with the same [`StoreError::Gone`]. The connection then never
+//!   checkpoints at close (it would write the old log over a file copied in), and a `-wal` and
+//!   `-shm` of its own left beside a replaced or deleted file are moved aside (renamed
+//!   `…-wal.stale-TIME`), so that the next database at the path does not replay them.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
@@ -56,22 +72,202 @@ impl FileId {
     }
 }
 
+/// A file beside the database (`-wal`, `-shm`) as last seen: which file, and its size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Seen {
+    id: FileId,
+    len: u64,
+}
+
+impl Seen {
+    fn of(path: &Path) -> Option<Self> {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::metadata(path).ok()?;
+        Some(Self {
+            id: FileId {
+                dev: m.dev(),
+                ino: m.ino(),
+            },
+            len: m.len(),
+        })
+    }
+}
+
+/// The database header's file change counter (offset 24) and page count (offset 28).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Header {
+    counter: u32,
+    pages: u32,
+}
+
+impl Header {
+    /// The header of the database file `f`; zeros for a file shorter than 32 bytes (one being
+    /// copied over: `cp` empties it first). Read through a descriptor kept open: closing one
+    /// of the file's descriptors would drop every lock SQLite holds on it in this process
+    /// (POSIX locks), letting another process delete the `-wal` under the connection.
+    fn of(f: &std::fs::File) -> Option<Self> {
+        use std::os::unix::fs::FileExt;
+        let mut head = [0u8; 32];
+        let mut got = 0;
+        while got < head.len() {
+            match f.read_at(&mut head[got..], got as u64) {
+                Ok(0) => break,
+                Ok(n) => got += n,
+                Err(_) => return None,
+            }
+        }
+        if got < head.len() {
+            head = [0; 32];
+        }
+        let be =
+            |at: usize| u32::from_be_bytes([head[at], head[at + 1], head[at + 2], head[at + 3]]);
+        Some(Self {
+            counter: be(24),
+            pages: be(28),
+        })
+    }
+
+    /// Could a checkpoint have turned `self` into `now`? In WAL mode the counter never goes
+    /// down (it is raised once in a while, not on every commit), and the file only grows under
+    /// the same counter (spanreview never vacuums it).
+    fn follows(self, now: Self) -> bool {
+        now.counter > self.counter || (now.counter == self.counter && now.pages >= self.pages)
+    }
+}
+
+/// What is found changed at the database's path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Change {
+    /// The file is gone, or another file has its name.
+    Replaced,
+    /// Other content was written over the file (same inode).
+    Overwritten,
+    /// The `-wal` was deleted or replaced.
+    WalDeleted,
+    /// The `-wal` is shorter than it was.
+    WalTruncated,
+    /// The `-shm` was deleted or replaced.
+    ShmDeleted,
+}
+
+impl Change {
+    /// What happened, for the message (after "database PATH was deleted or replaced during the
+    /// review").
+    pub(super) fn describe(self) -> &'static str {
+        match self {
+            Self::Replaced => "it is not the file being written any more",
+            Self::Overwritten => {
+                "other content was copied over it: its header's change counter or page count went back"
+            }
+            Self::WalDeleted => {
+                "its -wal file, which holds the decisions not yet folded into the file, was deleted or replaced"
+            }
+            Self::WalTruncated => {
+                "its -wal file, which holds the decisions not yet folded into the file, was truncated"
+            }
+            Self::ShmDeleted => "its -shm file (the -wal's index) was deleted or replaced",
+        }
+    }
+
+    /// Whether the database file itself is not the one written (its `-wal` and `-shm` then
+    /// belong to nothing at the path).
+    fn of_the_file(self) -> bool {
+        matches!(self, Self::Replaced | Self::Overwritten)
+    }
+}
+
 /// The guard's state: the file opened, and what happened once it went away.
 #[derive(Debug, Default)]
 pub(super) struct Guard {
     /// The file opened (`None`: in memory, or a copy, which nobody else sees anyway).
     file: Option<FileId>,
-    /// Set once the file is found gone: where its contents were copied, or why they could not
-    /// be.
-    gone: RefCell<Option<Result<PathBuf, String>>>,
+    /// The `-wal` and `-shm` as last seen (`None`: not there yet).
+    wal: Cell<Option<Seen>>,
+    shm: Cell<Option<Seen>>,
+    /// The database file, open for reading its header (see [`Header::of`]).
+    db: Option<std::fs::File>,
+    /// The header as last seen.
+    header: Cell<Option<Header>>,
+    /// Set once the file is found gone: what changed, and where its contents were copied, or
+    /// why they could not be.
+    gone: RefCell<Option<(Change, Result<PathBuf, String>)>>,
+    /// An empty read is checked for damage ([`Store::check_whole`]): set for the commands that
+    /// read (`open_existing`).
+    pub(super) verify_empty: bool,
+    /// Stale files moved aside before the database was made (see `create.rs`): from, to.
+    pub(super) set_aside: Vec<(PathBuf, PathBuf)>,
+    /// What this store committed, for the rescue (see `rescue.rs`).
+    pub(super) journal: RefCell<super::rescue::Journal>,
 }
 
 impl Guard {
     /// Guard the file at `path` as it is now.
     pub(super) fn of(path: &Path) -> Self {
+        let db = std::fs::File::open(path).ok();
         Self {
             file: FileId::of(path),
+            header: Cell::new(db.as_ref().and_then(Header::of)),
+            db,
+            wal: Cell::new(Seen::of(&super::sibling(path, "-wal"))),
+            shm: Cell::new(Seen::of(&super::sibling(path, "-shm"))),
             gone: RefCell::new(None),
+            verify_empty: false,
+            set_aside: Vec::new(),
+            journal: RefCell::new(super::rescue::Journal::on()),
+        }
+    }
+
+    /// What changed at `path` since the last look, if anything; what is seen now is
+    /// remembered for the next look.
+    fn change(&self, path: &Path, file: FileId, reference: Option<&str>) -> Option<Change> {
+        if FileId::of(path) != Some(file) {
+            return Some(Change::Replaced);
+        }
+        let header = self.db.as_ref().and_then(Header::of);
+        match (self.header.get(), header) {
+            (Some(was), Some(now)) if !was.follows(now) => return Some(Change::Overwritten),
+            (_, Some(now)) => self.header.set(Some(now)),
+            _ => {}
+        }
+        for (cell, suffix) in [(&self.wal, "-wal"), (&self.shm, "-shm")] {
+            let now = Seen::of(&super::sibling(path, suffix));
+            let change = match (cell.get(), now) {
+                (Some(was), Some(now)) if was.id == now.id => {
+                    (suffix == "-wal" && now.len < was.len).then_some(Change::WalTruncated)
+                }
+                (Some(_), _) if suffix == "-wal" => Some(Change::WalDeleted),
+                (Some(_), _) => Some(Change::ShmDeleted),
+                (None, _) => None,
+            };
+            // Another connection closing last deletes a log whose every frame is in the file
+            // (and the next opener makes a new one): nothing is lost when what this store saved
+            // last is still seen through the path.
+            if change.is_some() && !seen_at_path(path, reference) {
+                return change;
+            }
+            cell.set(Seen::of(&super::sibling(path, suffix)));
+        }
+        None
+    }
+
+    /// Move the `-wal` and `-shm` this store opened aside from `path` (when they are still
+    /// there, and still the ones opened): renamed `PATH-wal.stale-STAMP`.
+    fn set_aside_own(&self, path: &Path, stamp: &str) {
+        for (cell, suffix) in [(&self.wal, "-wal"), (&self.shm, "-shm")] {
+            let p = super::sibling(path, suffix);
+            if let (Some(was), Some(now)) = (cell.get(), Seen::of(&p)) {
+                if was.id == now.id {
+                    let to = super::sibling(&p, &format!(".stale-{stamp}"));
+                    match std::fs::rename(&p, &to) {
+                        Ok(()) => {
+                            tracing::warn!(from = %p.display(), to = %to.display(), "moved aside")
+                        }
+                        Err(e) => {
+                            tracing::error!(file = %p.display(), error = %e, "could not be moved aside")
+                        }
+                    }
+                }
+            }
         }
     }
 }
@@ -93,46 +289,117 @@ impl Store {
         rfc3339(self.now())
     }
 
-    /// Check that the database path still names the file this store writes into (see the
-    /// module docs). The first time it does not, the database is copied to a rescue file.
+    /// Check that the database path still names the file this store writes into, with the
+    /// content and `-wal` it wrote (see the module docs). The first time it does not, the
+    /// database is copied to a rescue file.
     ///
     /// # Errors
-    /// [`StoreError::Gone`], naming the rescue file (or why there is none).
+    /// [`StoreError::Gone`], naming what changed and the rescue file (or why there is none).
     pub fn check_in_place(&self) -> Result<(), StoreError> {
         let (Some(file), Some(path)) = (self.guard.file, self.path.as_deref()) else {
             return Ok(());
         };
-        if self.guard.gone.borrow().is_none() && FileId::of(path) == Some(file) {
-            return Ok(());
-        }
+        let found = self.guard.gone.borrow().as_ref().map(|(c, _)| *c);
+        let change = match found {
+            Some(c) => c,
+            None => match self.guard.change(path, file, self.last_origin().as_deref()) {
+                None => return Ok(()),
+                Some(c) => {
+                    self.stop_writing(path, c);
+                    c
+                }
+            },
+        };
         // Rescued already: nothing more to do. Not rescued yet, or the copy failed: try now.
-        if !matches!(*self.guard.gone.borrow(), Some(Ok(_))) {
+        if !matches!(*self.guard.gone.borrow(), Some((_, Ok(_)))) {
             let r = self.rescue(path);
             match &r {
                 Ok(p) => {
-                    tracing::error!(db = %path.display(), rescue = %p.display(), "database deleted or replaced; rescued")
+                    tracing::error!(db = %path.display(), rescue = %p.display(), what = change.describe(), "database deleted or replaced; rescued");
                 }
                 Err(e) => {
-                    tracing::error!(db = %path.display(), error = %e, "database deleted or replaced; rescue failed")
+                    tracing::error!(db = %path.display(), error = %e, what = change.describe(), "database deleted or replaced; rescue failed");
                 }
             }
-            self.guard.gone.replace(Some(r));
+            self.guard.gone.replace(Some((change, r)));
         }
         Err(StoreError::Gone {
             path: path.to_owned(),
-            rescue: self
-                .guard
-                .gone
-                .borrow()
-                .clone()
-                .unwrap_or_else(|| Err("internal: the rescue was not attempted".to_owned())),
+            what: change.describe(),
+            rescue: self.guard.gone.borrow().as_ref().map_or_else(
+                || Err("internal: the rescue was not attempted".to_owned()),
+                |(_, r)| r.clone(),
+            ),
         })
+    }
+
+    /// The origin of the last decision this store committed, else of the log's last one.
+    fn last_origin(&self) -> Option<String> {
+        if let Some(o) = self.guard.journal.borrow().last_origin() {
+            return Some(o.to_owned());
+        }
+        let c = self.conn.sqlite()?;
+        c.query_row(
+            "SELECT origin FROM decision ORDER BY id DESC LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .ok()
+    }
+
+    /// Once the file is found changed: never checkpoint into it at close (the log of the old
+    /// content would be written over what is there now), and move this connection's `-wal` and
+    /// `-shm` aside when the file itself is not the one written.
+    fn stop_writing(&self, path: &Path, change: Change) {
+        if let Some(c) = self.conn.sqlite() {
+            if let Err(e) = c.set_db_config(
+                rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+                true,
+            ) {
+                tracing::error!(error = %e, "could not turn the checkpoint at close off");
+            }
+        }
+        if change.of_the_file() {
+            self.guard.set_aside_own(path, &file_stamp(self.now()));
+        }
     }
 
     /// Where the database's contents were copied after its file went away, if they were.
     #[must_use]
     pub fn rescued(&self) -> Option<PathBuf> {
-        self.guard.gone.borrow().clone().and_then(Result::ok)
+        self.guard
+            .gone
+            .borrow()
+            .as_ref()
+            .and_then(|(_, r)| r.clone().ok())
+    }
+
+    /// The stale `-wal`, `-shm` or `-journal` files moved aside before this database was made
+    /// at their path (from, to): the caller says so.
+    #[must_use]
+    pub fn set_aside(&self) -> &[(PathBuf, PathBuf)] {
+        &self.guard.set_aside
+    }
+
+    /// Check the whole SQLite file for damage (`PRAGMA quick_check`); PostgreSQL keeps its own.
+    ///
+    /// # Errors
+    /// [`StoreError::Damaged`] naming the first faults found, or the check cannot run.
+    pub fn check_whole(&self) -> Result<(), StoreError> {
+        let Some(c) = self.conn.sqlite() else {
+            return Ok(());
+        };
+        let found: Vec<String> = c
+            .prepare("PRAGMA quick_check(5)")
+            .and_then(|mut st| st.query_map([], |r| r.get(0))?.collect())
+            .map_err(|e| self.err("checking it for damage (PRAGMA quick_check)", e))?;
+        if found == ["ok"] {
+            return Ok(());
+        }
+        Err(StoreError::Damaged {
+            path: self.display_path(),
+            found: found.join("; ").replace('\n', "; "),
+        })
     }
 
     /// True once the database file was found deleted or replaced.
@@ -141,8 +408,9 @@ impl Store {
         self.guard.gone.borrow().is_some()
     }
 
-    /// Copy everything the connection sees into a new file: beside `path` when its folder is
-    /// still there and writable, else in the temp folder.
+    /// Copy everything the connection sees into a new file, and what this store committed
+    /// into it if the copy lacks it: beside `path` when its folder is still there and writable,
+    /// else in the temp folder.
     fn rescue(&self, path: &Path) -> Result<PathBuf, String> {
         let stem = path
             .file_stem()
@@ -162,13 +430,48 @@ impl Store {
             .flatten()
         {
             let target = free_name(&dir);
-            match conn.execute("VACUUM INTO ?1", [target.to_string_lossy()]) {
-                Ok(_) => return Ok(target),
+            match super::rescue::copy_and_fill(conn, &target, &self.guard.journal.borrow()) {
+                Ok(()) => return Ok(target),
                 Err(e) => errors.push(format!("{}: {e}", target.display())),
             }
         }
         Err(errors.join("; "))
     }
+}
+
+/// Whether the database file alone (read as `immutable`: no `-wal`, no `-shm`, no lock, nothing
+/// written or checkpointed) holds the decision with origin `reference` (none: an empty log,
+/// nothing to lose). A connection closing last deletes the `-wal` only once every frame is in
+/// the file; one deleted or emptied by hand takes the frames not yet there with it. Tried twice
+/// (a checkpoint writing the file meanwhile can fail a read).
+fn seen_at_path(path: &Path, reference: Option<&str>) -> bool {
+    let Some(origin) = reference else {
+        return true;
+    };
+    let probe = || -> Result<bool, String> {
+        let uri = super::open_read::file_uri(path).map_err(|e| e.to_string())?;
+        let c = Connection::open_with_flags(
+            format!("{uri}?mode=ro&immutable=1"),
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
+                | rusqlite::OpenFlags::SQLITE_OPEN_URI
+                | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| e.to_string())?;
+        c.query_row(
+            "SELECT count(*) FROM decision WHERE origin = ?1",
+            [origin],
+            |r| r.get::<_, i64>(0),
+        )
+        .map(|n| n > 0)
+        .map_err(|e| e.to_string())
+    };
+    for _ in 0..2 {
+        match probe() {
+            Ok(seen) => return seen,
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(50)),
+        }
+    }
+    false
 }
 
 /// `path`, or `path` with `-2`, `-3`, … before the extension when it exists.

@@ -188,3 +188,136 @@ fn refuse_foreign_sqlite(c: &Connection) {
         Err(StoreError::Foreign { .. })
     ));
 }
+
+/// `n` decisions on records `r° 0` … (a non-ASCII id), each committed and checked in place.
+fn decide(store: &Store, n: usize) {
+    for i in 0..n {
+        store
+            .append(
+                &dec(&format!("r° {i}")),
+                Some(&RecordState::marked(true, false)),
+            )
+            .expect("saved");
+        store.check_in_place().expect("in place");
+    }
+}
+
+/// What a file holds: the number of decisions, and `PRAGMA quick_check`.
+fn held(path: &Path) -> (usize, String) {
+    let conn = Connection::open(path).expect("raw open");
+    let n: usize = conn
+        .query_row("SELECT count(*) FROM decision", [], |r| r.get(0))
+        .unwrap_or(0);
+    let ok: String = conn
+        .query_row("PRAGMA quick_check", [], |r| r.get(0))
+        .unwrap_or_else(|e| e.to_string());
+    (n, ok)
+}
+
+/// The `-wal` deleted (`rm db.sqlite-wal`) or emptied (`: > db.sqlite-wal`) under a review
+/// that saved 40 decisions which are only there: the next write is refused as for a deleted
+/// database, and the rescue file holds all 40 (an emptied log cannot be read back: they come
+/// from what the store kept in memory).
+#[test]
+fn a_deleted_or_truncated_wal_stops_saving_and_every_decision_is_rescued() {
+    for truncate in [false, true] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("wal ’東京.sqlite");
+        let store = Store::open(&path).expect("open");
+        decide(&store, 40);
+        assert_eq!(store.guard.journal.borrow().len(), 40);
+        let wal = open_read::sibling(&path, "-wal");
+        if truncate {
+            std::fs::File::create(&wal).expect("truncate");
+        } else {
+            std::fs::remove_file(&wal).expect("rm");
+        }
+        let e = store.append(&dec("r41"), None).expect_err("refused");
+        let msg = e.to_string();
+        assert!(matches!(e, StoreError::Gone { .. }), "{e:?}");
+        assert!(msg.contains("-wal file"), "{msg}");
+        assert!(
+            msg.contains(if truncate { "truncated" } else { "deleted" }),
+            "{msg}"
+        );
+        assert!(store.append(&dec("r42"), None).is_err());
+        let rescue = store.rescued().expect("rescued");
+        assert_eq!(held(&rescue), (40, "ok".to_owned()), "truncate={truncate}");
+        drop(store);
+        // The file left is not damaged, and reading it is no "disk I/O error".
+        let (_, ok) = held(&path);
+        assert_eq!(ok, "ok", "truncate={truncate}");
+    }
+}
+
+/// `cp backup.sqlite db.sqlite` during a review: the same file (inode), other content. Taken
+/// after 40 decisions were checkpointed into the file, the backup is the file as it was before
+/// them. Either ordering is a replacement: copied in before the next decision (refused), or
+/// after the last one (found at quit, where the review checks again). The rescue holds all 40,
+/// and the copied-in file is never written over at close.
+#[test]
+fn content_copied_over_the_database_is_a_replacement_in_either_ordering() {
+    for decide_after in [true, false] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("cp 😀.sqlite");
+        let backup = dir.path().join("backup.sqlite");
+        let store = Store::open(&path).expect("open");
+        decide(&store, 2);
+        std::fs::copy(&path, &backup).expect("backup");
+        decide(&store, 38);
+        // Another process (or this one) checkpoints: the file holds the 40 decisions now.
+        Connection::open(&path)
+            .expect("raw")
+            .execute_batch("PRAGMA wal_checkpoint(PASSIVE)")
+            .expect("checkpoint");
+        store
+            .check_in_place()
+            .expect("a checkpoint is no replacement");
+        std::fs::copy(&backup, &path).expect("cp backup over");
+        let bytes = std::fs::read(&path).expect("read");
+        let e = if decide_after {
+            store.append(&dec("r41"), None).expect_err("refused")
+        } else {
+            store.check_in_place().expect_err("found at quit")
+        };
+        assert!(matches!(e, StoreError::Gone { .. }), "{e:?}");
+        assert!(e.to_string().contains("copied over"), "{e}");
+        let rescue = store.rescued().expect("rescued");
+        assert_eq!(held(&rescue), (40, "ok".to_owned()), "after={decide_after}");
+        drop(store);
+        assert_eq!(
+            std::fs::read(&path).expect("read"),
+            bytes,
+            "not written over at close"
+        );
+        let (n, ok) = held(&path);
+        assert_eq!(
+            (n, ok.as_str()),
+            (0, "ok"),
+            "the backup as it was, no log replayed"
+        );
+    }
+}
+
+/// The damage check, fed a damaged file (another database's log beside a new one, replayed
+/// into it) and a whole one.
+#[test]
+fn the_damage_check_finds_a_replayed_stale_log() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = dir.path().join("live ’.sqlite");
+    let store = Store::open(&live).expect("open");
+    decide(&store, 300);
+    let bad = dir.path().join("bad °.sqlite");
+    drop(Store::open(&bad).expect("new"));
+    std::fs::copy(
+        open_read::sibling(&live, "-wal"),
+        open_read::sibling(&bad, "-wal"),
+    )
+    .expect("stale log");
+    store.check_whole().expect("whole");
+    let e = Store::open_existing(&bad)
+        .and_then(|s| s.check_whole())
+        .expect_err("damaged");
+    assert!(matches!(e, StoreError::Damaged { .. }), "{e:?}");
+    assert!(e.to_string().contains("bad °.sqlite is damaged"), "{e}");
+}

@@ -44,6 +44,7 @@ impl Store {
         let incoming = other.select_with_origin("reading the decision log to merge", "", &[])?;
         let states = other.source_states()?;
         let tx = self.begin()?;
+        let before = self.count_rows()?;
         let mut report = MergeReport {
             read: incoming.len(),
             ..MergeReport::default()
@@ -78,6 +79,15 @@ impl Store {
             ids.insert(d.id, id);
             report.added += 1;
         }
+        // What is reported is what was written: the log grew by the rows added, and every row
+        // read is added or was there (a file damaged under the merge counts otherwise).
+        let grew = self.count_rows()? - before;
+        if grew != report.added as i64 || report.added + report.present != report.read {
+            return Err(self.invalid(format!(
+                "the merge counted {} read, {} added, {} already present, but the log grew by {grew}: nothing was merged",
+                report.read, report.added, report.present
+            )));
+        }
         for s in states {
             if self.take_state(&s)? {
                 let decision_id = match &s.origin {
@@ -91,6 +101,14 @@ impl Store {
         tx.commit()
             .map_err(|e| self.err("committing the merge", e))?;
         Ok(report)
+    }
+
+    /// The number of rows in the log.
+    fn count_rows(&self) -> Result<i64, StoreError> {
+        self.conn
+            .query_opt("SELECT count(*) FROM decision", &[])
+            .and_then(|r| r.map_or(Ok(0), |r| r.get(0)))
+            .map_err(|e| self.err("counting the decisions", e))
     }
 
     /// The id of the decision with this origin, if there is one.

@@ -44,6 +44,7 @@ mod open_read;
 mod pg;
 mod plan;
 mod query;
+mod rescue;
 mod row;
 mod sources;
 
@@ -167,8 +168,10 @@ impl Store {
         let made = create::make_folder(path)?;
         // A new database is made whole under a temporary name first: a setup that fails (a
         // full disk) leaves no half-made file for the next run to refuse or take for empty.
+        let mut set_aside = Vec::new();
         if std::fs::symlink_metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
         {
+            set_aside = create::set_aside_stale(path);
             create::create(path, || {}).inspect_err(|_| create::remove_folders(&made))?;
         }
         let conn = Connection::open(path).map_err(|source| StoreError::Db {
@@ -180,6 +183,7 @@ impl Store {
         let mut store = Self::setup_with(conn, Some(path.to_owned()), adopt)
             .map_err(|e| guard::folder_read_only(e, path))?;
         store.guard = guard::Guard::of(path);
+        store.guard.set_aside = set_aside;
         Ok(store)
     }
 
@@ -205,7 +209,9 @@ impl Store {
         }
         open_pg::refuse_lookalike(path)?;
         check_existing(path)?;
-        Self::open_for_reading(path)
+        let mut store = Self::open_for_reading(path)?;
+        store.guard.verify_empty = true;
+        Ok(store)
     }
 
     /// Open an existing database as a private in-memory copy, never in place: for reading
@@ -398,10 +404,19 @@ impl Store {
     }
 
     fn err(&self, what: impl Into<String>, source: impl Into<DbError>) -> StoreError {
+        let source = source.into();
+        if let DbError::Sqlite(e) = &source {
+            if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseCorrupt) {
+                return StoreError::Damaged {
+                    path: self.display_path(),
+                    found: format!("{} failed: {e}", what.into()),
+                };
+            }
+        }
         StoreError::Db {
             path: self.display_path(),
             what: what.into(),
-            source: source.into(),
+            source,
         }
     }
 
@@ -417,6 +432,7 @@ impl Store {
     /// (see `guard.rs`).
     fn begin(&self) -> Result<Tx<'_>, StoreError> {
         self.check_in_place()?;
+        self.guard.journal.borrow_mut().begin();
         self.conn
             .begin()
             .map_err(|e| self.err("starting a write transaction", e))
@@ -428,7 +444,7 @@ impl Store {
     /// that a saved decision is not reported as not saved (and saved again by a retry). When the
     /// server cannot be asked, the error stands: nothing is claimed saved that is not known to be.
     fn commit_checked(&self, tx: Tx<'_>, origin: &str, what: &str) -> Result<(), StoreError> {
-        match tx.commit() {
+        let r = match tx.commit() {
             Ok(()) => Ok(()),
             Err(e) if e.is_connection() && !origin.is_empty() => {
                 match self.id_with_origin(origin) {
@@ -437,7 +453,9 @@ impl Store {
                 }
             }
             Err(e) => Err(self.err(what, e)),
-        }
+        };
+        self.guard.journal.borrow_mut().committed(r.is_ok());
+        r
     }
 
     /// Append one decision, and when given the record's new summary state, in one IMMEDIATE
@@ -516,6 +534,7 @@ impl Store {
         decision_id: Option<i64>,
         s: &RecordState,
     ) -> Result<(), StoreError> {
+        (self.guard.journal.borrow_mut()).wrote_state(dataset, record_id, decision_id, s);
         self.conn
             .execute(
                 "INSERT INTO record_state (dataset, record_id, reviewed, flagged, outcome, stale, decision_id) \

@@ -226,7 +226,7 @@ fn stamp(path: &Path) -> Result<(u64, Option<SystemTime>), StoreError> {
 }
 
 /// `file://` URI of `path` (absolute; `%`, `?`, `#` and bytes outside printable ASCII escaped).
-fn file_uri(path: &Path) -> Result<String, StoreError> {
+pub(super) fn file_uri(path: &Path) -> Result<String, StoreError> {
     let abs = std::path::absolute(path).map_err(|source| StoreError::Read {
         path: path.to_owned(),
         source,

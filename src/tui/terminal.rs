@@ -20,6 +20,19 @@ use super::{views, Action};
 /// message).
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 
+/// Catch SIGXFSZ, whose default kills the process when a write passes the file-size limit
+/// (`ulimit -f`): the review died with the terminal in the alternate screen and mouse tracking
+/// on, `export`/`apply` left temporary files. Caught, the write fails with EFBIG instead, and
+/// each command handles it as a full disk (nothing acknowledged is lost, the terminal is
+/// restored, temporary files are removed). Called once at start.
+pub fn catch_file_size_signal() {
+    use std::sync::Arc;
+    let seen = Arc::new(AtomicBool::new(false));
+    if let Err(e) = signal_hook::flag::register(signal_hook::consts::SIGXFSZ, seen) {
+        tracing::warn!(error = %e, "SIGXFSZ is not caught: a file-size limit kills the process");
+    }
+}
+
 /// Restores the terminal when dropped, so every error path (`?`) leaves it usable.
 #[derive(Debug)]
 pub struct Guard(());

@@ -63,3 +63,4 @@ mod terminal;
 mod triage;
 mod validate;
 mod verdicts;
+mod wal_safety;
