@@ -57,6 +57,7 @@ mod stats;
 mod stderr_failures;
 mod store;
 mod streams;
+mod team_oracle;
 mod team_screen;
 mod team_stats;
 mod terminal;
