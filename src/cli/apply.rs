@@ -7,8 +7,8 @@
 //! that same transaction with each record's new state. A line carrying an `origin` that the
 //! database already holds is skipped (applying a file twice adds nothing); a line without one
 //! gets one derived from what it says ([`crate::store::derived_origin`]), so such a file applied
-//! twice, or regenerated with the same lines, adds nothing either, and a copy of a line later in
-//! the file is the same decision again (skipped). An undo or redo's `target` that is the `id` of an earlier line of the file
+//! twice, or regenerated with the same lines, adds nothing either, while a copy of a line later
+//! in the file is a decision of its own (an undo, a redo, the same undo again). An undo or redo's `target` that is the `id` of an earlier line of the file
 //! means that line's decision; any other target is a decision id in the database.
 
 mod plan;

@@ -109,6 +109,8 @@ pub struct Planner<'a> {
     ids: HashMap<i64, i64>,
     /// Origins of the file's decisions so far → their provisional ids.
     origins: HashMap<String, i64>,
+    /// How many lines without an origin said the same thing so far (each derived origin).
+    copies: HashMap<String, usize>,
     present: usize,
     planned: Vec<Decision>,
     /// The file's line of each planned decision (`planned[i]`, provisional id
@@ -150,6 +152,7 @@ impl<'a> Planner<'a> {
             mine: HashMap::new(),
             ids: HashMap::new(),
             origins: HashMap::new(),
+            copies: HashMap::new(),
             present: 0,
             planned: Vec::new(),
             planned_lines: Vec::new(),
@@ -294,11 +297,21 @@ impl<'a> Planner<'a> {
         if reviewer.is_empty() {
             return Ok(Err("reviewer \"\" is empty: name one".to_owned()));
         }
-        // A line without an origin gets one from what it says: given again (the file applied
-        // twice, or regenerated, or a copy of the line later in the file) it is skipped.
+        // A line without an origin gets one from what it says and how many lines of the file
+        // said it before: the file applied twice, or regenerated, adds nothing, while a
+        // decision the file makes twice (an undo, a redo, the same undo again) is two.
         let origin = match &l.origin {
             Some(o) => o.clone(),
-            None => self.derived(l, dataset, reviewer),
+            None => {
+                let base = self.derived(l, dataset, reviewer);
+                let k = self.copies.entry(base.clone()).or_insert(0);
+                *k += 1;
+                if *k == 1 {
+                    base
+                } else {
+                    format!("{base}.{k}")
+                }
+            }
         };
         let known = match self.origins.get(&origin) {
             Some(&id) => Some(id),
