@@ -19,7 +19,7 @@ mod values;
 
 pub use overrides::overridden;
 pub use record_outcome::{kept_text, OutcomeKind, RecordOutcome, OTHER_REASON};
-pub use replay::{active_ids, redo_target, replay, replay_seen, undo_target, InForce};
+pub use replay::{active_ids, redo_target, replay, replay_seen, undo_target, InForce, BLIND_GROUP};
 pub use resolved::{in_resolution, resolution_decisions, Settling};
 pub use review_span::{ReviewSpan, SpanStatus};
 pub use values::{SpanKey, SpanValue, Unit};

@@ -9,7 +9,9 @@ use std::sync::Arc;
 use spanreview::cli::judge_args::JudgeArgs;
 use spanreview::formats::judges::JudgeSpec;
 use spanreview::formats::Dataset;
-use spanreview::review::decision::{replay, ActionKind, Decision, SpanStatus, SpanValue};
+use spanreview::review::decision::{
+    replay, replay_seen, ActionKind, Decision, SpanStatus, SpanValue, BLIND_GROUP,
+};
 use spanreview::review::disagreement::Among;
 use spanreview::review::team::ARBITRATION_GROUP;
 use spanreview::store::{Assignment, Store};
@@ -234,6 +236,37 @@ fn blind_review_hides_the_others_until_one_has_decided() {
         bo.cur.as_ref().expect("record").review.flagged,
         "ana's flag shows now"
     );
+}
+
+/// A decision made blind means what the blind screen showed: bo's `A` after ana's drop, made
+/// blind, keeps the span as read in bo's result (an independent second opinion), while the
+/// same `A` made seeing ana's drop agrees with it (issue 21, 10 with 4).
+#[test]
+fn an_accept_all_made_blind_keeps_what_the_blind_screen_showed() {
+    for (arb, kept) in [(blind(), true), (ArbConfig::default(), false)] {
+        let dir = tempfile::tempdir().expect("tmp");
+        let db = dir.path().join("team.sqlite");
+        by(&db, "ana", ActionKind::Drop);
+        by(&db, "ana", ActionKind::Flag);
+        let mut bo = screen(&db, "bo", QueueKind::Flagged, arb);
+        bo.update(Action::AcceptAll);
+        let record = bo.cur.as_ref().expect("record").record.clone();
+        let log = Store::open(&db).expect("db").decisions(None).expect("log");
+        let a = log
+            .iter()
+            .find(|d| d.reviewer == "bo" && d.action == ActionKind::AcceptAll)
+            .expect("bo's A saved");
+        assert_eq!(
+            a.group
+                .as_deref()
+                .is_some_and(|g| g.starts_with(BLIND_GROUP)),
+            kept,
+            "{a:?}"
+        );
+        let result = replay_seen(&record, "bo", &log);
+        let dropped = matches!(result.spans[0].status, SpanStatus::Dropped { .. });
+        assert_eq!(!dropped, kept, "blind {kept}: {:?}", result.spans[0]);
+    }
 }
 
 /// Overlap records (the plan gives them to ana and bo) are blind by default while bo has not

@@ -123,8 +123,13 @@ fn settle_cluster(
 /// their last verdict in force ([`ActionKind::is_verdict`]). A decision means what the reviewer
 /// saw: an `A` after ana's drop keeps the span dropped, an `a` or `A` after bo's widening keeps
 /// the widened span, an `a` of bo's added span keeps it; decisions made after their last
-/// verdict were not on screen when they decided. Only their own decisions are listed as
-/// applied or stale.
+/// verdict were not on screen when they decided; nor were any when that verdict was made blind
+/// ([`BLIND_GROUP`]: an `A` then keeps the spans as read). Only their own decisions are listed
+/// as applied or stale.
+/// A decision made while blind review hid the other reviewers' decisions carries a `group`
+/// starting with this ([`replay_seen`] then shows its reviewer nothing of the others').
+pub const BLIND_GROUP: &str = "blind-";
+
 #[must_use]
 pub fn replay_seen(record: &Record, reviewer: &str, log: &[Decision]) -> RecordReview {
     let mine: Vec<Decision> = log
@@ -137,8 +142,13 @@ pub fn replay_seen(record: &Record, reviewer: &str, log: &[Decision]) -> RecordR
     let last = mine
         .iter()
         .filter(|d| d.action.is_verdict() && active.contains(d.id) && d.record_hash == hash)
-        .map(|d| d.id)
-        .max();
+        .max_by_key(|d| d.id)
+        .filter(|d| {
+            !d.group
+                .as_deref()
+                .is_some_and(|g| g.starts_with(BLIND_GROUP))
+        })
+        .map(|d| d.id);
     let shown: Vec<Decision> = log
         .iter()
         .filter(|d| d.reviewer == reviewer || last.is_some_and(|l| d.id < l))

@@ -8,9 +8,10 @@ use super::boundary::Edited;
 use super::{App, ModeState, PickerKind, Status};
 use crate::model::Record;
 use crate::review::decision::{
-    kept_text, replay, ActionKind, Decision, SpanKey, SpanStatus, SpanValue, OTHER_REASON,
+    kept_text, replay, ActionKind, Decision, SpanKey, SpanStatus, SpanValue, BLIND_GROUP,
+    OTHER_REASON,
 };
-use crate::review::team::ARBITRATION_GROUP;
+use crate::review::team::{blind_view, ARBITRATION_GROUP};
 use crate::store::{new_origin, RecordState};
 use crate::tui::edit::{self, Bounds};
 use crate::tui::log::state_of;
@@ -39,8 +40,22 @@ impl App {
         let mut d = Decision::new(record, &self.dataset.name, &self.reviewer, action);
         if self.arbitrating && !action.is_meta() && action != ActionKind::Resolve {
             d.group = Some(format!("{ARBITRATION_GROUP}{}", token()));
+        } else if !action.is_meta() && self.blind_now(record) {
+            // What this reviewer saw had none of the others' decisions: their result is read so.
+            d.group = Some(format!("{BLIND_GROUP}{}", token()));
         }
         d
+    }
+
+    /// Whether the screen hides the other reviewers' decisions on `record` now (blind review,
+    /// the record not yet decided by this reviewer).
+    fn blind_now(&self, record: &Record) -> bool {
+        let Ok(c) = self.cur.as_ref() else {
+            return false;
+        };
+        c.record.id == record.id
+            && self.hides_others(&record.id)
+            && blind_view(record, &c.decisions, &self.reviewer).is_some()
     }
 
     /// A new decision about the selected span, with `before` filled in.
