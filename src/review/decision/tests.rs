@@ -703,3 +703,24 @@ fn an_override_of_an_accept_all_or_a_clean_is_found() {
     prior.push(undo);
     assert_eq!(id(overridden(&prior, &clean, "ana")), None);
 }
+
+#[test]
+fn the_same_span_added_by_two_reviewers_is_kept_once() {
+    // ana and bo, on a shared record, each add 👋 as a contradiction: agreement, one label.
+    let mut log = Log::new();
+    for (who, key) in [("ana", "added:a1"), ("bo", "added:b1")] {
+        log.push(ActionKind::Add, |d| {
+            d.reviewer = who.to_owned();
+            d.span_key = Some(key.into());
+            d.after = Some(value(18, 19, "contradiction"));
+        });
+    }
+    let r = replay(&log.rec, &log.rows);
+    let kept = r.kept_spans(&log.rec.output);
+    let added: Vec<(usize, usize)> = kept
+        .iter()
+        .filter(|s| s.start == 18)
+        .map(|s| (s.start, s.end))
+        .collect();
+    assert_eq!(added, [(18, 19)], "{kept:?}");
+}
