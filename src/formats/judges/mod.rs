@@ -36,7 +36,10 @@
 //! every label of the record's gold spans (so Mu-SHROOM's `hallucination` counts). A detector
 //! that names a real type different from the gold's does create a label dispute.
 
+mod server;
 mod span_reader;
+
+use server::is_server;
 
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
@@ -123,24 +126,6 @@ impl JudgeKind {
             Self::Database => "database",
         }
     }
-}
-
-/// True when a `--judge` file names a PostgreSQL database: a `postgresql://` or
-/// `postgres://` URL (any case), or a key=value string (its first word holds `=`, and no file
-/// has that name). The store reads it, or refuses it with the reason (its `is_url` is the
-/// exact rule; formats cannot import the store).
-fn is_server(file: &str) -> bool {
-    let scheme = |p: &str| {
-        file.get(..p.len())
-            .is_some_and(|h| h.eq_ignore_ascii_case(p))
-    };
-    scheme("postgresql://")
-        || scheme("postgres://")
-        || (file
-            .split_whitespace()
-            .next()
-            .is_some_and(|w| w.contains('='))
-            && !Path::new(file).exists())
 }
 
 /// The first bytes of every SQLite database file.
