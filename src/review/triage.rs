@@ -309,15 +309,7 @@ fn nearest<'a>(lines: &[&'a str], line: &str) -> Option<(usize, &'a str, usize)>
     let a: Vec<char> = line.chars().collect();
     let score = |b: &str| {
         let b: Vec<char> = b.chars().collect();
-        let p = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-        let room = a.len().min(b.len()) - p;
-        let s = a
-            .iter()
-            .rev()
-            .zip(b.iter().rev())
-            .take(room)
-            .take_while(|(x, y)| x == y)
-            .count();
+        let (p, s) = edit::shared_ends(&a, &b);
         (p + s, p)
     };
     let (k, l) = lines

@@ -49,6 +49,22 @@ pub fn parse(answer: &str) -> Option<Edit> {
     })
 }
 
+/// How many characters `a` and `b` share at their start, and then at their end (the two never
+/// overlap).
+#[must_use]
+pub fn shared_ends(a: &[char], b: &[char]) -> (usize, usize) {
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let room = a.len().min(b.len()) - prefix;
+    let suffix = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(room)
+        .take_while(|(x, y)| x == y)
+        .count();
+    (prefix, suffix)
+}
+
 /// The part of `new` that differs from `old`, widened to whole words at both ends, as
 /// code-point offsets into `new`: what a minimal span over the change covers. `None` when the
 /// two are equal.
@@ -56,15 +72,7 @@ pub fn parse(answer: &str) -> Option<Edit> {
 pub fn changed(old: &str, new: &str) -> Option<(usize, usize)> {
     let o: Vec<char> = old.chars().collect();
     let n: Vec<char> = new.chars().collect();
-    let prefix = o.iter().zip(&n).take_while(|(a, b)| a == b).count();
-    let room = o.len().min(n.len()) - prefix;
-    let suffix = o
-        .iter()
-        .rev()
-        .zip(n.iter().rev())
-        .take(room)
-        .take_while(|(a, b)| a == b)
-        .count();
+    let (prefix, suffix) = shared_ends(&o, &n);
     let (mut s, mut e) = (prefix, n.len() - suffix);
     if s >= e {
         // Equal, or a pure deletion: no character of `new` differs.
