@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Record, Span};
+use crate::model::{Record, Span, CLEAN};
 
 mod flags;
 mod overrides;
@@ -486,12 +486,40 @@ impl RecordReview {
         }
     }
 
+    /// A resolution's result as kept: one labeled with a record's type (`clean`, which older
+    /// arbitration screens stamped on an edit) takes the label of the span it settles, else of
+    /// a kept span it overlaps; with neither it stays as logged, and export refuses it.
+    fn labeled_result(&self, k: &SpanKey, after: &SpanValue) -> SpanValue {
+        if after.label != CLEAN {
+            return after.clone();
+        }
+        let settled = self.span(k).filter(|s| s.current.label != CLEAN);
+        let over = || {
+            self.spans.iter().find(|s| {
+                s.kept()
+                    && s.current.label != CLEAN
+                    && s.current.start < after.end
+                    && after.start < s.current.end
+            })
+        };
+        match settled.or_else(over) {
+            Some(s) => SpanValue {
+                label: s.current.label.clone(),
+                category: s.current.category.clone(),
+                subcategory: s.current.subcategory.clone(),
+                ..after.clone()
+            },
+            None => after.clone(),
+        }
+    }
+
     /// A resolution names the gold span it settles (if any) and the result (if kept): an
     /// existing span is adjusted to the result or dropped; with no gold span, the result is
     /// added under the decision's key.
     fn apply_resolution(&mut self, d: &Decision, key: Option<SpanKey>) {
         let Some(k) = key else { return };
-        match (self.span(&k).is_some(), &d.after) {
+        let after = d.after.as_ref().map(|a| self.labeled_result(&k, a));
+        match (self.span(&k).is_some(), &after) {
             (true, Some(after)) => {
                 if let Some(s) = self.span_mut(&k) {
                     s.current = after.clone();

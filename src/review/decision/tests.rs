@@ -724,3 +724,28 @@ fn the_same_span_added_by_two_reviewers_is_kept_once() {
         .collect();
     assert_eq!(added, [(18, 19)], "{kept:?}");
 }
+
+#[test]
+fn a_resolution_logged_with_the_records_type_as_label_keeps_the_settled_spans_label() {
+    // An older arbitration screen saved the edit of ana's added span as `clean` (the record's
+    // type): the replay keeps ana's label, so the export holds no span labeled clean.
+    let mut log = Log::new();
+    log.push(ActionKind::Add, |d| {
+        d.reviewer = "ana".into();
+        d.span_key = Some("added:a1".into());
+        d.after = Some(value(18, 19, "overgeneration"));
+    });
+    log.push(ActionKind::Resolve, |d| {
+        d.reviewer = "lead".into();
+        d.span_key = Some("added:a1".into());
+        d.after = Some(value(18, 19, CLEAN));
+    });
+    let r = replay(&log.rec, &log.rows);
+    let labels: Vec<String> = r
+        .kept_spans(&log.rec.output)
+        .into_iter()
+        .filter(|s| s.start == 18)
+        .map(|s| s.label)
+        .collect();
+    assert_eq!(labels, ["overgeneration"]);
+}
