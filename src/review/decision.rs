@@ -376,17 +376,9 @@ impl RecordReview {
         if self.outcome != RecordOutcome::Open {
             return Vec::new();
         }
-        // Two reviewers who each added the same span on a shared record agree: it is written
-        // once (a span twice in a record is no label a dataset can use).
-        let mut seen: Vec<&SpanValue> = Vec::new();
         self.spans
             .iter()
             .filter(|s| s.kept())
-            .filter(|s| {
-                let dup = seen.contains(&&s.current);
-                seen.push(&s.current);
-                !dup
-            })
             .map(|s| {
                 let mut span = Span::new(output, s.current.start, s.current.end, &*s.current.label);
                 span.category.clone_from(&s.current.category);

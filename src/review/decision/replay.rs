@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{ActionKind, Decision, RecordReview, SpanStatus, Unit};
+use super::{ActionKind, Decision, RecordReview, SpanStatus, SpanValue, Unit};
 use crate::model::Record;
 
 /// Which decisions of a log are in force ([`active_ids`]).
@@ -76,7 +76,30 @@ pub fn replay(record: &Record, decisions: &[Decision]) -> RecordReview {
         }
         review.applied.push(d);
     }
+    drop_duplicate_adds(&mut review);
     review
+}
+
+/// Why an added span is left out: another kept span is the same (two reviewers on a shared
+/// record each added it; they agree, and a record holds a label once).
+pub const DUPLICATE: &str = "the same span is kept already";
+
+/// Drop each kept added span whose value (range, label, category, subcategory) an earlier
+/// kept span has, so the export, the report and the screen all hold it once.
+fn drop_duplicate_adds(review: &mut RecordReview) {
+    let mut seen: Vec<SpanValue> = Vec::new();
+    for s in &mut review.spans {
+        if !s.kept() {
+            continue;
+        }
+        if s.original.is_none() && seen.contains(&s.current) {
+            s.status = SpanStatus::Dropped {
+                reason: Some(DUPLICATE.to_owned()),
+            };
+        } else {
+            seen.push(s.current.clone());
+        }
+    }
 }
 
 /// The span keys each resolution (its rows in force, by group) names.

@@ -723,6 +723,26 @@ fn the_same_span_added_by_two_reviewers_is_kept_once() {
         .map(|s| (s.start, s.end))
         .collect();
     assert_eq!(added, [(18, 19)], "{kept:?}");
+    // The second is dropped as a duplicate, so nothing counts it as added (the report's
+    // "Spans added" is 1).
+    let adds: Vec<&SpanStatus> = r
+        .spans
+        .iter()
+        .filter(|s| s.original.is_none())
+        .map(|s| &s.status)
+        .collect();
+    assert_eq!(adds.len(), 2);
+    assert_eq!(adds[0], &SpanStatus::Accepted);
+    assert!(
+        matches!(adds[1], SpanStatus::Dropped { reason: Some(r) } if r == replay::DUPLICATE),
+        "{adds:?}"
+    );
+    let counted = r
+        .spans
+        .iter()
+        .filter(|s| crate::review::outcome::span_fate(s, &log.rec.output).added)
+        .count();
+    assert_eq!(counted, 1);
 }
 
 #[test]
