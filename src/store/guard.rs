@@ -198,6 +198,10 @@ pub(super) struct Guard {
     pub(super) set_aside: Vec<(PathBuf, PathBuf)>,
     /// What this store committed, for the rescue (see `rescue.rs`).
     pub(super) journal: RefCell<super::rescue::Journal>,
+    /// The origin of the latest decision of this store's seen in the file itself: the log is
+    /// append-only, so a file that no longer holds it had other content copied over it (a
+    /// backup copied back right after a checkpoint leaves the header as it was).
+    in_file: RefCell<Option<String>>,
 }
 
 impl Guard {
@@ -214,6 +218,7 @@ impl Guard {
             verify_empty: false,
             set_aside: Vec::new(),
             journal: RefCell::new(super::rescue::Journal::on()),
+            in_file: RefCell::new(None),
         }
     }
 
@@ -246,6 +251,24 @@ impl Guard {
                 return change;
             }
             cell.set(Seen::of(&super::sibling(path, suffix)));
+        }
+        self.still_in_file(path, reference)
+    }
+
+    /// [`Change::Overwritten`] when the file no longer holds a decision it was seen holding;
+    /// else remember `reference` (the last one saved) once the file holds it. A read that
+    /// fails (the file being written meanwhile) says nothing.
+    fn still_in_file(&self, path: &Path, reference: Option<&str>) -> Option<Change> {
+        let known = self.in_file.borrow().clone();
+        if let Some(o) = &known {
+            if probe_at_path(path, o) == Some(false) {
+                return Some(Change::Overwritten);
+            }
+        }
+        if let Some(r) = reference.filter(|r| known.as_deref() != Some(*r)) {
+            if probe_at_path(path, r) == Some(true) {
+                self.in_file.replace(Some(r.to_owned()));
+            }
         }
         None
     }
@@ -445,9 +468,12 @@ impl Store {
 /// the file; one deleted or emptied by hand takes the frames not yet there with it. Tried twice
 /// (a checkpoint writing the file meanwhile can fail a read).
 fn seen_at_path(path: &Path, reference: Option<&str>) -> bool {
-    let Some(origin) = reference else {
-        return true;
-    };
+    reference.is_none_or(|origin| probe_at_path(path, origin).unwrap_or(false))
+}
+
+/// Whether the file alone holds the decision with `origin`, as [`seen_at_path`] reads it;
+/// `None` when it cannot be read (twice).
+fn probe_at_path(path: &Path, origin: &str) -> Option<bool> {
     let probe = || -> Result<bool, String> {
         let uri = super::open_read::file_uri(path).map_err(|e| e.to_string())?;
         let c = Connection::open_with_flags(
@@ -467,11 +493,11 @@ fn seen_at_path(path: &Path, reference: Option<&str>) -> bool {
     };
     for _ in 0..2 {
         match probe() {
-            Ok(seen) => return seen,
+            Ok(seen) => return Some(seen),
             Err(_) => std::thread::sleep(std::time::Duration::from_millis(50)),
         }
     }
-    false
+    None
 }
 
 /// `path`, or `path` with `-2`, `-3`, … before the extension when it exists.

@@ -321,3 +321,34 @@ fn the_damage_check_finds_a_replayed_stale_log() {
     assert!(matches!(e, StoreError::Damaged { .. }), "{e:?}");
     assert!(e.to_string().contains("bad °.sqlite is damaged"), "{e}");
 }
+
+/// A backup taken right after a checkpoint and copied back right after the next one leaves the
+/// header as the review last saw it (in WAL mode a checkpoint moves no change counter): the
+/// file no longer holding a decision it was seen holding is what tells (issue 22, 3).
+#[test]
+fn a_backup_copied_back_after_a_checkpoint_is_found_by_the_decisions_it_lacks() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("cp 東京.sqlite");
+    let backup = dir.path().join("backup.sqlite");
+    let store = Store::open(&path).expect("open");
+    let checkpoint = || {
+        Connection::open(&path)
+            .expect("raw")
+            .execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
+            .expect("checkpoint");
+    };
+    decide(&store, 2);
+    checkpoint();
+    store
+        .check_in_place()
+        .expect("a checkpoint is no replacement");
+    std::fs::copy(&path, &backup).expect("backup");
+    decide(&store, 1);
+    checkpoint();
+    store.check_in_place().expect("still no replacement");
+    std::fs::copy(&backup, &path).expect("cp backup over");
+    let e = store.append(&dec("r4"), None).expect_err("refused");
+    assert!(matches!(e, StoreError::Gone { .. }), "{e:?}");
+    let rescue = store.rescued().expect("rescued");
+    assert_eq!(held(&rescue), (3, "ok".to_owned()));
+}
