@@ -37,6 +37,10 @@ use rusqlite::{Connection, MAIN_DB};
 
 use super::{file_stamp, rfc3339, Store, StoreError};
 
+mod probe;
+
+use probe::{probe_at_path, seen_at_path, wal_backfilled};
+
 /// The time source of a store: stamps decisions, and tells the screen how long ago one was
 /// made. Tests inject a fixed or stepping clock ([`Store::set_clock`]).
 #[derive(Clone)]
@@ -260,8 +264,22 @@ impl Guard {
     /// fails (the file being written meanwhile) says nothing.
     fn still_in_file(&self, path: &Path, reference: Option<&str>) -> Option<Change> {
         let known = self.in_file.borrow().clone();
+        let lacks = |o: &str| {
+            probe_at_path(path, o) == Some(false) && {
+                // A read racing a checkpoint's writes is tried again before it counts.
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                probe_at_path(path, o) == Some(false)
+            }
+        };
         if let Some(o) = &known {
-            if probe_at_path(path, o) == Some(false) {
+            if lacks(o) {
+                return Some(Change::Overwritten);
+            }
+        }
+        // Every frame of the log checkpointed into the file (by any process): the file itself
+        // holds the last decision saved, unless other content was copied over it since.
+        if let Some(r) = reference.filter(|_| wal_backfilled(path)) {
+            if lacks(r) {
                 return Some(Change::Overwritten);
             }
         }
@@ -460,44 +478,6 @@ impl Store {
         }
         Err(errors.join("; "))
     }
-}
-
-/// Whether the database file alone (read as `immutable`: no `-wal`, no `-shm`, no lock, nothing
-/// written or checkpointed) holds the decision with origin `reference` (none: an empty log,
-/// nothing to lose). A connection closing last deletes the `-wal` only once every frame is in
-/// the file; one deleted or emptied by hand takes the frames not yet there with it. Tried twice
-/// (a checkpoint writing the file meanwhile can fail a read).
-fn seen_at_path(path: &Path, reference: Option<&str>) -> bool {
-    reference.is_none_or(|origin| probe_at_path(path, origin).unwrap_or(false))
-}
-
-/// Whether the file alone holds the decision with `origin`, as [`seen_at_path`] reads it;
-/// `None` when it cannot be read (twice).
-fn probe_at_path(path: &Path, origin: &str) -> Option<bool> {
-    let probe = || -> Result<bool, String> {
-        let uri = super::open_read::file_uri(path).map_err(|e| e.to_string())?;
-        let c = Connection::open_with_flags(
-            format!("{uri}?mode=ro&immutable=1"),
-            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
-                | rusqlite::OpenFlags::SQLITE_OPEN_URI
-                | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )
-        .map_err(|e| e.to_string())?;
-        c.query_row(
-            "SELECT count(*) FROM decision WHERE origin = ?1",
-            [origin],
-            |r| r.get::<_, i64>(0),
-        )
-        .map(|n| n > 0)
-        .map_err(|e| e.to_string())
-    };
-    for _ in 0..2 {
-        match probe() {
-            Ok(seen) => return Some(seen),
-            Err(_) => std::thread::sleep(std::time::Duration::from_millis(50)),
-        }
-    }
-    None
 }
 
 /// `path`, or `path` with `-2`, `-3`, … before the extension when it exists.

@@ -352,3 +352,26 @@ fn a_backup_copied_back_after_a_checkpoint_is_found_by_the_decisions_it_lacks() 
     let rescue = store.rescued().expect("rescued");
     assert_eq!(held(&rescue), (3, "ok".to_owned()));
 }
+
+/// The chaos case: the review's decisions reach the file only through another process's
+/// checkpoint, and a backup is copied over it before the review looks again. The `-shm` says
+/// every frame is in the file, the file lacks the last decision: content was copied over it.
+#[test]
+fn a_backup_copied_back_before_the_review_saw_the_checkpoint_is_found() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("cp ’.sqlite");
+    let backup = dir.path().join("backup.sqlite");
+    let store = Store::open(&path).expect("open");
+    decide(&store, 2);
+    std::fs::copy(&path, &backup).expect("backup");
+    decide(&store, 30);
+    Connection::open(&path)
+        .expect("raw")
+        .execute_batch("PRAGMA wal_checkpoint(PASSIVE)")
+        .expect("checkpoint");
+    std::fs::copy(&backup, &path).expect("cp backup over");
+    let e = store.append(&dec("r33"), None).expect_err("refused");
+    assert!(matches!(e, StoreError::Gone { .. }), "{e:?}");
+    let rescue = store.rescued().expect("rescued");
+    assert_eq!(held(&rescue), (32, "ok".to_owned()));
+}
