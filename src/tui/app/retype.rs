@@ -1,7 +1,7 @@
 //! Changing a record's type (`retype`): a picker of the types seen, and the decision.
 
 use super::{App, PickerKind, Status};
-use crate::review::decision::ActionKind;
+use crate::review::decision::{replay, ActionKind};
 use crate::tui::strings;
 
 impl App {
@@ -9,8 +9,10 @@ impl App {
     /// types as far as it has been read), then the label set's (for a dataset whose span labels
     /// are its types, as toolace's), without the record's own type.
     fn type_choices(&self) -> Vec<String> {
-        let Ok(c) = &self.cur else { return Vec::new() };
-        let own = c.review.current_type(&c.record).map(str::to_owned);
+        if self.cur.is_err() {
+            return Vec::new();
+        }
+        let own = self.type_now();
         let mut seen: Vec<String> = self
             .visited
             .iter()
@@ -26,6 +28,15 @@ impl App {
             }
         }
         out
+    }
+
+    /// The record's type as the whole log gives it (what apply checks a retype against),
+    /// whatever view of the record the screen shows.
+    fn type_now(&self) -> Option<String> {
+        let c = self.cur.as_ref().ok()?;
+        replay(&c.record, &c.decisions)
+            .current_type(&c.record)
+            .map(str::to_owned)
     }
 
     pub(super) fn open_retype(&mut self) {
@@ -47,6 +58,11 @@ impl App {
     }
 
     pub(super) fn retype(&mut self, ty: &str) {
+        // A picker offered before the log moved on may name the type the record has now.
+        if self.type_now().as_deref() == Some(ty) {
+            self.status = Status::Info(strings::NO_OTHER_TYPE.to_owned());
+            return;
+        }
         if let Some(mut d) = self.decision(ActionKind::Retype) {
             d.record_type = Some(ty.to_owned());
             self.commit(d);
