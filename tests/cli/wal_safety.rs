@@ -8,7 +8,7 @@ use predicates::prelude::*;
 use spanreview::review::decision::{ActionKind, Decision};
 use spanreview::store::{sibling, RecordState, Store};
 
-use super::common::{bin, fixture};
+use super::common::{bin, fixture, names};
 
 /// What a file holds: its decisions (0 when they cannot be read) and `PRAGMA quick_check`.
 fn held(path: &Path) -> (usize, String) {
@@ -166,15 +166,6 @@ fn under_file_limit(dir: &Path, blocks: u32, args: &str) -> std::process::Output
         .current_dir(dir)
         .output()
         .expect("sh")
-}
-
-fn names(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .expect("ls")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 /// A write past `ulimit -f` killed `apply` with SIGXFSZ (exit 153), leaving the temporary
