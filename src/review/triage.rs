@@ -107,7 +107,10 @@ pub fn check(record: &Record) -> Vec<Finding> {
     let out = &record.output;
     let chars: Vec<char> = out.chars().collect();
     let edit = edit::parse(out);
-    let mut found: Vec<Finding> = misquote(record).into_iter().collect();
+    let mut found: Vec<Finding> = edit
+        .and_then(|e| misquote(record, e.old))
+        .into_iter()
+        .collect();
     for (i, span) in record.gold_spans().iter().enumerate() {
         let Some(text) = offsets::slice(out, span.start, span.end).filter(|t| !t.is_empty()) else {
             continue; // `validate` reports a span that does not slice its answer.
@@ -255,7 +258,11 @@ pub enum OldBlock {
 /// answer is no edit or its old block is blank.
 #[must_use]
 pub fn old_block(record: &Record) -> Option<OldBlock> {
-    let old = edit::parse(&record.output)?.old;
+    old_block_at(record, edit::parse(&record.output)?.old)
+}
+
+/// [`old_block`] of the edit's old block `old`, already parsed.
+fn old_block_at(record: &Record, old: edit::Block) -> Option<OldBlock> {
     let code = offsets::slice(&record.output, old.start, old.end)?;
     if code.trim().is_empty() {
         return None;
@@ -278,12 +285,12 @@ pub fn old_block(record: &Record) -> Option<OldBlock> {
 }
 
 /// The `misquote` finding of an edit whose old block is not in the context.
-fn misquote(record: &Record) -> Option<Finding> {
+fn misquote(record: &Record, old: edit::Block) -> Option<Finding> {
     let OldBlock::Misquoted {
         line,
         text,
         nearest,
-    } = old_block(record)?
+    } = old_block_at(record, old)?
     else {
         return None;
     };
