@@ -39,7 +39,7 @@ use super::{file_stamp, rfc3339, Store, StoreError};
 
 mod probe;
 
-use probe::{probe_at_path, seen_at_path, wal_backfilled};
+use probe::{probe_at_path, seen_at_path};
 
 /// The time source of a store: stamps decisions, and tells the screen how long ago one was
 /// made. Tests inject a fixed or stepping clock ([`Store::set_clock`]).
@@ -69,6 +69,16 @@ impl FileId {
     fn of(path: &Path) -> Option<Self> {
         use std::os::unix::fs::MetadataExt;
         let m = std::fs::metadata(path).ok()?;
+        Some(Self {
+            dev: m.dev(),
+            ino: m.ino(),
+        })
+    }
+
+    /// Which file `f` is.
+    fn of_open(f: &std::fs::File) -> Option<Self> {
+        use std::os::unix::fs::MetadataExt;
+        let m = f.metadata().ok()?;
         Some(Self {
             dev: m.dev(),
             ino: m.ino(),
@@ -192,6 +202,8 @@ pub(super) struct Guard {
     db: Option<std::fs::File>,
     /// The header as last seen.
     header: Cell<Option<Header>>,
+    /// Every `-shm` read, kept open for the store's life (see [`probe::ShmFiles`]).
+    shm_files: probe::ShmFiles,
     /// Set once the file is found gone: what changed, and where its contents were copied, or
     /// why they could not be.
     gone: RefCell<Option<(Change, Result<PathBuf, String>)>>,
@@ -223,6 +235,7 @@ impl Guard {
             set_aside: Vec::new(),
             journal: RefCell::new(super::rescue::Journal::on()),
             in_file: RefCell::new(None),
+            shm_files: probe::ShmFiles::default(),
         }
     }
 
@@ -278,7 +291,7 @@ impl Guard {
         }
         // Every frame of the log checkpointed into the file (by any process): the file itself
         // holds the last decision saved, unless other content was copied over it since.
-        if let Some(r) = reference.filter(|_| wal_backfilled(path)) {
+        if let Some(r) = reference.filter(|_| self.shm_files.wal_backfilled(path)) {
             if lacks(r) {
                 return Some(Change::Overwritten);
             }

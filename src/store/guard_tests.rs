@@ -375,3 +375,37 @@ fn a_backup_copied_back_before_the_review_saw_the_checkpoint_is_found() {
     let rescue = store.rescued().expect("rescued");
     assert_eq!(held(&rescue), (32, "ok".to_owned()));
 }
+
+/// Whether another process could take the `-shm`'s "dead man switch" byte (128) exclusively:
+/// SQLite holds it shared for as long as any connection of this process has the log open.
+fn shm_lock_free(path: &Path) -> bool {
+    let script = "import fcntl, os, sys\nfd = os.open(sys.argv[1], os.O_RDWR)\n\
+                  try:\n    fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 128)\n\
+                  except OSError:\n    sys.exit(3)\n";
+    let status = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(open_read::sibling(path, "-shm"))
+        .status()
+        .expect("python3");
+    assert!(matches!(status.code(), Some(0 | 3)), "{status}");
+    status.success()
+}
+
+/// The guard reads the `-shm` after each commit: closing a descriptor of it would drop the
+/// locks SQLite holds on it, and another process would rebuild the index under the
+/// connection (four `apply`s at once failed with "locking protocol").
+#[test]
+fn reading_the_shm_keeps_the_connections_locks() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("locks ’.sqlite");
+    let store = Store::open(&path).expect("open");
+    decide(&store, 3);
+    Connection::open(&path)
+        .expect("raw")
+        .execute_batch("PRAGMA wal_checkpoint(PASSIVE)")
+        .expect("checkpoint");
+    decide(&store, 2);
+    assert!(!shm_lock_free(&path), "the -shm lock was dropped");
+    drop(store);
+    assert!(!open_read::sibling(&path, "-shm").exists() || shm_lock_free(&path));
+}
