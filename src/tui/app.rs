@@ -322,10 +322,25 @@ impl App {
 
     /// Records of the dataset reviewed (this session or before) and the dataset's size: the
     /// header's progress, which a queue of what is left after a restart would understate.
+    /// Overlap records shown blind count as another reviewer left them unreviewed
+    /// ([`App::reviewed_unseen`]); with `--blind` only the plan's own progress shows, and
+    /// nothing (`None`) without a plan.
     #[must_use]
-    pub fn dataset_progress(&self) -> (usize, usize) {
+    pub fn dataset_progress(&self) -> Option<(usize, usize)> {
+        if self.blind_everywhere() {
+            // Only this reviewer's own progress (the plan's), or none without a plan.
+            return self
+                .team
+                .plan
+                .as_ref()
+                .map(|p| (p.done.len(), p.mine.len()));
+        }
         let n = self.dataset.len();
-        (self.queue.dataset_reviewed().min(n), n)
+        let reviewed = self
+            .queue
+            .dataset_reviewed()
+            .saturating_sub(self.reviewed_unseen());
+        Some((reviewed.min(n), n))
     }
 
     /// The stored state of the record on screen.

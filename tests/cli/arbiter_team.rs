@@ -308,3 +308,78 @@ fn overlap_records_are_blind_by_default_and_see_others_opts_out() {
     );
     assert!(matches!(first_status(&sees), SpanStatus::Dropped { .. }));
 }
+
+/// The plan of the review fixture: record 0 to ana and bo (overlap), the rest to bo.
+fn overlap_plan(db: &Path) {
+    let ds = Dataset::open(&review_records(), None).expect("files");
+    let plan: Vec<Assignment> = (0..ds.len())
+        .map(|i| Assignment {
+            record_id: ds.record(i).expect("record").id,
+            reviewers: if i == 0 {
+                vec!["ana".into(), "bo".into()]
+            } else {
+                vec!["bo".into()]
+            },
+        })
+        .collect();
+    Store::open(db)
+        .expect("db")
+        .save_plan(&ds.name, &plan)
+        .expect("plan");
+}
+
+/// The header (two rows) and the stats screen of `app`, before and after it decides its
+/// record.
+fn counts_seen(app: &mut App) -> Vec<String> {
+    let header = |app: &mut App| -> String {
+        render(app, 140, 30)
+            .lines()
+            .take(2)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let mut seen = vec![header(app)];
+    app.update(Action::Stats);
+    seen.push(render(app, 140, 30));
+    app.update(Action::Stats);
+    app.update(Action::Accept);
+    seen.push(header(app));
+    seen
+}
+
+/// Issue 21, 10: blind review's counts. A record ana reviewed counts as reviewed, and does
+/// not move the count when bo decides it: the header's "reviewed" and team counts, and the
+/// stats screen's, told bo which records ana had decided. Blind (an overlap plan by default,
+/// or `--blind` in the flagged queue), bo's screen shows the same counts whether ana decided
+/// the record or not; seeing the others (`--see-others`), they differ.
+#[test]
+fn blind_counts_do_not_tell_what_the_others_decided() {
+    let see = ArbConfig {
+        see_others: true,
+        ..ArbConfig::default()
+    };
+    let cases = [
+        (QueueKind::Mine, ArbConfig::default(), true),
+        (QueueKind::Flagged, blind(), true),
+        (QueueKind::Mine, see, false),
+    ];
+    for (queue, arb, hidden) in cases {
+        let seen = |ana_drops: bool| {
+            let dir = tempfile::tempdir().expect("tmp");
+            let db = dir.path().join("team ’.sqlite");
+            overlap_plan(&db);
+            by(&db, "ana", ActionKind::Flag);
+            if ana_drops {
+                by(&db, "ana", ActionKind::Drop);
+            }
+            counts_seen(&mut screen(&db, "bo", queue.clone(), arb.clone()))
+        };
+        let (without, with) = (seen(false), seen(true));
+        if hidden {
+            assert_eq!(without, with, "{queue:?}: the counts tell ana's drop");
+            assert!(!with[0].contains("team 1/"), "{}", with[0]);
+        } else {
+            assert_ne!(without, with, "{queue:?}: seeing, ana's drop counts");
+        }
+    }
+}

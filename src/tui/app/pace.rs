@@ -59,7 +59,8 @@ impl App {
         }
         #[allow(clippy::cast_precision_loss)]
         let per_hour = n as f64 * 3600.0 / secs;
-        let (done, total) = self.dataset_progress();
+        // Blind without a plan: no count to go by, and the rest is not known.
+        let (done, total) = self.dataset_progress()?;
         #[allow(clippy::cast_precision_loss)]
         let left = total.saturating_sub(done) as f64 * 3600.0 / per_hour;
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]

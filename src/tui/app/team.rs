@@ -90,15 +90,66 @@ impl App {
     #[must_use]
     pub fn team_line(&self) -> Option<String> {
         let p = self.team.plan.as_ref()?;
+        if self.blind_everywhere() {
+            return Some(format!(
+                "mine {}/{} · {}",
+                p.done.len(),
+                p.mine.len(),
+                s::TEAM_HIDDEN
+            ));
+        }
+        let team_done = p.team_done.saturating_sub(self.reviewed_unseen());
         if p.mine.is_empty() {
-            return Some(s::progress_unassigned(p.team_done, p.records.len()));
+            return Some(s::progress_unassigned(team_done, p.records.len()));
         }
         Some(s::progress(
             p.done.len(),
             p.mine.len(),
-            p.team_done,
+            team_done,
             p.records.len(),
         ))
+    }
+
+    /// `--blind` outside arbitration: every record's others' work is hidden until this
+    /// reviewer decides it, so no count of what anyone reviewed may be shown (a record another
+    /// reviewer decided would not move it when this one decides it).
+    #[must_use]
+    pub fn blind_everywhere(&self) -> bool {
+        self.arb_config.blind && !self.arbitrating && self.queue.kind != QueueKind::Disputed
+    }
+
+    /// Whether the counts of reviewed records are this screen's to hide: with `--blind`, or a
+    /// plan with overlap records and no `--see-others` (decided by the options, never by the
+    /// data: a count that vanished would tell as much).
+    #[must_use]
+    pub fn counts_hidden(&self) -> bool {
+        if self.arbitrating || self.queue.kind == QueueKind::Disputed {
+            return false;
+        }
+        let overlap = self
+            .team
+            .plan
+            .as_ref()
+            .is_some_and(|p| !p.shared.is_empty());
+        self.arb_config.blind || (overlap && !self.arb_config.see_others)
+    }
+
+    /// The overlap records this screen shows blind ([`App::hides_others`]: not yet decided by
+    /// this reviewer) that another reviewer's decisions left reviewed: the counts leave them
+    /// out, so they move as if nobody else had decided them.
+    #[must_use]
+    pub fn reviewed_unseen(&self) -> usize {
+        let Some(p) = self.team.plan.as_ref() else {
+            return 0;
+        };
+        if !self.counts_hidden() {
+            return 0;
+        }
+        p.shared
+            .iter()
+            .filter(|id| !p.done.contains(*id))
+            .filter(|id| self.states.get(*id).is_some_and(|st| st.reviewed))
+            .count()
     }
 
     /// Who else is on the record on screen (holds its claim), if anyone. Not said in the

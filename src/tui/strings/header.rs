@@ -48,6 +48,10 @@ pub fn progress(done: usize, total: usize) -> String {
     format!("{done}/{total} {REVIEWED}")
 }
 
+/// Header: blind review without a plan hides the count of reviewed records (another
+/// reviewer's decisions move it).
+pub const PROGRESS_HIDDEN: &str = "progress hidden (blind)";
+
 /// Header: background clustering under way.
 #[must_use]
 pub fn clustering(done: usize, total: usize) -> String {

@@ -6,8 +6,9 @@ use super::status::records;
 pub const STATS: &str = "Stats";
 
 /// The stats screen's place for per-source numbers under `--blind`.
-pub const STATS_BLIND: &str = "blind review: per-source agreement and upheld counts are hidden \
-until the session ends (run `spanreview stats` afterwards)";
+pub const STATS_BLIND: &str = "blind review: per-source agreement, upheld counts and the \
+records reviewed or flagged by anyone are hidden until the session ends (run `spanreview stats` \
+afterwards)";
 
 /// What the stats are computed over.
 #[must_use]

@@ -16,6 +16,11 @@ pub fn progress_unassigned(team: usize, team_total: usize) -> String {
     format!("none assigned to you · team {team}/{team_total}")
 }
 
+/// The team's progress while blind review hides the others' work: theirs would tell which
+/// records they decided (a record they reviewed does not move the count when this reviewer
+/// decides it).
+pub const TEAM_HIDDEN: &str = "team progress hidden (blind)";
+
 /// Another reviewer holds the claim on the record on screen.
 #[must_use]
 pub fn on_it(who: &str) -> String {

@@ -98,13 +98,16 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     }
     // Progress is the dataset's, not the queue's (after a restart the unreviewed queue holds
     // only what is left, and "0/156" hid the 19 done).
-    let (done, total) = app.dataset_progress();
+    let shown = app.dataset_progress();
+    let (done, total) = shown.unwrap_or((0, app.dataset.len()));
     // Last on its row: the least needed at a glance, the first cut on a narrow screen.
     let pace = app.pace_line();
     // The dataset's size is not known before it is indexed: no bar, no "done/N".
     let indexing = !app.dataset.indexed();
     let count = if indexing {
         strings::indexing(total)
+    } else if shown.is_none() {
+        strings::PROGRESS_HIDDEN.to_owned()
     } else {
         strings::progress(done, total)
     };
@@ -113,7 +116,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         let used: usize = first.iter().map(|s| text::width(&s.content)).sum();
         let room = usize::from(area.width).saturating_sub(used + 2 + text::width(&count) + 1);
         let mut tail = count;
-        if room >= 7 && !indexing {
+        if room >= 7 && !indexing && shown.is_some() {
             tail = format!("{} {tail}", progress_bar(done, total, (room - 2).min(30)));
         }
         first.push(Span::raw("  "));

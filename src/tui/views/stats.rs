@@ -45,6 +45,27 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             Constraint::Length(table_h),
         ])
         .areas(inner);
+    if app.counts_hidden() {
+        // Blind review: the counts of reviewed and flagged records move with the others'
+        // decisions too, so they would tell what the screen hides.
+        let rest = Rect {
+            height: inner.height.saturating_sub(1),
+            y: inner.y + 1,
+            ..inner
+        };
+        frame.render_widget(
+            Paragraph::new(Span::styled(
+                strings::stats_pace(&app.pace_line()),
+                th.accent(),
+            )),
+            g1,
+        );
+        frame.render_widget(
+            Paragraph::new(Span::styled(strings::STATS_BLIND, th.dim())).wrap(Wrap { trim: true }),
+            rest,
+        );
+        return;
+    }
     frame.render_widget(
         Gauge::default()
             .gauge_style(th.saved())
