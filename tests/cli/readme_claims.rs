@@ -3,5 +3,6 @@
 //! flow the README shows.
 
 mod commands;
+mod doc_commands;
 mod screen;
 mod screenshot;
