@@ -1,10 +1,11 @@
 //! The links of README.md, CONTRIBUTING.md and docs/*.md: every relative link names a file
 //! that exists and, with `#anchor`, a heading of it (GitHub's anchors); and the README leads,
-//! in one link each, to how a team review starts and to where `--blind` is explained.
+//! in one link each, to how a team review starts and to where `--blind` is explained; its
+//! subcommand table lists every subcommand.
 
 use std::path::{Path, PathBuf};
 
-use super::super::common::root;
+use super::super::common::{root, SUBCOMMANDS};
 
 /// The Markdown files that link to each other.
 fn pages() -> Vec<PathBuf> {
@@ -142,4 +143,29 @@ fn a_broken_link_or_anchor_is_caught() {
         links("see [a](x.md#y) and [b](z.md)\n```\n[c](code.md)\n```\n"),
         [("a".into(), "x.md#y".into()), ("b".into(), "z.md".into())]
     );
+}
+
+/// The first column of the README's subcommand table.
+fn table_names(readme: &str) -> Vec<String> {
+    readme
+        .split("| subcommand | what it does |\n|---|---|\n")
+        .nth(1)
+        .unwrap_or_default()
+        .lines()
+        .take_while(|l| l.starts_with('|'))
+        .filter_map(|l| l.split('`').nth(1).map(str::to_owned))
+        .collect()
+}
+
+#[test]
+fn the_readme_table_lists_every_subcommand_in_the_order_help_does() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
+    assert_eq!(
+        table_names(&readme),
+        SUBCOMMANDS,
+        "the README's subcommand table"
+    );
+    // A row left out is caught.
+    let short = readme.replace("| `merge-db` | combine reviewers' databases |\n", "");
+    assert_ne!(table_names(&short), SUBCOMMANDS);
 }
