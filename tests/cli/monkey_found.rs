@@ -182,3 +182,55 @@ fn a_mouse_release_does_not_replace_a_prompt_opened_during_the_drag() {
         vec!["°’東 note".to_owned()]
     );
 }
+
+/// Found by the monkey: the reviewer's own removal reached the screen while a boundary edit
+/// was open (saved by their other session, or undone and redone), and confirming the edit
+/// saved an adjust into the removed record, which `apply` refuses ("removed by monkey, so it
+/// keeps no span"). The save checks the rule itself, whatever mode the key came from.
+#[test]
+fn an_edit_left_open_is_not_saved_into_a_record_its_reviewer_removed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("closed ’.db");
+    let (store, mut app) = app_on(&db);
+    let i = (0..app.dataset.len())
+        .find(|&i| {
+            !app.dataset
+                .record(i)
+                .expect("record")
+                .gold_spans()
+                .is_empty()
+        })
+        .expect("a record with a span");
+    let record = app.dataset.record(i).expect("record");
+    while id(&app) != record.id {
+        app.update(Action::NextRecord);
+    }
+    app.update(Action::Adjust);
+    assert!(
+        matches!(app.mode, ModeState::Adjust { .. }),
+        "{:?}",
+        app.mode
+    );
+    // The same reviewer removes it from another session; the screen follows.
+    let mut d = Decision::new(&record, &app.dataset.name, "monkey", ActionKind::Remove);
+    d.reason = Some("duplicate °".to_owned());
+    Store::open(&db)
+        .expect("db opens")
+        .append_all_then(&[d], &|log| state_of(&replay(&record, log)))
+        .expect("saved");
+    app.poll_team();
+    app.update(Action::StartLeft);
+    app.update(Action::Confirm);
+    let log = store
+        .record_decisions(&app.dataset.name, &record.id)
+        .expect("log");
+    assert!(
+        log.iter().all(|d| d.action != ActionKind::Adjust),
+        "{log:?}"
+    );
+    let said = match &app.status {
+        Status::Saved(m) | Status::Error(m) | Status::Info(m) => m.clone(),
+        other => format!("{other:?}"),
+    };
+    assert!(said.contains("removed"), "{said}");
+}

@@ -7,9 +7,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use super::boundary::Edited;
 use super::{App, ModeState, PickerKind, Status};
 use crate::model::Record;
+use crate::review::check::closed_to;
 use crate::review::decision::{
-    kept_text, replay, ActionKind, Decision, SpanKey, SpanStatus, SpanValue, BLIND_GROUP,
-    OTHER_REASON,
+    kept_text, replay, ActionKind, Decision, OutcomeKind, SpanKey, SpanStatus, SpanValue,
+    BLIND_GROUP, OTHER_REASON,
 };
 use crate::review::team::{blind_view, ARBITRATION_GROUP};
 use crate::store::{new_origin, RecordState};
@@ -124,6 +125,21 @@ impl App {
             .cur
             .as_ref()
             .map_err(|_| "no record on screen".to_owned())?;
+        // The rule `apply` checks, at the last step: a mode opened before the record was
+        // closed (an undo's redo, a picker left open) must not save a span decision into it.
+        let span_edit = |d: &Decision| {
+            matches!(
+                d.action,
+                ActionKind::Accept | ActionKind::Adjust | ActionKind::Relabel | ActionKind::Add
+            )
+        };
+        if rows.iter().any(span_edit) {
+            match closed_to(&replay(&c.record, &c.decisions), &self.reviewer) {
+                Some(OutcomeKind::Clean) => return Err(strings::SPANS_OF_CLEAN.to_owned()),
+                Some(OutcomeKind::Removed) => return Err(strings::SPANS_OF_REMOVED.to_owned()),
+                Some(OutcomeKind::Open) | None => {}
+            }
+        }
         let (index, record) = (c.index, c.record.clone());
         let rows: Vec<(Decision, String)> =
             rows.iter().map(|d| (d.clone(), new_origin())).collect();
