@@ -317,9 +317,10 @@ fn the_review_header_names_the_config_and_split() {
     assert_eq!(app.dataset.len(), 17);
 }
 
-/// What `datasets` itself resolves for `config` of the folder `d`: `{split: [file, ...]}`.
+/// What `datasets` itself resolves for `config` of the folder `d`: `[[split, [file, ...]], ...]`
+/// in its order.
 fn datasets_resolution(python: &str, d: &Path, config: Option<&str>) -> Value {
-    let script = "import json, sys, datasets\nb = datasets.load_dataset_builder(sys.argv[1], sys.argv[2] or None)\nprint(json.dumps({str(s): [str(f) for f in fs] for s, fs in b.config.data_files.items()}))";
+    let script = "import json, sys, datasets\nb = datasets.load_dataset_builder(sys.argv[1], sys.argv[2] or None)\nprint(json.dumps([[str(s), [str(f) for f in fs]] for s, fs in b.config.data_files.items()]))";
     let out = Command::new(python)
         .args(["-c", script])
         .arg(d)
@@ -348,14 +349,16 @@ fn the_folders_resolve_as_datasets_resolves_them() {
         let d = fx.path().join(layout).canonicalize().expect("dir");
         let want = datasets_resolution(&py, &d, config);
         let folder = Folder::open(&d).expect("folder");
-        let mut got = serde_json::Map::new();
+        // Split by split in the order `datasets` gives them, each split's files in order.
+        let mut got: Vec<(String, Vec<String>)> = Vec::new();
         for h in folder.files(config, None).expect("files") {
-            let e = got.entry(h.split).or_insert_with(|| json!([]));
-            e.as_array_mut()
-                .expect("list")
-                .push(json!(h.path.display().to_string()));
+            let path = h.path.display().to_string();
+            match got.last_mut() {
+                Some((s, files)) if *s == h.split => files.push(path),
+                _ => got.push((h.split, vec![path])),
+            }
         }
-        assert_eq!(Value::Object(got), want, "{layout} {config:?}");
+        assert_eq!(json!(got), want, "{layout} {config:?}");
     }
 }
 
