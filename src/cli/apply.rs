@@ -33,6 +33,9 @@ pub struct Args {
     /// The records the decisions are on (and files joined to them by `id`), as for review.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    /// A dataset folder's `--config` and `--split`.
+    #[command(flatten)]
+    pub hub: crate::cli::hub_args::HubArgs,
     /// The decisions, one JSON object per line (`-`: standard input).
     #[arg(long, value_name = "D.jsonl")]
     pub decisions: PathBuf,

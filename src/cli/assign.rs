@@ -31,6 +31,9 @@ pub struct Args {
     /// The records to assign (joined files: the leading one's records).
     #[arg(value_name = "FILE", required_unless_present = "show")]
     pub files: Vec<PathBuf>,
+    /// A dataset folder's `--config` and `--split`.
+    #[command(flatten)]
+    pub hub: crate::cli::hub_args::HubArgs,
     /// The team, comma-separated (ana,bo,cy).
     #[arg(
         long,

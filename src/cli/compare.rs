@@ -27,6 +27,9 @@ pub struct Args {
     /// Records and prediction files, joined by `id` (the first file with answer text leads).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    /// A dataset folder's `--config` and `--split`.
+    #[command(flatten)]
+    pub hub: crate::cli::hub_args::HubArgs,
     /// The reference source.
     #[arg(long, value_name = "SOURCE", default_value = GOLD)]
     pub a: String,

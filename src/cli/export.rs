@@ -98,6 +98,9 @@ pub struct Args {
     /// exported, in its own format.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    /// A dataset folder's `--config` and `--split`.
+    #[command(flatten)]
+    pub hub: crate::cli::hub_args::HubArgs,
     /// Judge sources (`--judge NAME=FILE`, shared with compare and stats). Export reads
     /// resolutions from the log, so the files are only checked and protected; each NAME is
     /// listed in the report's per-judge table even when no resolution names it.

@@ -9,6 +9,7 @@ pub mod db_args;
 pub mod decisions;
 pub mod export;
 mod help;
+pub mod hub_args;
 pub mod judge_args;
 pub mod log;
 pub mod man;
@@ -251,15 +252,38 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         to_stderr!("warning: {w}");
     }
     match cli.command {
-        Command::Review(a) => review::run(a, cli.color),
+        // A dataset folder among the files becomes the file of its --config and --split
+        // (`validate` reads every config and split itself).
+        Command::Review(mut a) => {
+            a.hub.select(&mut a.files, Some(&mut a.db.dataset))?;
+            review::run(a, cli.color)
+        }
         Command::Validate(a) => validate::run(a),
-        Command::Compare(a) => compare::run(a),
+        Command::Compare(mut a) => {
+            a.hub.select(&mut a.files, None)?;
+            compare::run(a)
+        }
         Command::Decisions(a) => decisions::run(a),
-        Command::Export(a) => export::run(a),
-        Command::Stats(a) => stats::run(a),
-        Command::Assign(a) => assign::run(a),
-        Command::Apply(a) => apply::run(a),
-        Command::Triage(a) => triage::run(a),
+        Command::Export(mut a) => {
+            a.hub.select(&mut a.files, Some(&mut a.db.dataset))?;
+            export::run(a)
+        }
+        Command::Stats(mut a) => {
+            a.hub.select(&mut a.files, Some(&mut a.db.dataset))?;
+            stats::run(a)
+        }
+        Command::Assign(mut a) => {
+            a.hub.select(&mut a.files, Some(&mut a.db.dataset))?;
+            assign::run(a)
+        }
+        Command::Apply(mut a) => {
+            a.hub.select(&mut a.files, Some(&mut a.db.dataset))?;
+            apply::run(a)
+        }
+        Command::Triage(mut a) => {
+            a.hub.select(&mut a.files, Some(&mut a.dataset))?;
+            triage::run(a)
+        }
         Command::MergeDb(a) => merge_db::run(a),
         Command::Convert(a) => convert::run(a),
         Command::Completions(a) => completions::run(&a),

@@ -31,8 +31,12 @@ use crate::tui::{labels, terminal};
 )))]
 pub struct Args {
     /// Input files: a records file, optionally with prediction files joined by id (`-`:
-    /// standard input; none: the bundled sample, written into the user data folder).
+    /// standard input; none: the bundled sample, written into the user data folder). A dataset
+    /// folder (a Hub download, README.md card) is read as the file of its --config and --split.
     pub files: Vec<PathBuf>,
+    /// A dataset folder's `--config` and `--split`.
+    #[command(flatten)]
+    pub hub: crate::cli::hub_args::HubArgs,
     /// The database and the dataset in it.
     #[command(flatten)]
     pub db: DbArgs,

@@ -24,6 +24,9 @@ pub struct Args {
     /// The records to check (joined files: the leading one's records and labels).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    /// A dataset folder's `--config` and `--split`.
+    #[command(flatten)]
+    pub hub: crate::cli::hub_args::HubArgs,
     /// Where the flags go, one JSON object per line (`-`: standard output).
     #[arg(long, value_name = "FLAGS.jsonl")]
     pub out: PathBuf,

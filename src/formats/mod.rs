@@ -11,6 +11,7 @@
 pub mod dataset;
 #[cfg(test)]
 mod fuzz;
+pub mod hub;
 pub mod index;
 pub mod judges;
 mod position;

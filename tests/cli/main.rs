@@ -28,6 +28,7 @@ mod fuzz_formats;
 mod hostile;
 mod hostile_files;
 mod hostile_more;
+mod hub_folder;
 mod json_escapes;
 mod judges;
 mod keys;

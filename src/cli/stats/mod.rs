@@ -58,6 +58,9 @@ pub struct Args {
     /// Records and prediction files joined by `id` [default: the bundled sample].
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    /// A dataset folder's `--config` and `--split`.
+    #[command(flatten)]
+    pub hub: crate::cli::hub_args::HubArgs,
     /// Judges and tolerance.
     #[command(flatten)]
     pub judges: JudgeArgs,
