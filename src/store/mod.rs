@@ -54,7 +54,7 @@ use std::time::Duration;
 use rusqlite::Connection;
 
 use engine::{vals, Conn, DbError, Tx};
-pub use open_pg::shown;
+pub use open_pg::{no_decisions, shown};
 use open_pg::{url_of, Access};
 pub use open_read::sibling;
 
