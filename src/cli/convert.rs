@@ -19,8 +19,8 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use serde_json::{json, Value};
 
-use crate::cli::export::{persist_all, AtomicFile, Protected};
 use crate::cli::to_stderr;
+use crate::export::{persist_all, AtomicFile, Protected};
 use crate::formats::index::Layout;
 use crate::formats::{judges, prodigy, DataFile, Dataset, Format};
 use crate::model::{Record, Span};
@@ -124,7 +124,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let ds = Dataset::open(&args.inputs, args.format)?;
     // Interrupted while writing, the temporary files go (as export's do).
-    crate::cli::export::cleanup::install()?;
+    crate::export::cleanup::install()?;
     let from = ds.primary().format;
     if args.records.is_none()
         && !BUILDS.contains(&args.to)

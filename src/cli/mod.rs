@@ -154,19 +154,8 @@ fn clap_color(c: ColorChoice) -> clap::ColorChoice {
     }
 }
 
-/// Standard output was a pipe whose reader stopped reading (`| head`). A report (a table, a
-/// log) ends quietly with its own exit code; data asked for on standard output (`--out -`)
-/// ends quietly too, but with exit 2 and without a "written", since the reader did not get it
-/// all. The binary prints no message for it, as Unix tools die of SIGPIPE without one.
-#[derive(Debug, thiserror::Error)]
-#[error("standard output was closed by its reader")]
-pub struct ClosedPipe;
-
-/// True when `e` is (or was caused by) [`ClosedPipe`]: the binary exits 2 without a message.
-#[must_use]
-pub fn is_closed_pipe(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| c.is::<ClosedPipe>())
-}
+pub(crate) use crate::export::closed_pipe_of;
+pub use crate::export::{is_closed_pipe, ClosedPipe};
 
 /// A failed write to standard output as an error: [`ClosedPipe`] for a closed pipe, else the
 /// error saying it was standard output (a full disk names no file).
@@ -187,20 +176,6 @@ pub(crate) fn printed(r: std::io::Result<()>) -> anyhow::Result<()> {
     match r {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(stdout_failed(e)),
         _ => Ok(()),
-    }
-}
-
-/// `e`, an error of writing a stream output (`--out -`, a FIFO), as [`ClosedPipe`] when its
-/// reader went away; database errors (a server's dropped socket) are left as they are.
-pub(crate) fn closed_pipe_of(e: anyhow::Error) -> anyhow::Error {
-    let broken = e.chain().any(|c| {
-        c.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    });
-    if broken && !e.chain().any(|c| c.is::<crate::store::StoreError>()) {
-        anyhow::Error::new(ClosedPipe)
-    } else {
-        e
     }
 }
 
@@ -288,7 +263,7 @@ pub(crate) fn score4(x: Option<f64>) -> String {
 
 #[cfg(test)]
 mod tests {
-    /// Every message to standard error in src/cli, src/tui and src/main.rs goes through
+    /// Every message to standard error in src/cli, src/tui, src/export and src/main.rs goes through
     /// `to_stderr!` or `line_to_stderr`: std's `eprintln!` prints escape sequences raw and
     /// panics (exit 101) on a closed or full standard error (as `println!` does on standard
     /// output, where `write_stdout` says the failure instead). Test code (after `#[cfg(test)]`,
@@ -309,6 +284,7 @@ mod tests {
         let mut files = vec![src.join("main.rs")];
         walk(&src.join("cli"), &mut files);
         walk(&src.join("tui"), &mut files);
+        walk(&src.join("export"), &mut files);
         assert!(files.len() > 20, "{files:?}");
         for f in files {
             if f.ends_with("tests.rs") || f.components().any(|c| c.as_os_str() == "tests") {

@@ -151,5 +151,33 @@ pub fn streamed_note(args: &ExportOptions) -> String {
     }
 }
 
+/// Standard output was a pipe whose reader stopped reading (`| head`). A report (a table, a
+/// log) ends quietly with its own exit code; data asked for on standard output (`--out -`)
+/// ends quietly too, but with exit 2 and without a "written", since the reader did not get it
+/// all. The binary prints no message for it, as Unix tools die of SIGPIPE without one.
+#[derive(Debug, thiserror::Error)]
+#[error("standard output was closed by its reader")]
+pub struct ClosedPipe;
+
+/// True when `e` is (or was caused by) [`ClosedPipe`]: the binary exits 2 without a message.
+#[must_use]
+pub fn is_closed_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.is::<ClosedPipe>())
+}
+
+/// `e`, an error of writing a stream output (`--out -`, a FIFO), as [`ClosedPipe`] when its
+/// reader went away; database errors (a server's dropped socket) are left as they are.
+pub fn closed_pipe_of(e: anyhow::Error) -> anyhow::Error {
+    let broken = e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    });
+    if broken && !e.chain().any(|c| c.is::<crate::store::StoreError>()) {
+        anyhow::Error::new(ClosedPipe)
+    } else {
+        e
+    }
+}
+
 #[cfg(test)]
 mod tests;

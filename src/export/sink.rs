@@ -8,12 +8,12 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 
-use super::judge_args::Conflict;
 use super::output::{AtomicFile, Protected, Records};
 use super::record::{Bytes, Item};
-use super::to_stderr;
 use super::{dest, features, output, report, ExportOptions};
+use crate::formats::judges::reviewers::Conflict;
 use crate::formats::DataFile;
+use crate::model::escape::to_stderr;
 use crate::review::decision::Decision;
 use crate::review::outcome::{type_after, Tally, Verdict};
 

@@ -16,7 +16,7 @@ use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 
 use super::ExportOptions;
-use crate::cli::to_stderr;
+use crate::model::escape::to_stderr;
 
 /// The manifest file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
