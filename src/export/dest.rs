@@ -151,6 +151,27 @@ pub fn streamed_note(args: &ExportOptions) -> String {
     }
 }
 
+/// The folder of `p` (`.` for a bare name).
+pub fn parent(p: &Path) -> &Path {
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// `path` made absolute with symlinks resolved, also when the file does not exist yet (its
+/// folder is resolved instead).
+#[must_use]
+pub fn canonical(path: &Path) -> PathBuf {
+    if let Ok(p) = path.canonicalize() {
+        return p;
+    }
+    match (parent(path).canonicalize(), path.file_name()) {
+        (Ok(d), Some(n)) => d.join(n),
+        _ => path.to_path_buf(),
+    }
+}
+
 /// Standard output was a pipe whose reader stopped reading (`| head`). A report (a table, a
 /// log) ends quietly with its own exit code; data asked for on standard output (`--out -`)
 /// ends quietly too, but with exit 2 and without a "written", since the reader did not get it

@@ -63,6 +63,7 @@ mod output;
 mod pipeline;
 mod record;
 mod report;
+mod set;
 mod sink;
 mod span_check;
 mod style;
@@ -82,7 +83,8 @@ use crate::review::outcome::Tally;
 use crate::store::{no_decisions, Store};
 
 pub use dest::{closed_pipe_of, is_closed_pipe, ClosedPipe};
-pub use output::{persist_all, AtomicFile, Protected};
+pub use output::{AtomicFile, Protected};
+pub use set::persist_all;
 use output::{RecordFile, Records};
 use record::Exporter;
 use sink::Sink;

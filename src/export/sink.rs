@@ -397,7 +397,7 @@ impl Sink<'_> {
         all.extend(report_file.map(|f| (f, "--report")));
         all.extend(features_file.map(|f| (f, "--features")));
         all.extend(verdicts_features.map(|f| (f, "--verdicts-features")));
-        output::persist_all(all, manifest)?;
+        super::set::persist_all(all, manifest)?;
         let t = &self.tally;
         to_stderr!(
             "exported {} of {} records ({} reviewed, {} removed, {} reclassified clean) to {}",
