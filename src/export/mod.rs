@@ -75,7 +75,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 
 use crate::formats::judges::reviewers::{self, Conflict};
-use crate::formats::Dataset;
+use crate::formats::{DataFile, Dataset};
 use crate::model::escape::to_stderr;
 use crate::model::SourceRole;
 use crate::review::decision::Decision;
@@ -84,9 +84,9 @@ use crate::store::{no_decisions, Store};
 
 pub use dest::{closed_pipe_of, is_closed_pipe, ClosedPipe};
 pub use output::{AtomicFile, Protected};
-pub use set::persist_all;
 use output::{RecordFile, Records};
 use record::Exporter;
+pub use set::persist_all;
 use sink::Sink;
 
 pub use options::ExportOptions;
@@ -126,25 +126,70 @@ pub fn export(opts: &ExportOptions) -> anyhow::Result<ExitCode> {
     let primary = dataset.primary();
 
     // First pass, only for --clean-in-all: the values clean records are copied into.
-    let mut routes: BTreeSet<String> = BTreeSet::new();
-    if opts.clean_in_all {
-        for i in 0..primary.len() {
-            if let Some(line) = ex.item(i)?.line {
-                if !line.clean {
-                    routes.insert(line.route);
-                }
-            }
-        }
-        ex.warnings.clear();
+    let routes = if opts.clean_in_all {
+        clean_routes(&mut ex)?
+    } else {
+        BTreeSet::new()
+    };
+    let mut sink = sink(opts, primary, &by_record, routes, conflicts)?;
+    for (judge, _) in judges {
+        sink.tally.name_source(judge);
     }
 
+    // The records are read and reviewed on two threads and written on this one, in file order.
+    // A stream's reader that went away (`--out - | head`) ends the export quietly (exit 2).
+    let warnings = pipeline::each_item(opts, &dataset, &by_record, |item| sink.take(item))
+        .map_err(closed_pipe_of)
+        .inspect_err(|e| {
+            let note = dest::streamed_note(opts);
+            if !note.is_empty() && !is_closed_pipe(e) {
+                to_stderr!("spanreview: the export stopped{note}");
+            }
+        })?;
+    for w in &warnings {
+        to_stderr!("warning: {w}");
+    }
+    sink.finish(&name, &protected, manifest.as_deref())
+        .map_err(closed_pipe_of)
+}
+
+/// The values of the records that are not clean, read in a first pass (`--clean-in-all`: the
+/// files clean records are copied into); its warnings are left to the second.
+///
+/// # Errors
+/// A record cannot be read.
+fn clean_routes(ex: &mut Exporter<'_>) -> anyhow::Result<BTreeSet<String>> {
+    let mut routes = BTreeSet::new();
+    for i in 0..ex.dataset.primary().len() {
+        if let Some(line) = ex.item(i)?.line {
+            if !line.clean {
+                routes.insert(line.route);
+            }
+        }
+    }
+    ex.warnings.clear();
+    Ok(routes)
+}
+
+/// The sink the export writes into: the record files (one, or one per `--split-by` value) and
+/// the verdicts opened, every count at zero.
+///
+/// # Errors
+/// An output cannot be created.
+fn sink<'a>(
+    opts: &'a ExportOptions,
+    primary: &'a DataFile,
+    log: &'a HashMap<String, Vec<Decision>>,
+    routes: BTreeSet<String>,
+    conflicts: Vec<Conflict>,
+) -> anyhow::Result<Sink<'a>> {
     let layout = primary.index.layout();
-    let mut sink = Sink {
+    Ok(Sink {
         args: opts,
         primary,
         next: 0,
         lines_of: HashMap::new(),
-        log: &by_record,
+        log,
         routes,
         records: match &opts.split_by {
             None => Records::One(RecordFile::create(&opts.out, layout)?),
@@ -171,26 +216,7 @@ pub fn export(opts: &ExportOptions) -> anyhow::Result<ExitCode> {
         no_value: 0,
         unreadable_labels: 0,
         bad_spans: Vec::new(),
-    };
-    for (judge, _) in judges {
-        sink.tally.name_source(judge);
-    }
-
-    // The records are read and reviewed on two threads and written on this one, in file order.
-    // A stream's reader that went away (`--out - | head`) ends the export quietly (exit 2).
-    let warnings = pipeline::each_item(opts, &dataset, &by_record, |item| sink.take(item))
-        .map_err(closed_pipe_of)
-        .inspect_err(|e| {
-            let note = dest::streamed_note(opts);
-            if !note.is_empty() && !is_closed_pipe(e) {
-                to_stderr!("spanreview: the export stopped{note}");
-            }
-        })?;
-    for w in &warnings {
-        to_stderr!("warning: {w}");
-    }
-    sink.finish(&name, &protected, manifest.as_deref())
-        .map_err(closed_pipe_of)
+    })
 }
 
 /// Notes about the inputs: join problems, a second records file that is only joined, an input

@@ -332,6 +332,18 @@ impl Records {
         }
     }
 
+    /// No file: what stands in for a set taken out to be finished ([`Records::finish`]).
+    #[must_use]
+    pub fn none(layout: Layout) -> Self {
+        Self::Split {
+            out: PathBuf::new(),
+            field: String::new(),
+            layout,
+            files: BTreeMap::new(),
+            names: HashMap::new(),
+        }
+    }
+
     /// Finish every file, and return them for renaming.
     ///
     /// # Errors
