@@ -21,7 +21,6 @@ pub mod triage;
 pub mod validate;
 
 use std::ffi::OsString;
-use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -154,18 +153,9 @@ fn clap_color(c: ColorChoice) -> clap::ColorChoice {
     }
 }
 
-pub(crate) use crate::export::closed_pipe_of;
+pub(crate) use crate::export::dest::write_stdout_whole;
+use crate::export::dest::{stdout_failed, write_all_stdout};
 pub use crate::export::{is_closed_pipe, ClosedPipe};
-
-/// A failed write to standard output as an error: [`ClosedPipe`] for a closed pipe, else the
-/// error saying it was standard output (a full disk names no file).
-pub(crate) fn stdout_failed(e: std::io::Error) -> anyhow::Error {
-    if e.kind() == std::io::ErrorKind::BrokenPipe {
-        anyhow::Error::new(ClosedPipe)
-    } else {
-        anyhow::Error::new(e).context("writing to standard output")
-    }
-}
 
 /// The outcome of printing a report on standard output: a reader that stopped early
 /// (`| head`) is no error; any other failure is, naming standard output.
@@ -179,11 +169,6 @@ pub(crate) fn printed(r: std::io::Result<()>) -> anyhow::Result<()> {
     }
 }
 
-fn write_all_stdout(bytes: &[u8]) -> std::io::Result<()> {
-    let mut out = std::io::stdout().lock();
-    out.write_all(bytes).and_then(|()| out.flush())
-}
-
 /// Write a report to standard output; a reader that closed the pipe (`| head`) is no error.
 ///
 /// # Errors
@@ -191,15 +176,6 @@ fn write_all_stdout(bytes: &[u8]) -> std::io::Result<()> {
 pub(crate) fn write_stdout(bytes: &[u8]) -> anyhow::Result<ExitCode> {
     printed(write_all_stdout(bytes))?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Write data asked for on standard output (`convert --out -`): all of it, or an error, a
-/// closed pipe included ([`ClosedPipe`]).
-///
-/// # Errors
-/// Standard output cannot be written, or its reader stopped reading.
-pub(crate) fn write_stdout_whole(bytes: &[u8]) -> anyhow::Result<()> {
-    write_all_stdout(bytes).map_err(stdout_failed)
 }
 
 /// Run a parsed command line; the exit code is the command's.

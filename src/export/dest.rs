@@ -200,5 +200,34 @@ pub fn closed_pipe_of(e: anyhow::Error) -> anyhow::Error {
     }
 }
 
+/// A failed write to standard output as an error: [`ClosedPipe`] for a closed pipe, else the
+/// error saying it was standard output (a full disk names no file).
+pub(crate) fn stdout_failed(e: std::io::Error) -> anyhow::Error {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        anyhow::Error::new(ClosedPipe)
+    } else {
+        anyhow::Error::new(e).context("writing to standard output")
+    }
+}
+
+/// Write all of `bytes` to standard output and flush it.
+///
+/// # Errors
+/// Standard output cannot be written.
+pub(crate) fn write_all_stdout(bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes).and_then(|()| out.flush())
+}
+
+/// Write data asked for on standard output (`convert --out -`): all of it, or an error, a
+/// closed pipe included ([`ClosedPipe`]).
+///
+/// # Errors
+/// Standard output cannot be written, or its reader stopped reading.
+pub(crate) fn write_stdout_whole(bytes: &[u8]) -> anyhow::Result<()> {
+    write_all_stdout(bytes).map_err(stdout_failed)
+}
+
 #[cfg(test)]
 mod tests;

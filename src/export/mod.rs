@@ -49,12 +49,14 @@
 //! Reviewed records of type `clean` left with labels are warned about and counted.
 //!
 //! **As a library**: [`export`] takes an [`ExportOptions`] (plain data; `spanreview export`
-//! only converts its flags into one). This layer sits between formats/store and tui/cli: it
-//! imports neither `cli` nor `tui`.
+//! only converts its flags into one); [`convert::run`] takes a [`convert::ConvertOptions`] the
+//! same way. This layer sits between formats/store and tui/cli: it imports neither `cli` nor
+//! `tui`.
 
 mod atomic;
 pub mod cleanup;
-mod dest;
+pub mod convert;
+pub(crate) mod dest;
 mod features;
 mod lenient;
 mod manifest;
