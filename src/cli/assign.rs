@@ -20,10 +20,10 @@ use super::db_args::DbArgs;
 use super::to_stderr;
 use crate::formats::{Dataset, Format};
 use crate::model::escape;
+use crate::model::width::{self as text, pad};
 use crate::review::assign::{self, Assigned, Item, Options};
 use crate::review::team::{decided_by, Arbiter};
 use crate::store::Store;
-use crate::tui::text::{self, pad};
 
 /// Arguments of `spanreview assign`.
 #[derive(Debug, clap::Args)]

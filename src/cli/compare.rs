@@ -16,10 +16,10 @@ use super::judge_args::{self, JudgeArgs};
 use super::to_stderr;
 use crate::formats::judges::{self, Judges};
 use crate::formats::{Dataset, Format};
+use crate::model::width::{self as text, pad};
 use crate::model::{Record, Span, GOLD};
 use crate::review::alpha::{Alpha, AlphaScores};
 use crate::review::metrics::{Agreement, Comparison};
-use crate::tui::text::{self, pad};
 
 /// Arguments of `spanreview compare`.
 #[derive(Debug, clap::Args)]

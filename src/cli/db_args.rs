@@ -1,6 +1,6 @@
 //! `--db` and `--dataset`, the one pair every subcommand reading the decision log shares.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::formats::Dataset;
 use crate::store::Store;
@@ -39,21 +39,7 @@ impl DbArgs {
     }
 }
 
-/// `DB has no decisions on dataset "NAME" (it has: A, B)`: what a reader of dataset `name`
-/// found in the database at `db`, whose datasets are `known` (a --dataset that names none of
-/// them, most likely).
-#[must_use]
-pub fn no_decisions(db: &Path, name: &str, known: &[String]) -> String {
-    let known = if known.is_empty() {
-        "none".to_owned()
-    } else {
-        known.join(", ")
-    };
-    format!(
-        "{} has no decisions on dataset {name:?} (it has: {known})",
-        crate::store::shown(db)
-    )
-}
+pub use crate::store::no_decisions;
 
 /// What a password on the command line is told once: others can read it meanwhile.
 pub const PASSWORD_ON_COMMAND_LINE: &str = "a password on the command line is visible to other \

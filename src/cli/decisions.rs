@@ -8,9 +8,9 @@ use std::process::ExitCode;
 use super::db_args::{no_decisions, DbArgs};
 use super::to_stderr;
 use crate::model::escape;
+use crate::model::width::{self as text, pad};
 use crate::review::decision::{ActionKind, Decision, SpanValue};
 use crate::store::Store;
-use crate::tui::text::{self, pad};
 
 /// Arguments of `spanreview decisions`.
 #[derive(Debug, clap::Args)]

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 
-use crate::cli::export::Protected;
+use crate::export::Protected;
 use crate::store::{Store, StoreError};
 
 /// Arguments of `spanreview merge-db`.

@@ -22,30 +22,16 @@ pub mod triage;
 pub mod validate;
 
 use std::ffi::OsString;
-use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::tui::theme::ColorChoice;
 
-/// A line to standard error with the message escaped for the terminal
-/// ([`crate::model::escape::line`]), through [`line_to_stderr`]: a warning quoting a path, an id
-/// or a value read from a file cannot carry an escape sequence or a line of its own to the
-/// user's terminal, and a standard error that cannot be written never ends the command.
-macro_rules! to_stderr {
-    ($($arg:tt)*) => {
-        $crate::cli::line_to_stderr(&$crate::model::escape::line(&::std::format!($($arg)*)))
-    };
-}
-pub(crate) use to_stderr;
-
-/// Write `text` and a newline to standard error, ignoring a failure: a closed (`2>&1 | head`)
-/// or full (`2>/dev/full`) standard error leaves nowhere to report it, and `eprintln!` would
-/// panic there (exit 101) instead of giving the command's own exit code.
-pub fn line_to_stderr(text: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "{text}");
-}
+pub use crate::model::escape::line_to_stderr;
+/// A line to standard error, escaped for the terminal (defined beside the escaping rule, so
+/// the layers below cli warn the same way).
+pub(crate) use crate::model::escape::to_stderr;
 
 /// Review span-level hallucination annotations: accept, tighten, relabel, drop and add spans,
 /// arbitrate between judges, and export the reviewed data in its own schema.
@@ -168,29 +154,9 @@ fn clap_color(c: ColorChoice) -> clap::ColorChoice {
     }
 }
 
-/// Standard output was a pipe whose reader stopped reading (`| head`). A report (a table, a
-/// log) ends quietly with its own exit code; data asked for on standard output (`--out -`)
-/// ends quietly too, but with exit 2 and without a "written", since the reader did not get it
-/// all. The binary prints no message for it, as Unix tools die of SIGPIPE without one.
-#[derive(Debug, thiserror::Error)]
-#[error("standard output was closed by its reader")]
-pub struct ClosedPipe;
-
-/// True when `e` is (or was caused by) [`ClosedPipe`]: the binary exits 2 without a message.
-#[must_use]
-pub fn is_closed_pipe(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| c.is::<ClosedPipe>())
-}
-
-/// A failed write to standard output as an error: [`ClosedPipe`] for a closed pipe, else the
-/// error saying it was standard output (a full disk names no file).
-pub(crate) fn stdout_failed(e: std::io::Error) -> anyhow::Error {
-    if e.kind() == std::io::ErrorKind::BrokenPipe {
-        anyhow::Error::new(ClosedPipe)
-    } else {
-        anyhow::Error::new(e).context("writing to standard output")
-    }
-}
+pub(crate) use crate::export::dest::write_stdout_whole;
+use crate::export::dest::{stdout_failed, write_all_stdout};
+pub use crate::export::{is_closed_pipe, ClosedPipe};
 
 /// The outcome of printing a report on standard output: a reader that stopped early
 /// (`| head`) is no error; any other failure is, naming standard output.
@@ -204,25 +170,6 @@ pub(crate) fn printed(r: std::io::Result<()>) -> anyhow::Result<()> {
     }
 }
 
-/// `e`, an error of writing a stream output (`--out -`, a FIFO), as [`ClosedPipe`] when its
-/// reader went away; database errors (a server's dropped socket) are left as they are.
-pub(crate) fn closed_pipe_of(e: anyhow::Error) -> anyhow::Error {
-    let broken = e.chain().any(|c| {
-        c.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    });
-    if broken && !e.chain().any(|c| c.is::<crate::store::StoreError>()) {
-        anyhow::Error::new(ClosedPipe)
-    } else {
-        e
-    }
-}
-
-fn write_all_stdout(bytes: &[u8]) -> std::io::Result<()> {
-    let mut out = std::io::stdout().lock();
-    out.write_all(bytes).and_then(|()| out.flush())
-}
-
 /// Write a report to standard output; a reader that closed the pipe (`| head`) is no error.
 ///
 /// # Errors
@@ -230,15 +177,6 @@ fn write_all_stdout(bytes: &[u8]) -> std::io::Result<()> {
 pub(crate) fn write_stdout(bytes: &[u8]) -> anyhow::Result<ExitCode> {
     printed(write_all_stdout(bytes))?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Write data asked for on standard output (`convert --out -`): all of it, or an error, a
-/// closed pipe included ([`ClosedPipe`]).
-///
-/// # Errors
-/// Standard output cannot be written, or its reader stopped reading.
-pub(crate) fn write_stdout_whole(bytes: &[u8]) -> anyhow::Result<()> {
-    write_all_stdout(bytes).map_err(stdout_failed)
 }
 
 /// Run a parsed command line; the exit code is the command's.
@@ -325,7 +263,7 @@ pub(crate) fn score4(x: Option<f64>) -> String {
 
 #[cfg(test)]
 mod tests {
-    /// Every message to standard error in src/cli, src/tui and src/main.rs goes through
+    /// Every message to standard error in src/cli, src/tui, src/export and src/main.rs goes through
     /// `to_stderr!` or `line_to_stderr`: std's `eprintln!` prints escape sequences raw and
     /// panics (exit 101) on a closed or full standard error (as `println!` does on standard
     /// output, where `write_stdout` says the failure instead). Test code (after `#[cfg(test)]`,
@@ -346,6 +284,7 @@ mod tests {
         let mut files = vec![src.join("main.rs")];
         walk(&src.join("cli"), &mut files);
         walk(&src.join("tui"), &mut files);
+        walk(&src.join("export"), &mut files);
         assert!(files.len() > 20, "{files:?}");
         for f in files {
             if f.ends_with("tests.rs") || f.components().any(|c| c.as_os_str() == "tests") {

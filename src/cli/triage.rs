@@ -11,8 +11,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use serde_json::{json, Value};
 
-use super::export::{persist_all, AtomicFile, Protected};
 use super::to_stderr;
+use crate::export::{persist_all, AtomicFile, Protected};
 use crate::formats::validate::LabelSet;
 use crate::formats::{Dataset, Format};
 use crate::model::{Record, Span, CLEAN};
@@ -68,7 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             inputs.add(f, "the input file");
         }
         inputs.check(&args.out, "--out")?;
-        crate::cli::export::cleanup::install()?;
+        crate::export::cleanup::install()?;
         Some(AtomicFile::create(&args.out)?)
     };
     // The machine's two cores each check half the records; the flags are written in file

@@ -130,6 +130,25 @@ pub fn json(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// A line to standard error with the message escaped for the terminal
+/// ([`line`]), through [`line_to_stderr`]: a warning quoting a path, an id
+/// or a value read from a file cannot carry an escape sequence or a line of its own to the
+/// user's terminal, and a standard error that cannot be written never ends the command.
+macro_rules! to_stderr {
+    ($($arg:tt)*) => {
+        $crate::model::escape::line_to_stderr(&$crate::model::escape::line(&::std::format!($($arg)*)))
+    };
+}
+pub(crate) use to_stderr;
+
+/// Write `text` and a newline to standard error, ignoring a failure: a closed (`2>&1 | head`)
+/// or full (`2>/dev/full`) standard error leaves nowhere to report it, and `eprintln!` would
+/// panic there (exit 101) instead of giving the command's own exit code.
+pub fn line_to_stderr(text: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,6 +7,7 @@ pub mod escape;
 pub mod offsets;
 pub mod record;
 pub mod span;
+pub mod width;
 
 pub use record::{
     answer_hash, gold_index, hex, AnswerMark, Record, Source, SourceRole, CLEAN, GOLD,

@@ -10,12 +10,15 @@
 //! lock ([`Conn::begin`]), the schema version, and the SQLite file guards (`guard.rs`,
 //! `open_read.rs`, which only apply to a file).
 //!
+//! The vocabulary both engines share (values, rows, errors) is `sql.rs`, which `pg/` uses too.
+//!
 //! Why an executor rather than an enum matched in every method: one SQL text per query keeps
 //! the two engines from drifting apart, and a new query (`claims.rs`) is written once.
 
 use std::fmt;
 
 use super::pg::PgConn;
+pub(super) use super::sql::{vals, DbError, Row, Value};
 
 /// A connection to one of the two engines.
 pub(super) enum Conn {
@@ -32,203 +35,6 @@ impl fmt::Debug for Conn {
             Self::Sqlite(_) => f.write_str("Conn::Sqlite"),
             Self::Pg(c) => write!(f, "Conn::Pg({})", c.url()),
         }
-    }
-}
-
-/// A parameter or a column value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Value {
-    /// SQL NULL.
-    Null,
-    /// An integer (SQLite INTEGER; PostgreSQL BIGINT, INTEGER, SMALLINT or BOOLEAN).
-    Int(i64),
-    /// Text.
-    Text(String),
-}
-
-/// What a query failed with.
-#[derive(Debug, thiserror::Error)]
-pub enum DbError {
-    /// SQLite's error.
-    #[error(transparent)]
-    Sqlite(#[from] rusqlite::Error),
-    /// PostgreSQL's error (the server's message, or the connection's).
-    #[error("{}", super::pg::describe(.0))]
-    Pg(#[from] postgres::Error),
-    /// The connection to the PostgreSQL server was lost inside a transaction: nothing of the
-    /// transaction was saved (the next one connects again).
-    #[error("the connection to the server was lost: nothing of this transaction was saved")]
-    Lost,
-    /// The connection could not be set up (TLS settings).
-    #[error("{0}")]
-    Setup(String),
-    /// A value read back is not what the column should hold.
-    #[error("column {column}: {message}")]
-    Decode {
-        /// The column's position in the result.
-        column: usize,
-        /// What is wrong, quoting the value.
-        message: String,
-    },
-}
-
-impl DbError {
-    /// True when the database is unreachable (PostgreSQL's connection is down), so that the
-    /// same write may succeed later.
-    #[must_use]
-    pub fn is_connection(&self) -> bool {
-        match self {
-            Self::Pg(e) => super::pg::is_connection_error(e),
-            Self::Lost => true,
-            _ => false,
-        }
-    }
-
-    /// True when the write lock could not be had in time (SQLite busy or locked, PostgreSQL's
-    /// `lock_timeout`): another process is writing (an `apply`), and the same write may
-    /// succeed later.
-    #[must_use]
-    pub fn is_busy(&self) -> bool {
-        match self {
-            Self::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => matches!(
-                e.code,
-                rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
-            ),
-            Self::Pg(e) => e.code() == Some(&postgres::error::SqlState::LOCK_NOT_AVAILABLE),
-            _ => false,
-        }
-    }
-}
-
-/// Turns a Rust value into a [`Value`] parameter (`vals![...]`).
-pub trait ToValue {
-    /// The value.
-    fn to_value(&self) -> Value;
-}
-
-impl ToValue for i64 {
-    fn to_value(&self) -> Value {
-        Value::Int(*self)
-    }
-}
-impl ToValue for usize {
-    fn to_value(&self) -> Value {
-        // Offsets and counts: far below i64::MAX in any log.
-        Value::Int(i64::try_from(*self).unwrap_or(i64::MAX))
-    }
-}
-impl ToValue for bool {
-    fn to_value(&self) -> Value {
-        Value::Int(i64::from(*self))
-    }
-}
-impl ToValue for str {
-    fn to_value(&self) -> Value {
-        Value::Text(self.to_owned())
-    }
-}
-impl ToValue for String {
-    fn to_value(&self) -> Value {
-        Value::Text(self.clone())
-    }
-}
-impl<T: ToValue + ?Sized> ToValue for &T {
-    fn to_value(&self) -> Value {
-        (**self).to_value()
-    }
-}
-impl<T: ToValue> ToValue for Option<T> {
-    fn to_value(&self) -> Value {
-        self.as_ref().map_or(Value::Null, ToValue::to_value)
-    }
-}
-
-/// The parameters of a query, as `[Value; N]`.
-macro_rules! vals {
-    ($($x:expr),* $(,)?) => {
-        [$($crate::store::engine::ToValue::to_value(&$x)),*]
-    };
-}
-pub(super) use vals;
-
-/// One result row.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Row(pub(super) Vec<Value>);
-
-impl Row {
-    /// Column `at` as `T`.
-    ///
-    /// # Errors
-    /// [`DbError::Decode`] when the column is missing or holds another kind of value.
-    pub fn get<T: FromValue>(&self, at: usize) -> Result<T, DbError> {
-        let v = self.0.get(at).ok_or_else(|| DbError::Decode {
-            column: at,
-            message: format!("no such column (the row has {})", self.0.len()),
-        })?;
-        T::from_value(v).map_err(|message| DbError::Decode {
-            column: at,
-            message,
-        })
-    }
-}
-
-/// Reads a [`Value`] back as a Rust value.
-pub trait FromValue: Sized {
-    /// The value, or what is wrong with it.
-    ///
-    /// # Errors
-    /// The value is of another kind or out of range.
-    fn from_value(v: &Value) -> Result<Self, String>;
-}
-
-impl FromValue for i64 {
-    fn from_value(v: &Value) -> Result<Self, String> {
-        match v {
-            Value::Int(i) => Ok(*i),
-            other => Err(format!("expected an integer, found {other:?}")),
-        }
-    }
-}
-impl FromValue for usize {
-    fn from_value(v: &Value) -> Result<Self, String> {
-        let i = i64::from_value(v)?;
-        usize::try_from(i).map_err(|_| format!("expected a count or offset, found {i}"))
-    }
-}
-impl FromValue for bool {
-    fn from_value(v: &Value) -> Result<Self, String> {
-        match i64::from_value(v)? {
-            0 => Ok(false),
-            1 => Ok(true),
-            i => Err(format!("expected 0 or 1, found {i}")),
-        }
-    }
-}
-impl FromValue for String {
-    fn from_value(v: &Value) -> Result<Self, String> {
-        match v {
-            Value::Text(s) => Ok(s.clone()),
-            other => Err(format!("expected text, found {other:?}")),
-        }
-    }
-}
-impl<T: FromValue> FromValue for Option<T> {
-    fn from_value(v: &Value) -> Result<Self, String> {
-        match v {
-            Value::Null => Ok(None),
-            v => T::from_value(v).map(Some),
-        }
-    }
-}
-
-impl rusqlite::ToSql for Value {
-    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
-        use rusqlite::types::{ToSqlOutput, ValueRef};
-        Ok(match self {
-            Self::Null => ToSqlOutput::Borrowed(ValueRef::Null),
-            Self::Int(i) => ToSqlOutput::Borrowed(ValueRef::Integer(*i)),
-            Self::Text(s) => ToSqlOutput::Borrowed(ValueRef::Text(s.as_bytes())),
-        })
     }
 }
 

@@ -35,7 +35,7 @@ fn a_foreign_sqlite_file_is_refused_untouched() {
     assert!(msg.contains("not a spanreview database"), "{msg}");
     assert_eq!(std::fs::read(&path).expect("read"), bytes, "untouched");
     assert_eq!(tables(&path), ["notes", "東京"]);
-    assert!(!open_read::sibling(&path, "-wal").exists());
+    assert!(!sibling(&path, "-wal").exists());
     // The commands that read refuse it too, rather than reading it as an empty log.
     let e = Store::open_existing(&path).expect_err("refused");
     assert!(matches!(e, StoreError::Foreign { .. }), "{e:?}");
@@ -88,7 +88,7 @@ fn a_read_only_database_file_is_refused_at_open() {
 
 fn remove_db(path: &Path) {
     for suffix in ["", "-wal", "-shm"] {
-        std::fs::remove_file(open_read::sibling(path, suffix)).expect("rm");
+        std::fs::remove_file(sibling(path, suffix)).expect("rm");
     }
 }
 
@@ -128,7 +128,7 @@ fn a_replaced_database_is_detected_after_a_commit() {
     // would be read over the new file).
     std::fs::rename(&other, &path).expect("mv");
     for suffix in ["-wal", "-shm"] {
-        std::fs::remove_file(open_read::sibling(&path, suffix)).expect("rm");
+        std::fs::remove_file(sibling(&path, suffix)).expect("rm");
     }
     let e = store.append(&dec("r2"), None).expect_err("replaced");
     assert!(matches!(e, StoreError::Gone { .. }), "{e:?}");
@@ -226,7 +226,7 @@ fn a_deleted_or_truncated_wal_stops_saving_and_every_decision_is_rescued() {
         let store = Store::open(&path).expect("open");
         decide(&store, 40);
         assert_eq!(store.guard.journal.borrow().len(), 40);
-        let wal = open_read::sibling(&path, "-wal");
+        let wal = sibling(&path, "-wal");
         if truncate {
             std::fs::File::create(&wal).expect("truncate");
         } else {
@@ -309,11 +309,7 @@ fn the_damage_check_finds_a_replayed_stale_log() {
     decide(&store, 300);
     let bad = dir.path().join("bad °.sqlite");
     drop(Store::open(&bad).expect("new"));
-    std::fs::copy(
-        open_read::sibling(&live, "-wal"),
-        open_read::sibling(&bad, "-wal"),
-    )
-    .expect("stale log");
+    std::fs::copy(sibling(&live, "-wal"), sibling(&bad, "-wal")).expect("stale log");
     store.check_whole().expect("whole");
     let e = Store::open_existing(&bad)
         .and_then(|s| s.check_whole())
@@ -384,7 +380,7 @@ fn shm_lock_free(path: &Path) -> bool {
                   except OSError:\n    sys.exit(3)\n";
     let status = std::process::Command::new("python3")
         .args(["-c", script])
-        .arg(open_read::sibling(path, "-shm"))
+        .arg(sibling(path, "-shm"))
         .status()
         .expect("python3");
     assert!(matches!(status.code(), Some(0 | 3)), "{status}");
@@ -407,5 +403,5 @@ fn reading_the_shm_keeps_the_connections_locks() {
     decide(&store, 2);
     assert!(!shm_lock_free(&path), "the -shm lock was dropped");
     drop(store);
-    assert!(!open_read::sibling(&path, "-shm").exists() || shm_lock_free(&path));
+    assert!(!sibling(&path, "-shm").exists() || shm_lock_free(&path));
 }

@@ -37,6 +37,7 @@ mod clock;
 mod create;
 mod engine;
 mod error;
+mod files;
 mod guard;
 mod merge;
 mod open_pg;
@@ -47,6 +48,7 @@ mod query;
 mod rescue;
 mod row;
 mod sources;
+mod sql;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -54,9 +56,9 @@ use std::time::Duration;
 use rusqlite::Connection;
 
 use engine::{vals, Conn, DbError, Tx};
-pub use open_pg::shown;
+pub use files::sibling;
+pub use open_pg::{no_decisions, shown};
 use open_pg::{url_of, Access};
-pub use open_read::sibling;
 
 pub use apply::{derived_origin, Batch, BATCH_BUSY_TIMEOUT, PROVISIONAL};
 pub use clock::{file_stamp, new_origin, now, parse_rfc3339, rfc3339};

@@ -32,6 +32,22 @@ pub fn shown(path: &Path) -> String {
     pg::redact(&path.display().to_string())
 }
 
+/// `DB has no decisions on dataset "NAME" (it has: A, B)`: what a reader of dataset `name`
+/// found in the database at `db`, whose datasets are `known` (a --dataset that names none of
+/// them, most likely).
+#[must_use]
+pub fn no_decisions(db: &Path, name: &str, known: &[String]) -> String {
+    let known = if known.is_empty() {
+        "none".to_owned()
+    } else {
+        known.join(", ")
+    };
+    format!(
+        "{} has no decisions on dataset {name:?} (it has: {known})",
+        shown(db)
+    )
+}
+
 /// The URL in a `--db` value, if it is one.
 pub(super) fn url_of(path: &Path) -> Option<&str> {
     path.to_str().filter(|s| pg::is_url(s))

@@ -30,12 +30,13 @@
 //!   otherwise it is made again, and after a few tries the open fails with
 //!   [`StoreError::Changing`] instead of returning what may be a torn read.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::SystemTime;
 
 use rusqlite::{Connection, ErrorCode, OpenFlags};
 
+use super::files::{file_uri, sibling};
 use super::{Store, StoreError, SCHEMA_VERSION};
 
 /// How many times a copy is made again when the file changed while it was copied.
@@ -207,15 +208,6 @@ fn cannot_write(e: &rusqlite::Error) -> bool {
     )
 }
 
-/// `PATH` with `suffix` appended (`-wal`, `-shm`, `-journal`): the files SQLite keeps beside
-/// a database.
-#[must_use]
-pub fn sibling(path: &Path, suffix: &str) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(suffix);
-    PathBuf::from(s)
-}
-
 /// What changes when a checkpoint writes the file.
 fn stamp(path: &Path) -> Result<(u64, Option<SystemTime>), StoreError> {
     let m = std::fs::metadata(path).map_err(|source| StoreError::Read {
@@ -223,21 +215,4 @@ fn stamp(path: &Path) -> Result<(u64, Option<SystemTime>), StoreError> {
         source,
     })?;
     Ok((m.len(), m.modified().ok()))
-}
-
-/// `file://` URI of `path` (absolute; `%`, `?`, `#` and bytes outside printable ASCII escaped).
-pub(super) fn file_uri(path: &Path) -> Result<String, StoreError> {
-    let abs = std::path::absolute(path).map_err(|source| StoreError::Read {
-        path: path.to_owned(),
-        source,
-    })?;
-    let mut uri = String::from("file://");
-    for &b in abs.as_os_str().as_encoded_bytes() {
-        match b {
-            b'%' | b'?' | b'#' => uri.push_str(&format!("%{b:02X}")),
-            0x21..=0x7e => uri.push(char::from(b)),
-            _ => uri.push_str(&format!("%{b:02X}")),
-        }
-    }
-    Ok(uri)
 }

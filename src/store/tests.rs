@@ -394,7 +394,7 @@ fn open_existing_reads_an_older_schema_without_migrating_the_file() {
         "the file is untouched"
     );
     for s in ["-wal", "-shm"] {
-        assert!(!open_read::sibling(&path, s).exists(), "no {s} left");
+        assert!(!sibling(&path, s).exists(), "no {s} left");
     }
     let conn = Connection::open(&path).expect("raw open");
     let v: i64 = conn
@@ -413,7 +413,7 @@ fn the_private_copy_holds_commits_still_in_the_wal_of_an_open_writer() {
             .append(&dec("ds", r, "ana", ActionKind::Clean), None)
             .expect("append");
     }
-    let wal = open_read::sibling(&path, "-wal");
+    let wal = sibling(&path, "-wal");
     assert!(
         std::fs::metadata(&wal).expect("wal").len() > 0,
         "the commits are in the WAL, not yet in the file"
@@ -440,7 +440,7 @@ fn the_private_copy_holds_commits_still_in_the_wal_of_an_open_writer() {
     assert_eq!(copy.path(), Some(path.as_path()));
     drop(copy);
     assert_eq!(std::fs::read(&path).expect("read"), bytes);
-    assert!(!wal.exists() && !open_read::sibling(&path, "-shm").exists());
+    assert!(!wal.exists() && !sibling(&path, "-shm").exists());
 }
 
 #[test]
@@ -453,8 +453,7 @@ fn a_snapshot_leaves_the_file_and_the_wal_of_an_open_writer_as_they_were() {
             .append(&dec("ds", r, "bo", ActionKind::Clean), None)
             .expect("append");
     }
-    let files =
-        |p: &Path| ["", "-wal"].map(|s| std::fs::read(open_read::sibling(p, s)).expect("read"));
+    let files = |p: &Path| ["", "-wal"].map(|s| std::fs::read(sibling(p, s)).expect("read"));
     let before = files(&path);
     let snap = Store::open_snapshot(&path).expect("snapshot");
     assert_eq!(snap.decisions(Some("ds")).expect("log").len(), 2);

@@ -1,10 +1,10 @@
-//! The export as a library call ([`spanreview::cli::export::export`] with [`ExportOptions`]):
+//! The export as a library call ([`spanreview::export::export`] with [`ExportOptions`]):
 //! the same files, byte for byte, as `spanreview export` with the same flags.
 
 use std::fs;
 use std::process::ExitCode;
 
-use spanreview::cli::export::{export, ExportOptions};
+use spanreview::export::{export, ExportOptions};
 
 use crate::common;
 use crate::export::{fixture, scripted};

@@ -3,9 +3,9 @@
 use super::Report;
 use crate::cli::score4;
 use crate::model::escape::line as cell;
+use crate::model::width::{self as text, pad};
 use crate::review::decision::OutcomeKind;
 use crate::review::metrics::Scores;
-use crate::tui::text::{self, pad};
 
 /// The readable report. Every name in it (dataset, database, sources) is escaped where it is
 /// put ([`cell`]): a newline in one cannot start a line of its own.

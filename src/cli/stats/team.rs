@@ -8,10 +8,10 @@ use std::time::UNIX_EPOCH;
 
 use crate::cli::score4;
 use crate::model::escape::line as cell;
+use crate::model::width::{self as text, pad};
 use crate::review::decision::Decision;
 use crate::review::team::{decided_by, Arbiter, Pace, TeamAgreement};
 use crate::store::{parse_rfc3339, Assignment};
-use crate::tui::text::{self, pad};
 
 /// The one definition of two reviewers' agreement, said under the team table: the pairs
 /// table's row of the same two is the same figures ([`super::compute`]).

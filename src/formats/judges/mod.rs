@@ -36,6 +36,7 @@
 //! every label of the record's gold spans (so Mu-SHROOM's `hallucination` counts). A detector
 //! that names a real type different from the gold's does create a label dispute.
 
+pub mod reviewers;
 mod server;
 mod span_reader;
 

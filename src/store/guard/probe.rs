@@ -61,7 +61,7 @@ impl ShmFiles {
 /// `None` when it cannot be read (twice).
 pub(super) fn probe_at_path(path: &Path, origin: &str) -> Option<bool> {
     let probe = || -> Result<bool, String> {
-        let uri = crate::store::open_read::file_uri(path).map_err(|e| e.to_string())?;
+        let uri = crate::store::files::file_uri(path).map_err(|e| e.to_string())?;
         let c = Connection::open_with_flags(
             format!("{uri}?mode=ro&immutable=1"),
             rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY

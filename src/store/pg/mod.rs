@@ -14,7 +14,7 @@
 //!   WAL (`synchronous_commit = on`, the default; a connection that finds it `off`, set by the
 //!   server, database or role, turns it on for itself).
 //! - **The connection comes back.** When the server goes away, the statement in progress fails
-//!   ([`is_connection_error`]: the caller shows the decision as not saved, nothing of its
+//!   ([`is_connection_error`](super::sql::is_connection_error): the caller shows the decision as not saved, nothing of its
 //!   transaction is kept) and the next statement connects again; until the server is back each
 //!   attempt fails at once with the same kind of error.
 //! - **No password is shown.** Messages name the database by its URL with the password taken
@@ -34,7 +34,7 @@ use std::collections::HashMap;
 use postgres::types::ToSql;
 use postgres::{Client, Statement};
 
-use super::engine::{DbError, Row, Value};
+use super::sql::{DbError, Row, Value};
 pub use url::{has_password, is_url, pass_file_warning, redact, PgUrl};
 
 /// The advisory lock key every spanreview writer of a database takes (`spanreview` in ASCII,
@@ -228,46 +228,6 @@ pub fn placeholders(sql: &str) -> String {
         out.push(ch);
     }
     out
-}
-
-/// True when `e` is the connection failing (server down, network gone), not the SQL.
-#[must_use]
-pub fn is_connection_error(e: &postgres::Error) -> bool {
-    use postgres::error::SqlState;
-    if e.is_closed() {
-        return true;
-    }
-    match e.code() {
-        Some(code) => {
-            code.code().starts_with("08")
-                || *code == SqlState::ADMIN_SHUTDOWN
-                || *code == SqlState::CRASH_SHUTDOWN
-                || *code == SqlState::CANNOT_CONNECT_NOW
-        }
-        // No server message: the client's own (I/O, connect, TLS).
-        None => e.as_db_error().is_none(),
-    }
-}
-
-/// A PostgreSQL error as a person reads it: the server's message (and its detail), or the
-/// client's; never the URL (the caller names the database, password removed).
-#[must_use]
-pub fn describe(e: &postgres::Error) -> String {
-    match e.as_db_error() {
-        Some(db) => match db.detail() {
-            Some(d) => format!("{} ({d})", db.message()),
-            None => db.message().to_owned(),
-        },
-        None => {
-            let mut s = e.to_string();
-            let mut src = std::error::Error::source(e);
-            while let Some(inner) = src {
-                s = format!("{s}: {inner}");
-                src = inner.source();
-            }
-            s
-        }
-    }
 }
 
 #[cfg(test)]

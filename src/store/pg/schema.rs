@@ -2,7 +2,7 @@
 //! schema version, kept in the `schema_version` table (PostgreSQL has no `user_version`).
 
 use super::PgConn;
-use crate::store::engine::{vals, DbError};
+use crate::store::sql::{vals, DbError};
 
 /// The migrations, in order; migration `i` (0-based) brings the schema to version `i + 1`,
 /// the same version as SQLite's migration `i`.

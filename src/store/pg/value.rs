@@ -7,7 +7,7 @@ use std::error::Error;
 
 use postgres::types::{to_sql_checked, FromSql, IsNull, ToSql, Type};
 
-use crate::store::engine::Value;
+use crate::store::sql::Value;
 
 type BoxError = Box<dyn Error + Sync + Send>;
 

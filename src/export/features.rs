@@ -20,8 +20,8 @@ use serde_json::{json, Map, Value};
 
 use super::atomic::AtomicFile;
 use super::output::RecordFile;
-use crate::cli::to_stderr;
 use crate::formats::index::Layout;
+use crate::model::escape::to_stderr;
 use crate::review::outcome::{Dispute, LabelView, Reason, Verdict};
 
 /// The type of a field, merged over records.

@@ -2,7 +2,6 @@
 
 use std::path::PathBuf;
 
-use super::Args;
 use crate::formats::Format;
 use crate::review::disagreement::Options;
 
@@ -79,37 +78,6 @@ impl ExportOptions {
             skip_stale: false,
             require_settled: false,
             provenance: false,
-        }
-    }
-}
-
-impl From<Args> for ExportOptions {
-    fn from(a: Args) -> Self {
-        Self {
-            judges: a
-                .judges
-                .judges
-                .iter()
-                .map(|j| (j.name.clone(), j.path.clone()))
-                .collect(),
-            judge_options: a.judges.options(),
-            db: a.db.db_path(),
-            dataset: a.db.dataset,
-            files: a.files,
-            format: a.format,
-            out: a.out,
-            verdicts: a.verdicts,
-            report: a.report,
-            features: a.features,
-            verdicts_features: a.verdicts_features,
-            strict: a.strict,
-            split_by: a.split_by,
-            clean_in_all: a.clean_in_all,
-            keep_removed: a.keep_removed,
-            reviewed_only: a.reviewed_only,
-            skip_stale: a.skip_stale,
-            require_settled: a.require_settled,
-            provenance: a.provenance,
         }
     }
 }

@@ -367,56 +367,20 @@ impl Exporter<'_> {
         let (kept, strict_dropped) = self.strict(spans, type_after.as_deref());
         let set_type = outcome::type_to_write(&rec, &review);
         let file = self.dataset.primary();
-        if let Some(why) = file.format.spec().labels_not_written {
-            let relabels = review
-                .applied
-                .iter()
-                .filter(|d| d.action == ActionKind::Relabel)
-                .count();
-            if relabels > 0 {
-                self.warnings.push(format!(
-                    "record {:?}: {relabels} relabel(s) not written: {why} (the report still \
-                     counts them as categories corrected)",
-                    rec.id
-                ));
-            }
-        }
+        self.warn_relabels_not_written(&rec, &review);
         let mut value = file.format.write(&rec.raw, &kept, set_type.as_deref());
         if self.args.provenance || removed.is_some() {
-            let mut m = Map::new();
-            if self.args.provenance {
-                let mut who: Vec<&str> =
-                    review.applied.iter().map(|d| d.reviewer.as_str()).collect();
-                who.sort_unstable();
-                who.dedup();
-                m.insert("reviewers".into(), json!(who));
-                m.insert(
-                    "time".into(),
-                    json!(review.applied.iter().map(|d| d.time.as_str()).max()),
-                );
-                m.insert("outcome".into(), json!(outcome::outcomes(&rec, &review)));
-            }
-            if let Some(reason) = &removed {
-                m.insert("removed".into(), json!(reason));
-            }
-            add_review_meta(&mut value, m);
+            add_review_meta(
+                &mut value,
+                self.review_meta(&rec, &review, removed.as_ref()),
+            );
         }
         let mut bad_spans = bad_spans;
         if bad_spans.is_empty() {
             // What `validate` would reject is never written (spans that do not slice their
             // output are told above already).
-            let at = format!("{}:{}", file.path().display(), file.line(i));
-            let found = span_check::refused(
-                file.format,
-                &at,
-                (&rec, &review),
-                (&value, &kept, set_type.as_deref()),
-            );
-            bad_spans = found.refused;
-            for w in found.as_read {
-                self.warnings
-                    .push(format!("{w} (the input fails `validate` there too)"));
-            }
+            bad_spans =
+                self.refused_spans(i, (&rec, &review), (&value, &kept, set_type.as_deref()));
         }
         let (route, no_value) = self.route(&value);
         let line = Line {
@@ -437,6 +401,70 @@ impl Exporter<'_> {
             unreadable_labels,
             bad_spans,
         })
+    }
+
+    /// Warn that `review`'s relabels of `rec` are not written, in a format whose spans carry
+    /// no label.
+    fn warn_relabels_not_written(&mut self, rec: &Record, review: &RecordReview) {
+        let Some(why) = self.dataset.primary().format.spec().labels_not_written else {
+            return;
+        };
+        let relabels = review
+            .applied
+            .iter()
+            .filter(|d| d.action == ActionKind::Relabel)
+            .count();
+        if relabels > 0 {
+            self.warnings.push(format!(
+                "record {:?}: {relabels} relabel(s) not written: {why} (the report still \
+                 counts them as categories corrected)",
+                rec.id
+            ));
+        }
+    }
+
+    /// `meta.review` of a reviewed record: with `--provenance` its reviewers, time and
+    /// outcome; `removed` and its reason when it was removed (and kept).
+    fn review_meta(
+        &self,
+        rec: &Record,
+        review: &RecordReview,
+        removed: Option<&String>,
+    ) -> Map<String, Value> {
+        let mut m = Map::new();
+        if self.args.provenance {
+            let mut who: Vec<&str> = review.applied.iter().map(|d| d.reviewer.as_str()).collect();
+            who.sort_unstable();
+            who.dedup();
+            m.insert("reviewers".into(), json!(who));
+            m.insert(
+                "time".into(),
+                json!(review.applied.iter().map(|d| d.time.as_str()).max()),
+            );
+            m.insert("outcome".into(), json!(outcome::outcomes(rec, review)));
+        }
+        if let Some(reason) = removed {
+            m.insert("removed".into(), json!(reason));
+        }
+        m
+    }
+
+    /// The kept spans of line `i` that `validate` would reject in the written `value`
+    /// ([`span_check::refused`]); what the input already fails there is warned about.
+    fn refused_spans(
+        &mut self,
+        i: usize,
+        read: (&Record, &RecordReview),
+        written: (&Value, &[Span], Option<&str>),
+    ) -> Vec<String> {
+        let file = self.dataset.primary();
+        let at = format!("{}:{}", file.path().display(), file.line(i));
+        let found = span_check::refused(file.format, &at, read, written);
+        for w in found.as_read {
+            self.warnings
+                .push(format!("{w} (the input fails `validate` there too)"));
+        }
+        found.refused
     }
 
     /// Warn about each of `spans` (written into `rec`) that has no label, in formats whose

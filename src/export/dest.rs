@@ -151,5 +151,83 @@ pub fn streamed_note(args: &ExportOptions) -> String {
     }
 }
 
+/// The folder of `p` (`.` for a bare name).
+pub fn parent(p: &Path) -> &Path {
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// `path` made absolute with symlinks resolved, also when the file does not exist yet (its
+/// folder is resolved instead).
+#[must_use]
+pub fn canonical(path: &Path) -> PathBuf {
+    if let Ok(p) = path.canonicalize() {
+        return p;
+    }
+    match (parent(path).canonicalize(), path.file_name()) {
+        (Ok(d), Some(n)) => d.join(n),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// Standard output was a pipe whose reader stopped reading (`| head`). A report (a table, a
+/// log) ends quietly with its own exit code; data asked for on standard output (`--out -`)
+/// ends quietly too, but with exit 2 and without a "written", since the reader did not get it
+/// all. The binary prints no message for it, as Unix tools die of SIGPIPE without one.
+#[derive(Debug, thiserror::Error)]
+#[error("standard output was closed by its reader")]
+pub struct ClosedPipe;
+
+/// True when `e` is (or was caused by) [`ClosedPipe`]: the binary exits 2 without a message.
+#[must_use]
+pub fn is_closed_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.is::<ClosedPipe>())
+}
+
+/// `e`, an error of writing a stream output (`--out -`, a FIFO), as [`ClosedPipe`] when its
+/// reader went away; database errors (a server's dropped socket) are left as they are.
+pub fn closed_pipe_of(e: anyhow::Error) -> anyhow::Error {
+    let broken = e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    });
+    if broken && !e.chain().any(|c| c.is::<crate::store::StoreError>()) {
+        anyhow::Error::new(ClosedPipe)
+    } else {
+        e
+    }
+}
+
+/// A failed write to standard output as an error: [`ClosedPipe`] for a closed pipe, else the
+/// error saying it was standard output (a full disk names no file).
+pub(crate) fn stdout_failed(e: std::io::Error) -> anyhow::Error {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        anyhow::Error::new(ClosedPipe)
+    } else {
+        anyhow::Error::new(e).context("writing to standard output")
+    }
+}
+
+/// Write all of `bytes` to standard output and flush it.
+///
+/// # Errors
+/// Standard output cannot be written.
+pub(crate) fn write_all_stdout(bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes).and_then(|()| out.flush())
+}
+
+/// Write data asked for on standard output (`convert --out -`): all of it, or an error, a
+/// closed pipe included ([`ClosedPipe`]).
+///
+/// # Errors
+/// Standard output cannot be written, or its reader stopped reading.
+pub(crate) fn write_stdout_whole(bytes: &[u8]) -> anyhow::Result<()> {
+    write_all_stdout(bytes).map_err(stdout_failed)
+}
+
 #[cfg(test)]
 mod tests;

@@ -42,12 +42,38 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let strict = if h.strict {
-        t.strict_dropped.to_string()
-    } else {
-        "not applied".to_owned()
-    };
-    let rows: [(&str, String); 31] = [
+    s.push_str("| | |\n|---|---:|\n");
+    for (k, v) in record_rows(t).into_iter().chain(problem_rows(h, t)) {
+        let _ = writeln!(s, "| {k} | {v} |");
+    }
+    if h.repeated_lines > 0 {
+        let _ = writeln!(
+            s,
+            "| Input lines repeating an earlier line's id (its decisions applied to each; every \
+             count above counts lines) | {} |",
+            h.repeated_lines
+        );
+    }
+    if t.unreviewed_skipped > 0 {
+        let _ = writeln!(
+            s,
+            "| Unreviewed records left out (--reviewed-only) | {} |",
+            t.unreviewed_skipped
+        );
+    }
+
+    removed_section(&mut s, t);
+    judges_section(&mut s, t);
+    by_type_section(&mut s, t);
+    if h.strict {
+        strict_section(&mut s, t);
+    }
+    s
+}
+
+/// The summary table's rows on records and labels: what review did.
+fn record_rows(t: &Tally) -> Vec<(&'static str, String)> {
+    vec![
         ("Records in the input", t.records_in.to_string()),
         ("Records exported", t.records_out.to_string()),
         ("Records reviewed", t.reviewed.to_string()),
@@ -78,6 +104,17 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
         ("Disputed spans resolved", t.disputes.to_string()),
         ("Disputed spans upheld", t.disputes_upheld.to_string()),
         ("Disputed spans dropped", t.disputes_dropped.to_string()),
+    ]
+}
+
+/// The summary table's rows on what was left out, not applied or left open.
+fn problem_rows(h: &Header<'_>, t: &Tally) -> Vec<(&'static str, String)> {
+    let strict = if h.strict {
+        t.strict_dropped.to_string()
+    } else {
+        "not applied".to_owned()
+    };
+    vec![
         ("Labels dropped by --strict", strict),
         (
             "Reviewed records left with a hallucination type and no label",
@@ -116,27 +153,11 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
             "Decisions on records not in the input",
             t.orphans.to_string(),
         ),
-    ];
-    s.push_str("| | |\n|---|---:|\n");
-    for (k, v) in rows {
-        let _ = writeln!(s, "| {k} | {v} |");
-    }
-    if h.repeated_lines > 0 {
-        let _ = writeln!(
-            s,
-            "| Input lines repeating an earlier line's id (its decisions applied to each; every \
-             count above counts lines) | {} |",
-            h.repeated_lines
-        );
-    }
-    if t.unreviewed_skipped > 0 {
-        let _ = writeln!(
-            s,
-            "| Unreviewed records left out (--reviewed-only) | {} |",
-            t.unreviewed_skipped
-        );
-    }
+    ]
+}
 
+/// Records removed, by reason.
+fn removed_section(s: &mut String, t: &Tally) {
     s.push_str("\n## Records removed, by reason\n\n");
     if t.removed.is_empty() {
         s.push_str("No record was removed.\n");
@@ -146,7 +167,10 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
             let _ = writeln!(s, "| {} | {n} |", cell(reason));
         }
     }
+}
 
+/// The per-judge upheld rates.
+fn judges_section(s: &mut String, t: &Tally) {
     s.push_str("\n## Per-judge upheld rates\n\n");
     if t.judges.is_empty() {
         s.push_str("No disputed span was resolved.\n");
@@ -182,7 +206,10 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
             );
         }
     }
+}
 
+/// Labels by type, before and after review.
+fn by_type_section(s: &mut String, t: &Tally) {
     s.push_str("\n## By type (reviewed records)\n\n");
     if t.by_type.is_empty() {
         s.push_str("No labels in reviewed records.\n");
@@ -213,19 +240,19 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
             );
         }
     }
+}
 
-    if h.strict {
-        s.push_str("\n## Dropped by --strict, by label\n\n");
-        if t.strict_by_type.is_empty() {
-            s.push_str("Every exported label had its record's type.\n");
-        } else {
-            s.push_str("| Label | Dropped |\n|---|---:|\n");
-            for (label, n) in &t.strict_by_type {
-                let _ = writeln!(s, "| {} | {n} |", cell(label));
-            }
+/// `--strict`'s dropped labels, by label.
+fn strict_section(s: &mut String, t: &Tally) {
+    s.push_str("\n## Dropped by --strict, by label\n\n");
+    if t.strict_by_type.is_empty() {
+        s.push_str("Every exported label had its record's type.\n");
+    } else {
+        s.push_str("| Label | Dropped |\n|---|---:|\n");
+        for (label, n) in &t.strict_by_type {
+            let _ = writeln!(s, "| {} | {n} |", cell(label));
         }
     }
-    s
 }
 
 /// Text safe inside a table cell: control and bidirectional characters escaped as on every

@@ -2,6 +2,7 @@
 //! exported ([`Exporter`]) and handed over in file order.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use super::record::{Exporter, Item};
 use super::ExportOptions;
@@ -67,66 +68,8 @@ pub fn each_item(
                     warnings: Vec::new(),
                 };
                 for c in (w..chunks).step_by(2) {
-                    let range = c * CHUNK..((c + 1) * CHUNK).min(n);
-                    let mut items = Vec::with_capacity(range.len());
-                    let mut ids = Vec::new();
-                    let mut err = None;
-                    if let Some(known) = known {
-                        for i in range {
-                            let item = if log.contains_key(&known[i]) {
-                                index.bytes(i).map_err(anyhow::Error::from).and_then(|b| {
-                                    // The line read must carry the saved id: else the file
-                                    // changed in a way its key did not show, and no line is
-                                    // trusted (nothing is written; the next run reads all).
-                                    let id = primary.id_of(&b);
-                                    if id.as_deref() != Some(known[i].as_str()) {
-                                        index.forget_ids();
-                                        anyhow::bail!(
-                                            "{}:{}: the record ids saved for this file do not \
-                                             match it (it changed since it was indexed): they \
-                                             were removed; nothing was written, run the export \
-                                             again",
-                                            index.path().display(),
-                                            primary.line(i)
-                                        );
-                                    }
-                                    ex.item_with_id(i, &b, id)
-                                })
-                            } else {
-                                ex.copied(i)
-                            };
-                            match item {
-                                Ok(item) => items.push(item),
-                                Err(e) => {
-                                    err = Some(e);
-                                    break;
-                                }
-                            }
-                        }
-                    } else {
-                        ids.reserve(range.len());
-                        let read = index.for_each_in(range, |i, bytes| {
-                            if err.is_none() {
-                                let id = primary.id_of(bytes);
-                                ids.push(id.clone());
-                                match ex.item_with_id(i, bytes, id) {
-                                    Ok(item) => items.push(item),
-                                    Err(e) => err = Some(e),
-                                }
-                            }
-                        });
-                        if let Err(e) = read {
-                            err.get_or_insert(e.into());
-                        }
-                    }
-                    let stop = err.is_some();
-                    let warnings = std::mem::take(&mut ex.warnings);
-                    let chunk = Chunk {
-                        items,
-                        ids,
-                        warnings,
-                        err,
-                    };
+                    let chunk = read_chunk(&mut ex, known, c * CHUNK..((c + 1) * CHUNK).min(n));
+                    let stop = chunk.err.is_some();
                     if tx.send(chunk).is_err() || stop {
                         break;
                     }
@@ -161,4 +104,91 @@ pub fn each_item(
         }
         Ok(warnings)
     })
+}
+
+/// One chunk of lines, `range`, exported by `ex`: only the lines with decisions read when
+/// `known` holds the file's saved ids (the others copied unread), else every line read and its
+/// id skimmed; the first error stops the chunk.
+fn read_chunk(ex: &mut Exporter<'_>, known: Option<&[String]>, range: Range<usize>) -> Chunk {
+    let mut items = Vec::with_capacity(range.len());
+    let mut ids = Vec::new();
+    let err = match known {
+        Some(known) => read_known(ex, known, range, &mut items),
+        None => read_skimmed(ex, range, &mut items, &mut ids),
+    };
+    Chunk {
+        items,
+        ids,
+        warnings: std::mem::take(&mut ex.warnings),
+        err,
+    }
+}
+
+/// The lines of `range` by their saved ids `known`: a line with decisions is read (and must
+/// still carry its saved id), the others are copied unread. The first error, if any.
+fn read_known(
+    ex: &mut Exporter<'_>,
+    known: &[String],
+    range: Range<usize>,
+    items: &mut Vec<Item>,
+) -> Option<anyhow::Error> {
+    let dataset = ex.dataset;
+    let primary = dataset.primary();
+    let index = &primary.index;
+    for i in range {
+        let item = if ex.log.contains_key(&known[i]) {
+            index.bytes(i).map_err(anyhow::Error::from).and_then(|b| {
+                // The line read must carry the saved id: else the file changed in a way its
+                // key did not show, and no line is trusted (nothing is written; the next run
+                // reads all).
+                let id = primary.id_of(&b);
+                if id.as_deref() != Some(known[i].as_str()) {
+                    index.forget_ids();
+                    anyhow::bail!(
+                        "{}:{}: the record ids saved for this file do not match it (it changed \
+                         since it was indexed): they were removed; nothing was written, run the \
+                         export again",
+                        index.path().display(),
+                        primary.line(i)
+                    );
+                }
+                ex.item_with_id(i, &b, id)
+            })
+        } else {
+            ex.copied(i)
+        };
+        match item {
+            Ok(item) => items.push(item),
+            Err(e) => return Some(e),
+        }
+    }
+    None
+}
+
+/// Every line of `range` read, its id skimmed into `ids` and its item exported. The first
+/// error, if any.
+fn read_skimmed(
+    ex: &mut Exporter<'_>,
+    range: Range<usize>,
+    items: &mut Vec<Item>,
+    ids: &mut Vec<Option<String>>,
+) -> Option<anyhow::Error> {
+    let dataset = ex.dataset;
+    let primary = dataset.primary();
+    let mut err = None;
+    ids.reserve(range.len());
+    let read = primary.index.for_each_in(range, |i, bytes| {
+        if err.is_none() {
+            let id = primary.id_of(bytes);
+            ids.push(id.clone());
+            match ex.item_with_id(i, bytes, id) {
+                Ok(item) => items.push(item),
+                Err(e) => err = Some(e),
+            }
+        }
+    });
+    if let Err(e) = read {
+        err.get_or_insert(e.into());
+    }
+    err
 }

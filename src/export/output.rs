@@ -11,20 +11,8 @@ use serde_json::Value;
 
 use crate::formats::index::{FileIndex, Layout};
 
-pub use super::atomic::{check_dest, check_folder, parent, persist_all, AtomicFile};
-
-/// `path` made absolute with symlinks resolved, also when the file does not exist yet (its
-/// folder is resolved instead).
-#[must_use]
-pub fn canonical(path: &Path) -> PathBuf {
-    if let Ok(p) = path.canonicalize() {
-        return p;
-    }
-    match (parent(path).canonicalize(), path.file_name()) {
-        (Ok(d), Some(n)) => d.join(n),
-        _ => path.to_path_buf(),
-    }
-}
+pub use super::atomic::{check_dest, check_folder, AtomicFile};
+pub use super::dest::{canonical, parent};
 
 /// Files that must not be written to: the inputs, the database, and (under `--split-by`) the
 /// other outputs.
@@ -232,7 +220,7 @@ impl RecordFile {
         self.count
     }
 
-    /// The file, finished, to be renamed into place ([`persist_all`]).
+    /// The file, finished, to be renamed into place ([`persist_all`](super::set::persist_all)).
     #[must_use]
     pub fn into_file(self) -> AtomicFile {
         self.file
@@ -341,6 +329,18 @@ impl Records {
         match self {
             Self::One(f) => f.push_input(source, offset, len),
             Self::Split { .. } => bail!("internal: input lines copied into split files"),
+        }
+    }
+
+    /// No file: what stands in for a set taken out to be finished ([`Records::finish`]).
+    #[must_use]
+    pub fn none(layout: Layout) -> Self {
+        Self::Split {
+            out: PathBuf::new(),
+            field: String::new(),
+            layout,
+            files: BTreeMap::new(),
+            names: HashMap::new(),
         }
     }
 

@@ -8,13 +8,14 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 
-use super::judge_args::Conflict;
 use super::output::{AtomicFile, Protected, Records};
-use super::record::{Bytes, Item};
-use super::to_stderr;
+use super::record::{Bytes, Item, Line};
 use super::{dest, features, output, report, ExportOptions};
+use crate::formats::judges::reviewers::Conflict;
 use crate::formats::DataFile;
-use crate::review::decision::Decision;
+use crate::model::escape::to_stderr;
+use crate::model::{Record, Span};
+use crate::review::decision::{Decision, RecordReview};
 use crate::review::outcome::{type_after, Tally, Verdict};
 
 /// Where exported records go, and what is counted on the way.
@@ -61,23 +62,7 @@ impl Sink<'_> {
         // a stream: the export is refused at the end.
         let written = item.line.is_some() && item.bad_spans.is_empty();
         if let (Some(line), true) = (&item.line, written) {
-            match line.bytes {
-                Bytes::Input { offset, len } => {
-                    self.records.push_input(&self.primary.index, offset, len)?;
-                }
-                Bytes::Built(ref bytes) => {
-                    // C1 and bidirectional controls as `\u...`, as every JSON output writes them.
-                    let bytes = &*crate::model::escape::json_bytes(bytes);
-                    if self.args.clean_in_all && line.clean && !self.routes.is_empty() {
-                        for r in &self.routes {
-                            self.records.push(r, bytes)?;
-                        }
-                    } else {
-                        self.records.push(&line.route, bytes)?;
-                    }
-                    self.no_value += usize::from(line.no_value);
-                }
-            }
+            self.write_line(line)?;
         }
         self.unreadable_labels += item.unreadable_labels;
         self.bad_spans.extend(item.bad_spans);
@@ -127,16 +112,50 @@ impl Sink<'_> {
         if !written && !verdict_made {
             tally.unreviewed_skipped += 1;
         }
+        self.write_verdict(&rec, &review, &exported, &item.strict_dropped)?;
+        self.stale.extend(review.stale);
+        Ok(())
+    }
+
+    /// Write a record's line into its file (every value's file, for a clean record under
+    /// `--clean-in-all`).
+    fn write_line(&mut self, line: &Line) -> anyhow::Result<()> {
+        match line.bytes {
+            Bytes::Input { offset, len } => {
+                self.records.push_input(&self.primary.index, offset, len)?;
+            }
+            Bytes::Built(ref bytes) => {
+                // C1 and bidirectional controls as `\u...`, as every JSON output writes them.
+                let bytes = &*crate::model::escape::json_bytes(bytes);
+                if self.args.clean_in_all && line.clean && !self.routes.is_empty() {
+                    for r in &self.routes {
+                        self.records.push(r, bytes)?;
+                    }
+                } else {
+                    self.records.push(&line.route, bytes)?;
+                }
+                self.no_value += usize::from(line.no_value);
+            }
+        }
+        Ok(())
+    }
+
+    /// With `--verdicts`, write the reviewed record's verdict line.
+    fn write_verdict(
+        &mut self,
+        rec: &Record,
+        review: &RecordReview,
+        exported: &[Span],
+        strict_dropped: &[Span],
+    ) -> anyhow::Result<()> {
         if let Some(v) = &mut self.verdicts {
             let log = self.log.get(&rec.id).map_or(&[][..], Vec::as_slice);
-            let verdict =
-                Verdict::new(&rec, &review, &exported, &item.strict_dropped).with_log(log);
+            let verdict = Verdict::new(rec, review, exported, strict_dropped).with_log(log);
             let w = v.writer()?;
             let text = serde_json::to_string(&verdict)?;
             w.write_all(crate::model::escape::json(&text).as_bytes())?;
             w.write_all(b"\n")?;
         }
-        self.stale.extend(review.stale);
         Ok(())
     }
 
@@ -175,6 +194,19 @@ impl Sink<'_> {
         protected: &Protected,
         manifest: Option<&Path>,
     ) -> anyhow::Result<ExitCode> {
+        self.warn_open_items();
+        let repeated_lines = self.warn_repeated_and_unrouted();
+        self.warn_conflicts_and_orphans();
+        if self.refused() {
+            return Ok(ExitCode::from(1));
+        }
+        let names = self.persist(name, protected, manifest, repeated_lines)?;
+        Ok(self.summary(&names))
+    }
+
+    /// Warn about the records left unlabeled or with labels they should not keep, the spans
+    /// without label, and the unreadable records whose decisions are not applied.
+    fn warn_open_items(&self) {
         warn_ids(
             &format!(
                 "{} reviewed record(s) keep a hallucination type but no label (the published \
@@ -216,6 +248,11 @@ impl Sink<'_> {
                     .join(", ")
             );
         }
+    }
+
+    /// Warn about ids on several lines, records without a `--split-by` value and unreadable
+    /// lines; how many lines repeat an earlier line's id (for the report).
+    fn warn_repeated_and_unrouted(&self) -> usize {
         let (repeated, repeated_lines) = self.repeated_ids();
         for (id, lines) in &repeated {
             to_stderr!(
@@ -260,6 +297,12 @@ impl Sink<'_> {
                 self.tally.unreadable_lines,
             );
         }
+        repeated_lines
+    }
+
+    /// Warn about reviewers' unresolved conflicts and about decisions on records the input
+    /// does not have (counted in the tally).
+    fn warn_conflicts_and_orphans(&mut self) {
         warn_ids(
             &format!(
                 "{} record(s) where reviewers' final decisions differ and no arbitration \
@@ -286,6 +329,12 @@ impl Sink<'_> {
             ),
             orphans.into_iter(),
         );
+    }
+
+    /// Whether the export is refused (nothing written, exit 1): spans `validate` would reject,
+    /// stale decisions without `--skip-stale`, open items under `--require-settled`; each
+    /// is told.
+    fn refused(&self) -> bool {
         let mut refused = false;
         for b in &self.bad_spans {
             to_stderr!("spanreview: {b}");
@@ -339,11 +388,20 @@ impl Sink<'_> {
             );
             refused = true;
         }
-        if refused {
-            return Ok(ExitCode::from(1));
-        }
+        refused
+    }
 
-        let files = self.records.finish()?;
+    /// Finish the record files, write the report and features asked for, and rename the whole
+    /// set into place ([`super::set::persist_all`]); the record files' names and counts.
+    fn persist(
+        &mut self,
+        name: &str,
+        protected: &Protected,
+        manifest: Option<&Path>,
+        repeated_lines: usize,
+    ) -> anyhow::Result<Vec<String>> {
+        let layout = self.primary.index.layout();
+        let files = std::mem::replace(&mut self.records, Records::none(layout)).finish()?;
         let what = if self.args.split_by.is_some() {
             "--split-by file"
         } else {
@@ -352,7 +410,32 @@ impl Sink<'_> {
         for f in &files {
             protected.check(f.dest(), what)?;
         }
-        let report_file = match &self.args.report {
+        let report_file = self.report_file(name, repeated_lines)?;
+        let features_file = match &self.args.features {
+            Some(p) => Some(features::write(p, &files, self.primary.index.layout())?),
+            None => None,
+        };
+        let verdicts_features = match &self.args.verdicts_features {
+            Some(p) => Some(features::write_verdicts(p)?),
+            None => None,
+        };
+        let names: Vec<String> = files
+            .iter()
+            .map(|f| format!("{} ({} records)", f.dest().display(), f.count()))
+            .collect();
+        let mut all: Vec<(AtomicFile, &str)> =
+            files.into_iter().map(|f| (f.into_file(), what)).collect();
+        all.extend(self.verdicts.take().map(|f| (f, "--verdicts")));
+        all.extend(report_file.map(|f| (f, "--report")));
+        all.extend(features_file.map(|f| (f, "--features")));
+        all.extend(verdicts_features.map(|f| (f, "--verdicts-features")));
+        super::set::persist_all(all, manifest)?;
+        Ok(names)
+    }
+
+    /// The Markdown report, written to its temporary file, with `--report`.
+    fn report_file(&self, name: &str, repeated_lines: usize) -> anyhow::Result<Option<AtomicFile>> {
+        Ok(match &self.args.report {
             Some(p) => {
                 let header = report::Header {
                     dataset: name,
@@ -378,26 +461,13 @@ impl Sink<'_> {
                 Some(f)
             }
             None => None,
-        };
-        let features_file = match &self.args.features {
-            Some(p) => Some(features::write(p, &files, self.primary.index.layout())?),
-            None => None,
-        };
-        let verdicts_features = match &self.args.verdicts_features {
-            Some(p) => Some(features::write_verdicts(p)?),
-            None => None,
-        };
-        let names: Vec<String> = files
-            .iter()
-            .map(|f| format!("{} ({} records)", f.dest().display(), f.count()))
-            .collect();
-        let mut all: Vec<(AtomicFile, &str)> =
-            files.into_iter().map(|f| (f.into_file(), what)).collect();
-        all.extend(self.verdicts.take().map(|f| (f, "--verdicts")));
-        all.extend(report_file.map(|f| (f, "--report")));
-        all.extend(features_file.map(|f| (f, "--features")));
-        all.extend(verdicts_features.map(|f| (f, "--verdicts-features")));
-        output::persist_all(all, manifest)?;
+        })
+    }
+
+    /// Say what was exported where, and what is not in it; the exit status (1 when decisions
+    /// on unreadable lines were not applied, lines could not be routed, or the input is cut
+    /// short).
+    fn summary(&self, names: &[String]) -> ExitCode {
         let t = &self.tally;
         to_stderr!(
             "exported {} of {} records ({} reviewed, {} removed, {} reclassified clean) to {}",
@@ -425,11 +495,11 @@ impl Sink<'_> {
         let incomplete = !self.unreadable.is_empty()
             || (self.args.split_by.is_some() && t.unreadable_lines > 0)
             || !cut_short.is_empty();
-        Ok(if incomplete {
+        if incomplete {
             ExitCode::from(1)
         } else {
             ExitCode::SUCCESS
-        })
+        }
     }
 }
 

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, Once, PoisonError};
 
-use crate::cli::to_stderr;
+use crate::model::escape::to_stderr;
 
 /// The suffix of every temporary file an export writes (a backup kept during the renames adds
 /// `-old`).

@@ -16,7 +16,7 @@ use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 
 use super::ExportOptions;
-use crate::cli::to_stderr;
+use crate::model::escape::to_stderr;
 
 /// The manifest file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -150,7 +150,7 @@ pub fn entry(what: &str, tmp: &Path, dest: &Path) -> anyhow::Result<Entry> {
     let m = std::fs::metadata(tmp).with_context(|| format!("reading {}", tmp.display()))?;
     Ok(Entry {
         what: what.to_owned(),
-        path: super::output::canonical(dest),
+        path: super::dest::canonical(dest),
         bytes: m.len(),
         inode: m.ino(),
         mtime_ns: mtime_ns(&m),
@@ -194,7 +194,7 @@ pub fn path_of(args: &ExportOptions) -> anyhow::Result<Option<PathBuf>> {
         {
             let m = path_for(p);
             for q in outs.into_iter().flatten() {
-                if super::output::canonical(q) == super::output::canonical(&m) {
+                if super::dest::canonical(q) == super::dest::canonical(&m) {
                     bail!(
                         "refusing to write {}: it is where this export's manifest goes (choose \
                          another path); nothing was written",

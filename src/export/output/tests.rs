@@ -1,4 +1,5 @@
 use super::*;
+use crate::export::set::persist_all;
 use serde_json::json;
 
 #[test]
