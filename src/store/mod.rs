@@ -58,7 +58,7 @@ pub use open_pg::shown;
 use open_pg::{url_of, Access};
 pub use open_read::sibling;
 
-pub use apply::{derived_origin, Batch, BATCH_BUSY_TIMEOUT, PROVISIONAL};
+pub use apply::{derived_origin, Batch, BATCH_BUSY_TIMEOUT, ORIGINS_PER_QUERY, PROVISIONAL};
 pub use clock::{file_stamp, new_origin, now, parse_rfc3339, rfc3339};
 pub use error::StoreError;
 pub use guard::Clock;
