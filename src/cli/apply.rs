@@ -176,8 +176,8 @@ fn report_refused(shown: &str, mut refused: Vec<(usize, String)>, total: usize) 
     ExitCode::from(1)
 }
 
-/// The decisions file, read a line at a time (standard input copied to a temporary file
-/// first, removed when done, so that it can be read again).
+/// The decisions file, read a line at a time (standard input or a pipe copied to a temporary
+/// file first, removed when done, so that it can be read again).
 struct Source {
     path: PathBuf,
     shown: String,
@@ -186,15 +186,21 @@ struct Source {
 
 impl Source {
     fn open(path: &Path, shown: &str) -> anyhow::Result<Self> {
-        if path != Path::new("-") {
-            std::fs::File::open(path)
+        // A pipe (`-`, or a named one: `<(…)`) cannot be read twice: it is copied.
+        let mut input: Box<dyn io::Read> = if path == Path::new("-") {
+            Box::new(io::stdin().lock())
+        } else {
+            let f = std::fs::File::open(path)
                 .with_context(|| format!("{shown}: cannot read the decisions"))?;
-            return Ok(Self {
-                path: path.to_path_buf(),
-                shown: shown.to_owned(),
-                temporary: false,
-            });
-        }
+            if f.metadata().is_ok_and(|m| m.is_file()) {
+                return Ok(Self {
+                    path: path.to_path_buf(),
+                    shown: shown.to_owned(),
+                    temporary: false,
+                });
+            }
+            Box::new(f)
+        };
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.subsec_nanos());
@@ -216,7 +222,7 @@ impl Source {
             shown: shown.to_owned(),
             temporary: true,
         };
-        io::copy(&mut io::stdin().lock(), &mut out)
+        io::copy(&mut input, &mut out)
             .and_then(|_| out.flush())
             .with_context(|| format!("{shown}: cannot copy to {}", source.path.display()))?;
         Ok(source)

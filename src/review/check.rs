@@ -523,6 +523,10 @@ fn check_meta(mine: &(impl ReviewerLog + ?Sized), d: &mut Decision) -> Result<()
 pub trait ReviewerLog {
     /// How many decisions.
     fn len(&self) -> usize;
+    /// No decision.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
     /// Decision `i` (`i < len`).
     fn at(&self, i: usize) -> &Decision;
 }

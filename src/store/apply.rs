@@ -44,6 +44,9 @@ pub const ORIGINS_PER_QUERY: usize = 500;
 /// Rows a PostgreSQL batch inserts in one statement (32 values each).
 const ROWS_PER_INSERT: usize = 200;
 
+/// The last id saved on each record, by dataset and record id.
+type LastIds = HashMap<(String, String), i64>;
+
 /// What a checked batch saves.
 #[derive(Debug, Default)]
 pub struct Batch {
@@ -114,11 +117,8 @@ impl Store {
     /// and the first row's origin. SQLite: one prepared statement a row (in process, no round
     /// trip); PostgreSQL: the ids taken from the sequence at once, then [`ROWS_PER_INSERT`]
     /// rows a statement.
-    fn insert_batch(
-        &self,
-        rows: Vec<(Decision, String)>,
-    ) -> Result<(HashMap<(String, String), i64>, String), StoreError> {
-        let mut last: HashMap<(String, String), i64> = HashMap::new();
+    fn insert_batch(&self, rows: Vec<(Decision, String)>) -> Result<(LastIds, String), StoreError> {
+        let mut last: LastIds = HashMap::new();
         let mut saved_ids: HashMap<i64, i64> = HashMap::new();
         let first_origin = rows.first().map(|(_, o)| o.clone()).unwrap_or_default();
         let mut ids = match self.conn {

@@ -168,3 +168,75 @@ fn decisions_from_standard_input_are_saved_and_leave_no_copy() {
         "the copy is removed"
     );
 }
+
+/// A named pipe (`--decisions <(…)`) is read once too: when another process saves between the
+/// check and the save, the file is checked again from the copy (the pipe itself is empty by
+/// then, and opening it again would wait for a writer forever), and its lines are saved.
+#[test]
+fn a_named_pipe_is_read_again_from_its_copy_when_the_log_moved() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let (dataset, hash) = started(dir.path());
+    let fifo = dir.path().join("d.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    let lines = format!(
+        "{}\n{}\n",
+        json!({"record_id": RECORD, "action": "note", "note": "pipe ’°"}),
+        json!({"record_id": RECORD, "action": "accept", "span_key": "gold:0"})
+    );
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::write(&fifo, lines).expect("write the pipe"))
+    };
+    let db = dir.path().join("db.sqlite");
+    let other = Store::open(&db).expect("open");
+    let mut apply = None;
+    other
+        .append_batch(|_| {
+            let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("spanreview"))
+                .arg("apply")
+                .arg(fixture("review/records.jsonl"))
+                .arg("--decisions")
+                .arg(&fifo)
+                .arg("--db")
+                .arg(&db)
+                .args(["--reviewer", "ana"])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("spawn");
+            apply = Some(child);
+            std::thread::sleep(Duration::from_millis(1500));
+            // Another reviewer's note: the log moves, the file's lines stay valid.
+            let mut note = Decision::about(&dataset, "bo", RECORD, &hash, ActionKind::Note);
+            note.note = Some("bo 東京".into());
+            note.id = PROVISIONAL;
+            Ok::<_, ()>(Batch {
+                rows: vec![(note, "other-screen-note".to_owned())],
+                ..Batch::default()
+            })
+        })
+        .expect("saved")
+        .expect("planned");
+    writer.join().expect("writer");
+    let mut child = apply.expect("started");
+    let started = std::time::Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("apply still running after 60 s (reading the pipe again?)");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().expect("ran");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && said.contains("2 decisions saved"),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(other.decisions(None).expect("log").len(), 4);
+}

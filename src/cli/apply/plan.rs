@@ -139,6 +139,9 @@ impl ReviewerLog for Mine<'_> {
     }
 }
 
+/// A line with its origin, or why it is refused.
+type Originated = Result<(Line, String), String>;
+
 /// The state of one apply while its lines are checked.
 pub struct Planner<'a> {
     dataset: &'a Dataset,
@@ -285,7 +288,7 @@ impl<'a> Planner<'a> {
         let pending = std::mem::take(&mut self.pending);
         // Each line's origin first (in file order: a repeated line's is numbered by the copies
         // before it), then the ones not met in the file yet looked up at once.
-        let lines: Vec<(usize, Result<(Line, String), String>)> = pending
+        let lines: Vec<(usize, Originated)> = pending
             .into_iter()
             .map(|(n, parsed)| (n, parsed.and_then(|l| self.origin(&l).map(|o| (l, o)))))
             .collect();

@@ -28,9 +28,12 @@ fn seen(r: &RecordReview) -> impl PartialEq + std::fmt::Debug + '_ {
     )
 }
 
+/// A decision to push, made from the record and the log so far.
+type Step<'a> = &'a dyn Fn(&Record, &[Decision]) -> Decision;
+
 /// Push each decision `f` makes (given the log so far) and compare the live replay with the
 /// replay of the whole log after each; returns how many times the live replay read the log.
-fn follow(steps: &[&dyn Fn(&Record, &[Decision]) -> Decision]) -> usize {
+fn follow(steps: &[Step<'_>]) -> usize {
     let rec = record();
     let hash = rec.content_hash();
     let mut log: Vec<Decision> = Vec::new();
