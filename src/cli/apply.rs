@@ -2,9 +2,13 @@
 //! prints) to the log, each checked as the review screen checks a key
 //! ([`crate::review::check`]), all or none.
 //!
-//! The lines are read and parsed first; the check then runs under the database's write lock,
-//! against the log as it is then (other reviewers may be saving), and the decisions are saved in
-//! that same transaction with each record's new state. A line carrying an `origin` that the
+//! The file is read a line at a time and checked without the write lock, against the log as it
+//! stands (other reviewers keep saving meanwhile: a screen's save never waits for the check);
+//! what is kept meanwhile is the decisions to save, not the lines or the records
+//! ([`plan::Planner`]). The save then takes the write lock: when the log has not moved since
+//! the check ([`Store::log_mark`]), the checked decisions are saved; else the file is read and
+//! checked again under the lock first. Either way they are saved in one transaction with each
+//! record's new state, all or none. A line carrying an `origin` that the
 //! database already holds is skipped (applying a file twice adds nothing); a line without one
 //! gets one derived from what it says ([`crate::store::derived_origin`]), so such a file applied
 //! twice, or regenerated with the same lines, adds nothing either, while a copy of a line later
@@ -73,53 +77,82 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         args.decisions.display().to_string()
     };
-    let (lines, mut refused) = read_lines(&args.decisions, &shown)?;
-    let total = lines.len() + refused.len();
-    // A line that is no decision saves nothing of the file; the others are still checked, to
-    // report every refused line at once.
-    let check_only = args.dry_run || !refused.is_empty();
+    // Read twice at most (again under the write lock when the log moved meanwhile): standard
+    // input is copied to a temporary file first.
+    let source = Source::open(&args.decisions, &shown)?;
     let db = args.db.db_path();
     // A database not there yet is made only to save into: until every line passed the check
     // (against its empty log, in memory), no file or folder is made.
     let fresh = !db.exists() && !crate::store::is_url(&db.to_string_lossy());
-    if fresh && !check_only {
-        let mut trial = Planner::new(&dataset, &name, args.reviewer.as_deref(), true)?;
-        trial.read_records(&lines);
-        match Store::open_in_memory()?.append_batch(|s| trial.plan(s, &lines))? {
-            Ok(_) => {}
-            Err(plan::Refused::Lines(r)) => return Ok(report_refused(&shown, r, total)),
-            Err(plan::Refused::Store(e)) => return Err(e.into()),
-        }
-    }
-    let store = if fresh && check_only {
+    let checked_on = if fresh {
         Store::open_in_memory()?
     } else {
-        Store::open(&db)?
+        let s = Store::open(&db)?;
+        super::db_args::tell_set_aside(&s);
+        s
     };
-    super::db_args::tell_set_aside(&store);
+    let reviewer = args.reviewer.as_deref();
+    // The check, without the write lock (other reviewers keep saving): against the log as it
+    // stands at `mark`.
+    let mark = checked_on.log_mark()?;
+    let mut planner = Planner::new(&dataset, &name, reviewer, args.dry_run)?;
+    let total = source.each(|n, line| planner.feed(&checked_on, n, line))?;
+    let (batch, mut present) = match planner.finish(&checked_on) {
+        Ok(b) => b,
+        Err(plan::Refused::Lines(r)) => return Ok(report_refused(&shown, r, total)),
+        Err(plan::Refused::Store(e)) => return Err(e.into()),
+        Err(plan::Refused::Other(e)) => return Err(e),
+    };
+    let planned = batch.rows.len();
+    if args.dry_run {
+        let message = format!(
+            "{shown}: {total} lines checked: {planned} would be saved, {present} already in the \
+             database (dry run: nothing saved)"
+        );
+        return super::write_stdout(
+            format!("{}\n", crate::model::escape::line(&message)).as_bytes(),
+        );
+    }
+    let store = if fresh {
+        drop(checked_on);
+        let s = Store::open(&db)?;
+        super::db_args::tell_set_aside(&s);
+        s
+    } else {
+        checked_on
+    };
     let asked = Instant::now();
     let mut took = asked;
-    let mut planner = Planner::new(&dataset, &name, args.reviewer.as_deref(), check_only)?;
-    planner.read_records(&lines);
+    // The save, under the write lock: the batch as checked when the log has not moved since,
+    // else every line checked again now (another process saved meanwhile).
     let result = store.append_batch(|s| {
         took = Instant::now();
-        planner.plan(s, &lines)
+        if s.log_mark()? == mark {
+            return Ok(batch);
+        }
+        drop(batch);
+        let mut again = Planner::new(&dataset, &name, reviewer, false)
+            .map_err(|e| plan::Refused::Other(e.into()))?;
+        source
+            .each(|n, line| again.feed(s, n, line))
+            .map_err(plan::Refused::Other)?;
+        let (batch, skipped) = again.finish(s)?;
+        present = skipped;
+        Ok(batch)
     })?;
     let done = Instant::now();
-    let outcome = match result {
+    let saved = match result {
         Ok(saved) => saved,
-        Err(plan::Refused::Lines(mut r)) => {
-            refused.append(&mut r);
-            Vec::new()
-        }
+        Err(plan::Refused::Lines(r)) => return Ok(report_refused(&shown, r, total)),
         Err(plan::Refused::Store(e)) => return Err(e.into()),
+        Err(plan::Refused::Other(e)) => return Err(e),
     };
     if let Some(path) = &args.timings {
         let line = format!(
             "{:.3}\t{:.3}\t{}\n",
             (took - asked).as_secs_f64() * 1e3,
             (done - took).as_secs_f64() * 1e3,
-            outcome.len()
+            saved
         );
         std::fs::OpenOptions::new()
             .create(true)
@@ -128,22 +161,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .and_then(|mut f| f.write_all(line.as_bytes()))
             .with_context(|| format!("writing the timings to {}", path.display()))?;
     }
-    if !refused.is_empty() {
-        return Ok(report_refused(&shown, refused, total));
-    }
-    let present = planner.present();
-    let message = if args.dry_run {
-        format!(
-            "{shown}: {total} lines checked: {} would be saved, {present} already in the \
-             database (dry run: nothing saved)",
-            planner.planned()
-        )
-    } else {
-        format!(
-            "{shown}: {} decisions saved, {present} already in the database",
-            outcome.len()
-        )
-    };
+    let message = format!("{shown}: {saved} decisions saved, {present} already in the database");
     super::write_stdout(format!("{}\n", crate::model::escape::line(&message)).as_bytes())
 }
 
@@ -161,30 +179,99 @@ fn report_refused(shown: &str, mut refused: Vec<(usize, String)>, total: usize) 
     ExitCode::from(1)
 }
 
-/// Lines by number: the parsed ones, and the refused ones with why.
-type Parsed = (Vec<(usize, Line)>, Vec<(usize, String)>);
+/// The decisions file, read a line at a time (standard input or a pipe copied to a temporary
+/// file first, removed when done, so that it can be read again).
+struct Source {
+    path: PathBuf,
+    shown: String,
+    temporary: bool,
+}
 
-/// The non-blank lines of `path` (`-`: stdin), parsed, with their line numbers; and the lines
-/// that are not a decision, with why.
-fn read_lines(path: &Path, shown: &str) -> anyhow::Result<Parsed> {
-    let reader: Box<dyn BufRead> = if path == Path::new("-") {
-        Box::new(io::stdin().lock())
-    } else {
-        let f = std::fs::File::open(path)
+impl Source {
+    fn open(path: &Path, shown: &str) -> anyhow::Result<Self> {
+        // A pipe (`-`, or a named one: `<(…)`) cannot be read twice: it is copied.
+        let mut input: Box<dyn io::Read> = if path == Path::new("-") {
+            Box::new(io::stdin().lock())
+        } else {
+            let f = std::fs::File::open(path)
+                .with_context(|| format!("{shown}: cannot read the decisions"))?;
+            if f.metadata().is_ok_and(|m| m.is_file()) {
+                return Ok(Self {
+                    path: path.to_path_buf(),
+                    shown: shown.to_owned(),
+                    temporary: false,
+                });
+            }
+            Box::new(f)
+        };
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let copy = std::env::temp_dir().join(format!(
+            "spanreview-apply-{}-{nanos}.jsonl",
+            std::process::id()
+        ));
+        let mut out = {
+            use std::os::unix::fs::OpenOptionsExt;
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(&copy)
+                .with_context(|| format!("{shown}: cannot copy to {}", copy.display()))?
+        };
+        let source = Self {
+            path: copy,
+            shown: shown.to_owned(),
+            temporary: true,
+        };
+        io::copy(&mut input, &mut out)
+            .and_then(|_| out.flush())
+            .with_context(|| format!("{shown}: cannot copy to {}", source.path.display()))?;
+        Ok(source)
+    }
+
+    /// Call `f` with each non-blank line's number and its decision (or why it is none);
+    /// returns how many non-blank lines there were.
+    fn each(
+        &self,
+        mut f: impl FnMut(usize, Result<Line, String>) -> Result<(), crate::store::StoreError>,
+    ) -> anyhow::Result<usize> {
+        let shown = &self.shown;
+        let file = std::fs::File::open(&self.path)
             .with_context(|| format!("{shown}: cannot read the decisions"))?;
-        Box::new(io::BufReader::new(f))
-    };
-    let mut lines = Vec::new();
-    let mut refused = Vec::new();
-    for (i, text) in reader.lines().enumerate() {
-        let text = text.with_context(|| format!("{shown}:{}: cannot read the line", i + 1))?;
-        if text.trim().is_empty() {
-            continue;
+        let mut reader = io::BufReader::with_capacity(1 << 16, file);
+        let mut buf = Vec::new();
+        let (mut n, mut total) = (0, 0);
+        loop {
+            buf.clear();
+            let read = reader
+                .read_until(b'\n', &mut buf)
+                .with_context(|| format!("{shown}:{}: cannot read the line", n + 1))?;
+            if read == 0 {
+                break;
+            }
+            n += 1;
+            let text = std::str::from_utf8(&buf)
+                .with_context(|| format!("{shown}:{n}: cannot read the line"))?;
+            let text = text.strip_suffix('\n').unwrap_or(text);
+            let text = text.strip_suffix('\r').unwrap_or(text);
+            if text.trim().is_empty() {
+                continue;
+            }
+            total += 1;
+            let line =
+                serde_json::from_str::<Line>(text).map_err(|e| format!("not a decision: {e}"));
+            f(n, line)?;
         }
-        match serde_json::from_str::<Line>(&text) {
-            Ok(l) => lines.push((i + 1, l)),
-            Err(e) => refused.push((i + 1, format!("not a decision: {e}"))),
+        Ok(total)
+    }
+}
+
+impl Drop for Source {
+    fn drop(&mut self) {
+        if self.temporary {
+            let _ = std::fs::remove_file(&self.path);
         }
     }
-    Ok((lines, refused))
 }

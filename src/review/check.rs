@@ -13,8 +13,8 @@
 use thiserror::Error;
 
 use super::decision::{
-    kept_text, redo_target, replay, undo_target, ActionKind, Decision, OutcomeKind, RecordReview,
-    SpanKey, SpanStatus, SpanValue, OTHER_REASON,
+    kept_text, redo_target_of, replay, undo_target_of, ActionKind, Decision, OutcomeKind,
+    RecordReview, SpanKey, SpanStatus, SpanValue, OTHER_REASON,
 };
 use crate::model::span::{range_problem, RangeProblem};
 use crate::model::{Record, CLEAN};
@@ -190,12 +190,33 @@ pub fn check(
     mine: &[Decision],
     d: &Decision,
 ) -> Result<Decision, Refusal> {
-    let now = record.content_hash();
+    check_with(
+        &record.content_hash(),
+        record,
+        || replay(record, log),
+        mine,
+        d,
+    )
+}
+
+/// [`check`] with the record's content hash (`now`) known, and its state (the replay of its
+/// log) from `review`, asked only by the actions that look at the record's spans or type (an
+/// `apply` keeps each record's replay as its lines join: [`super::decision::LiveReplay`]).
+///
+/// # Errors
+/// The [`Refusal`].
+pub fn check_with(
+    now: &str,
+    record: &Record,
+    review: impl FnOnce() -> RecordReview,
+    mine: &(impl ReviewerLog + ?Sized),
+    d: &Decision,
+) -> Result<Decision, Refusal> {
     if d.record_hash != now {
         return Err(Refusal::Stale {
             record: record.id.clone(),
             given: d.record_hash.clone(),
-            now,
+            now: now.to_owned(),
         });
     }
     let action = d.action.name();
@@ -206,8 +227,6 @@ pub fn check(
         });
     }
     let mut out = d.clone();
-    // The record's state now, replayed only for the actions that look at its spans.
-    let review = || replay(record, log);
     match d.action {
         ActionKind::Accept
         | ActionKind::Drop
@@ -446,7 +465,7 @@ pub fn twin(review: &RecordReview, v: &SpanValue) -> Option<usize> {
 /// An undo reverts, and a redo restores, what the screen's key would: the reviewer's latest
 /// decision in force (redo: most recently undone), auto-accepts of other records skipped, on
 /// the same record and dataset.
-fn check_meta(mine: &[Decision], d: &mut Decision) -> Result<(), Refusal> {
+fn check_meta(mine: &(impl ReviewerLog + ?Sized), d: &mut Decision) -> Result<(), Refusal> {
     let action = d.action.name();
     let Some(target) = d.target else {
         return Err(Refusal::Missing {
@@ -464,15 +483,9 @@ fn check_meta(mine: &[Decision], d: &mut Decision) -> Result<(), Refusal> {
             && x.dataset == d.dataset
             && (!x.auto || x.record_id == d.record_id)
     };
-    // Copied only when something is left out (a long log is checked once per undo).
-    let filtered: Vec<Decision>;
-    let log: &[Decision] = if mine.iter().all(counts) {
-        mine
-    } else {
-        filtered = mine.iter().filter(|x| counts(x)).cloned().collect();
-        &filtered
-    };
-    let Some(td) = log.iter().find(|x| x.id == target) else {
+    // Only as far back as the target and the undo or redo walk: an undo at the end of a
+    // reviewer's long log (an `apply` of many lines) costs the rows near its end.
+    let Some(td) = by_id(mine, target).filter(|x| counts(x)) else {
         return Err(err(format!(
             "it is not a decision of {} on dataset {:?} (in the database or earlier in the file)",
             d.reviewer, d.dataset
@@ -484,10 +497,14 @@ fn check_meta(mine: &[Decision], d: &mut Decision) -> Result<(), Refusal> {
             td.record_id, d.record_id
         )));
     }
+    let newest_first = (0..mine.len())
+        .rev()
+        .map(|i| mine.at(i))
+        .filter(|x| counts(x));
     let want = if d.action == ActionKind::Undo {
-        undo_target(log)
+        undo_target_of(newest_first)
     } else {
-        redo_target(log)
+        redo_target_of(newest_first)
     };
     if want != Some(target) {
         return Err(err(match want {
@@ -499,6 +516,46 @@ fn check_meta(mine: &[Decision], d: &mut Decision) -> Result<(), Refusal> {
         d.span_key.clone_from(&td.span_key);
     }
     Ok(())
+}
+
+/// A reviewer's log on a dataset, in id order, as undo and redo walk it (a slice, or an
+/// `apply`'s rows from the database followed by those of its file).
+pub trait ReviewerLog {
+    /// How many decisions.
+    fn len(&self) -> usize;
+    /// No decision.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Decision `i` (`i < len`).
+    fn at(&self, i: usize) -> &Decision;
+}
+
+impl ReviewerLog for [Decision] {
+    fn len(&self) -> usize {
+        <[Decision]>::len(self)
+    }
+    fn at(&self, i: usize) -> &Decision {
+        &self[i]
+    }
+}
+
+/// The decision with id `id` in `log` (id order: found by bisection; a log out of order is
+/// searched through).
+fn by_id(log: &(impl ReviewerLog + ?Sized), id: i64) -> Option<&Decision> {
+    let (mut lo, mut hi) = (0, log.len());
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if log.at(mid).id < id {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    if lo < log.len() && log.at(lo).id == id {
+        return Some(log.at(lo));
+    }
+    (0..log.len()).map(|i| log.at(i)).find(|x| x.id == id)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::{Record, Span, CLEAN};
 
 mod flags;
+mod live;
 mod overrides;
 mod record_outcome;
 mod replay;
@@ -17,9 +18,13 @@ mod resolved;
 mod review_span;
 mod values;
 
+pub use live::LiveReplay;
 pub use overrides::overridden;
 pub use record_outcome::{kept_text, OutcomeKind, RecordOutcome, OTHER_REASON};
-pub use replay::{active_ids, redo_target, replay, replay_seen, undo_target, InForce, BLIND_GROUP};
+pub use replay::{
+    active_ids, redo_target, redo_target_of, replay, replay_seen, undo_target, undo_target_of,
+    InForce, BLIND_GROUP,
+};
 pub use resolved::{in_resolution, resolution_decisions, Settling};
 pub use review_span::{ReviewSpan, SpanStatus};
 pub use values::{SpanKey, SpanValue, Unit};

@@ -213,7 +213,7 @@ impl Store {
 
     /// The id an undo or redo (`action`) of decision `t` is saved with: `t` when it is in the
     /// log, the id a provisional `t` was saved with (`saved_ids`).
-    fn saved_target(
+    pub(super) fn saved_target(
         &self,
         t: i64,
         saved_ids: &HashMap<i64, i64>,

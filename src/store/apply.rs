@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
-use super::engine::{vals, Conn};
+use super::engine::{vals, Conn, Value};
+use super::row;
 use super::{RecordState, Store, StoreError};
 use crate::review::decision::Decision;
 
@@ -36,6 +37,16 @@ pub fn derived_origin(canonical: &[u8]) -> String {
     out
 }
 
+/// Origins looked up in one query by [`Store::ids_with_origins`] (SQLite allows 32,766
+/// parameters, PostgreSQL 65,535).
+pub const ORIGINS_PER_QUERY: usize = 500;
+
+/// Rows a PostgreSQL batch inserts in one statement (32 values each).
+const ROWS_PER_INSERT: usize = 200;
+
+/// The last id saved on each record, by dataset and record id.
+type LastIds = HashMap<(String, String), i64>;
+
 /// What a checked batch saves.
 #[derive(Debug, Default)]
 pub struct Batch {
@@ -52,14 +63,14 @@ impl Store {
     /// Take the write lock (waiting up to [`BATCH_BUSY_TIMEOUT`]), let `plan` read the log and
     /// return what to save (or why not), and save it: the rows with their origins (provisional
     /// targets mapped to the saved ids) and the record states, committed before returning.
-    /// Returns the decisions as saved (none for a dry run or a refused plan).
+    /// Returns how many decisions were saved (none for a dry run or a refused plan).
     ///
     /// # Errors
     /// The database is busy beyond the timeout, cannot be read or written. Nothing is saved.
     pub fn append_batch<E>(
         &self,
         plan: impl FnOnce(&Self) -> Result<Batch, E>,
-    ) -> Result<Result<Vec<Decision>, E>, StoreError> {
+    ) -> Result<Result<usize, E>, StoreError> {
         self.lock_wait(Some(BATCH_BUSY_TIMEOUT))?;
         let r = self.append_batch_locked(plan);
         // Restored after the transaction ended, also when it failed. Not restored is no error:
@@ -74,7 +85,7 @@ impl Store {
     fn append_batch_locked<E>(
         &self,
         plan: impl FnOnce(&Self) -> Result<Batch, E>,
-    ) -> Result<Result<Vec<Decision>, E>, StoreError> {
+    ) -> Result<Result<usize, E>, StoreError> {
         let tx = self.begin()?;
         let batch = match plan(self) {
             Ok(b) => b,
@@ -84,16 +95,13 @@ impl Store {
             self.check(d)?;
         }
         if batch.dry_run {
-            return Ok(Ok(Vec::new()));
+            return Ok(Ok(0));
         }
-        let (saved, first) = self.insert_with_origins(&tx, &batch.rows)?;
+        let saved = batch.rows.len();
+        let (last, first) = self.insert_batch(batch.rows)?;
         // Each record's state goes with the last decision saved on it.
-        let last: HashMap<(&str, &str), i64> = saved
-            .iter()
-            .map(|s| ((s.dataset.as_str(), s.record_id.as_str()), s.id))
-            .collect();
         for (ds, rec, st) in &batch.states {
-            let id = last.get(&(ds.as_str(), rec.as_str())).copied();
+            let id = last.get(&(ds.clone(), rec.clone())).copied();
             self.write_state(&tx, ds, rec, id, st)?;
         }
         // A batch is not kept in memory for a rescue (see `rescue.rs`).
@@ -101,6 +109,125 @@ impl Store {
         // A COMMIT whose reply was lost is checked by the first row's origin (see `mod.rs`).
         self.commit_checked(tx, &first, "committing the decisions")?;
         Ok(Ok(saved))
+    }
+
+    /// Insert a batch's `rows` (in the open transaction), none copied or kept (a batch is not
+    /// in the rescue journal): time set to now when empty, provisional targets mapped to the
+    /// ids their rows got. Returns the last id saved on each record (by dataset and record id)
+    /// and the first row's origin. SQLite: one prepared statement a row (in process, no round
+    /// trip); PostgreSQL: the ids taken from the sequence at once, then [`ROWS_PER_INSERT`]
+    /// rows a statement.
+    fn insert_batch(&self, rows: Vec<(Decision, String)>) -> Result<(LastIds, String), StoreError> {
+        let mut last: LastIds = HashMap::new();
+        let mut saved_ids: HashMap<i64, i64> = HashMap::new();
+        let first_origin = rows.first().map(|(_, o)| o.clone()).unwrap_or_default();
+        let mut ids = match self.conn {
+            Conn::Pg(_) => self.next_ids(rows.len())?.into_iter(),
+            Conn::Sqlite(_) => Vec::new().into_iter(),
+        };
+        let now = self.now_rfc3339();
+        let mut chunk: Vec<(i64, Decision, String)> = Vec::with_capacity(ROWS_PER_INSERT);
+        for (mut d, origin) in rows {
+            if d.time.is_empty() {
+                d.time.clone_from(&now);
+            }
+            if let Some(t) = d.target {
+                d.target = Some(self.saved_target(t, &saved_ids, d.action)?);
+            }
+            let id = match ids.next() {
+                Some(id) => id,
+                None => row::insert(&self.conn, &d, &origin)
+                    .map_err(|e| self.err(format!("saving a {} decision", d.action.name()), e))?,
+            };
+            if d.id >= PROVISIONAL {
+                saved_ids.insert(d.id, id);
+            }
+            last.insert((d.dataset.clone(), d.record_id.clone()), id);
+            if matches!(self.conn, Conn::Pg(_)) {
+                chunk.push((id, d, origin));
+                if chunk.len() == ROWS_PER_INSERT {
+                    self.insert_chunk(&mut chunk)?;
+                }
+            }
+        }
+        self.insert_chunk(&mut chunk)?;
+        Ok((last, first_origin))
+    }
+
+    /// Insert `chunk` (each row with the id it is saved with) in one statement, and empty it.
+    fn insert_chunk(&self, chunk: &mut Vec<(i64, Decision, String)>) -> Result<(), StoreError> {
+        if chunk.is_empty() {
+            return Ok(());
+        }
+        let rows: Vec<(i64, &Decision, &str)> = chunk
+            .iter()
+            .map(|(id, d, o)| (*id, d, o.as_str()))
+            .collect();
+        row::insert_with_ids(&self.conn, &rows).map_err(|e| self.err("saving the decisions", e))?;
+        chunk.clear();
+        Ok(())
+    }
+
+    /// `n` new decision ids from the table's sequence (PostgreSQL), ascending: under the write
+    /// lock, so every later row gets a higher one.
+    fn next_ids(&self, n: usize) -> Result<Vec<i64>, StoreError> {
+        let rows = self
+            .conn
+            .query(
+                "SELECT nextval(pg_get_serial_sequence('decision', 'id')) \
+                 FROM generate_series(1, ?1::bigint)",
+                &vals![i64::try_from(n).unwrap_or(i64::MAX)],
+            )
+            .map_err(|e| self.err("taking ids for the decisions", e))?;
+        let mut ids = rows
+            .iter()
+            .map(|r| r.get(0))
+            .collect::<Result<Vec<i64>, _>>()
+            .map_err(|e| self.err("taking ids for the decisions", e))?;
+        ids.sort_unstable();
+        Ok(ids)
+    }
+
+    /// The ids of the decisions with these origins, by origin (those the log holds): one
+    /// query for a chunk of lines, not one a line (a round trip each on PostgreSQL).
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub fn ids_with_origins(&self, origins: &[&str]) -> Result<HashMap<String, i64>, StoreError> {
+        let mut found = HashMap::new();
+        for chunk in origins.chunks(ORIGINS_PER_QUERY) {
+            let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("?{i}")).collect();
+            let sql = format!(
+                "SELECT origin, id FROM decision WHERE origin IN ({})",
+                marks.join(", ")
+            );
+            let params: Vec<Value> = chunk.iter().map(|o| Value::Text((*o).to_owned())).collect();
+            let rows = self
+                .conn
+                .query(&sql, &params)
+                .map_err(|e| self.err("looking up the origins of the lines", e))?;
+            for r in rows {
+                let pair: Result<(String, i64), _> = r.get(0).and_then(|o| Ok((o, r.get(1)?)));
+                let (o, id) =
+                    pair.map_err(|e| self.err("looking up the origins of the lines", e))?;
+                found.insert(o, id);
+            }
+        }
+        Ok(found)
+    }
+
+    /// Where the log stands: its highest id and its number of rows. The log only grows (rows
+    /// are never changed or deleted) and ids are given under the write lock, so a log with the
+    /// same mark as before holds the same decisions: `apply` checks its file against the log
+    /// without the write lock, then saves under it if the mark has not moved.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub fn log_mark(&self) -> Result<(Option<i64>, i64), StoreError> {
+        self.conn
+            .query_opt("SELECT MAX(id), COUNT(*) FROM decision", &[])
+            .and_then(|r| r.map_or(Ok((None, 0)), |r| Ok((r.get(0)?, r.get(1)?))))
+            .map_err(|e| self.err("reading where the decision log stands", e))
     }
 
     /// Wait at most `wait` for the write lock on this connection from now on (the review
@@ -221,6 +348,38 @@ mod tests {
         });
     }
 
+    /// The mark moves with every decision another connection saves, and only then (what lets
+    /// `apply` save what it checked without the lock); origins are found in one query, those
+    /// the log lacks left out.
+    #[test]
+    fn the_log_mark_moves_when_a_decision_is_saved_and_origins_are_found_at_once() {
+        use crate::review::decision::ActionKind;
+        for store in stores() {
+            let empty = store.log_mark().expect("mark");
+            assert_eq!(empty, (None, 0));
+            assert_eq!(store.log_mark().expect("mark"), empty, "nothing written");
+            let mut d = Decision::about("ds", "ana", "東京 👋", "h", ActionKind::Note);
+            d.note = Some("’°".into());
+            let saved = store.append(&d, None).expect("append");
+            let one = store.log_mark().expect("mark");
+            assert_eq!(one, (Some(saved.id), 1));
+            store.append(&d, None).expect("append");
+            assert_ne!(store.log_mark().expect("mark"), one);
+            let origins: Vec<(Decision, String)> =
+                store.decisions_with_origin(None, None).expect("log");
+            let asked: Vec<&str> = origins
+                .iter()
+                .map(|(_, o)| o.as_str())
+                .chain(["content:not-there"])
+                .collect();
+            let found = store.ids_with_origins(&asked).expect("found");
+            assert_eq!(found.len(), 2);
+            for (d, o) in &origins {
+                assert_eq!(found.get(o), Some(&d.id));
+            }
+        }
+    }
+
     /// PostgreSQL: a batch whose COMMIT went through but whose reply was lost is saved, and
     /// said so (a retry of the file would then skip it by its origins).
     #[test]
@@ -253,11 +412,13 @@ mod tests {
             })
             .expect("committed before the reply was lost: saved")
             .expect("planned");
-        assert_eq!(saved.len(), 2);
-        assert_eq!(store.decisions(None).expect("log"), saved);
+        assert_eq!(saved, 2);
+        let log = store.decisions(None).expect("log");
+        let notes: Vec<_> = log.iter().map(|d| d.note.as_deref()).collect();
+        assert_eq!(notes, [Some("’°"), Some("東京")]);
         assert_eq!(
             store.id_with_origin("origin-1").expect("q"),
-            Some(saved[1].id)
+            Some(log[1].id)
         );
     }
 }

@@ -60,7 +60,7 @@ pub use files::sibling;
 pub use open_pg::{no_decisions, shown};
 use open_pg::{url_of, Access};
 
-pub use apply::{derived_origin, Batch, BATCH_BUSY_TIMEOUT, PROVISIONAL};
+pub use apply::{derived_origin, Batch, BATCH_BUSY_TIMEOUT, ORIGINS_PER_QUERY, PROVISIONAL};
 pub use clock::{file_stamp, new_origin, now, parse_rfc3339, rfc3339};
 pub use error::StoreError;
 pub use guard::Clock;

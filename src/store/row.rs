@@ -1,6 +1,6 @@
 //! A [`Decision`] as a row of the `decision` table, and back.
 
-use super::engine::{vals, Conn, DbError, Row};
+use super::engine::{vals, Conn, DbError, Row, Value};
 use crate::review::decision::{ActionKind, Decision, OutcomeKind, SpanValue, Unit};
 
 /// The columns [`read`] expects, in order.
@@ -11,8 +11,66 @@ pub const COLUMNS: &str = "id, reviewer, time, dataset, record_id, record_hash, 
      group_id, cluster_start, cluster_end, claim, flag_on, record_type, auto, \
      record_units";
 
+/// The columns [`values`] gives, in order (all but `id`).
+const INSERTED: &str = "origin, reviewer, time, dataset, record_id, record_hash, action, \
+     span_key, start_before, end_before, label_before, category_before, subcategory_before, \
+     start_after, end_after, label_after, category_after, subcategory_after, reason, note, \
+     target, upheld, dismissed, group_id, cluster_start, cluster_end, claim, flag_on, \
+     record_type, auto, record_units";
+
+/// How many values [`values`] gives.
+const N_INSERTED: usize = 31;
+
 /// Insert `d` (its `id` ignored) with the given origin; returns the new row id.
 pub(super) fn insert(conn: &Conn, d: &Decision, origin: &str) -> Result<i64, DbError> {
+    static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let sql = SQL.get_or_init(|| {
+        format!(
+            "INSERT INTO decision ({INSERTED}) VALUES ({}) RETURNING id",
+            marks(0, N_INSERTED)
+        )
+    });
+    let rows = conn.query(sql, &values(d, origin)?)?;
+    rows.first().map_or_else(
+        || {
+            Err(DbError::Decode {
+                column: 0,
+                message: "INSERT … RETURNING id gave no row".into(),
+            })
+        },
+        |r| r.get(0),
+    )
+}
+
+/// Insert `rows` (the id each is saved with, the decision, its origin) in one statement.
+pub(super) fn insert_with_ids(conn: &Conn, rows: &[(i64, &Decision, &str)]) -> Result<(), DbError> {
+    let mut params = Vec::with_capacity(rows.len() * (N_INSERTED + 1));
+    let mut groups = Vec::with_capacity(rows.len());
+    for (i, (id, d, origin)) in rows.iter().enumerate() {
+        params.push(Value::Int(*id));
+        params.extend(values(d, origin)?);
+        groups.push(format!("({})", marks(i * (N_INSERTED + 1), N_INSERTED + 1)));
+    }
+    conn.execute(
+        &format!(
+            "INSERT INTO decision (id, {INSERTED}) VALUES {}",
+            groups.join(", ")
+        ),
+        &params,
+    )?;
+    Ok(())
+}
+
+/// `?{from + 1}, …, ?{from + n}`.
+fn marks(from: usize, n: usize) -> String {
+    (from + 1..=from + n)
+        .map(|i| format!("?{i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The values of [`INSERTED`] for `d` with `origin`.
+fn values(d: &Decision, origin: &str) -> Result<Vec<Value>, DbError> {
     let b = d.before.as_ref();
     let a = d.after.as_ref();
     let upheld = json_list(&d.upheld)?;
@@ -27,57 +85,39 @@ pub(super) fn insert(conn: &Conn, d: &Decision, origin: &str) -> Result<i64, DbE
         .flag_on
         .or((d.action == ActionKind::Flag).then_some(true))
         .filter(|_| d.action == ActionKind::Flag);
-    let rows = conn.query(
-        "INSERT INTO decision (origin, reviewer, time, dataset, record_id, record_hash, action, \
-         span_key, start_before, end_before, label_before, category_before, subcategory_before, \
-         start_after, end_after, label_after, category_after, subcategory_after, reason, note, \
-         target, upheld, dismissed, group_id, cluster_start, cluster_end, claim, flag_on, \
-         record_type, auto, record_units) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, \
-         ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31) RETURNING id",
-        &vals![
-            origin,
-            d.reviewer,
-            d.time,
-            d.dataset,
-            d.record_id,
-            d.record_hash,
-            d.action.name(),
-            d.span_key,
-            b.map(|s| s.start),
-            b.map(|s| s.end),
-            b.map(|s| &s.label),
-            b.and_then(|s| s.category.as_ref()),
-            b.and_then(|s| s.subcategory.as_ref()),
-            a.map(|s| s.start),
-            a.map(|s| s.end),
-            a.map(|s| &s.label),
-            a.and_then(|s| s.category.as_ref()),
-            a.and_then(|s| s.subcategory.as_ref()),
-            d.reason,
-            d.note,
-            d.target,
-            upheld,
-            dismissed,
-            d.group,
-            cluster.map(|c| c.0),
-            cluster.map(|c| c.1),
-            claim,
-            flag_on,
-            d.record_type,
-            d.auto,
-            d.record_units,
-        ],
-    )?;
-    rows.first().map_or_else(
-        || {
-            Err(DbError::Decode {
-                column: 0,
-                message: "INSERT … RETURNING id gave no row".into(),
-            })
-        },
-        |r| r.get(0),
-    )
+    Ok(Vec::from(vals![
+        origin,
+        d.reviewer,
+        d.time,
+        d.dataset,
+        d.record_id,
+        d.record_hash,
+        d.action.name(),
+        d.span_key,
+        b.map(|s| s.start),
+        b.map(|s| s.end),
+        b.map(|s| &s.label),
+        b.and_then(|s| s.category.as_ref()),
+        b.and_then(|s| s.subcategory.as_ref()),
+        a.map(|s| s.start),
+        a.map(|s| s.end),
+        a.map(|s| &s.label),
+        a.and_then(|s| s.category.as_ref()),
+        a.and_then(|s| s.subcategory.as_ref()),
+        d.reason,
+        d.note,
+        d.target,
+        upheld,
+        dismissed,
+        d.group,
+        cluster.map(|c| c.0),
+        cluster.map(|c| c.1),
+        claim,
+        flag_on,
+        d.record_type,
+        d.auto,
+        d.record_units,
+    ]))
 }
 
 fn json_list(v: &[String]) -> Result<String, DbError> {

@@ -4,6 +4,7 @@ mod add_start;
 mod agreement;
 mod app_harness;
 mod apply;
+mod apply_stream;
 mod arb_labels;
 mod arbiter_team;
 mod arbitrate;

@@ -1,16 +1,24 @@
-//! Turning the parsed lines of a decisions file into a checked [`Batch`], under the write
-//! lock: each line completed from the flags and the records, checked against its record's log
-//! with the earlier lines of the file in it ([`check`]), and given a provisional id.
+//! Turning the lines of a decisions file, one at a time, into a checked [`Batch`]: each line
+//! completed from the flags and the records, checked against its record's log with the earlier
+//! lines of the file in it ([`check_with`]), and given a provisional id.
+//!
+//! What is kept while the file is read: the batch (each decision once), each touched record's
+//! content hash, its decisions in the database and the indexes of the file's rows on it, and
+//! its state as those rows join ([`LiveReplay`]); the parsed records only for the last
+//! [`CACHED`] records named (a record is read again from its file by the index when needed).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::formats::{Dataset, FormatError};
 use crate::model::Record;
-use crate::review::check::check;
-use crate::review::decision::{replay, ActionKind, Decision, SpanValue, Unit};
-use crate::store::{derived_origin, parse_rfc3339, Batch, Store, StoreError, PROVISIONAL};
+use crate::review::check::{check_with, ReviewerLog};
+use crate::review::decision::{replay, ActionKind, Decision, LiveReplay, SpanValue, Unit};
+use crate::store::{
+    derived_origin, parse_rfc3339, Batch, Store, StoreError, ORIGINS_PER_QUERY, PROVISIONAL,
+};
 use crate::tui::log::state_of;
 
 /// One line of a decisions file: a [`Decision`] as `decisions --json` prints it (with its
@@ -82,6 +90,8 @@ pub enum Refused {
     Lines(Vec<(usize, String)>),
     /// The database could not be read.
     Store(StoreError),
+    /// The records or the file could not be read again.
+    Other(anyhow::Error),
 }
 
 impl From<StoreError> for Refused {
@@ -89,6 +99,48 @@ impl From<StoreError> for Refused {
         Self::Store(e)
     }
 }
+
+/// How many parsed records are kept (the last ones named): a file on more records reads a
+/// record again from its file when its lines come back to it.
+pub const CACHED: usize = 256;
+
+/// One touched record's log: its decisions in the database, the file's rows on it (indexes
+/// into the batch) and its state with them.
+#[derive(Default)]
+struct RecordLog {
+    db: Vec<Decision>,
+    file: Vec<usize>,
+    live: LiveReplay,
+}
+
+/// A reviewer's log on the dataset as undo and redo walk it: the database's rows, then the
+/// file's (indexes into the batch).
+#[derive(Default)]
+struct MineLog {
+    db: Vec<Decision>,
+    file: Vec<usize>,
+}
+
+/// A [`MineLog`] over the batch's rows.
+struct Mine<'b> {
+    log: &'b MineLog,
+    rows: &'b [(Decision, String)],
+}
+
+impl ReviewerLog for Mine<'_> {
+    fn len(&self) -> usize {
+        self.log.db.len() + self.log.file.len()
+    }
+    fn at(&self, i: usize) -> &Decision {
+        match self.log.db.get(i) {
+            Some(d) => d,
+            None => &self.rows[self.log.file[i - self.log.db.len()]].0,
+        }
+    }
+}
+
+/// A line with its origin, or why it is refused.
+type Originated = Result<(Line, String), String>;
 
 /// The state of one apply while its lines are checked.
 pub struct Planner<'a> {
@@ -98,13 +150,15 @@ pub struct Planner<'a> {
     dry_run: bool,
     /// Record id → its index in the dataset.
     index: HashMap<String, usize>,
-    /// The records named so far, with their content hashes (or why they cannot be read).
-    records: HashMap<String, (Record, String)>,
-    unreadable: HashMap<String, String>,
+    /// The content hash of each record named so far, or why it cannot be read.
+    hashes: HashMap<String, Result<String, String>>,
+    /// The last [`CACHED`] records read, parsed, and the order they were read in.
+    cache: HashMap<String, Rc<Record>>,
+    cached: VecDeque<String>,
     /// Each touched record's log, the file's decisions so far included.
-    logs: HashMap<String, Vec<Decision>>,
+    logs: HashMap<String, RecordLog>,
     /// Each reviewer's log on the dataset (read for undo and redo), the file's included.
-    mine: HashMap<String, Vec<Decision>>,
+    mine: HashMap<String, MineLog>,
     /// A line's `id` → the id its decision has (provisional, or in the database).
     ids: HashMap<i64, i64>,
     /// Origins of the file's decisions so far → their provisional ids.
@@ -112,10 +166,15 @@ pub struct Planner<'a> {
     /// How many lines without an origin said the same thing so far (each derived origin).
     copies: HashMap<String, usize>,
     present: usize,
-    planned: Vec<Decision>,
-    /// The file's line of each planned decision (`planned[i]`, provisional id
-    /// `PROVISIONAL + i`): a message names the line, not the provisional id.
-    planned_lines: Vec<usize>,
+    /// The decisions to save, in order, with their origins: provisional id
+    /// `PROVISIONAL + i` for `rows[i]`.
+    rows: Vec<(Decision, String)>,
+    /// The file's line of each row: a message names the line, not the provisional id.
+    row_lines: Vec<usize>,
+    /// The lines refused so far (number, why).
+    refused: Vec<(usize, String)>,
+    /// Lines fed and not checked yet (see [`Planner::feed`]).
+    pending: Vec<(usize, Result<Line, String>)>,
 }
 
 /// The accepted years of a line's `time`: a stamp outside them is a mistake (a year 9999
@@ -146,102 +205,157 @@ impl<'a> Planner<'a> {
             reviewer,
             dry_run,
             index,
-            records: HashMap::new(),
-            unreadable: HashMap::new(),
+            hashes: HashMap::new(),
+            cache: HashMap::new(),
+            cached: VecDeque::new(),
             logs: HashMap::new(),
             mine: HashMap::new(),
             ids: HashMap::new(),
             origins: HashMap::new(),
             copies: HashMap::new(),
             present: 0,
-            planned: Vec::new(),
-            planned_lines: Vec::new(),
+            rows: Vec::new(),
+            row_lines: Vec::new(),
+            refused: Vec::new(),
+            pending: Vec::new(),
         })
     }
 
-    /// Read the records `lines` name (before the write lock is taken: it is held while the
-    /// lines are checked, and other reviewers wait for it).
-    pub fn read_records(&mut self, lines: &[(usize, Line)]) {
-        for (_, l) in lines {
-            if let Some(&at) = self.index.get(&l.record_id) {
-                if !self.records.contains_key(&l.record_id) {
-                    // Why a record cannot be read is reported on the lines naming it.
-                    let _ = self.load(&l.record_id, at);
-                }
-            }
-        }
-    }
-
-    /// Read record `id` (at `at` in the dataset) with its content hash.
-    fn load(&mut self, id: &str, at: usize) -> Result<(), String> {
-        if let Some(e) = self.unreadable.get(id) {
+    /// Record `id` (at `at` in the dataset), from the cache or read again; its hash is noted
+    /// the first time.
+    fn record(&mut self, id: &str, at: usize) -> Result<Rc<Record>, String> {
+        if let Some(Err(e)) = self.hashes.get(id) {
             return Err(e.clone());
+        }
+        if let Some(r) = self.cache.get(id) {
+            return Ok(Rc::clone(r));
         }
         match self.dataset.record(at) {
             Ok(r) => {
-                let hash = r.content_hash();
-                self.records.insert(id.to_owned(), (r, hash));
-                Ok(())
+                let r = Rc::new(r);
+                if !self.hashes.contains_key(id) {
+                    self.hashes.insert(id.to_owned(), Ok(r.content_hash()));
+                }
+                if self.cached.len() >= CACHED {
+                    if let Some(old) = self.cached.pop_front() {
+                        self.cache.remove(&old);
+                    }
+                }
+                self.cached.push_back(id.to_owned());
+                self.cache.insert(id.to_owned(), Rc::clone(&r));
+                Ok(r)
             }
             Err(e) => {
                 let e = format!("record {id:?}: {e}");
-                self.unreadable.insert(id.to_owned(), e.clone());
+                self.hashes.insert(id.to_owned(), Err(e.clone()));
                 Err(e)
             }
         }
     }
 
-    /// Lines skipped because their origin is already saved (or earlier in the file).
-    pub fn present(&self) -> usize {
-        self.present
+    /// The content hash of record `id`, read when not known yet (`None`: no such record, or
+    /// it cannot be read).
+    fn hash(&mut self, id: &str) -> Option<&str> {
+        if !self.hashes.contains_key(id) {
+            let &at = self.index.get(id)?;
+            // Why a record cannot be read is reported on the lines naming it.
+            let _ = self.record(id, at);
+        }
+        self.hashes.get(id)?.as_deref().ok()
     }
 
-    /// Lines planned to be saved.
-    pub fn planned(&self) -> usize {
-        self.planned.len()
+    /// Check line `n` (`parsed`: the decision, or why the line is none) against the log in
+    /// `store` with the file's lines before it (lines are checked a chunk at a time, their
+    /// origins looked up in one query; [`Planner::finish`] checks the last ones).
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub fn feed(
+        &mut self,
+        store: &Store,
+        n: usize,
+        parsed: Result<Line, String>,
+    ) -> Result<(), StoreError> {
+        self.pending.push((n, parsed));
+        if self.pending.len() >= ORIGINS_PER_QUERY {
+            self.flush(store)?;
+        }
+        Ok(())
     }
 
-    /// Check every line against the log in `store` (under its write lock) and return the
-    /// batch, or every refused line.
+    /// Check the lines fed and not checked yet.
+    fn flush(&mut self, store: &Store) -> Result<(), StoreError> {
+        let pending = std::mem::take(&mut self.pending);
+        // Each line's origin first (in file order: a repeated line's is numbered by the copies
+        // before it), then the ones not met in the file yet looked up at once.
+        let lines: Vec<(usize, Originated)> = pending
+            .into_iter()
+            .map(|(n, parsed)| (n, parsed.and_then(|l| self.origin(&l).map(|o| (l, o)))))
+            .collect();
+        let asked: Vec<&str> = lines
+            .iter()
+            .filter_map(|(_, l)| l.as_ref().ok())
+            .map(|(_, o)| o.as_str())
+            .filter(|o| !self.origins.contains_key(*o))
+            .collect();
+        let saved = store.ids_with_origins(&asked)?;
+        for (n, l) in lines {
+            let why = match l {
+                Ok((l, origin)) => match self.line(store, n, &l, origin, &saved)? {
+                    Ok(()) => continue,
+                    Err(why) => why,
+                },
+                Err(why) => why,
+            };
+            self.refused.push((n, why));
+        }
+        Ok(())
+    }
+
+    /// The batch of the lines fed, with each touched record's state after it, and how many
+    /// lines were skipped as saved already; or every refused line.
     ///
     /// # Errors
     /// The refused lines, or a database that cannot be read.
-    pub fn plan(&mut self, store: &Store, lines: &[(usize, Line)]) -> Result<Batch, Refused> {
-        let mut refused = Vec::new();
+    pub fn finish(mut self, store: &Store) -> Result<(Batch, usize), Refused> {
+        self.flush(store)?;
+        if !self.refused.is_empty() {
+            return Err(Refused::Lines(std::mem::take(&mut self.refused)));
+        }
         let mut batch = Batch {
             dry_run: self.dry_run,
             ..Batch::default()
         };
-        for (n, line) in lines {
-            match self.line(store, *n, line)? {
-                Ok(Some((d, origin))) => batch.rows.push((d, origin)),
-                Ok(None) => {}
-                Err(why) => refused.push((*n, why)),
-            }
-        }
-        if !refused.is_empty() {
-            return Err(Refused::Lines(refused));
-        }
-        let mut touched: Vec<&String> = self.logs.keys().collect();
+        let mut touched: Vec<String> = self
+            .logs
+            .iter()
+            .filter(|(_, log)| !log.file.is_empty())
+            .map(|(id, _)| id.clone())
+            .collect();
         touched.sort();
         for id in touched {
-            let (Some((rec, _)), Some(log)) = (self.records.get(id), self.logs.get(id)) else {
+            let Some(&at) = self.index.get(&id) else {
                 continue;
             };
-            if log.iter().any(|d| d.id >= PROVISIONAL) {
-                let state = state_of(&replay(rec, log));
-                batch.states.push((self.name.to_owned(), id.clone(), state));
-            }
+            let Ok(rec) = self.record(&id, at) else {
+                continue;
+            };
+            let Some(log) = self.logs.remove(&id) else {
+                continue;
+            };
+            let mut all = log.db;
+            all.extend(log.file.iter().map(|&i| self.rows[i].0.clone()));
+            let state = state_of(&replay(&rec, &all));
+            batch.states.push((self.name.to_owned(), id, state));
         }
-        Ok(batch)
+        batch.rows = self.rows;
+        Ok((batch, self.present))
     }
 
-    /// The origin of line `l` (which has none), on `dataset` by `reviewer`: see [`Canonical`].
-    fn derived(&self, l: &Line, dataset: &str, reviewer: &str) -> String {
-        let record_hash = l
-            .record_hash
-            .as_deref()
-            .or_else(|| self.records.get(&l.record_id).map(|(_, h)| h.as_str()));
+    /// The origin of line `l` (which has none), on `dataset` by `reviewer`, the record's
+    /// content hash `hash` when the line gives none: see [`Canonical`].
+    fn derived(l: &Line, dataset: &str, reviewer: &str, hash: Option<&str>) -> String {
+        let record_hash = l.record_hash.as_deref().or(hash);
         let c = Canonical {
             v: 1,
             dataset,
@@ -271,39 +385,37 @@ impl<'a> Planner<'a> {
         derived_origin(&text)
     }
 
-    /// One line: the decision to save with its origin, `None` when it is already saved, or
-    /// why it is refused.
-    fn line(
-        &mut self,
-        store: &Store,
-        n: usize,
-        l: &Line,
-    ) -> Result<Result<Option<(Decision, String)>, String>, StoreError> {
+    /// The origin of line `l` (its own, else derived from what it says), or why the line is
+    /// refused before that.
+    fn origin(&mut self, l: &Line) -> Result<String, String> {
         let dataset = l.dataset.as_deref().unwrap_or(self.name);
         if dataset != self.name {
-            return Ok(Err(format!(
+            return Err(format!(
                 "the decision is on dataset {dataset:?}, these records are dataset {:?} \
                  (give --dataset {dataset:?} if they are the same)",
                 self.name
-            )));
+            ));
         }
         let Some(reviewer) = l.reviewer.as_deref().or(self.reviewer) else {
-            return Ok(Err(
-                "no reviewer: the line names none, give --reviewer".to_owned()
-            ));
+            return Err("no reviewer: the line names none, give --reviewer".to_owned());
         };
         // (A name with control characters may come from another database's log, merged: it
         // is kept, and every output escapes it; `assign` refuses one for a plan.)
         if reviewer.is_empty() {
-            return Ok(Err("reviewer \"\" is empty: name one".to_owned()));
+            return Err("reviewer \"\" is empty: name one".to_owned());
         }
         // A line without an origin gets one from what it says and how many lines of the file
         // said it before: the file applied twice, or regenerated, adds nothing, while a
         // decision the file makes twice (an undo, a redo, the same undo again) is two.
-        let origin = match &l.origin {
+        Ok(match &l.origin {
             Some(o) => o.clone(),
             None => {
-                let base = self.derived(l, dataset, reviewer);
+                let hash = if l.record_hash.is_some() {
+                    None
+                } else {
+                    self.hash(&l.record_id).map(str::to_owned)
+                };
+                let base = Self::derived(l, dataset, reviewer, hash.as_deref());
                 let k = self.copies.entry(base.clone()).or_insert(0);
                 *k += 1;
                 if *k == 1 {
@@ -312,17 +424,36 @@ impl<'a> Planner<'a> {
                     format!("{base}.{k}")
                 }
             }
+        })
+    }
+
+    /// Line `n`, `l`, with its `origin` (`saved`: the origins of its chunk the database
+    /// holds): planned (its decision added to the batch), skipped when it is already saved,
+    /// or why it is refused.
+    fn line(
+        &mut self,
+        store: &Store,
+        n: usize,
+        l: &Line,
+        origin: String,
+        saved: &HashMap<String, i64>,
+    ) -> Result<Result<(), String>, StoreError> {
+        // Completed and checked by `origin`.
+        let dataset = self.name;
+        let Some(reviewer) = l.reviewer.as_deref().or(self.reviewer) else {
+            return Ok(Err("no reviewer".to_owned()));
         };
-        let known = match self.origins.get(&origin) {
-            Some(&id) => Some(id),
-            None => store.id_with_origin(&origin)?,
-        };
+        let known = self
+            .origins
+            .get(&origin)
+            .or_else(|| saved.get(&origin))
+            .copied();
         if let Some(k) = known {
             if let Some(id) = l.id {
                 self.ids.insert(id, k);
             }
             self.present += 1;
-            return Ok(Ok(None));
+            return Ok(Ok(()));
         }
         if let Some(t) = &l.time {
             let year = t.get(..4).and_then(|y| y.parse::<u64>().ok());
@@ -342,19 +473,18 @@ impl<'a> Planner<'a> {
                 self.dataset.primary().path().display()
             )));
         };
-        if !self.records.contains_key(&l.record_id) {
-            if let Err(e) = self.load(&l.record_id, at) {
-                return Ok(Err(e));
-            }
-        }
-        let Some((record, hash)) = self.records.get(&l.record_id) else {
+        let record = match self.record(&l.record_id, at) {
+            Ok(r) => r,
+            Err(e) => return Ok(Err(e)),
+        };
+        let Some(Ok(hash)) = self.hashes.get(&l.record_id).cloned() else {
             return Ok(Err(format!("record {:?} cannot be read", l.record_id)));
         };
         let mut d = Decision::about(
             dataset,
             reviewer,
             &l.record_id,
-            l.record_hash.as_deref().unwrap_or(hash),
+            l.record_hash.as_deref().unwrap_or(&hash),
             l.action,
         );
         d.time = l.time.clone().unwrap_or_default();
@@ -373,39 +503,55 @@ impl<'a> Planner<'a> {
         d.record_type.clone_from(&l.record_type);
         d.auto = l.auto;
         if !self.logs.contains_key(&l.record_id) {
-            let log = store.record_decisions(dataset, &l.record_id)?;
-            self.logs.insert(l.record_id.clone(), log);
+            let db = store.record_decisions(dataset, &l.record_id)?;
+            self.logs.insert(
+                l.record_id.clone(),
+                RecordLog {
+                    db,
+                    ..RecordLog::default()
+                },
+            );
         }
         if d.action.is_meta() && !self.mine.contains_key(reviewer) {
-            let mut log = store.reviewer_log(dataset, reviewer)?;
-            log.extend(
-                self.planned
-                    .iter()
-                    .filter(|p| p.reviewer == reviewer)
-                    .cloned(),
-            );
-            self.mine.insert(reviewer.to_owned(), log);
+            let db = store.reviewer_log(dataset, reviewer)?;
+            let file = (0..self.rows.len())
+                .filter(|&i| self.rows[i].0.reviewer == reviewer)
+                .collect();
+            self.mine.insert(reviewer.to_owned(), MineLog { db, file });
         }
-        let log = self.logs.get(&l.record_id).map_or(&[][..], Vec::as_slice);
-        let mine = self.mine.get(reviewer).map_or(&[][..], Vec::as_slice);
-        let mut d = match check(record, log, mine, &d) {
+        let rows = &self.rows;
+        let Some(log) = self.logs.get_mut(&l.record_id) else {
+            return Ok(Err(format!("record {:?} cannot be read", l.record_id)));
+        };
+        let empty = MineLog::default();
+        let mine = Mine {
+            log: self.mine.get(reviewer).unwrap_or(&empty),
+            rows,
+        };
+        let (db, file, live) = (&log.db, &log.file, &mut log.live);
+        let whole = || {
+            let mut all = db.clone();
+            all.extend(file.iter().map(|&i| rows[i].0.clone()));
+            all
+        };
+        let mut d = match check_with(&hash, &record, || live.review(&record, whole), &mine, &d) {
             Ok(d) => d,
             Err(why) => return Ok(Err(self.lines_named(&why.to_string()))),
         };
-        d.id = PROVISIONAL + i64::try_from(self.planned.len()).unwrap_or(0);
-        self.planned_lines.push(n);
+        let row = self.rows.len();
+        d.id = PROVISIONAL + i64::try_from(row).unwrap_or(0);
+        log.file.push(row);
+        log.live.push(&d, &hash);
+        if let Some(m) = self.mine.get_mut(reviewer) {
+            m.file.push(row);
+        }
+        self.row_lines.push(n);
         if let Some(id) = l.id {
             self.ids.insert(id, d.id);
         }
         self.origins.insert(origin.clone(), d.id);
-        if let Some(log) = self.logs.get_mut(&l.record_id) {
-            log.push(d.clone());
-        }
-        if let Some(log) = self.mine.get_mut(reviewer) {
-            log.push(d.clone());
-        }
-        self.planned.push(d.clone());
-        Ok(Ok(Some((d, origin))))
+        self.rows.push((d, origin));
+        Ok(Ok(()))
     }
 
     /// `why` with each provisional id (`#1152921504606846976`, a decision of this file not
@@ -423,7 +569,7 @@ impl<'a> Planner<'a> {
                 .parse::<i64>()
                 .ok()
                 .and_then(|id| usize::try_from(id.checked_sub(PROVISIONAL)?).ok())
-                .and_then(|k| self.planned_lines.get(k));
+                .and_then(|k| self.row_lines.get(k));
             match line {
                 Some(line) => {
                     // "decision #P" and "#P" alike: "the decision of line N".

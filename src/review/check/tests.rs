@@ -211,3 +211,69 @@ fn notes_and_reasons_are_kept_trimmed(
         (kept_reason, kept_note)
     );
 }
+
+/// The undo and redo targets as the whole log defines them (every row's state in force, then
+/// the latest in force; the undo rows at the end), as they were computed before the walks back.
+fn whole_log_targets(log: &[Decision]) -> (Option<i64>, Option<i64>) {
+    use crate::review::decision::active_ids;
+    let active = active_ids(log);
+    let undo = log
+        .iter()
+        .rev()
+        .find(|d| !d.action.is_meta() && active.contains(d.id))
+        .map(|d| d.id);
+    let mut restored = Vec::new();
+    let mut redo = None;
+    for d in log.iter().rev() {
+        match (d.action, d.target) {
+            (ActionKind::Redo, Some(t)) => restored.push(t),
+            (ActionKind::Undo, Some(t)) => {
+                if !restored.contains(&t) && active.undone(t) {
+                    redo = Some(t);
+                    break;
+                }
+            }
+            (ActionKind::Undo | ActionKind::Redo, None) => {}
+            _ => break,
+        }
+    }
+    (undo, redo)
+}
+
+/// Every log of up to six rows (a decision, or an undo or redo of any earlier row): the walks
+/// back from the end give the targets the whole log defines.
+#[test]
+fn the_undo_and_redo_walks_back_agree_with_the_whole_log() {
+    use crate::review::decision::{redo_target, undo_target};
+    fn grow(log: &mut Vec<Decision>, left: usize, seen: &mut usize) {
+        assert_eq!(
+            (undo_target(log), redo_target(log)),
+            whole_log_targets(log),
+            "{:?}",
+            log.iter()
+                .map(|d| (d.id, d.action, d.target))
+                .collect::<Vec<_>>()
+        );
+        *seen += 1;
+        if left == 0 {
+            return;
+        }
+        let id = i64::try_from(log.len()).expect("small") + 1;
+        let mut next = vec![dec("ana", ActionKind::Note, id)];
+        for t in 1..id {
+            for action in [ActionKind::Undo, ActionKind::Redo] {
+                let mut d = dec("ana", action, id);
+                d.target = Some(t);
+                next.push(d);
+            }
+        }
+        for d in next {
+            log.push(d);
+            grow(log, left - 1, seen);
+            log.pop();
+        }
+    }
+    let mut seen = 0;
+    grow(&mut Vec::new(), 6, &mut seen);
+    assert!(seen > 10_000, "{seen} logs");
+}

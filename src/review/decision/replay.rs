@@ -52,6 +52,14 @@ pub fn active_ids(log: &[Decision]) -> InForce {
 /// Decisions whose hash differs from the record's are listed as stale and not applied.
 #[must_use]
 pub fn replay(record: &Record, decisions: &[Decision]) -> RecordReview {
+    let mut review = replay_in_order(record, decisions);
+    drop_duplicate_adds(&mut review);
+    review
+}
+
+/// [`replay`] before duplicate added spans are dropped: the state the decisions, applied in
+/// id order, leave (what a decision joining the end of the log is applied to: see `live.rs`).
+pub(super) fn replay_in_order(record: &Record, decisions: &[Decision]) -> RecordReview {
     let mut review = RecordReview::fresh(record);
     let mut log: Vec<&Decision> = decisions
         .iter()
@@ -76,7 +84,6 @@ pub fn replay(record: &Record, decisions: &[Decision]) -> RecordReview {
         }
         review.applied.push(d);
     }
-    drop_duplicate_adds(&mut review);
     review
 }
 
@@ -86,7 +93,7 @@ pub const DUPLICATE: &str = "the same span is kept already";
 
 /// Drop each kept added span whose value (range, label, category, subcategory) an earlier
 /// kept span has, so the export, the report and the screen all hold it once.
-fn drop_duplicate_adds(review: &mut RecordReview) {
+pub(super) fn drop_duplicate_adds(review: &mut RecordReview) {
     let mut seen: Vec<SpanValue> = Vec::new();
     for s in &mut review.spans {
         if !s.kept() {
@@ -187,30 +194,50 @@ pub fn replay_seen(record: &Record, reviewer: &str, log: &[Decision]) -> RecordR
 /// dataset, in id order), or `None`.
 #[must_use]
 pub fn undo_target(log: &[Decision]) -> Option<i64> {
-    let active = active_ids(log);
-    log.iter()
-        .rev()
-        .find(|d| !d.action.is_meta() && active.contains(d.id))
-        .map(|d| d.id)
+    undo_target_of(log.iter().rev())
+}
+
+/// [`undo_target`] of the log `newest_first` walks back over (newest first). It walks only as
+/// far back as the latest decision in force, so an undo at the end of a long log costs the
+/// rows it passes (the undo rows and what they reverted), not the log's length.
+pub fn undo_target_of<'a>(newest_first: impl Iterator<Item = &'a Decision>) -> Option<i64> {
+    // The latest undo or redo (met first, walking back) of each decision ahead.
+    let mut latest: HashMap<i64, ActionKind> = HashMap::new();
+    for d in newest_first {
+        if d.action.is_meta() {
+            if let Some(t) = d.target {
+                latest.entry(t).or_insert(d.action);
+            }
+        } else if latest.get(&d.id) != Some(&ActionKind::Undo) {
+            return Some(d.id);
+        }
+    }
+    None
 }
 
 /// The decision `Ctrl-r` restores: the one most recently undone, as long as no new decision
 /// was made since that undo (a new decision clears the redo stack, as in any editor).
 #[must_use]
 pub fn redo_target(log: &[Decision]) -> Option<i64> {
-    let active = active_ids(log);
-    // Walk back over undo/redo rows only; the first non-meta row ends the redo stack.
+    redo_target_of(log.iter().rev())
+}
+
+/// [`redo_target`] of the log `newest_first` walks back over (newest first): over the undo and
+/// redo rows at its end only (the first other row ends the redo stack).
+pub fn redo_target_of<'a>(newest_first: impl Iterator<Item = &'a Decision>) -> Option<i64> {
     let mut restored: Vec<i64> = Vec::new();
-    for d in log.iter().rev() {
+    for d in newest_first {
         match d.action {
             ActionKind::Redo => {
                 if let Some(t) = d.target {
                     restored.push(t);
                 }
             }
+            // The latest undo of `t` (a later one would have been met first) with no redo of
+            // `t` after it: `t` is undone.
             ActionKind::Undo => {
                 if let Some(t) = d.target {
-                    if !restored.contains(&t) && active.undone(t) {
+                    if !restored.contains(&t) {
                         return Some(t);
                     }
                 }
