@@ -3,9 +3,10 @@
 //! `-` and `@@` lines, and the gutter beside them (line numbers; `-` and `+` on an edit's old
 //! and new blocks).
 //!
-//! Lazy: a block's lines are parsed in order, each once per record, and only as far down as
-//! the screen has drawn; a frame then looks its cells' colours up. A 100 KB file costs a key
-//! what its rows on screen cost, not what the file does.
+//! Lazy: a block's lines are coloured when first drawn, each once per record, the parser
+//! reading on from where it stands or, for a line far below, from a line a little above it
+//! ([`RESTART`]); a frame then looks its cells' colours up. A 100 KB file costs a key what its
+//! rows on screen cost, not what the file does.
 
 use std::cell::RefCell;
 use std::sync::OnceLock;
@@ -104,12 +105,20 @@ struct Block {
     /// Its grammar, once looked for (none: not coloured, or a diff); looked for on the first
     /// line coloured, so a record whose code is never drawn loads no grammar.
     syntax: Option<Option<&'static SyntaxReference>>,
-    /// Runs of the lines coloured so far, in order: (first byte, class), a run lasting to
-    /// the next.
-    done: Vec<Vec<(usize, Class)>>,
-    /// The parser after the last line done.
-    state: Option<(ParseState, ScopeStack)>,
+    /// Runs of each line coloured so far: (first byte, class), a run lasting to the next.
+    done: Vec<Option<Vec<(usize, Class)>>>,
+    /// The parser, ready for line `.0`.
+    state: Option<(usize, ParseState, ScopeStack)>,
+    /// Where a fresh parser starts (when `state` is none).
+    restart_at: usize,
 }
+
+/// Lines the parser reads at most before a line it jumps to: further down than this from
+/// where it stands, it starts afresh at a line that begins flush left (a top-level `def`,
+/// `class`, `import`) at most this far above. Colours are then exact unless a string or
+/// comment opened above that line runs through it, and a jump to the end of a 100 KB file
+/// costs a screenful of lines, not the file.
+const RESTART: usize = 64;
 
 impl Block {
     fn new(text: &str, region: Region) -> Self {
@@ -123,10 +132,11 @@ impl Block {
         let syntax = (region.kind == Kind::Diff).then_some(None);
         Self {
             region,
+            done: vec![None; lines.len()],
             lines,
             syntax,
-            done: Vec::new(),
             state: None,
+            restart_at: 0,
         }
     }
 
@@ -141,31 +151,63 @@ impl Block {
         self.lines.partition_point(|&s| s <= b).saturating_sub(1)
     }
 
-    /// Colour lines up to `last` (those not done yet, in order).
-    fn colour_to(&mut self, text: &str, last: usize) {
+    /// Where the parser starts for line `k`: where it stands when that is at most
+    /// [`RESTART`] lines above, else afresh at the block's start when that is, else at the
+    /// nearest line flush left at most that far above (else that far above).
+    fn start_for(&self, text: &str, k: usize) -> Option<usize> {
+        if let Some((next, ..)) = &self.state {
+            if *next <= k && k - next <= RESTART {
+                return None;
+            }
+        }
+        if k <= RESTART {
+            return Some(0);
+        }
+        let flush = |i: &usize| {
+            let l = self.line(text, *i);
+            l.starts_with(|c: char| !c.is_whitespace())
+        };
+        Some((k - RESTART..=k).rev().find(flush).unwrap_or(k - RESTART))
+    }
+
+    /// Colour lines `first..=last` (those not coloured yet).
+    fn colour(&mut self, text: &str, first: usize, last: usize) {
         let last = last.min(self.lines.len().saturating_sub(1));
-        while self.done.len() <= last {
-            let i = self.done.len();
-            let line = self.line(text, i);
-            let at = self.lines[i];
-            let runs = if self.region.kind == Kind::Diff {
-                let class = match code::diff_line(line.trim_end_matches(['\n', '\r'])) {
+        let Some(k) = (first..=last).find(|&i| self.done[i].is_none()) else {
+            return;
+        };
+        if self.region.kind == Kind::Diff {
+            for i in k..=last {
+                let at = self.lines[i];
+                let class = match code::diff_line(self.line(text, i).trim_end_matches(['\n', '\r']))
+                {
                     DiffLine::Added => Class::Added,
                     DiffLine::Removed => Class::Removed,
                     DiffLine::Hunk => Class::Hunk,
                     DiffLine::Header => Class::Header,
                     DiffLine::Context => Class::Plain,
                 };
-                vec![(at, class)]
-            } else {
-                self.parse(text, line, at)
-            };
-            self.done.push(runs);
+                self.done[i] = Some(vec![(at, class)]);
+            }
+            return;
+        }
+        if let Some(from) = self.start_for(text, k) {
+            self.state = None;
+            self.restart_at = from;
+        }
+        let from = self.state.as_ref().map_or(self.restart_at, |s| s.0);
+        for i in from..=last {
+            let runs = self.parse(text, i);
+            if self.done[i].is_none() {
+                self.done[i] = Some(runs);
+            }
         }
     }
 
-    /// Runs of one line through the grammar (plain once the grammar fails).
-    fn parse(&mut self, text: &str, line: &str, at: usize) -> Vec<(usize, Class)> {
+    /// Runs of line `i` through the grammar, the parser then ready for line `i + 1` (plain
+    /// once the grammar fails).
+    fn parse(&mut self, text: &str, i: usize) -> Vec<(usize, Class)> {
+        let at = self.lines[i];
         let region = &self.region;
         let found = *self
             .syntax
@@ -173,21 +215,23 @@ impl Block {
         let Some(syntax) = found else {
             return vec![(at, Class::Plain)];
         };
-        let (state, stack) = self
+        let line = self.line(text, i);
+        let (next, state, stack) = self
             .state
-            .get_or_insert_with(|| (ParseState::new(syntax), ScopeStack::new()));
+            .get_or_insert_with(|| (i, ParseState::new(syntax), ScopeStack::new()));
+        *next = i + 1;
         let Ok(ops) = state.parse_line(line, syntaxes()) else {
             self.syntax = Some(None);
             return vec![(at, Class::Plain)];
         };
         let mut runs = vec![(at, classify(stack.as_slice()))];
-        for (i, op) in ops {
+        for (off, op) in ops {
             if stack.apply(&op).is_err() {
                 self.syntax = Some(None);
                 return vec![(at, Class::Plain)];
             }
             let class = classify(stack.as_slice());
-            let b = at + i;
+            let b = at + off;
             match runs.last_mut() {
                 Some(last) if last.0 == b => last.1 = class,
                 Some(last) if last.1 == class => {}
@@ -278,16 +322,18 @@ impl Code {
         }
     }
 
-    /// Colour the code lines holding bytes `[from, to)` of `text` (the rows on screen), and
-    /// those before them in their blocks not coloured yet.
+    /// Colour the code lines holding bytes `[from, to)` of `text` (the rows on screen) not
+    /// coloured yet.
     pub fn prepare(&self, text: &str, from: usize, to: usize) {
         let mut blocks = self.blocks.borrow_mut();
         for b in blocks
             .iter_mut()
             .filter(|b| b.region.start < to.max(from + 1) && from < b.region.end)
         {
-            let last = b.line_of(to.saturating_sub(1).clamp(b.region.start, b.region.end - 1));
-            b.colour_to(text, last);
+            let end = b.region.end - 1;
+            let first = b.line_of(from.clamp(b.region.start, end));
+            let last = b.line_of(to.saturating_sub(1).clamp(b.region.start, end));
+            b.colour(text, first, last);
         }
     }
 
@@ -305,7 +351,7 @@ impl Code {
             return Class::Plain;
         };
         let block = &blocks[k];
-        let Some(runs) = block.done.get(block.line_of(b)) else {
+        let Some(Some(runs)) = block.done.get(block.line_of(b)) else {
             return Class::Plain;
         };
         let i = runs.partition_point(|r| r.0 <= b).saturating_sub(1);
@@ -327,7 +373,11 @@ impl Code {
     /// count).
     #[must_use]
     pub fn coloured_lines(&self) -> usize {
-        self.blocks.borrow().iter().map(|b| b.done.len()).sum()
+        self.blocks
+            .borrow()
+            .iter()
+            .map(|b| b.done.iter().filter(|d| d.is_some()).count())
+            .sum()
     }
 }
 

@@ -83,24 +83,40 @@ pub(crate) fn big_python(kb: usize) -> String {
 }
 
 #[test]
-fn only_the_lines_drawn_and_those_before_them_are_coloured() {
+fn only_the_lines_drawn_are_coloured_and_a_jump_reads_a_few_lines_above() {
     let t = big_python(100);
     let code = Code::new(&t);
     let lines = t.lines().count();
     code.prepare(&t, 0, 500);
     let first = code.coloured_lines();
-    assert!(
-        first > 0 && first < 50,
-        "{first} lines coloured for a screenful"
-    );
+    assert!(first > 0 && first < 50, "{first} lines coloured for a screenful");
     // Drawing the same rows again colours nothing more.
     code.prepare(&t, 0, 500);
     assert_eq!(code.coloured_lines(), first);
-    // A screen in the middle colours up to it, not to the end.
-    code.prepare(&t, t.len() / 2, t.len() / 2 + 2000);
-    let mid = code.coloured_lines();
-    assert!(mid < lines * 2 / 3, "{mid} of {lines} lines");
-    let b = t[t.len() / 2..].find("def ").map_or(0, |i| t.len() / 2 + i);
-    code.prepare(&t, b, b + 10);
-    assert_eq!(code.class_at(b), Class::Keyword);
+    // A screen in the middle colours its own lines and at most RESTART above it.
+    let mid = t.len() / 2;
+    code.prepare(&t, mid, mid + 500);
+    let on_screen = t[mid..mid + 500].matches('\n').count() + 1;
+    let more = code.coloured_lines() - first;
+    assert!(more >= on_screen && more <= on_screen + RESTART + 1, "{more} of {lines} lines");
+    // Scrolling down a row from there reads on: one line more.
+    let next = mid + 500 + t[mid + 500..].find('\n').unwrap_or(0) + 1;
+    code.prepare(&t, mid, next + 1);
+    assert_eq!(code.coloured_lines() - first, more + 1);
+}
+
+#[test]
+fn a_jump_colours_as_reading_the_whole_file_does() {
+    let t = big_python(30);
+    let whole = Code::new(&t);
+    whole.prepare(&t, 0, t.len());
+    let jumped = Code::new(&t);
+    let (a, b) = (t.len() * 3 / 4, t.len() * 3 / 4 + 800);
+    jumped.prepare(&t, a, b);
+    assert!(jumped.coloured_lines() < whole.coloured_lines() / 2);
+    for i in a..b {
+        assert_eq!(jumped.class_at(i), whole.class_at(i), "byte {i}");
+    }
+    let b = t[a..].find("def ").map_or(0, |i| a + i);
+    assert_eq!(jumped.class_at(b), Class::Keyword);
 }
