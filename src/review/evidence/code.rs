@@ -87,7 +87,7 @@ fn fence(line: &str) -> Option<&str> {
         return None;
     }
     let rest = t.strip_prefix("```")?;
-    Some(rest.trim().split_whitespace().next().unwrap_or(""))
+    Some(rest.split_whitespace().next().unwrap_or(""))
 }
 
 /// The extension of a path's file name, lowercase (`convert.py` → `py`, `Makefile` → none).
@@ -257,7 +257,11 @@ pub fn answer_regions(answer: &str, lang: Option<&str>) -> Vec<Region> {
 /// (`py`, `rs`, `js`, `go`, `java`, `c`), or `None`.
 #[must_use]
 pub fn guess(code: &str) -> Option<&'static str> {
-    let head: &str = &code[..code.floor_char_boundary(4096)];
+    let mut cut = code.len().min(4096);
+    while !code.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let head = &code[..cut];
     let has = |s: &str| head.contains(s);
     if has("fn ") && (has("let ") || has("pub ") || has("impl ") || has("->")) {
         Some("rs")

@@ -89,7 +89,10 @@ fn only_the_lines_drawn_are_coloured_and_a_jump_reads_a_few_lines_above() {
     let lines = t.lines().count();
     code.prepare(&t, 0, 500);
     let first = code.coloured_lines();
-    assert!(first > 0 && first < 50, "{first} lines coloured for a screenful");
+    assert!(
+        first > 0 && first < 50,
+        "{first} lines coloured for a screenful"
+    );
     // Drawing the same rows again colours nothing more.
     code.prepare(&t, 0, 500);
     assert_eq!(code.coloured_lines(), first);
@@ -98,7 +101,10 @@ fn only_the_lines_drawn_are_coloured_and_a_jump_reads_a_few_lines_above() {
     code.prepare(&t, mid, mid + 500);
     let on_screen = t[mid..mid + 500].matches('\n').count() + 1;
     let more = code.coloured_lines() - first;
-    assert!(more >= on_screen && more <= on_screen + RESTART + 1, "{more} of {lines} lines");
+    assert!(
+        more >= on_screen && more <= on_screen + RESTART + 1,
+        "{more} of {lines} lines"
+    );
     // Scrolling down a row from there reads on: one line more.
     let next = mid + 500 + t[mid + 500..].find('\n').unwrap_or(0) + 1;
     code.prepare(&t, mid, next + 1);
