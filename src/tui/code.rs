@@ -118,7 +118,7 @@ struct Block {
 /// `class`, `import`) at most this far above. Colours are then exact unless a string or
 /// comment opened above that line runs through it, and a jump to the end of a 100 KB file
 /// costs a screenful of lines, not the file.
-const RESTART: usize = 64;
+const RESTART: usize = 32;
 
 impl Block {
     fn new(text: &str, region: Region) -> Self {
