@@ -10,6 +10,11 @@
 //! spans at its start, middle and end) against a record of the same kind with a 2,000-character
 //! answer, in the same run (`cargo bench --bench tui -- answer`); results in `BENCHMARKS.md`,
 //! "Text layout".
+//!
+//! Code shown as code (issue 24): the same keys on a record whose context is a ~100 KB Python
+//! file (`File:` + a fenced block, tabs, non-ASCII) against one whose context is the same text
+//! with no fence (read as prose: no colour, no gutter, tabs escaped), in the same run
+//! (`cargo bench --bench tui -- code`); results in `BENCHMARKS.md`, "Issue 24: code".
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -159,5 +164,100 @@ fn key_on_long_answer(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, key_and_redraw, key_on_long_answer);
+/// A records file of one code-agent record whose context is a ~`kb` KB Python file, fenced
+/// after `File:` (`fenced`) or the same lines bare (prose to the screen).
+fn code_record(kb: usize, fenced: bool) -> (tempfile::TempDir, std::path::PathBuf, usize) {
+    let dir = tempfile::tempdir().expect("tmp");
+    let mut body = String::new();
+    let mut i = 0;
+    while body.len() < kb * 1024 {
+        body.push_str(&format!(
+            "def to_celsius_{i}(f):\n\t\"\"\"Fahrenheit → °C for the 東京 office.\"\"\"\n\t\
+             unit = \"°C’s\"  # the rate\n\treturn round((f - 32) * 5 / 9, {})\n\n",
+            i % 7
+        ));
+        i += 1;
+    }
+    let context = if fenced {
+        format!("File: units/convert.py\n```python\n{body}```\n")
+    } else {
+        format!("File units/convert.py\n\n{body}\n")
+    };
+    let answer = "In file units/convert.py, replace:\n```python\n\treturn round((f - 32) * 5 / 9, 2)\n```\nwith:\n```python\n\treturn round((f - 33) * 5 / 9, 2)\n```\n";
+    let at = answer.find("33").expect("span");
+    let rec = serde_json::json!({
+        "id": "code", "prompt": context, "context": context, "question": "Make it exact.",
+        "answer": answer,
+        "labels": [{"start": at, "end": at + 2, "label": "wrong_implementation",
+                    "category": "contradiction", "subcategory": "value"}],
+        "split": "test", "task_type": "code_generation",
+        "dataset": "lettucedetect-code-agent", "language": "en", "context_modality": "code"
+    });
+    let path = dir.path().join("code.jsonl");
+    std::fs::write(&path, format!("{rec}\n")).expect("write");
+    (dir, path, context.len())
+}
+
+/// One key and a redraw on the code context and on the plain one: the keys alternate between
+/// the next evidence occurrence and scrolling the context a row (both walk down the file, so
+/// the code's rows are coloured as they come on screen), then Home/End jumps once each line
+/// is coloured. The first End's cost on a record just opened is printed.
+fn key_on_code(c: &mut Criterion) {
+    let mut g = c.benchmark_group("code");
+    g.sample_size(50)
+        .measurement_time(Duration::from_secs(4))
+        .warm_up_time(Duration::from_millis(500));
+    for fenced in [false, true] {
+        let (_dir, path, len) = code_record(100, fenced);
+        let name = if fenced { "code" } else { "plain" };
+        let mut app = open_app(path);
+        let mut t = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+        terminal::frame(&mut t, &mut app).expect("draw");
+        let mut i = 0u32;
+        g.bench_function(format!("key_redraw_{name}_{}kb", len / 1024), |b| {
+            b.iter(|| {
+                i += 1;
+                app.update(if i.is_multiple_of(2) {
+                    Action::NextEvidence
+                } else {
+                    Action::ContextDown
+                });
+                terminal::frame(black_box(&mut t), &mut app).expect("draw");
+            });
+        });
+        // The first End on a record just opened (its code not coloured yet): 9 fresh apps.
+        let (_d2, path2, _) = code_record(100, fenced);
+        let mut firsts: Vec<Duration> = (0..9)
+            .map(|_| {
+                let mut fresh = open_app(path2.clone());
+                terminal::frame(&mut t, &mut fresh).expect("draw");
+                let t0 = std::time::Instant::now();
+                fresh.update(Action::ContextBottom);
+                terminal::frame(&mut t, &mut fresh).expect("draw");
+                t0.elapsed()
+            })
+            .collect();
+        firsts.sort();
+        eprintln!(
+            "{name}: first End, median of 9 {:?} (min {:?}, max {:?})",
+            firsts[4], firsts[0], firsts[8]
+        );
+        app.update(Action::ContextBottom);
+        terminal::frame(&mut t, &mut app).expect("draw");
+        g.bench_function(format!("home_end_{name}_{}kb", len / 1024), |b| {
+            b.iter(|| {
+                i += 1;
+                app.update(if i.is_multiple_of(2) {
+                    Action::ContextTop
+                } else {
+                    Action::ContextBottom
+                });
+                terminal::frame(black_box(&mut t), &mut app).expect("draw");
+            });
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, key_and_redraw, key_on_long_answer, key_on_code);
 criterion_main!(benches);

@@ -7,6 +7,7 @@
 //! ranges of the context text given (the TUI passes its pretty-printed context and highlights
 //! bytes of it).
 
+pub mod code;
 mod scan;
 use scan::{find_ci, is_iso_date, number, numbers_in, values, word_in, words, MONTHS};
 

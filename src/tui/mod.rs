@@ -6,6 +6,7 @@
 pub mod action;
 pub mod app;
 pub mod clustering;
+pub mod code;
 pub mod config;
 pub mod contradiction;
 pub mod edit;

@@ -26,6 +26,8 @@ pub struct RowIndex {
     starts: Vec<Start>,
     /// Every row's start is known.
     complete: bool,
+    /// Tab stops every `tab` columns (`0`: tabs escaped).
+    tab: usize,
 }
 
 /// `text`'s line starting at byte `start` (its `\r` cut), as (start, end).
@@ -43,6 +45,13 @@ impl RowIndex {
     /// An index of `text` at `width` columns, knowing its first row.
     #[must_use]
     pub fn new(text: &str, width: usize) -> Self {
+        Self::with_tab(text, width, 0)
+    }
+
+    /// An index of `text` at `width` columns with tabs expanded to stops every `tab` columns
+    /// (`0`: escaped).
+    #[must_use]
+    pub fn with_tab(text: &str, width: usize, tab: usize) -> Self {
         let width = width.max(1);
         let line = line_at(text, 0);
         Self {
@@ -55,6 +64,7 @@ impl RowIndex {
                 line,
             }],
             complete: false,
+            tab,
         }
     }
 
@@ -87,7 +97,7 @@ impl RowIndex {
         let (line_start, line_end) = s.line;
         let line = &text[line_start..line_end];
         let from = s.byte - line_start;
-        let end = text::row_end(line, from, s.indent, self.width);
+        let end = text::row_end_tab(line, from, s.indent, self.width, self.tab);
         let next = if end < line.len() {
             Start {
                 byte: line_start + end,
@@ -144,10 +154,10 @@ impl RowIndex {
                 let (line_start, line_end) = s.line;
                 let line = &text[line_start..line_end];
                 let from = s.byte - line_start;
-                let end = text::row_end(line, from, s.indent, self.width);
+                let end = text::row_end_tab(line, from, s.indent, self.width, self.tab);
                 Row {
                     indent: s.indent,
-                    cells: text::row_cells(line, from, end, line_start),
+                    cells: text::row_cells_tab(line, (from, end), line_start, s.indent, self.tab),
                     byte: s.byte,
                 }
             })
@@ -158,18 +168,30 @@ impl RowIndex {
 /// Row indexes of one text at the widths it was last drawn at (the review screen and the
 /// arbitration screen wrap the output at different widths).
 #[derive(Debug, Default)]
-pub struct Layouts(RefCell<Vec<RowIndex>>);
+pub struct Layouts(RefCell<Vec<RowIndex>>, usize);
 
 /// Widths kept per text.
 const KEEP: usize = 3;
 
 impl Clone for Layouts {
     fn clone(&self) -> Self {
-        Self(RefCell::new(self.0.borrow().clone()))
+        Self(RefCell::new(self.0.borrow().clone()), self.1)
     }
 }
 
 impl Layouts {
+    /// Layouts of a text whose tabs expand to stops every `tab` columns (`0`: escaped).
+    #[must_use]
+    pub fn with_tab(tab: usize) -> Self {
+        Self(RefCell::new(Vec::new()), tab)
+    }
+
+    /// Its tab stops (`0`: tabs escaped).
+    #[must_use]
+    pub fn tab(&self) -> usize {
+        self.1
+    }
+
     /// Run `f` on the index of `text` at `width`, made on first use.
     pub fn with<T>(&self, text: &str, width: usize, f: impl FnOnce(&mut RowIndex) -> T) -> T {
         let width = width.max(1);
@@ -183,7 +205,7 @@ impl Layouts {
                 if all.len() >= KEEP {
                     all.remove(0);
                 }
-                all.push(RowIndex::new(text, width));
+                all.push(RowIndex::with_tab(text, width, self.1));
                 all.len() - 1
             }
         };

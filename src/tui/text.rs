@@ -91,6 +91,20 @@ pub fn hang_of(line: &str, width: usize) -> usize {
 /// rows before it.
 #[must_use]
 pub fn row_end(line: &str, from: usize, indent: usize, width: usize) -> usize {
+    row_end_tab(line, from, indent, width, 0)
+}
+
+/// Columns a tab at screen column `col` takes with tab stops every `tab` columns (the row's
+/// left edge is column 0): to the next stop.
+#[must_use]
+pub fn tab_cols(col: usize, tab: usize) -> usize {
+    tab - col % tab
+}
+
+/// [`row_end`] with tabs expanded to the next of the stops every `tab` columns (`0`: a tab is
+/// escaped as `\t`, as in prose).
+#[must_use]
+pub fn row_end_tab(line: &str, from: usize, indent: usize, width: usize, tab: usize) -> usize {
     if let Some(end) = ascii_row_end(line, from, indent, width) {
         return end;
     }
@@ -103,7 +117,9 @@ pub fn row_end(line: &str, from: usize, indent: usize, width: usize) -> usize {
     while at < b.len() {
         // A printable ASCII byte before another ASCII byte is a cluster of its own (only
         // non-ASCII marks and joiners extend one): segment only around other text.
-        let (len, w) = if plain(b[at]) && b.get(at + 1).is_none_or(u8::is_ascii) {
+        let (len, w) = if tab > 0 && b[at] == b'\t' {
+            (1, tab_cols(used, tab))
+        } else if plain(b[at]) && b.get(at + 1).is_none_or(u8::is_ascii) {
             (1, 1)
         } else {
             let g = line[at..].graphemes(true).next().unwrap_or("");
@@ -157,6 +173,40 @@ pub fn row_cells(line: &str, from: usize, end: usize, base: usize) -> Vec<Cell> 
     line[from..end]
         .grapheme_indices(true)
         .map(|(off, g)| cell(g, base + from + off))
+        .collect()
+}
+
+/// [`row_cells`] of a row starting `indent` columns in, tabs expanded to the stops every
+/// `tab` columns (`0`: escaped). A tab is one cell as wide as the gap to its stop, so a span
+/// over it covers those columns and a click on any of them finds it.
+#[must_use]
+pub fn row_cells_tab(
+    line: &str,
+    (from, end): (usize, usize),
+    base: usize,
+    indent: usize,
+    tab: usize,
+) -> Vec<Cell> {
+    if tab == 0 || !line[from..end].contains('\t') {
+        return row_cells(line, from, end, base);
+    }
+    let mut col = indent;
+    line[from..end]
+        .grapheme_indices(true)
+        .map(|(off, g)| {
+            let c = if g == "\t" {
+                Cell {
+                    byte: base + from + off,
+                    len: 1,
+                    width: tab_cols(col, tab),
+                    escaped: false,
+                }
+            } else {
+                cell(g, base + from + off)
+            };
+            col += c.width;
+            c
+        })
         .collect()
 }
 
@@ -227,124 +277,4 @@ pub fn row_of(rows: &[Row], byte: usize) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use rstest::rstest;
-
-    fn texts(text: &str, rows: &[Row]) -> Vec<String> {
-        rows.iter()
-            .map(|r| {
-                let mut s = " ".repeat(r.indent);
-                for c in &r.cells {
-                    s.push_str(&display(&text[c.byte..c.byte + c.len]));
-                }
-                s
-            })
-            .collect()
-    }
-
-    #[rstest]
-    #[case("hello world", 5, vec!["hello ", "world"])]
-    #[case("hello world", 6, vec!["hello ", "world"])]
-    #[case("abcdefgh", 3, vec!["abc", "def", "gh"])]
-    #[case("a\nb", 10, vec!["a", "b"])]
-    #[case("a\r\nb", 10, vec!["a", "b"])]
-    #[case("東京は晴れ", 4, vec!["東京", "は晴", "れ"])]
-    #[case("cafe\u{301} ok", 5, vec!["cafe\u{301} ", "ok"])]
-    #[case("a\tb", 10, vec!["a\\tb"])]
-    #[case("  key: long value", 10, vec!["  key: ", "  long ", "  value"])]
-    #[case("東", 1, vec!["東"])]
-    fn wraps(#[case] text: &str, #[case] w: usize, #[case] want: Vec<&str>) {
-        let rows = wrap(text, w);
-        let got: Vec<String> = texts(text, &rows)
-            .into_iter()
-            .map(|s| s.trim_end_matches(' ').to_owned())
-            .collect();
-        let want: Vec<String> = want
-            .into_iter()
-            .map(|s| s.trim_end_matches(' ').to_owned())
-            .collect();
-        assert_eq!(got, want);
-    }
-
-    #[test]
-    fn every_byte_is_placed_once_at_any_width() {
-        let text = "Il fait 25°C à 東京 👋 e\u{301}\u{1b}[0m done\n\n  indented line that wraps";
-        for w in 0..30 {
-            let rows = wrap(text, w);
-            let mut covered: Vec<(usize, usize)> = rows
-                .iter()
-                .flat_map(|r| r.cells.iter().map(|c| (c.byte, c.len)))
-                .collect();
-            covered.sort_unstable();
-            let total: usize = covered.iter().map(|c| c.1).sum();
-            assert_eq!(total + text.matches('\n').count(), text.len(), "width {w}");
-            for r in &rows {
-                let mut cells = r.cells.clone();
-                while cells
-                    .last()
-                    .is_some_and(|c| &text[c.byte..c.byte + c.len] == " ")
-                {
-                    cells.pop();
-                }
-                let used: usize = r.indent + cells.iter().map(|c| c.width).sum::<usize>();
-                assert!(used <= w.max(1) || cells.len() == 1, "w {w}: {used} {r:?}");
-            }
-        }
-    }
-
-    /// `row_end` as first written: every cluster through `grapheme_indices`.
-    fn row_end_reference(line: &str, from: usize, indent: usize, width: usize) -> usize {
-        let (mut used, mut brk, mut any) = (indent, None, false);
-        for (off, g) in line[from..].grapheme_indices(true) {
-            let c = cell(g, from + off);
-            let is_space = g == " ";
-            if used + c.width > width && any && !is_space {
-                return match brk {
-                    Some(b) if b < c.byte => b,
-                    _ => c.byte,
-                };
-            }
-            used += c.width;
-            any = true;
-            if is_space {
-                brk = Some(c.byte + 1);
-            }
-        }
-        line.len()
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn row_end_equals_the_cluster_by_cluster_walk(
-            line in "[a b.\u{301}\u{93e}\u{915}\u{94d}東😀\u{200d}\u{1f3fd}\t\u{7}]{0,40}",
-            indent in 0usize..4,
-            width in 1usize..12,
-        ) {
-            let mut from = 0;
-            while from < line.len() {
-                let want = row_end_reference(&line, from, indent, width);
-                proptest::prop_assert_eq!(row_end(&line, from, indent, width), want);
-                if want <= from {
-                    break;
-                }
-                from = want;
-            }
-        }
-    }
-
-    #[test]
-    fn row_lookup_and_cell_hit() {
-        let text = "hello world again";
-        let rows = wrap(text, 6);
-        assert_eq!(row_of(&rows, 0), 0);
-        assert_eq!(row_of(&rows, 6), 1);
-        assert_eq!(row_of(&rows, 13), 2);
-        assert_eq!(rows[1].cell_at(2).map(|c| c.byte), Some(8));
-        let e = escape_line("a\u{7}b");
-        assert_eq!(e, "a\\u{7}b");
-        assert_eq!(width("東京"), 4);
-        assert_eq!(truncate("abcdef", 4), "abc…");
-        assert_eq!(truncate("abc", 4), "abc");
-    }
-}
+mod tests;

@@ -308,6 +308,33 @@ impl Theme {
         self.fg("diff_del").add_modifier(Modifier::CROSSED_OUT)
     }
 
+    /// Code of class `class` (syntax colour, a diff's lines); nothing under `--color never`
+    /// but a diff's header in bold.
+    #[must_use]
+    pub fn code(&self, class: crate::tui::code::Class) -> Style {
+        use crate::tui::code::Class;
+        match class {
+            Class::Plain => Style::default(),
+            Class::Keyword => self.fg("code_keyword"),
+            Class::Str => self.fg("code_string"),
+            Class::Comment => self.fg("code_comment").add_modifier(Modifier::ITALIC),
+            Class::Number => self.fg("code_number"),
+            Class::Name => self.fg("code_name"),
+            Class::Added => self.fg("diff_add"),
+            Class::Removed => self.fg("diff_del"),
+            Class::Hunk => self.fg("accent"),
+            Class::Header => Style::default().add_modifier(Modifier::BOLD),
+        }
+    }
+
+    /// A code gutter's mark: `-` of an edit's old block, `+` of its new block, in the diff
+    /// colours (bold, so that `--color never` still tells them apart by more than the glyph).
+    #[must_use]
+    pub fn code_mark(&self, new: bool) -> Style {
+        self.fg(if new { "diff_add" } else { "diff_del" })
+            .add_modifier(Modifier::BOLD)
+    }
+
     /// Arbitration lane `lane` (0-based): its colour (cycling through eight), and a glyph of
     /// its own so that lanes differ without colour too.
     #[must_use]

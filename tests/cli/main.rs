@@ -12,6 +12,7 @@ mod arbitration_rules;
 mod architecture;
 mod array_positions;
 mod assign;
+mod code_view;
 mod cold_open;
 mod common;
 mod compare;

@@ -9,6 +9,7 @@ use crate::model::offsets::CharMap;
 use crate::model::Record;
 use crate::review::decision::{replay, Decision, RecordReview};
 use crate::review::team::blind_view;
+use crate::tui::code::Code;
 use crate::tui::queue::QueueKind;
 use crate::tui::rows::Layouts;
 use crate::tui::{evidence, strings};
@@ -165,6 +166,8 @@ impl App {
         }
         let review = self.shown_review(&record, &decisions);
         let context = evidence::pretty_context(&record.context);
+        let context_code = Code::new(&context);
+        let output_code = Code::for_answer(&record.output, &context_code);
         let mut c = Current {
             index: idx,
             chars: record.output.chars().collect(),
@@ -179,8 +182,10 @@ impl App {
             order: Vec::new(),
             selected: 0,
             hits: Hits::default(),
-            context_rows: Layouts::default(),
-            output_rows: Layouts::default(),
+            context_rows: Layouts::with_tab(context_code.tab()),
+            output_rows: Layouts::with_tab(output_code.tab()),
+            context_code,
+            output_code,
         };
         c.reorder(None);
         Ok(c)

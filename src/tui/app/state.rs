@@ -231,6 +231,10 @@ pub struct Current {
     pub context_rows: Layouts,
     /// The same for the output (the review and arbitration screens wrap it at two widths).
     pub output_rows: Layouts,
+    /// The context's code regions, coloured as far as drawn.
+    pub context_code: crate::tui::code::Code,
+    /// The output's.
+    pub output_code: crate::tui::code::Code,
 }
 
 impl Current {

@@ -24,7 +24,7 @@ use crate::tui::text::{self, Row};
 const DOTTED_CIRCLE: &str = "\u{25CC}";
 
 /// Writes clusters left to right along one screen row.
-pub(super) struct Pen<'b> {
+pub(crate) struct Pen<'b> {
     buf: &'b mut Buffer,
     x: u16,
     y: u16,
@@ -35,7 +35,7 @@ pub(super) struct Pen<'b> {
 
 impl<'b> Pen<'b> {
     /// A pen at row `row` of `area` (nothing is drawn when the row is outside it).
-    pub(super) fn new(buf: &'b mut Buffer, area: Rect, row: usize) -> Self {
+    pub(crate) fn new(buf: &'b mut Buffer, area: Rect, row: usize) -> Self {
         let area = area.intersection(buf.area);
         let y = u16::try_from(row)
             .ok()
@@ -57,7 +57,7 @@ impl<'b> Pen<'b> {
     }
 
     /// Put a string, escaping control characters; `false` once the row is full.
-    pub(super) fn put(&mut self, s: &str, style: Style) -> bool {
+    pub(crate) fn put(&mut self, s: &str, style: Style) -> bool {
         for g in s.graphemes(true) {
             let d = text::display(g);
             let ok = if d.len() == g.len() {
@@ -129,7 +129,10 @@ pub(super) fn put_row(
     for c in &r.cells {
         let g = &src[c.byte..c.byte + c.len];
         let st = style(c.byte);
-        let ok = if c.escaped {
+        let ok = if g == "\t" && !c.escaped {
+            // An expanded tab: blank columns to its stop, styled as the tab is.
+            (0..c.width).all(|_| pen.cluster(" ", 1, st))
+        } else if c.escaped {
             pen.put(g, st)
         } else {
             pen.cluster(g, c.width, st)

@@ -12,7 +12,9 @@ use unicode_segmentation::UnicodeSegmentation;
 use super::cells;
 use crate::model::SourceRole;
 use crate::review::decision::SpanStatus;
+use crate::review::evidence::code::Kind;
 use crate::tui::app::{App, Current, ModeState, ScreenLayout, CONTEXT_BOTTOM};
+use crate::tui::code::Code;
 use crate::tui::edit;
 use crate::tui::evidence::Hit;
 use crate::tui::rows::Shown;
@@ -37,6 +39,64 @@ pub(super) fn put_rows(
     let buf = frame.buffer_mut();
     for (i, r) in rows.iter().enumerate() {
         cells::put_row(buf, area, i, 0, src, r, style);
+    }
+}
+
+/// The part of a pane's `inner` area its text takes beside a code gutter of `gutter`
+/// columns, and the gutter's width (none when the pane is too narrow to spare it).
+fn beside_gutter(inner: Rect, gutter: usize) -> (Rect, u16) {
+    let g = u16::try_from(gutter).unwrap_or(0);
+    if g == 0 || inner.width < g.saturating_mul(3) {
+        return (inner, 0);
+    }
+    let mut text = inner;
+    text.x += g;
+    text.width -= g;
+    (text, g)
+}
+
+/// The code gutter left of `text_area`: each row's line number in its block (on the line's
+/// first row), after `-` on an edit's old block and `+` on its new one.
+fn put_gutter(
+    frame: &mut Frame<'_>,
+    text_area: Rect,
+    g: u16,
+    code: &Code,
+    rows: &[Row],
+    app: &App,
+) {
+    if g == 0 {
+        return;
+    }
+    let th = &app.config.theme;
+    let area = Rect {
+        x: text_area.x - g,
+        width: g,
+        ..text_area
+    };
+    let digits = usize::from(g) - 2;
+    for (i, r) in rows.iter().enumerate() {
+        let Some((kind, line)) = code.gutter_at(r.byte) else {
+            continue;
+        };
+        let mut pen = cells::Pen::new(frame.buffer_mut(), area, i);
+        let mark = match kind {
+            Kind::Old => pen.put("-", th.code_mark(false)),
+            Kind::New => pen.put("+", th.code_mark(true)),
+            Kind::Code | Kind::Diff => pen.put(" ", Style::default()),
+        };
+        let n = line.map_or_else(String::new, |n| n.to_string());
+        if mark {
+            pen.put(&format!("{n:>digits$}"), th.dim());
+        }
+    }
+}
+
+/// Colour the code of `rows` of `src` (the rows on screen, and any line before them in their
+/// blocks not coloured yet).
+fn prepare_code(code: &Code, src: &str, rows: &[Row]) {
+    if let (Some(a), Some(b)) = (rows.first(), rows.last()) {
+        code.prepare(src, a.byte, b.end().max(a.byte + 1).min(src.len()));
     }
 }
 
@@ -173,8 +233,9 @@ pub fn output(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayo
     }
     let title = text::escape_line(&title);
     let block = Block::bordered().title(title);
-    let inner = block.inner(area);
+    let pane = block.inner(area);
     frame.render_widget(block, area);
+    let (inner, g) = beside_gutter(pane, c.output_code.gutter());
     let h = usize::from(inner.height);
     let focus = match &app.mode {
         ModeState::Add { cursor, .. } => Some(*cursor),
@@ -207,13 +268,18 @@ pub fn output(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayo
         (scroll, ix.rows(src, scroll, h), ix.known())
     });
     let styles = output_styles(app, c);
+    prepare_code(&c.output_code, src, &rows);
+    let th = &app.config.theme;
     let style = |byte: usize| {
         styles
             .iter()
             .filter(|(a, b, _)| *a <= byte && byte < *b)
-            .fold(Style::default(), |acc, (_, _, s)| acc.patch(*s))
+            .fold(th.code(c.output_code.class_at(byte)), |acc, (_, _, s)| {
+                acc.patch(*s)
+            })
     };
     put_rows(frame, inner, src, &rows, &style);
+    put_gutter(frame, inner, g, &c.output_code, &rows, app);
     out.output = inner;
     out.output_rows = Shown {
         first: scroll,
@@ -243,6 +309,8 @@ pub fn context(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLay
         cells::put_lines(frame.buffer_mut(), inner, &[line]);
         return;
     }
+    let pane = inner;
+    let (inner, g) = beside_gutter(pane, c.context_code.gutter());
     let h = usize::from(inner.height);
     let src = &c.context;
     let (scroll, rows, total, complete) =
@@ -289,9 +357,15 @@ pub fn context(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLay
     frame.render_widget(block, area);
     let hits = &c.hits.context;
     let cur = c.hits.current_context();
-    let style = |b: usize| hit_style(hits, cur, b, app).unwrap_or_default();
+    prepare_code(&c.context_code, src, &rows);
+    let th = &app.config.theme;
+    let style = |b: usize| {
+        let base = th.code(c.context_code.class_at(b));
+        hit_style(hits, cur, b, app).map_or(base, |h| base.patch(h))
+    };
     put_rows(frame, inner, src, &rows, &style);
-    out.context = inner;
+    put_gutter(frame, inner, g, &c.context_code, &rows, app);
+    out.context = pane;
     out.context_rows = total;
     out.context_scroll = scroll;
 }
