@@ -110,6 +110,12 @@ struct Made {
 /// Usage and I/O errors: an unreadable input, a target that cannot be made from the input
 /// without `--records`, an output that cannot be written.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if crate::formats::parquet::named_parquet(&args.out) {
+        bail!(
+            "--out {}: convert writes JSONL or JSON, not parquet yet; name a .jsonl file",
+            args.out.display()
+        );
+    }
     if args.config.is_some() && args.to != Format::LabelStudio {
         bail!("--config is the labeling config of --to label-studio");
     }
@@ -311,6 +317,10 @@ fn place(file: &DataFile, i: usize) -> String {
     match file.index.layout() {
         Layout::Array => format!("{at} (element {})", i + 1),
         Layout::Lines => at,
+        Layout::Parquet => match file.index.parquet_rows() {
+            Some(rows) => format!("{at} ({})", rows.place(file.line(i))),
+            None => at,
+        },
     }
 }
 

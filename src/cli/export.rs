@@ -77,6 +77,7 @@ use anyhow::{bail, Context};
 use super::db_args::{no_decisions, DbArgs};
 use super::judge_args::{self, Conflict, JudgeArgs};
 use super::to_stderr;
+use crate::formats::index::Layout;
 use crate::formats::{Dataset, Format};
 use crate::model::SourceRole;
 use crate::review::decision::Decision;
@@ -217,7 +218,11 @@ pub fn export(opts: &ExportOptions) -> anyhow::Result<ExitCode> {
         ex.warnings.clear();
     }
 
-    let layout = primary.index.layout();
+    // A parquet input is written as JSONL (parquet is not written yet).
+    let layout = match primary.index.layout() {
+        Layout::Parquet => Layout::Lines,
+        l => l,
+    };
     let mut sink = Sink {
         args: opts,
         primary,
@@ -338,6 +343,13 @@ fn protect(
     }
     if let Some(p) = &args.verdicts_features {
         dests.push((p, "--verdicts-features"));
+    }
+    if args.split_by.is_none() && crate::formats::parquet::named_parquet(&args.out) {
+        bail!(
+            "--out {}: export writes JSONL (or a JSON array), not parquet yet; name a .jsonl \
+             file (a parquet input is exported as JSONL; nothing was written)",
+            args.out.display()
+        );
     }
     if args.split_by.is_some() {
         if dest::target(&args.out)? == dest::Target::Stream {

@@ -13,6 +13,7 @@ pub mod dataset;
 mod fuzz;
 pub mod index;
 pub mod judges;
+pub mod parquet;
 mod position;
 pub mod spans;
 pub mod spec;
