@@ -129,6 +129,12 @@ impl Rows {
         })
     }
 
+    /// The file's path.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// The Arrow schema stored in the file.
     #[must_use]
     pub fn schema(&self) -> &arrow_schema::SchemaRef {

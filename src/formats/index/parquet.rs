@@ -87,6 +87,13 @@ impl FileIndex {
     /// The bytes of parquet row `e`.
     pub(super) fn parquet_bytes(rows: &Rows, e: Entry) -> Result<Vec<u8>, FormatError> {
         let group = rows.group(usize::try_from(e.offset).unwrap_or(usize::MAX))?;
-        Ok(group.get(e.len as usize).cloned().unwrap_or_default())
+        group
+            .get(e.len as usize)
+            .cloned()
+            .ok_or_else(|| FormatError::NoRecord {
+                path: rows.path().to_path_buf(),
+                index: e.line as usize - 1,
+                len: usize::try_from(rows.rows()).unwrap_or(0),
+            })
     }
 }
