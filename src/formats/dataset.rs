@@ -208,7 +208,7 @@ fn detect(index: &FileIndex) -> Result<Format, FormatError> {
     });
     Format::detect_first(records)?.map_err(|reason| FormatError::Unknown {
         path: index.path().to_path_buf(),
-        reason,
+        reason: super::parquet::with_columns(index.parquet_rows(), reason),
     })
 }
 

@@ -58,6 +58,22 @@ pub fn named_parquet(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("parquet"))
 }
 
+/// `reason` a format was not told, with the columns of `rows`' schema when the file is parquet
+/// (a schema without the answer or label columns is seen at once).
+#[must_use]
+pub fn with_columns(rows: Option<&Rows>, reason: String) -> String {
+    let Some(rows) = rows else {
+        return reason;
+    };
+    let names: Vec<&str> = rows
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().as_str())
+        .collect();
+    format!("{reason}; its parquet columns: {}", names.join(", "))
+}
+
 /// A parquet file's rows, read by row group.
 pub struct Rows {
     path: PathBuf,

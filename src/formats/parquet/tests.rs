@@ -176,6 +176,7 @@ fn a_schema_without_the_answer_is_refused_naming_the_file_and_its_columns() {
         .to_string();
     assert!(e.starts_with(&p.display().to_string()), "{e}");
     assert!(e.contains("cannot tell the format"), "{e}");
+    assert!(e.contains("its parquet columns: id, question"), "{e}");
 }
 
 #[test]
