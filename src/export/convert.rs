@@ -156,6 +156,12 @@ pub fn run(args: &ConvertOptions) -> anyhow::Result<ExitCode> {
 /// Refuse `--config` without `--to label-studio`, and a `--config` that is the `--out` file
 /// (renamed over the tasks, it would lose them; a stream such as /dev/null is fine).
 fn check_outputs(args: &ConvertOptions) -> anyhow::Result<()> {
+    if crate::formats::parquet::named_parquet(&args.out) {
+        bail!(
+            "--out {}: convert writes JSONL or JSON, not parquet yet; name a .jsonl file",
+            args.out.display()
+        );
+    }
     if args.config.is_some() && args.to != Format::LabelStudio {
         bail!("--config is the labeling config of --to label-studio");
     }
@@ -378,6 +384,10 @@ fn place(file: &DataFile, i: usize) -> String {
     match file.index.layout() {
         Layout::Array => format!("{at} (element {})", i + 1),
         Layout::Lines => at,
+        Layout::Parquet => match file.index.parquet_rows() {
+            Some(rows) => format!("{at} ({})", rows.place(file.line(i))),
+            None => at,
+        },
     }
 }
 

@@ -151,7 +151,7 @@ pub fn add_file(ty: Ty, path: &Path, layout: Layout) -> anyhow::Result<Ty> {
                 ty = ty.merge(Ty::of(r));
             }
         }
-        Layout::Lines => {
+        Layout::Lines | Layout::Parquet => {
             let mut r = std::io::BufReader::with_capacity(1 << 20, file);
             let mut line = Vec::new();
             loop {

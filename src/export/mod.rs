@@ -77,6 +77,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 
 use crate::formats::judges::reviewers::{self, Conflict};
+use crate::formats::index::Layout;
 use crate::formats::{DataFile, Dataset};
 use crate::model::escape::to_stderr;
 use crate::model::SourceRole;
@@ -185,7 +186,7 @@ fn sink<'a>(
     routes: BTreeSet<String>,
     conflicts: Vec<Conflict>,
 ) -> anyhow::Result<Sink<'a>> {
-    let layout = primary.index.layout();
+    let layout = written_layout(primary);
     Ok(Sink {
         args: opts,
         primary,
@@ -252,6 +253,15 @@ fn tell_about_inputs(dataset: &Dataset) {
 
 /// The inputs (and the database) as protected files; refuse `--out`, `--verdicts` or
 /// `--report` when one is an input or two are the same file.
+/// The layout `file`'s records are written in: its own, a parquet input's as JSONL (parquet is
+/// not written yet).
+pub(crate) fn written_layout(file: &DataFile) -> Layout {
+    match file.index.layout() {
+        Layout::Parquet => Layout::Lines,
+        l => l,
+    }
+}
+
 fn protect(
     args: &ExportOptions,
     judges: &[(String, PathBuf)],
@@ -287,6 +297,13 @@ fn protect(
     }
     if let Some(p) = &args.verdicts_features {
         dests.push((p, "--verdicts-features"));
+    }
+    if args.split_by.is_none() && crate::formats::parquet::named_parquet(&args.out) {
+        bail!(
+            "--out {}: export writes JSONL (or a JSON array), not parquet yet; name a .jsonl \
+             file (a parquet input is exported as JSONL; nothing was written)",
+            args.out.display()
+        );
     }
     if args.split_by.is_some() {
         if dest::target(&args.out)? == dest::Target::Stream {

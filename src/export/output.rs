@@ -174,7 +174,7 @@ impl RecordFile {
         let dest = self.file.dest().to_path_buf();
         let w = self.file.writer()?;
         let r = match layout {
-            Layout::Lines => w.write_all(bytes).and_then(|()| w.write_all(b"\n")),
+            Layout::Lines | Layout::Parquet => w.write_all(bytes).and_then(|()| w.write_all(b"\n")),
             Layout::Array => w
                 .write_all(if first { b"[\n  " } else { b",\n  " })
                 .and_then(|()| w.write_all(bytes)),

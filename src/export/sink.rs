@@ -400,7 +400,7 @@ impl Sink<'_> {
         manifest: Option<&Path>,
         repeated_lines: usize,
     ) -> anyhow::Result<Vec<String>> {
-        let layout = self.primary.index.layout();
+        let layout = super::written_layout(self.primary);
         let files = std::mem::replace(&mut self.records, Records::none(layout)).finish()?;
         let what = if self.args.split_by.is_some() {
             "--split-by file"
@@ -412,7 +412,7 @@ impl Sink<'_> {
         }
         let report_file = self.report_file(name, repeated_lines)?;
         let features_file = match &self.args.features {
-            Some(p) => Some(features::write(p, &files, self.primary.index.layout())?),
+            Some(p) => Some(features::write(p, &files, super::written_layout(self.primary))?),
             None => None,
         };
         let verdicts_features = match &self.args.verdicts_features {

@@ -176,9 +176,13 @@ impl DataFile {
         id_map(self, problems)
     }
 
-    /// An error for record `i` of this file.
+    /// An error for record `i` of this file (of a parquet file: its row, and its row group).
     #[must_use]
     pub fn error(&self, i: usize, message: String) -> FormatError {
+        let message = match self.index.parquet_rows() {
+            Some(rows) => format!("{}: {message}", rows.place(self.line(i))),
+            None => message,
+        };
         FormatError::Record {
             path: self.path().to_path_buf(),
             line: self.line(i),
@@ -204,7 +208,7 @@ fn detect(index: &FileIndex) -> Result<Format, FormatError> {
     });
     Format::detect_first(records)?.map_err(|reason| FormatError::Unknown {
         path: index.path().to_path_buf(),
-        reason,
+        reason: super::parquet::with_columns(index.parquet_rows(), reason),
     })
 }
 

@@ -18,6 +18,7 @@ use super::FormatError;
 pub mod cache;
 mod lazy;
 mod open;
+mod parquet;
 
 pub use cache::Cache;
 pub use lazy::{Gate, Lazy, Permits, Then};
@@ -42,6 +43,9 @@ pub enum Layout {
     Lines,
     /// A single JSON array; each element is a record.
     Array,
+    /// A parquet file; each row is a record (an entry's `offset` is its row group, `len` its
+    /// row in it, `line` its row in the file, from 1).
+    Parquet,
 }
 
 /// An open file and the position of every record in it.
@@ -61,6 +65,8 @@ pub struct FileIndex {
     /// ([`FileIndex::open_lazy`]); `None` once the index is complete. (A lock only to keep the
     /// index `Sync`: [`FileIndex::poll`] takes `&mut self`.)
     rest: Option<std::sync::Mutex<lazy::Rest>>,
+    /// The rows of a parquet file, read by row group.
+    parquet: Option<std::sync::Arc<super::parquet::Rows>>,
 }
 
 const CHUNK: usize = 4 << 20;
@@ -95,6 +101,10 @@ impl FileIndex {
         file: File,
         cache: Option<&Cache>,
     ) -> Result<Self, FormatError> {
+        let file = match Self::parquet(path, file)? {
+            Ok(parquet) => return Ok(parquet),
+            Err(file) => file,
+        };
         let io = |e: std::io::Error| FormatError::Io {
             path: path.to_path_buf(),
             source: e,
@@ -140,6 +150,7 @@ impl FileIndex {
             from_cache,
             cached,
             rest: None,
+            parquet: None,
         })
     }
 
@@ -241,6 +252,9 @@ impl FileIndex {
             index: i,
             len: self.len(),
         })?;
+        if let Some(rows) = &self.parquet {
+            return Self::parquet_bytes(rows, e);
+        }
         let mut buf = vec![0u8; e.len as usize];
         read_exact_at(&self.file, &mut buf, e.offset).map_err(|source| FormatError::Io {
             path: self.path.clone(),
@@ -263,13 +277,18 @@ impl FileIndex {
     ) -> Result<(), FormatError> {
         const BLOCK: u64 = 1 << 20;
         let entries = self.entries.get(range.clone()).unwrap_or_default();
-        read_in_blocks(&self.file, entries, BLOCK, |k, _, bytes| {
-            f(range.start + k, bytes);
-        })
-        .map_err(|source| FormatError::Io {
-            path: self.path.clone(),
-            source,
-        })?;
+        let mut failed = None;
+        self.for_each_entry(
+            entries,
+            BLOCK,
+            |k, _, bytes| f(range.start + k, bytes),
+            |_, e| {
+                failed.get_or_insert(e);
+            },
+        );
+        if let Some(e) = failed {
+            return Err(e);
+        }
         Ok(())
     }
 }

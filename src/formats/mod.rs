@@ -14,6 +14,7 @@ mod fuzz;
 pub mod hub;
 pub mod index;
 pub mod judges;
+pub mod parquet;
 mod position;
 pub mod spans;
 pub mod spec;

@@ -89,6 +89,8 @@ pub enum Kind {
     Truncated,
     /// The file holds no record.
     Empty,
+    /// Part of the file cannot be read (a parquet row group whose pages do not decode).
+    Unreadable,
 }
 
 impl Kind {
@@ -121,6 +123,7 @@ impl Kind {
             Self::SplitLeakage => "split_leakage",
             Self::Truncated => "truncated",
             Self::Empty => "empty",
+            Self::Unreadable => "unreadable",
         }
     }
 }
@@ -445,17 +448,46 @@ fn check_range(
     if entries.is_empty() {
         return Ok(part);
     }
-    let io = |source: std::io::Error| FormatError::Io {
-        path: file.path().to_path_buf(),
-        source,
-    };
     // The file as it was opened and indexed (a stream's copy has no path to open again).
     let handle = file.index.file();
     let leads = super::position::Leads::default();
-    super::index::read_in_blocks(handle, entries, BLOCK, |_, e, bytes| {
-        let lead = || leads.lead(handle, e.offset);
-        part.consume(fi, (e.line, &lead), bytes, settings);
-    })
-    .map_err(io)?;
+    let mut failed = None;
+    let mut unreadable = Vec::new();
+    let parquet = file.index.parquet_rows();
+    file.index.for_each_entry(
+        entries,
+        BLOCK,
+        |_, e, bytes| {
+            let lead = || leads.lead(handle, e.offset);
+            part.consume(fi, (e.line, &lead), bytes, settings);
+        },
+        |bad, e| match (parquet, e) {
+            // A parquet row group that cannot be read is a problem of its rows; the other
+            // row groups are still checked.
+            (Some(_), FormatError::Record { line, message, .. }) => {
+                unreadable.push(Problem {
+                    file: fi,
+                    line,
+                    kind: Kind::Unreadable,
+                    message: format!("{message} ({} records not checked)", bad.len()),
+                });
+            }
+            (_, e) => {
+                failed.get_or_insert(e);
+            }
+        },
+    );
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    part.problems.extend(unreadable);
+    if let Some(rows) = parquet {
+        // Rows are named by row group too ("row group 2, row 7"), as parquet tools show them.
+        for p in &mut part.problems {
+            if p.kind != Kind::Unreadable {
+                p.message = format!("{}: {}", rows.place(p.line), p.message);
+            }
+        }
+    }
     Ok(part)
 }

@@ -42,6 +42,7 @@ mod monkey_checks;
 mod monkey_found;
 mod output_failures;
 mod override_notice;
+mod parquet;
 mod pg_secrets;
 mod pg_server;
 mod prodigy;

@@ -89,6 +89,11 @@ impl FileIndex {
         then: Then,
     ) -> Result<Self, FormatError> {
         let (file, streamed) = open_input(path)?;
+        // Parquet: its footer is its index (read at once, the rows by row group on demand).
+        let file = match Self::parquet(path, file)? {
+            Ok(parquet) => return Ok(parquet),
+            Err(file) => file,
+        };
         let io = |e: std::io::Error| FormatError::Io {
             path: path.to_path_buf(),
             source: e,
@@ -122,6 +127,7 @@ impl FileIndex {
                 from_cache: true,
                 cached: cache.cloned().zip(key).map(Box::new),
                 rest: None,
+                parquet: None,
             });
         }
         // The head ends after its last whole line (or after the first line, however long).
@@ -159,6 +165,7 @@ impl FileIndex {
             from_cache: false,
             cached: cached.map(Box::new),
             rest,
+            parquet: None,
         })
     }
 
@@ -322,6 +329,7 @@ fn run(job: Job, tx: &Sender<Msg>) {
             from_cache: false,
             cached: cached.map(Box::new),
             rest: None,
+            parquet: None,
         };
         then(&index);
     }

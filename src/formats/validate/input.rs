@@ -40,6 +40,17 @@ impl Input {
             source,
         };
         let (file, _) = open_input(path)?;
+        let file = match FileIndex::parquet(path, file)? {
+            Ok(index) => {
+                let data = DataFile::with_index(index, format, None)?;
+                return Ok(Self {
+                    path: path.to_path_buf(),
+                    format: data.format,
+                    source: Source::Indexed(data),
+                });
+            }
+            Err(file) => file,
+        };
         let head = crate::formats::index::head(&file).map_err(io)?;
         let (start, size) = (head.bom, head.size);
         if head.array {
