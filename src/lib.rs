@@ -3,6 +3,7 @@
 //! The floors, imports pointing down only:
 //! - [`cli`]: one module per subcommand (args + `run`).
 //! - [`tui`]: the review screen: app state, actions, keymap, theme, views.
+//! - [`judge`]: a model's first pass through an OpenAI-compatible endpoint (beside `tui`).
 //! - [`formats`]: one module per input schema, lazy indexed reading, export writers.
 //! - [`store`]: SQLite and PostgreSQL: migrations, the append-only decision log, the team tables.
 //! - [`review`]: pure review logic: decisions applied to spans, arbitration, metrics.
@@ -10,6 +11,7 @@
 
 pub mod cli;
 pub mod formats;
+pub mod judge;
 pub mod model;
 pub mod review;
 pub mod store;

@@ -9,6 +9,7 @@ pub mod db_args;
 pub mod decisions;
 pub mod export;
 mod help;
+pub mod judge;
 pub mod judge_args;
 pub mod log;
 pub mod man;
@@ -91,6 +92,10 @@ pub enum Command {
     /// Check every record's spans against its evidence: one flag decision per finding, for apply.
     #[command(after_help = help::TRIAGE)]
     Triage(triage::Args),
+    /// A model's first pass: every record to an OpenAI-compatible endpoint, its verdicts
+    /// written as a judge file for `--judge`.
+    #[command(after_help = help::JUDGE)]
+    Judge(judge::Args),
     /// Combine reviewers' databases into one.
     #[command(after_help = help::MERGE_DB)]
     MergeDb(merge_db::Args),
@@ -260,6 +265,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Assign(a) => assign::run(a),
         Command::Apply(a) => apply::run(a),
         Command::Triage(a) => triage::run(a),
+        Command::Judge(a) => judge::run(a),
         Command::MergeDb(a) => merge_db::run(a),
         Command::Convert(a) => convert::run(a),
         Command::Completions(a) => completions::run(&a),

@@ -9,7 +9,7 @@ const FLOORS: [&[&str]; 5] = [
     &["model"],
     &["review"],
     &["formats", "store"],
-    &["tui"],
+    &["tui", "judge"],
     &["cli"],
 ];
 

@@ -29,6 +29,8 @@ mod hostile;
 mod hostile_files;
 mod hostile_more;
 mod json_escapes;
+mod judge;
+mod judge_server;
 mod judges;
 mod keys;
 mod labelstudio;
