@@ -118,3 +118,6 @@ impl Cache {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests;

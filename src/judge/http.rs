@@ -184,3 +184,6 @@ pub fn completions_url(endpoint: &str) -> String {
         format!("{e}/chat/completions")
     }
 }
+
+#[cfg(test)]
+mod tests;

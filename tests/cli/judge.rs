@@ -530,3 +530,53 @@ fn the_key_is_in_no_output_and_no_file_even_when_a_server_echoes_it() {
 fn skipped_path(out: &Path) -> PathBuf {
     out.with_file_name("j.skipped.jsonl")
 }
+
+#[test]
+fn prompt_overrides_the_bundled_one_and_a_bad_one_is_refused_with_its_line() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let file = records(dir.path(), &["20°C in 東京 ✓"]);
+    let out = dir.path().join("j.jsonl");
+    let s = start(|r, _| Reply::verdicts(server::OPENAI, r));
+    let prompt = dir.path().join("p.txt");
+    std::fs::write(
+        &prompt,
+        "Judge the spans.\n=== user ===\nA: {answer}\n{spans}\n",
+    )
+    .expect("w");
+    let o = judge(
+        &s.url,
+        &file,
+        &out,
+        &["--prompt", prompt.to_str().expect("utf-8")],
+    );
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let r = s.stats.requests().pop().expect("request");
+    assert_eq!(r.json["messages"][0]["content"], json!("Judge the spans."));
+    assert_eq!(
+        r.json["messages"][1]["content"],
+        json!("A: 20°C in 東京 ✓\n[0] \"20°C\" - contradiction (characters 0-4)")
+    );
+    // The LettuceDetect prompt carries the taxonomy's definitions.
+    judge(&s.url, &file, &out, &["--labels", "lettucedetect"]);
+    let r = s.stats.requests().pop().expect("request");
+    let system = r.json["messages"][0]["content"].as_str().expect("system");
+    assert!(
+        system.contains("unsupported_addition - the span asserts something"),
+        "{system}"
+    );
+    // A typo in a placeholder: exit 2, the file and line named, nothing sent.
+    std::fs::write(&prompt, "sys\n=== user ===\n{answer}\n{contxt}\n").expect("w");
+    let before = s.stats.count();
+    let o = judge(
+        &s.url,
+        &file,
+        &out,
+        &["--prompt", prompt.to_str().expect("utf-8")],
+    );
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(
+        text(&o.stderr).contains("p.txt:4: unknown placeholder {contxt}"),
+        "{o:?}"
+    );
+    assert_eq!(s.stats.count(), before);
+}
