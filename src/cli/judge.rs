@@ -16,6 +16,7 @@ use crate::judge::cache::Cache;
 use crate::judge::http::{completions_url, ClientOptions};
 use crate::judge::prompt::{self, Prompt, Rubric};
 use crate::judge::run::{self, Options, Summary};
+use crate::tui::queue::QueueKind;
 
 /// The label set a default prompt is written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -96,6 +97,11 @@ pub struct Args {
     /// Fuzzy placement threshold of a quote (similarity 0..1).
     #[arg(long, value_name = "S", default_value_t = crate::review::locate::DEFAULT_THRESHOLD)]
     pub threshold: f64,
+    /// Judge only these records, as review's queue names them: `all`, `type:NAME` (the
+    /// record's corruption type), `label:NAME` (a labeled span's label or category). The
+    /// queues that read the decision database are refused: judge reads none.
+    #[arg(long, value_name = "QUEUE")]
+    pub queue: Option<String>,
     /// Read every file in this format instead of detecting it.
     #[arg(long, value_name = "FORMAT")]
     pub format: Option<Format>,
@@ -220,11 +226,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     inputs.check(&args.out, "--out")?;
     inputs.check(&skipped, "the skipped file")?;
     inputs.check(&cache_path, "--cache")?;
+    let queue = args.queue.as_deref().map(queue).transpose()?;
     let ds = Dataset::open(&args.files, args.format)?;
     let records = (0..ds.len())
         .map(|i| {
             ds.record(i)
                 .map_err(|e| (ds.primary().id(i).ok(), e.to_string()))
+        })
+        .filter(|r| match (&queue, r) {
+            (Some(q), Ok(r)) => in_queue(q, r),
+            _ => true, // an unreadable line is reported whatever the queue
         })
         .collect();
     let mut cache = Cache::open(&cache_path).map_err(anyhow::Error::msg)?;
@@ -259,6 +270,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `--queue`: the queues that need no database.
+fn queue(s: &str) -> anyhow::Result<QueueKind> {
+    let q: QueueKind = s.parse().map_err(anyhow::Error::msg)?;
+    match q {
+        QueueKind::All | QueueKind::Type(_) | QueueKind::Label(_) => Ok(q),
+        _ => bail!(
+            "--queue {s}: judge reads no decision database; give all, type:NAME or label:NAME"
+        ),
+    }
+}
+
+/// Whether `r` is in the queue `q` (one of [`queue`]'s).
+fn in_queue(q: &QueueKind, r: &crate::model::Record) -> bool {
+    match q {
+        QueueKind::Type(t) => r.corruption_type.as_deref() == Some(t.as_str()),
+        QueueKind::Label(l) => r
+            .gold_spans()
+            .iter()
+            .any(|s| s.label == *l || s.category.as_deref() == Some(l.as_str())),
+        _ => true,
+    }
 }
 
 fn summary_json(

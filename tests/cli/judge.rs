@@ -580,3 +580,36 @@ fn prompt_overrides_the_bundled_one_and_a_bad_one_is_refused_with_its_line() {
     );
     assert_eq!(s.stats.count(), before);
 }
+
+#[test]
+fn queue_judges_the_records_of_a_type_or_label_and_refuses_one_needing_a_database() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let out = dir.path().join("j.jsonl");
+    let s = start(|r, _| Reply::verdicts(server::OPENAI, r));
+    let o = judge(
+        &s.url,
+        &sample(),
+        &out,
+        &["--queue", "type:missing_tool", "--json"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let want = std::fs::read_to_string(sample())
+        .expect("sample")
+        .lines()
+        .filter(|l| l.contains("\"corruption_type\": \"missing_tool\""))
+        .count();
+    assert!(want > 0);
+    assert_eq!(s.stats.count(), want);
+    let ls = lines(&out);
+    assert!(
+        ls.iter()
+            .all(|l| l["corruption_type"] == json!("missing_tool")),
+        "{ls:?}"
+    );
+    let o = judge(&s.url, &sample(), &out, &["--queue", "flagged"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(
+        text(&o.stderr).contains("judge reads no decision database"),
+        "{o:?}"
+    );
+}
