@@ -149,7 +149,7 @@ pub fn run(
             &max,
         ]);
         if let Some(body) = cache.get(&key) {
-            if let Ok(j @ Judged::Lines(..)) = judged(&record, body, opts) {
+            if let Ok((j, _, _)) = judged(&record, body, opts) {
                 results[at] = Some(j);
                 summary.cached += 1;
                 continue;
@@ -248,12 +248,25 @@ fn redact(text: &str, key: Option<&str>) -> String {
     }
 }
 
-/// A reply body as the record's decision lines, or why not.
-fn judged(record: &Record, body: &str, opts: &Options) -> Result<Judged, (&'static str, String)> {
-    let Completion { content, .. } = reply::completion(body).map_err(|e| ("reply", e))?;
+/// A reply body as the record's decision lines and its token counts (prompt, completion),
+/// or why not.
+fn judged(
+    record: &Record,
+    body: &str,
+    opts: &Options,
+) -> Result<(Judged, u64, u64), (&'static str, String)> {
+    let Completion {
+        content,
+        prompt_tokens,
+        completion_tokens,
+    } = reply::completion(body).map_err(|e| ("reply", e))?;
     let verdict = reply::verdict(&content, record.gold_spans().len()).map_err(|e| ("schema", e))?;
     let (ls, unplaced) = lines(record, &verdict, &content, &opts.model, opts.threshold);
-    Ok(Judged::Lines(ls, unplaced))
+    Ok((
+        Judged::Lines(ls, unplaced),
+        prompt_tokens,
+        completion_tokens,
+    ))
 }
 
 /// What a worker hands back: the job's number and what the endpoint said.
@@ -295,11 +308,9 @@ fn send_all(
             let job = &jobs[i];
             let r = match sent {
                 Sent::Ok(body) => match judged(&job.record, &body, opts) {
-                    Ok(j) => {
-                        if let Ok(c) = reply::completion(&body) {
-                            summary.prompt_tokens += c.prompt_tokens;
-                            summary.completion_tokens += c.completion_tokens;
-                        }
+                    Ok((j, prompt_tokens, completion_tokens)) => {
+                        summary.prompt_tokens += prompt_tokens;
+                        summary.completion_tokens += completion_tokens;
                         if error.is_none() {
                             if let Err(e) = cache.put(&job.key, &job.record.id, &body) {
                                 // Stop sending: a reply that cannot be kept would be paid twice.

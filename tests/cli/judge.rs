@@ -63,8 +63,20 @@ fn the_sample_is_judged_into_a_file_stats_and_the_judge_loader_read_and_a_rerun_
     let dir = tempfile::tempdir().expect("tmp");
     let out = dir.path().join("qwen.jsonl");
     let s = start(|r, _| Reply::verdicts(server::VLLM, r));
-    let first = judge(&s.url, &sample(), &out, &["--concurrency", "8"]);
+    let first = judge(
+        &s.url,
+        &sample(),
+        &out,
+        &["--concurrency", "8", "--price", "1,2"],
+    );
     assert_eq!(first.status.code(), Some(0), "{first:?}");
+    // The summary: vLLM's usage (982 + 49 tokens a reply) at $1 and $2 per million.
+    let said = text(&first.stdout);
+    assert!(
+        said.contains("judged 175 of 175 records (0 from the cache, 175 sent)"),
+        "{said}"
+    );
+    assert!(said.contains("171850 + 8575 tokens, $0.1890"), "{said}");
     assert_eq!(s.stats.count(), 175);
     let written = std::fs::read(&out).expect("written");
     let ls = lines(&out);
