@@ -206,6 +206,9 @@ fn skipped_path(out: &std::path::Path) -> PathBuf {
 /// Usage and I/O errors: an unreadable input, prompt or rubric, a cache or output that
 /// cannot be written.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.out.as_os_str() == "-" {
+        bail!("--out -: judge writes a file (its cache and skipped file go beside it); name one");
+    }
     let opts = options(&args)?;
     let cache_path = args.cache.clone().unwrap_or_else(|| {
         let mut s = args.out.clone().into_os_string();
