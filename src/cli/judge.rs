@@ -60,7 +60,8 @@ pub struct Args {
     /// Requests in flight at most.
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub concurrency: usize,
-    /// Seconds a request may take, the reply included.
+    /// Seconds each phase of a request may take: connecting, sending it, waiting for the
+    /// reply, reading the reply.
     #[arg(long, value_name = "SECONDS", default_value_t = 120.0)]
     pub timeout: f64,
     /// Retries of a request after a 429, a 5xx, a timeout or a dropped connection.

@@ -1,6 +1,6 @@
 //! The blocking chat-completions client (ureq, TLS by rustls): one POST per request, retried
 //! with exponential backoff on 429, 5xx and a dropped connection, waiting what `Retry-After`
-//! says when the server says it; a timeout per request. The API key goes only into the
+//! says when the server says it; a timeout per request (on each of its phases). The API key goes only into the
 //! `Authorization` header: no error message quotes a header.
 
 use std::time::Duration;
@@ -18,7 +18,8 @@ pub struct ClientOptions {
     pub url: String,
     /// The bearer token, when there is one.
     pub key: Option<String>,
-    /// Whole-request timeout.
+    /// The timeout of each phase of a request: connecting, sending it, waiting for the
+    /// reply's headers, reading its body.
     pub timeout: Duration,
     /// Retries after the first attempt.
     pub retries: u32,
@@ -57,7 +58,14 @@ impl Client {
     pub fn new(opts: ClientOptions, pool: usize) -> Self {
         let config = ureq::Agent::config_builder()
             .http_status_as_error(false)
-            .timeout_global(Some(opts.timeout))
+            // A timeout per phase, not one for the whole call: with a global or per-call
+            // timeout ureq resolves the host on a thread of its own for every request (one
+            // thread spawned per record, most of the client's system time at 64 in flight).
+            .timeout_connect(Some(opts.timeout))
+            .timeout_send_request(Some(opts.timeout))
+            .timeout_send_body(Some(opts.timeout))
+            .timeout_recv_response(Some(opts.timeout))
+            .timeout_recv_body(Some(opts.timeout))
             .max_idle_connections(pool.max(1))
             .max_idle_connections_per_host(pool.max(1))
             .user_agent(concat!("spanreview/", env!("CARGO_PKG_VERSION")))
