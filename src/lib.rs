@@ -5,6 +5,7 @@
 //! - [`tui`]: the review screen: app state, actions, keymap, theme, views.
 //! - [`export`]: the export pipeline (records, verdicts, report and features written as one
 //!   atomic set with its manifest) and `convert`; `triage` and `merge-db` use its output set.
+//! - [`judge`]: a model's first pass through an OpenAI-compatible endpoint (beside `tui`).
 //! - [`formats`]: one module per input schema, lazy indexed reading, export writers.
 //! - [`store`]: SQLite and PostgreSQL: migrations, the append-only decision log, the team tables.
 //! - [`review`]: pure review logic: decisions applied to spans, arbitration, metrics.
@@ -13,6 +14,7 @@
 pub mod cli;
 pub mod export;
 pub mod formats;
+pub mod judge;
 pub mod model;
 pub mod review;
 pub mod store;

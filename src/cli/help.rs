@@ -220,6 +220,36 @@ pub const TRIAGE: &str = concat!(
        2  a usage or I/O error; nothing was written"
 );
 
+/// `judge --help`.
+pub const JUDGE: &str = concat!(
+    "One chat-completions request per record (stream off, temperature 0, a strict JSON schema \
+     in response_format; plain JSON from servers without it): is each labeled span a \
+     hallucination of its label, and which unlabeled text is (quoted, then placed in the \
+     answer: exact, case-insensitive, fuzzy with its score). The verdicts go to --out in the \
+     halu-toolace decisions format, the raw reply kept; each failed record (refused, timed \
+     out, HTML, not the schema, cut off, a quote not in the answer) to JUDGE.skipped.jsonl \
+     with its reason. Replies are cached (JUDGE.jsonl.cache): a rerun, or --resume after a \
+     kill, sends nothing twice.\n\
+     \n\
+     Examples:\n  \
+       spanreview judge records.jsonl --endpoint http://localhost:8000/v1 --model \
+     Qwen/Qwen2.5-7B-Instruct --out qwen.jsonl --concurrency 32\n  \
+       spanreview judge records.jsonl --endpoint https://api.example.com/v1 --model MODEL \
+     --out judge.jsonl --rubric rubric.toml --price 0.15,0.60\n  \
+       spanreview judge records.jsonl --endpoint http://localhost:8000/v1 --model m --out \
+     judge.jsonl --resume\n\
+     \n",
+    input_env!(),
+    "  OPENAI_API_KEY          the API key (or the variable --api-key-env names); sent as a \
+     bearer token, never printed or written\n\
+     \nExit status:\n  \
+       0  every record judged\n  \
+       1  written, but some records failed or a quote was not placed (each in \
+     JUDGE.skipped.jsonl with its reason)\n  \
+       2  a usage or I/O error: an unreadable input, prompt or rubric, an output or cache \
+     that cannot be written"
+);
+
 /// `convert --help`.
 pub const CONVERT: &str = concat!(
     "Spans: the gold, or --source's. A Label Studio task has a gold once spanreview wrote one \

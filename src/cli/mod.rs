@@ -10,6 +10,7 @@ pub mod decisions;
 pub mod export;
 mod help;
 pub mod hub_args;
+pub mod judge;
 pub mod judge_args;
 pub mod log;
 pub mod man;
@@ -78,6 +79,10 @@ pub enum Command {
     /// Check every record's spans against its evidence: one flag decision per finding, for apply.
     #[command(after_help = help::TRIAGE)]
     Triage(triage::Args),
+    /// A model's first pass: every record to an OpenAI-compatible endpoint, its verdicts
+    /// written as a judge file for `--judge`.
+    #[command(after_help = help::JUDGE)]
+    Judge(judge::Args),
     /// Combine reviewers' databases into one.
     #[command(after_help = help::MERGE_DB)]
     MergeDb(merge_db::Args),
@@ -222,6 +227,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             a.hub.select(&mut a.files, Some(&mut a.dataset))?;
             triage::run(a)
         }
+        Command::Judge(a) => judge::run(a),
         Command::MergeDb(a) => merge_db::run(a),
         Command::Convert(a) => convert::run(a),
         Command::Completions(a) => completions::run(&a),

@@ -11,7 +11,7 @@ const FLOORS: [&[&str]; 6] = [
     &["review"],
     &["formats", "store"],
     &["export"],
-    &["tui"],
+    &["tui", "judge"],
     &["cli"],
 ];
 

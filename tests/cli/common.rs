@@ -45,7 +45,7 @@ pub fn bin() -> assert_cmd::Command {
 }
 
 /// Every subcommand, in the order `--help` lists them.
-pub const SUBCOMMANDS: [&str; 13] = [
+pub const SUBCOMMANDS: [&str; 14] = [
     "review",
     "validate",
     "compare",
@@ -55,6 +55,7 @@ pub const SUBCOMMANDS: [&str; 13] = [
     "assign",
     "apply",
     "triage",
+    "judge",
     "merge-db",
     "convert",
     "completions",

@@ -32,6 +32,8 @@ mod hostile_files;
 mod hostile_more;
 mod hub_folder;
 mod json_escapes;
+mod judge;
+mod judge_server;
 mod judges;
 mod keys;
 mod labelstudio;

@@ -38,7 +38,8 @@ fn every_subcommand_that_reads_files_names_the_input_environment_and_its_exit_st
     // `apply` and `convert` read their FILEs as the others do (the index cache, `-` copied
     // into TMPDIR): their help says so too.
     for sub in [
-        "review", "validate", "compare", "export", "stats", "assign", "apply", "triage", "convert",
+        "review", "validate", "compare", "export", "stats", "assign", "apply", "triage", "judge",
+        "convert",
     ] {
         let text = help(sub);
         for env in ["SPANREVIEW_CACHE_DIR", "SPANREVIEW_INDEX_CACHE", "TMPDIR"] {
