@@ -14,12 +14,12 @@ use serde_json::{json, Map, Value};
 
 use super::judge_args::{self, JudgeArgs};
 use super::to_stderr;
-use crate::formats::judges::{self, Judges};
+use crate::formats::judges::{self, Judges, SpanReader};
 use crate::formats::{Dataset, Format};
 use crate::model::width::{self as text, pad};
 use crate::model::{Record, Span, GOLD};
 use crate::review::alpha::{Alpha, AlphaScores};
-use crate::review::metrics::{Agreement, Comparison};
+use crate::review::metrics::{Agreement, Comparison, RecordComparison};
 
 /// Arguments of `spanreview compare`.
 #[derive(Debug, clap::Args)]
@@ -97,19 +97,41 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut alpha = Alpha::default();
     let mut read = 0usize;
     let mut unreadable = 0usize;
-    for i in 0..dataset.len() {
-        let mut record = match dataset.record(i) {
+    // The per-label rows are the costliest figures: computed only where they are printed.
+    let by_label = args.by_label || args.json;
+    // Nothing here needs a record's context or query (the bulk of a line): read without them
+    // when every file's format allows, keeping the `meta` that holds a RAGTruth corruption type.
+    let reader = judges::skimmable(&dataset).then(|| SpanReader::new(&dataset).keeping(&["meta"]));
+    let work = |i: usize| -> Read {
+        let record = reader
+            .as_ref()
+            .map_or_else(|| dataset.record(i), |r| r.record(i))
+            .map(|mut record| {
+                judges.attach(&mut record);
+                judges::judges_as_spans(&mut record);
+                record
+            });
+        let compared = record
+            .as_ref()
+            .map(|r| compare_record(r, &args, by_label))
+            .unwrap_or_default();
+        Read {
+            i,
+            record,
+            compared,
+        }
+    };
+    super::par::ordered(dataset.len(), work, |r| {
+        let record = match r.record {
             Ok(r) => r,
             Err(e) => {
                 to_stderr!("{e}");
                 unreadable += 1;
-                continue;
+                return;
             }
         };
         read += 1;
-        judges.attach(&mut record);
-        judges::judges_as_spans(&mut record);
-        report_warnings(&dataset, &judges, i, &record);
+        report_warnings(&dataset, &judges, r.i, &record);
         for s in &record.sources {
             if !seen.contains(&s.name) {
                 seen.push(s.name.clone());
@@ -125,8 +147,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 }
             }
         }
+        let mut compared = r.compared;
         for p in &mut pairs {
-            p.comparison.add_record(&record, &args.a, &p.b);
+            if let Some(k) = compared.iter().position(|(b, _)| *b == p.b) {
+                let (_, c) = compared.swap_remove(k);
+                p.comparison
+                    .add_computed(record.corruption_type.as_deref(), c);
+            }
         }
         if args.alpha {
             let coders: Vec<(&str, &[Span])> = record
@@ -143,7 +170,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .collect();
             alpha.add_record(crate::model::offsets::char_len(&record.output), &coders);
         }
-    }
+    });
     if unreadable > 0 {
         to_stderr!("{unreadable} record(s) could not be read and were skipped");
     }
@@ -222,6 +249,41 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     // A reader that stops early (`| head`) is no error; a full disk says standard output.
     super::write_stdout(out.as_bytes())
+}
+
+/// One record as read on a worker thread, with its comparisons.
+struct Read {
+    /// Its index in the dataset.
+    i: usize,
+    record: Result<Record, crate::formats::FormatError>,
+    /// A against each B the record has (every source but A when no `--b` is given), by name.
+    compared: Vec<(String, RecordComparison)>,
+}
+
+/// `record`'s A against each of its B sources (none when it lacks A): what
+/// [`Comparison::add_record`] would add for each pair.
+fn compare_record(record: &Record, args: &Args, by_label: bool) -> Vec<(String, RecordComparison)> {
+    let Some(a) = record.source(&args.a) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(String, RecordComparison)> = Vec::new();
+    for s in &record.sources {
+        let wanted = if args.b.is_empty() {
+            s.name != args.a
+        } else {
+            args.b.contains(&s.name)
+        };
+        if !wanted || out.iter().any(|(b, _)| *b == s.name) {
+            continue;
+        }
+        // The first source of that name, as `Record::source` finds it.
+        let Some(b) = record.source(&s.name) else {
+            continue;
+        };
+        let c = RecordComparison::new(&record.output, &a.spans, &b.spans, by_label);
+        out.push((s.name.clone(), c));
+    }
+    out
 }
 
 /// Print a record's reader warnings as `FILE:LINE: message` (warnings from a joined or a

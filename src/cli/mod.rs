@@ -15,6 +15,7 @@ pub mod judge_args;
 pub mod log;
 pub mod man;
 pub mod merge_db;
+mod par;
 pub mod review;
 mod review_unsaved;
 pub mod sample;

@@ -141,6 +141,21 @@ impl RecordAgreement {
         }
     }
 
+    /// The same record with B as the reference: what `new(output, b, a)` gives (fp and fn,
+    /// the sides' flags and their marginals exchanged).
+    #[must_use]
+    pub fn swapped(mut self) -> Self {
+        std::mem::swap(&mut self.fp, &mut self.fn_);
+        std::mem::swap(&mut self.a_positive, &mut self.b_positive);
+        std::mem::swap(&mut self.invalid_a, &mut self.invalid_b);
+        let l = &mut self.labeled;
+        std::mem::swap(&mut l.fp, &mut l.fn_);
+        for m in &mut l.marginals {
+            std::mem::swap(&mut m.1, &mut m.2);
+        }
+        self
+    }
+
     /// Characters either side covers.
     #[must_use]
     pub fn union(&self) -> usize {
@@ -257,7 +272,11 @@ impl Agreement {
         });
         self.labeled_agree += l.agree;
         for (k, a, b) in &l.marginals {
-            let m = self.labeled_marginals.entry(k.clone()).or_default();
+            // The key is copied only the first time a label set is seen.
+            let m = match self.labeled_marginals.get_mut(k) {
+                Some(m) => m,
+                None => self.labeled_marginals.entry(k.clone()).or_default(),
+            };
             m.0 += a;
             m.1 += b;
         }
@@ -439,30 +458,24 @@ pub struct Comparison {
 impl Comparison {
     /// Add one record of type `corruption_type` with A's and B's spans over `output`.
     pub fn add(&mut self, corruption_type: Option<&str>, output: &str, a: &[Span], b: &[Span]) {
-        let r = RecordAgreement::new(output, a, b);
-        self.overall.add(&r);
-        self.by_type
-            .entry(corruption_type.unwrap_or(UNTYPED).to_owned())
-            .or_default()
-            .add(&r);
-        let mut names: Vec<LabelName> = a.iter().chain(b).map(LabelName::of).collect();
-        names.sort();
-        names.dedup();
-        for name in names {
-            // Offsets and label only: a span's text and raw object can be large.
-            let only = |spans: &[Span]| -> Vec<Span> {
-                spans
-                    .iter()
-                    .filter(|s| name.matches(s))
-                    .map(|s| Span {
-                        category: s.category.clone(),
-                        subcategory: s.subcategory.clone(),
-                        ..Span::new("", s.start, s.end, s.label.clone())
-                    })
-                    .collect()
-            };
-            let r = RecordAgreement::new(output, &only(a), &only(b));
-            self.labels.entry(name).or_default().add(&r);
+        self.add_computed(corruption_type, RecordComparison::new(output, a, b, true));
+    }
+
+    /// Add one record compared by [`RecordComparison::new`] (maybe on another thread); its
+    /// per-label figures only when they were computed.
+    pub fn add_computed(&mut self, corruption_type: Option<&str>, r: RecordComparison) {
+        self.overall.add(&r.agreement);
+        let key = corruption_type.unwrap_or(UNTYPED);
+        match self.by_type.get_mut(key) {
+            Some(t) => t.add(&r.agreement),
+            None => self
+                .by_type
+                .entry(key.to_owned())
+                .or_default()
+                .add(&r.agreement),
+        }
+        for (name, ag) in r.labels {
+            self.labels.entry(name).or_default().add(&ag);
         }
     }
 
@@ -499,6 +512,47 @@ impl Comparison {
             }
             _ => false,
         }
+    }
+}
+
+/// One record's comparison of A and B, apart from any accumulator: overall, and per span
+/// label when asked ([`Comparison::by_label`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RecordComparison {
+    /// Every span.
+    pub agreement: RecordAgreement,
+    /// Per label either side uses, the spans with that label only (empty when not asked).
+    pub labels: Vec<(LabelName, RecordAgreement)>,
+}
+
+impl RecordComparison {
+    /// Compare A's and B's spans over `output`; `by_label`: the per-label figures too.
+    #[must_use]
+    pub fn new(output: &str, a: &[Span], b: &[Span], by_label: bool) -> Self {
+        let agreement = RecordAgreement::new(output, a, b);
+        let mut labels = Vec::new();
+        if by_label {
+            let mut names: Vec<LabelName> = a.iter().chain(b).map(LabelName::of).collect();
+            names.sort();
+            names.dedup();
+            for name in names {
+                // Offsets and label only: a span's text and raw object can be large.
+                let only = |spans: &[Span]| -> Vec<Span> {
+                    spans
+                        .iter()
+                        .filter(|s| name.matches(s))
+                        .map(|s| Span {
+                            category: s.category.clone(),
+                            subcategory: s.subcategory.clone(),
+                            ..Span::new("", s.start, s.end, s.label.clone())
+                        })
+                        .collect()
+                };
+                let r = RecordAgreement::new(output, &only(a), &only(b));
+                labels.push((name, r));
+            }
+        }
+        Self { agreement, labels }
     }
 }
 

@@ -6,10 +6,11 @@ use std::collections::{BTreeMap, HashMap};
 use super::to_stderr;
 use super::{Args, DisagreementSummary, PairStats, Progress, Report, SourceStats, StaleNote};
 use crate::formats::judges::{self, is_reviewer_source, Arbitration, SpanReader, REVIEWER_PREFIX};
-use crate::formats::Dataset;
+use crate::formats::{Dataset, FormatError};
 use crate::model::{Record, SourceRole, Span};
 use crate::review::alpha::Alpha;
 use crate::review::decision::{replay, Decision, RecordOutcome, RecordReview};
+use crate::review::disagreement::RecordScore;
 use crate::review::metrics::{Agreement, RecordAgreement};
 use crate::review::outcome::{votes, JudgeCounts};
 use crate::review::team::{Opinion, Team, TeamAgreement};
@@ -33,6 +34,20 @@ impl Acc {
             }
         }
     }
+}
+
+/// One record read, replayed, clustered and compared (on a worker thread), for the sums.
+struct Item {
+    rec: Record,
+    review: RecordReview,
+    score: RecordScore,
+    /// Not removed (and reviewed, with `--reviewed-only`): compared.
+    compared: bool,
+    opinions: Vec<(String, SourceRole, Vec<Span>)>,
+    /// Each opinion against the reviewed result (the reference), in the order of `opinions`.
+    vs_reviewed: Vec<RecordAgreement>,
+    /// Opinions `x < y` against each other, `x` the reference.
+    pairs: Vec<(usize, usize, RecordAgreement)>,
 }
 
 /// Compute the report (no printing); `reviewers` are the reviewers' opinions on the records
@@ -61,26 +76,65 @@ pub(super) fn compute(
     // Records nobody decided on are only compared: read without their context (the bulk of a
     // line). A record with decisions is read in full, as replaying them needs its real hash.
     let reader = judges::skimmable(dataset).then(|| SpanReader::new(dataset));
-    for i in 0..dataset.len() {
-        progress.records += 1;
+    // Reading, replaying, clustering and comparing a record is done on the machine's cores;
+    // what is added up is added here, in file order.
+    let work = |i: usize| -> Result<Item, FormatError> {
         let skimmed = reader
             .as_ref()
             .and_then(|r| r.record(i).ok())
             .filter(|r| !by_record.contains_key(r.id.as_str()));
-        let mut rec = match skimmed.map_or_else(|| dataset.record(i), Ok) {
-            Ok(r) => r,
+        let mut rec = skimmed.map_or_else(|| dataset.record(i), Ok)?;
+        judges.attach(&mut rec);
+        let decisions = by_record
+            .get(rec.id.as_str())
+            .map_or(&[][..], Vec::as_slice);
+        let review = replay(&rec, decisions);
+        let a = Arbitration::of(&rec, &options);
+        let score = a.score();
+        let compared = !(matches!(review.outcome, RecordOutcome::Removed { .. })
+            || (args.reviewed_only && !review.is_reviewed()));
+        let opinions = opinions(&rec, &a);
+        let mut vs_reviewed = Vec::new();
+        let mut pairs = Vec::new();
+        if compared {
+            let reviewed = review.kept_spans(&rec.output);
+            for (_, _, spans) in &opinions {
+                vs_reviewed.push(RecordAgreement::new(&rec.output, &reviewed, spans));
+            }
+            for x in 0..opinions.len() {
+                for y in x + 1..opinions.len() {
+                    // Two reviewers are compared as the team figures compare them (below).
+                    if is_reviewer_source(&opinions[x].0) && is_reviewer_source(&opinions[y].0) {
+                        continue;
+                    }
+                    let r = RecordAgreement::new(&rec.output, &opinions[x].2, &opinions[y].2);
+                    pairs.push((x, y, r));
+                }
+            }
+        }
+        Ok(Item {
+            rec,
+            review,
+            score,
+            compared,
+            opinions,
+            vs_reviewed,
+            pairs,
+        })
+    };
+    crate::cli::par::ordered(dataset.len(), work, |item| {
+        progress.records += 1;
+        let item = match item {
+            Ok(item) => item,
             Err(e) => {
                 to_stderr!("{e}");
                 progress.unreadable += 1;
-                continue;
+                return;
             }
         };
-        judges.attach(&mut rec);
+        let (rec, review) = (&item.rec, &item.review);
         seen.insert(rec.id.clone());
-        let empty = Vec::new();
-        let decisions = by_record.get(rec.id.as_str()).unwrap_or(&empty);
-        let review = replay(&rec, decisions);
-        count_progress(&mut progress, &review);
+        count_progress(&mut progress, review);
         if let Some(o) = reviewers.get(&rec.id) {
             team.add(&rec.id, &rec.output, o, &options);
         }
@@ -94,44 +148,32 @@ pub(super) fn compute(
             });
         }
         votes::add_counts(&mut upheld, votes::count(&review.applied));
-        let a = Arbitration::of(&rec, &options);
-        let sc = a.score();
+        let sc = item.score;
         dis.disputed_records += usize::from(sc.is_disputed());
         dis.clusters += sc.clusters;
         dis.disputed_clusters += sc.disputed_clusters;
         dis.judge_disputes += sc.judge_disputes;
         dis.unplaced_claims += sc.unplaced_claims;
-        if matches!(review.outcome, RecordOutcome::Removed { .. })
-            || (args.reviewed_only && !review.is_reviewed())
-        {
-            continue;
+        if !item.compared {
+            return;
         }
         progress.compared += 1;
-        let reviewed = review.kept_spans(&rec.output);
-        let opinions = opinions(&rec, &a);
+        let opinions = &item.opinions;
         let idx: Vec<usize> = opinions
             .iter()
             .map(|(n, role, _)| acc.index(n, *role))
             .collect();
-        for (name, _, spans) in &opinions {
-            let r = RecordAgreement::new(&rec.output, &reviewed, spans);
-            acc.sources.entry(name.clone()).or_default().add(&r);
-        }
-        for x in 0..opinions.len() {
-            for y in x + 1..opinions.len() {
-                // Two reviewers are compared as the team figures compare them (below).
-                if is_reviewer_source(&opinions[x].0) && is_reviewer_source(&opinions[y].0) {
-                    continue;
-                }
-                let (i, j) = (idx[x].min(idx[y]), idx[x].max(idx[y]));
-                let (sa, sb) = if idx[x] < idx[y] {
-                    (&opinions[x].2, &opinions[y].2)
-                } else {
-                    (&opinions[y].2, &opinions[x].2)
-                };
-                let r = RecordAgreement::new(&rec.output, sa, sb);
-                acc.pairs.entry((i, j)).or_default().add(&r);
+        for ((name, _, _), r) in opinions.iter().zip(&item.vs_reviewed) {
+            match acc.sources.get_mut(name) {
+                Some(ag) => ag.add(r),
+                None => acc.sources.entry(name.clone()).or_default().add(r),
             }
+        }
+        for (x, y, r) in item.pairs {
+            // A pair is keyed by its sources' first appearance, the earlier the reference.
+            let (i, j) = (idx[x].min(idx[y]), idx[x].max(idx[y]));
+            let r = if idx[x] < idx[y] { r } else { r.swapped() };
+            acc.pairs.entry((i, j)).or_default().add(&r);
         }
         let annotators: Vec<(&str, &[Span])> = opinions
             .iter()
@@ -140,7 +182,7 @@ pub(super) fn compute(
             .collect();
         acc.alpha
             .add_record(crate::model::offsets::char_len(&rec.output), &annotators);
-    }
+    });
     progress.orphan_decisions = log.iter().filter(|d| !seen.contains(&d.record_id)).count();
     for (n, _) in &acc.names {
         upheld.entry(n.clone()).or_default();

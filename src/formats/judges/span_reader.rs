@@ -20,10 +20,11 @@ fn skimmed(
     members: &[(&str, &str)],
     skip: &[&str],
     skip_too: Option<&str>,
+    keep: &[&str],
 ) -> Result<Value, serde_json::Error> {
     let mut obj = serde_json::Map::new();
     for &(k, raw) in members {
-        let v = if skip.contains(&k) || skip_too == Some(k) {
+        let v = if (skip.contains(&k) && !keep.contains(&k)) || skip_too == Some(k) {
             placeholder(raw)
         } else {
             serde_json::from_str(raw)?
@@ -68,6 +69,7 @@ pub fn skimmable(dataset: &Dataset) -> bool {
 pub struct SpanReader<'d> {
     files: Files<'d>,
     maps: Vec<std::sync::OnceLock<HashMap<String, Vec<usize>>>>,
+    keep: &'static [&'static str],
 }
 
 /// The files a [`SpanReader`] reads: a dataset's, or its own.
@@ -95,7 +97,15 @@ impl<'d> SpanReader<'d> {
         Self {
             files: Files::Borrowed(files),
             maps,
+            keep: &[],
         }
+    }
+
+    /// The same reader, parsing the members named in `keep` although the format skips them
+    /// (`compare --by-type` needs the corruption type a RAGTruth record keeps in `meta`).
+    #[must_use]
+    pub fn keeping(self, keep: &'static [&'static str]) -> Self {
+        Self { keep, ..self }
     }
 
     /// Open `paths` itself (the first file with answer text leads, as in a
@@ -118,6 +128,7 @@ impl<'d> SpanReader<'d> {
         Ok(SpanReader {
             files: Files::Owned(files),
             maps,
+            keep: &[],
         })
     }
 
@@ -133,7 +144,7 @@ impl<'d> SpanReader<'d> {
         self.len() == 0
     }
 
-    fn skim(file: &DataFile, i: usize, joined: bool) -> Result<Record, FormatError> {
+    fn skim(&self, file: &DataFile, i: usize, joined: bool) -> Result<Record, FormatError> {
         let bytes = file.index.bytes(i)?;
         // The skimmer checks the whole line (an invalid byte or a number beyond f64 in a
         // member stepped over makes the full reader refuse it) and hands out the members' raw
@@ -149,7 +160,7 @@ impl<'d> SpanReader<'d> {
         let spec = file.format.spec();
         let skip_too = spec.gold_list.filter(|_| joined);
         // A line it refuses: the full reader's own words (which quote the real value).
-        skimmed(&members, spec.skim_skips, skip_too)
+        skimmed(&members, spec.skim_skips, skip_too, self.keep)
             .ok()
             .and_then(|v| file.format.parse(v, &file.source).ok())
             .map_or_else(|| file.record_in(i, &bytes), Ok)
@@ -169,11 +180,11 @@ impl<'d> SpanReader<'d> {
                 len: 0,
             });
         };
-        let mut rec = Self::skim(primary, i, false)?;
+        let mut rec = self.skim(primary, i, false)?;
         for (k, f) in files.iter().enumerate().skip(1) {
             // Same position first: one parse when the files share the order.
             let here = (i < f.len())
-                .then(|| Self::skim(f, i, true).ok())
+                .then(|| self.skim(f, i, true).ok())
                 .flatten()
                 .filter(|o| o.id == rec.id);
             let found: Vec<(usize, Result<Record, FormatError>)> = match here {
@@ -191,7 +202,7 @@ impl<'d> SpanReader<'d> {
                     map.get(&rec.id)
                         .map_or(&[][..], Vec::as_slice)
                         .iter()
-                        .map(|&j| (j, Self::skim(f, j, true)))
+                        .map(|&j| (j, self.skim(f, j, true)))
                         .collect()
                 }
             };

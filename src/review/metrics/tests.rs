@@ -368,3 +368,108 @@ fn scores_serialise_with_fn_key() {
     assert_eq!(v["example_level"]["n"], 1);
     assert!(v["kappa"].is_number());
 }
+
+/// The per-code-point computation the interval sweep replaces, kept as the reference: every
+/// code point gets its label set (each label's parts as [`labeled::Labels::set_key`] writes
+/// them) on each side, then the code points are counted one by one.
+fn per_code_point(output: &str, a: &[Span], b: &[Span]) -> RecordAgreement {
+    let n = output.chars().count();
+    let sets = |spans: &[Span]| {
+        let mut v: Vec<Vec<String>> = vec![Vec::new(); n];
+        for s in spans {
+            for x in v.iter_mut().take(s.end.min(n)).skip(s.start) {
+                x.push(format!(
+                    "{}\u{1f}{}\u{1f}{}\u{1e}",
+                    s.label,
+                    s.category.as_deref().unwrap_or(""),
+                    s.subcategory.as_deref().unwrap_or("")
+                ));
+            }
+        }
+        v.into_iter()
+            .map(|mut x| {
+                x.sort();
+                x.dedup();
+                x.concat()
+            })
+            .collect::<Vec<String>>()
+    };
+    let (sa, sb) = (sets(a), sets(b));
+    let mut r = RecordAgreement {
+        chars: n,
+        invalid_a: a.iter().filter(|s| !s.in_bounds(n)).count(),
+        invalid_b: b.iter().filter(|s| !s.in_bounds(n)).count(),
+        ..RecordAgreement::default()
+    };
+    let mut marg: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for (x, y) in sa.iter().zip(&sb) {
+        let (ca, cb) = (!x.is_empty(), !y.is_empty());
+        r.tp += usize::from(ca && cb);
+        r.fp += usize::from(cb && !ca);
+        r.fn_ += usize::from(ca && !cb);
+        r.a_positive |= ca;
+        r.b_positive |= cb;
+        let l = &mut r.labeled;
+        l.agree += usize::from(x == y);
+        l.tp += usize::from(ca && x == y);
+        l.fp += usize::from(cb && x != y);
+        l.fn_ += usize::from(ca && x != y);
+        marg.entry(x.clone()).or_default().0 += 1;
+        marg.entry(y.clone()).or_default().1 += 1;
+    }
+    r.labeled.marginals = marg.into_iter().map(|(k, (x, y))| (k, x, y)).collect();
+    r
+}
+
+fn random_text() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let ch = prop_oneof![
+        Just('°'),
+        Just('’'),
+        Just('é'),
+        Just(' '),
+        Just('a'),
+        proptest::char::range('\u{4e00}', '\u{4e20}'),
+        proptest::char::range('\u{1f600}', '\u{1f610}'),
+    ];
+    proptest::collection::vec(ch, 0..80).prop_map(|v| v.into_iter().collect())
+}
+
+fn random_spans() -> impl proptest::strategy::Strategy<Value = Vec<Span>> {
+    use proptest::prelude::*;
+    // Offsets up to past the end (clamped), empty and reversed ones; labels with and without
+    // a category, the empty label among them.
+    let one = (0usize..90, 0usize..90, 0usize..5).prop_map(|(start, end, l)| {
+        let mut s = Span::new("", start, end, ["a", "b", "", "a", "b"][l]);
+        if l == 3 {
+            s.category = Some("température".into());
+        }
+        if l == 4 {
+            s.category = Some("東京".into());
+            s.subcategory = Some("👍🏽".into());
+        }
+        s
+    });
+    proptest::collection::vec(one, 0..12)
+}
+
+proptest::proptest! {
+    /// The interval sweep gives every count the per-code-point computation gives, label-blind
+    /// and label-aware (marginals included), on non-ASCII answers.
+    #[test]
+    fn intervals_equal_per_code_point(
+        output in random_text(),
+        a in random_spans(),
+        b in random_spans(),
+    ) {
+        let mut got = RecordAgreement::new(&output, &a, &b);
+        got.labeled.marginals.sort();
+        proptest::prop_assert_eq!(&got, &per_code_point(&output, &a, &b));
+        // B as the reference: what `stats` adds for a pair seen in the other order.
+        let mut back = RecordAgreement::new(&output, &b, &a);
+        back.labeled.marginals.sort();
+        let mut swapped = got.swapped();
+        swapped.labeled.marginals.sort();
+        proptest::prop_assert_eq!(swapped, back);
+    }
+}
