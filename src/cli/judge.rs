@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use serde_json::json;
 
-use super::export::{persist_all, AtomicFile, Protected};
+use crate::export::{persist_all, AtomicFile, Protected};
 use super::to_stderr;
 use crate::formats::{Dataset, Format};
 use crate::judge::cache::Cache;
@@ -243,7 +243,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         })
         .collect();
     let mut cache = Cache::open(&cache_path).map_err(anyhow::Error::msg)?;
-    crate::cli::export::cleanup::install()?;
+    crate::export::cleanup::install()?;
     let outcome = run::run(records, &mut cache, &opts).map_err(anyhow::Error::msg)?;
     let mut out = AtomicFile::create(&args.out)?;
     let mut skip = AtomicFile::create(&skipped)?;
