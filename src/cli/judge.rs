@@ -9,8 +9,8 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use serde_json::json;
 
-use crate::export::{persist_all, AtomicFile, Protected};
 use super::to_stderr;
+use crate::export::{persist_all, AtomicFile, Protected};
 use crate::formats::{Dataset, Format};
 use crate::judge::cache::Cache;
 use crate::judge::http::{completions_url, ClientOptions};

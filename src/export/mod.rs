@@ -76,8 +76,8 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 
-use crate::formats::judges::reviewers::{self, Conflict};
 use crate::formats::index::Layout;
+use crate::formats::judges::reviewers::{self, Conflict};
 use crate::formats::{DataFile, Dataset};
 use crate::model::escape::to_stderr;
 use crate::model::SourceRole;

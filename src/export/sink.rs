@@ -412,7 +412,11 @@ impl Sink<'_> {
         }
         let report_file = self.report_file(name, repeated_lines)?;
         let features_file = match &self.args.features {
-            Some(p) => Some(features::write(p, &files, super::written_layout(self.primary))?),
+            Some(p) => Some(features::write(
+                p,
+                &files,
+                super::written_layout(self.primary),
+            )?),
             None => None,
         };
         let verdicts_features = match &self.args.verdicts_features {
