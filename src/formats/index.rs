@@ -25,16 +25,7 @@ pub use lazy::{Gate, Lazy, Permits, Then};
 pub(crate) use open::{changed, head, open_input, read_exact_at};
 pub use open::{NEEDS_REGULAR, STDIN};
 
-/// Where one record's bytes are in the file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Entry {
-    /// Byte offset of the first byte.
-    pub offset: u64,
-    /// Length in bytes (line end excluded).
-    pub len: u32,
-    /// 1-based line number where the record starts.
-    pub line: u32,
-}
+pub use super::entry::Entry;
 
 /// Layout of a file: one JSON value per line, or one JSON array of values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

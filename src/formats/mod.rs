@@ -9,6 +9,7 @@
 //! plus prediction files for the same records give one record with many sources.
 
 pub mod dataset;
+pub mod entry;
 #[cfg(test)]
 mod fuzz;
 pub mod hub;

@@ -19,7 +19,7 @@ use parquet::arrow::arrow_reader::{
 };
 use parquet::file::reader::{ChunkReader, Length};
 
-use super::index::Entry;
+use super::entry::Entry;
 use super::FormatError;
 
 #[doc(hidden)]
