@@ -158,7 +158,8 @@ pub fn run(args: &ConvertOptions) -> anyhow::Result<ExitCode> {
 fn check_outputs(args: &ConvertOptions) -> anyhow::Result<()> {
     if crate::formats::parquet::named_parquet(&args.out) {
         bail!(
-            "--out {}: convert writes JSONL or JSON, not parquet yet; name a .jsonl file",
+            "--out {}: convert writes JSONL or JSON, not parquet yet; name a .jsonl file \
+             (export of a parquet input writes parquet, with the input's schema)",
             args.out.display()
         );
     }

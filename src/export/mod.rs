@@ -62,6 +62,7 @@ mod lenient;
 mod manifest;
 mod options;
 mod output;
+pub mod parquet;
 mod pipeline;
 mod record;
 mod report;
@@ -186,7 +187,11 @@ fn sink<'a>(
     routes: BTreeSet<String>,
     conflicts: Vec<Conflict>,
 ) -> anyhow::Result<Sink<'a>> {
-    let layout = written_layout(primary);
+    let layout = written_layout(primary, &opts.out);
+    let shape = match (layout, primary.index.parquet_rows()) {
+        (Layout::Parquet, Some(rows)) => Some(parquet::Shape::of(rows)),
+        _ => None,
+    };
     Ok(Sink {
         args: opts,
         primary,
@@ -195,11 +200,12 @@ fn sink<'a>(
         log,
         routes,
         records: match &opts.split_by {
-            None => Records::One(RecordFile::create(&opts.out, layout)?),
+            None => Records::One(RecordFile::create_as(&opts.out, layout, shape.as_ref())?),
             Some(field) => Records::Split {
                 out: opts.out.clone(),
                 field: field.clone(),
                 layout,
+                shape,
                 files: BTreeMap::new(),
                 names: HashMap::new(),
             },
@@ -253,10 +259,11 @@ fn tell_about_inputs(dataset: &Dataset) {
 
 /// The inputs (and the database) as protected files; refuse `--out`, `--verdicts` or
 /// `--report` when one is an input or two are the same file.
-/// The layout `file`'s records are written in: its own, a parquet input's as JSONL (parquet is
-/// not written yet).
-pub(crate) fn written_layout(file: &DataFile) -> Layout {
+/// The layout `file`'s records are written in to `out`: its own, a parquet input's as
+/// parquet when `out` is named `.parquet` and as JSONL otherwise.
+pub(crate) fn written_layout(file: &DataFile, out: &Path) -> Layout {
     match file.index.layout() {
+        Layout::Parquet if crate::formats::parquet::named_parquet(out) => Layout::Parquet,
         Layout::Parquet => Layout::Lines,
         l => l,
     }
@@ -298,13 +305,7 @@ fn protect(
     if let Some(p) = &args.verdicts_features {
         dests.push((p, "--verdicts-features"));
     }
-    if args.split_by.is_none() && crate::formats::parquet::named_parquet(&args.out) {
-        bail!(
-            "--out {}: export writes JSONL (or a JSON array), not parquet yet; name a .jsonl \
-             file (a parquet input is exported as JSONL; nothing was written)",
-            args.out.display()
-        );
-    }
+    parquet_out(args)?;
     if args.split_by.is_some() {
         if dest::target(&args.out)? == dest::Target::Stream {
             bail!(
@@ -332,6 +333,37 @@ fn protect(
         }
     }
     Ok(protected)
+}
+
+/// Refuse a parquet `--out` that cannot be written: from records that are not parquet (no
+/// schema to write them with), or with `--features` (the schema holds them).
+fn parquet_out(args: &ExportOptions) -> anyhow::Result<()> {
+    if !crate::formats::parquet::named_parquet(&args.out) {
+        return Ok(());
+    }
+    let from_parquet = args.files.first().is_some_and(|f| {
+        std::fs::File::open(f)
+            .and_then(|f| crate::formats::parquet::starts_parquet(&f))
+            .unwrap_or(false)
+    });
+    if !from_parquet {
+        bail!(
+            "--out {}: export writes parquet from a parquet input only (its schema is the \
+             one written); records of {} are exported as JSONL: name a .jsonl file (nothing \
+             was written)",
+            args.out.display(),
+            args.files
+                .first()
+                .map_or_else(String::new, |f| f.display().to_string())
+        );
+    }
+    if args.features.is_some() {
+        bail!(
+            "--features describes JSONL records; a parquet export keeps the input's features \
+             in its schema (drop --features; nothing was written)"
+        );
+    }
+    Ok(())
 }
 
 /// The decisions on dataset `name`, by record id (each record's in log order).

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use serde_json::Value;
 
+use super::parquet::{ParquetOut, Shape};
 use crate::formats::index::{FileIndex, Layout};
 
 pub use super::atomic::{check_dest, check_folder, AtomicFile};
@@ -65,11 +66,13 @@ impl Protected {
     }
 }
 
-/// A file of records in the input's layout (JSONL, or one JSON array).
+/// A file of records in the input's layout (JSONL, one JSON array, or parquet).
 #[derive(Debug)]
 pub struct RecordFile {
     file: AtomicFile,
     layout: Layout,
+    /// The parquet writer, when the layout is parquet.
+    parquet: Option<Box<ParquetOut>>,
     count: usize,
     /// Input lines waiting to be copied: `start..end` of `source`, consecutive lines.
     run: Option<(u64, u64)>,
@@ -86,10 +89,39 @@ impl RecordFile {
         Ok(Self {
             file: AtomicFile::create(dest)?,
             layout,
+            parquet: None,
             count: 0,
             run: None,
             source: None,
         })
+    }
+
+    /// Start writing `dest` as parquet of `shape` (JSONL when there is none).
+    ///
+    /// # Errors
+    /// As [`AtomicFile::create`]; the schema cannot be written.
+    pub fn create_as(dest: &Path, layout: Layout, shape: Option<&Shape>) -> anyhow::Result<Self> {
+        let mut f = Self::create(dest, layout)?;
+        if let (Layout::Parquet, Some(shape)) = (layout, shape) {
+            let out = ParquetOut::new(shape).with_context(|| dest.display().to_string())?;
+            f.parquet = Some(Box::new(out));
+        } else if layout == Layout::Parquet {
+            f.layout = Layout::Lines;
+        }
+        Ok(f)
+    }
+
+    /// Write the parquet bytes the writer has finished into the file.
+    fn write_ready(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        let dest = self.file.dest().to_path_buf();
+        self.file
+            .writer()?
+            .write_all(bytes)
+            .with_context(|| format!("writing {}", super::dest::shown(&dest)))?;
+        self.file.wrote(bytes.len() as u64)
     }
 
     /// Append the JSONL line at `offset..offset + len` of `source` as it is. Consecutive lines
@@ -168,6 +200,14 @@ impl RecordFile {
     /// # Errors
     /// Writing fails.
     pub fn push(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
+        if let Some(p) = &mut self.parquet {
+            p.push(bytes)
+                .with_context(|| format!("writing {}", self.file.dest().display()))?;
+            let ready = p.ready();
+            self.write_ready(&ready)?;
+            self.count += 1;
+            return Ok(());
+        }
         self.copy_run()?;
         let layout = self.layout;
         let first = self.count == 0;
@@ -190,6 +230,13 @@ impl RecordFile {
     /// # Errors
     /// Writing fails.
     pub fn finish(&mut self) -> anyhow::Result<()> {
+        if let Some(p) = self.parquet.take() {
+            let rest = p
+                .finish()
+                .with_context(|| format!("writing {}", self.file.dest().display()))?;
+            self.write_ready(&rest)?;
+            return self.file.finish();
+        }
         self.copy_run()?;
         if self.layout == Layout::Array {
             let tail: &[u8] = if self.count == 0 { b"[]\n" } else { b"\n]\n" };
@@ -240,6 +287,8 @@ pub enum Records {
         field: String,
         /// Layout of the files.
         layout: Layout,
+        /// Their parquet schema and settings, when they are parquet.
+        shape: Option<Shape>,
         /// Open files by value.
         files: BTreeMap<String, RecordFile>,
         /// The value each file was opened for: two values whose file names are the same
@@ -295,6 +344,7 @@ impl Records {
                 out,
                 field,
                 layout,
+                shape,
                 files,
                 names,
             } => {
@@ -309,7 +359,7 @@ impl Records {
                             path.display()
                         );
                     }
-                    let f = RecordFile::create(&path, *layout)?;
+                    let f = RecordFile::create_as(&path, *layout, shape.as_ref())?;
                     names.insert(path, route.to_owned());
                     files.insert(route.to_owned(), f);
                 }
@@ -339,6 +389,7 @@ impl Records {
             out: PathBuf::new(),
             field: String::new(),
             layout,
+            shape: None,
             files: BTreeMap::new(),
             names: HashMap::new(),
         }

@@ -400,7 +400,7 @@ impl Sink<'_> {
         manifest: Option<&Path>,
         repeated_lines: usize,
     ) -> anyhow::Result<Vec<String>> {
-        let layout = super::written_layout(self.primary);
+        let layout = super::written_layout(self.primary, &self.args.out);
         let files = std::mem::replace(&mut self.records, Records::none(layout)).finish()?;
         let what = if self.args.split_by.is_some() {
             "--split-by file"
@@ -415,7 +415,7 @@ impl Sink<'_> {
             Some(p) => Some(features::write(
                 p,
                 &files,
-                super::written_layout(self.primary),
+                super::written_layout(self.primary, &self.args.out),
             )?),
             None => None,
         };

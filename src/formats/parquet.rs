@@ -157,6 +157,12 @@ impl Rows {
         self.meta.schema()
     }
 
+    /// The file's footer: its row groups, column chunks (their codecs) and key-value metadata.
+    #[must_use]
+    pub fn metadata(&self) -> &parquet::file::metadata::ParquetMetaData {
+        self.meta.metadata()
+    }
+
     /// Number of row groups.
     #[must_use]
     pub fn row_groups(&self) -> usize {

@@ -188,20 +188,25 @@ fn apply_then_export_from_parquet_writes_jsonl() {
 }
 
 #[test]
-fn export_and_convert_refuse_to_write_parquet() {
+fn export_writes_parquet_from_parquet_only_and_convert_refuses_it() {
     let dir = tempfile::tempdir().expect("dir");
-    let (pq, _) = shard(dir.path());
+    let (pq, jl) = shard(dir.path());
     let out = dir.path().join("reviewed.parquet");
     let a = bin()
         .arg("export")
-        .arg(&pq)
+        .arg(&jl)
         .arg("--db")
         .arg(dir.path().join("db.sqlite"))
         .arg("--out")
         .arg(&out)
         .assert()
         .code(2);
-    assert!(stderr(&a).contains("not parquet yet"), "{}", stderr(&a));
+    assert!(
+        stderr(&a).contains("parquet from a parquet input only"),
+        "{}",
+        stderr(&a)
+    );
+    assert!(!out.exists());
     let a = bin()
         .arg("convert")
         .arg(&pq)
