@@ -18,7 +18,7 @@ use super::app_harness::{mem, render};
 use super::common::{bin, root, stderr};
 
 /// The layouts of `make.py` under a new folder, made by `python` (`--jsonl`: the JSONL ones).
-fn made(python: &str, jsonl_only: bool) -> tempfile::TempDir {
+pub(super) fn made(python: &str, jsonl_only: bool) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut cmd = Command::new(python);
     cmd.arg(root().join("tests/fixtures/hub/make.py"));
@@ -40,7 +40,7 @@ fn jsonl() -> tempfile::TempDir {
 }
 
 /// The venv's python (`.ci/venv.sh`), or `None` after a SKIP line.
-fn venv_python() -> Option<String> {
+pub(super) fn venv_python() -> Option<String> {
     let py = std::env::var("SPANREVIEW_TEST_PYTHON")
         .ok()
         .filter(|p| !p.is_empty());

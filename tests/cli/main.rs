@@ -45,6 +45,7 @@ mod monkey_found;
 mod output_failures;
 mod override_notice;
 mod parquet;
+mod parquet_export;
 mod pg_secrets;
 mod pg_server;
 mod prodigy;
