@@ -10,7 +10,7 @@ use crate::export::{export, ExportOptions};
 use crate::formats::Format;
 
 /// Arguments of `spanreview export`.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 #[allow(clippy::struct_excessive_bools)]
 pub struct Args {
     /// Records (and prediction files joined by `id`); the first file with answer text is
@@ -29,7 +29,10 @@ pub struct Args {
     #[command(flatten)]
     pub db: DbArgs,
     /// Where to write the records (with --split-by: the stem and extension of the files). `-`
-    /// is standard output; a FIFO or device is written as a stream, never replaced.
+    /// is standard output; a FIFO or device is written as a stream, never replaced. A parquet
+    /// input to a .parquet PATH is written as parquet with the input's schema. A dataset folder
+    /// to a folder (PATH/ or an existing folder): every shard of the config (and --split) into
+    /// PATH under its own relative path, and the card README.md without its dataset_info.
     #[arg(long, value_name = "PATH")]
     pub out: PathBuf,
     /// Write one JSON object per record with decisions: outcomes (kept, tightened, widened,
@@ -90,6 +93,30 @@ pub struct Args {
 /// As [`export`].
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     export(&ExportOptions::from(args))
+}
+
+/// `export D --out OUT/` (a dataset folder into a folder: `OUT` exists as a folder or ends
+/// with `/`): every shard of the config (and `--split`) into `OUT` under its own path, and the
+/// card ([`crate::export::folder`]); `None` when the export is not of a folder into one.
+///
+/// # Errors
+/// The folder's card or selection errors, or the export's.
+pub fn folder(a: &Args) -> anyhow::Result<Option<ExitCode>> {
+    let Some(dir) = a
+        .files
+        .first()
+        .filter(|f| crate::formats::hub::is_folder(f))
+    else {
+        return Ok(None);
+    };
+    let into_folder = a.out.is_dir() || a.out.to_string_lossy().ends_with('/');
+    if !into_folder {
+        return Ok(None);
+    }
+    let files = a.hub.files_of(dir, false)?;
+    let name = super::hub_args::folder_name(dir);
+    let opts = ExportOptions::from(a.clone());
+    crate::export::folder::export_folder(&opts, dir, &files, &name).map(Some)
 }
 
 impl From<Args> for ExportOptions {

@@ -209,6 +209,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Decisions(a) => decisions::run(a),
         Command::Export(mut a) => {
+            if let Some(code) = export::folder(&a)? {
+                return Ok(code);
+            }
             a.hub.select(&mut a.files, Some(&mut a.db.dataset))?;
             export::run(a)
         }

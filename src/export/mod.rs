@@ -58,6 +58,7 @@ pub mod cleanup;
 pub mod convert;
 pub(crate) mod dest;
 mod features;
+pub mod folder;
 mod lenient;
 mod manifest;
 mod options;

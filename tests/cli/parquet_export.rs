@@ -11,7 +11,7 @@ use std::process::Command;
 use serde_json::{json, Value};
 
 use super::common::{bin, data, root};
-use super::hub_folder::venv_python;
+use super::hub_folder::{made, venv_python};
 
 const QUOTE: &str = "It’s 25°C in 東京 today 👍🏽 ok";
 const QUOTE_ID: &str = "quote_5__contradiction";
@@ -34,9 +34,15 @@ fn script(python: &str, dir: &Path, name: &str, args: &[&Path]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// What `same.py` says of `a` and `b`.
+/// What `same.py` says of `a` and `b` (two folders: of their config `config`).
 fn same(python: &str, dir: &Path, a: &Path, b: &Path) -> Value {
     serde_json::from_str(script(python, dir, "same.py", &[a, b]).trim()).expect("json")
+}
+
+/// What `same.py` says of the folders `a` and `b`, config `config`.
+fn same_config(python: &str, dir: &Path, a: &Path, b: &Path, config: &str) -> Value {
+    let out = script(python, dir, "same.py", &[a, b, Path::new(config)]);
+    serde_json::from_str(out.trim()).expect("json")
 }
 
 /// The sample plus the non-ASCII record as a parquet shard written by `datasets`, row groups
@@ -149,4 +155,115 @@ fn parquet_export_check_catches_a_changed_type_or_metadata() {
         let s = same(&py, d, &pq, bad);
         assert_eq!(s["shapes_equal"], false, "{}: {s}", bad.display());
     }
+}
+
+/// The id of the first record with a gold span in `file`.
+fn first_labeled(file: &Path) -> String {
+    let ds = spanreview::formats::Dataset::open(&[file.to_path_buf()], None).expect("opens");
+    let p = ds.primary();
+    (0..p.len())
+        .map(|i| p.record(i).expect("record"))
+        .find(|r| !r.gold_spans().is_empty())
+        .map(|r| r.id)
+        .expect("a labeled record")
+}
+
+/// `export D --config combined --out OUT/` after decisions in two splits: OUT has the shards
+/// at the same paths and the card, and `datasets` loads it with the input's features and rows
+/// but the decided ones.
+#[test]
+fn parquet_folder_export_writes_every_split_of_the_config_and_the_card() {
+    let Some(py) = venv_python() else { return };
+    let fx = made(&py, false);
+    let d = fx.path().join("configs");
+    let db = fx.path().join("db.sqlite");
+    let mut decided = Vec::new();
+    for split in ["train", "test"] {
+        let id = first_labeled(&d.join(format!("combined/{split}-00000-of-00001.parquet")));
+        let line = json!({"record_id": id, "action": "drop", "span_key": "gold:0"});
+        let file = fx.path().join(format!("{split}.decisions.jsonl"));
+        std::fs::write(&file, format!("{line}\n")).expect("decisions");
+        bin()
+            .arg("apply")
+            .arg(&d)
+            .args(["--config", "combined", "--split", split, "--decisions"])
+            .arg(&file)
+            .arg("--db")
+            .arg(&db)
+            .args(["--reviewer", "ana"])
+            .assert()
+            .success();
+        decided.push(id);
+    }
+    let out = fx.path().join("reviewed");
+    let mut out_arg = out.clone().into_os_string();
+    out_arg.push("/");
+    bin()
+        .arg("export")
+        .arg(&d)
+        .args(["--config", "combined", "--db"])
+        .arg(&db)
+        .arg("--out")
+        .arg(&out_arg)
+        .assert()
+        .success();
+    for split in ["train", "validation", "test"] {
+        let shard = out.join(format!("combined/{split}-00000-of-00001.parquet"));
+        assert!(shard.is_file(), "{}", shard.display());
+    }
+    assert!(!out.join("contradiction").exists());
+    let card = std::fs::read_to_string(out.join("README.md")).expect("card");
+    assert_eq!(
+        card,
+        std::fs::read_to_string(d.join("README.md")).expect("card")
+    );
+    let s = same_config(&py, fx.path(), &d, &out, "combined");
+    assert_eq!(s["features_equal"], true, "{s}");
+    assert_eq!(s["shapes_equal"], true, "{s}");
+    assert_eq!(s["split_names"][0], s["split_names"][1], "{s}");
+    assert_eq!(s["differ"], json!(decided), "{s}");
+    assert!(s.get("other_fields_differ").is_none(), "{s}");
+    for id in &decided {
+        for l in s["labels"][id].as_array().expect("labels") {
+            assert_eq!(l["text"], l["sliced"], "{s}");
+        }
+    }
+}
+
+/// A folder export refuses what writes one file (the report), and `--out` the folder itself.
+#[test]
+fn parquet_folder_export_refuses_one_file_flags_and_its_own_folder() {
+    let fx = made("python3", true);
+    let d = fx.path().join("jsonl");
+    let db = fx.path().join("db.sqlite");
+    let a = bin()
+        .arg("export")
+        .arg(&d)
+        .args(["--db"])
+        .arg(&db)
+        .arg("--report")
+        .arg(fx.path().join("r.md"))
+        .arg("--out")
+        .arg(fx.path().join("out/"))
+        .assert()
+        .code(2);
+    assert!(
+        super::common::stderr(&a).contains("--report with a folder --out"),
+        "{}",
+        super::common::stderr(&a)
+    );
+    let a = bin()
+        .arg("export")
+        .arg(&d)
+        .args(["--db"])
+        .arg(&db)
+        .arg("--out")
+        .arg(&d)
+        .assert()
+        .code(2);
+    assert!(
+        super::common::stderr(&a).contains("the dataset folder itself"),
+        "{}",
+        super::common::stderr(&a)
+    );
 }
