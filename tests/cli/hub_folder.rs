@@ -363,7 +363,6 @@ fn the_folders_resolve_as_datasets_resolves_them() {
 }
 
 #[test]
-#[ignore = "needs the parquet reader of branch hub-read (a .parquet file read as records); run once it is merged"]
 fn parquet_folders_made_by_datasets_validate_per_config_and_split() {
     let Some(py) = venv_python() else { return };
     let fx = made(&py, false);
