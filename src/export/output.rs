@@ -10,7 +10,9 @@ use anyhow::{bail, Context};
 use serde_json::Value;
 
 use super::parquet::{ParquetOut, Shape};
+use crate::formats::entry::Entry;
 use crate::formats::index::{FileIndex, Layout};
+use crate::formats::parquet::Rows;
 
 pub use super::atomic::{check_dest, check_folder, AtomicFile};
 pub use super::dest::{canonical, parent};
@@ -225,6 +227,24 @@ impl RecordFile {
         Ok(())
     }
 
+    /// Append row `entry` of the parquet input `rows` unchanged (its Arrow values into a
+    /// parquet file; `bytes`, its JSON, into any other).
+    ///
+    /// # Errors
+    /// Reading the row group or writing fails.
+    pub fn push_row(&mut self, rows: &Rows, entry: &Entry, bytes: &[u8]) -> anyhow::Result<()> {
+        let Some(p) = &mut self.parquet else {
+            return self.push(&crate::model::escape::json_bytes(bytes));
+        };
+        let g = usize::try_from(entry.offset).unwrap_or(usize::MAX);
+        p.push_row(rows, g, entry.len as usize)
+            .with_context(|| format!("writing {}", self.file.dest().display()))?;
+        let ready = p.ready();
+        self.write_ready(&ready)?;
+        self.count += 1;
+        Ok(())
+    }
+
     /// Close the layout, flush and sync.
     ///
     /// # Errors
@@ -368,6 +388,27 @@ impl Records {
                     None => bail!("internal: no file for {route:?}"),
                 }
             }
+        }
+    }
+
+    /// True when the records are written as parquet.
+    #[must_use]
+    pub fn is_parquet(&self) -> bool {
+        match self {
+            Self::One(f) => f.parquet.is_some(),
+            Self::Split { shape, .. } => shape.is_some(),
+        }
+    }
+
+    /// Write row `entry` of the parquet input `rows` unchanged (not splitting: split files
+    /// get its JSON `bytes`).
+    ///
+    /// # Errors
+    /// Reading or writing fails.
+    pub fn push_row(&mut self, rows: &Rows, entry: &Entry, bytes: &[u8]) -> anyhow::Result<()> {
+        match self {
+            Self::One(f) => f.push_row(rows, entry, bytes),
+            Self::Split { .. } => self.push("", &crate::model::escape::json_bytes(bytes)),
         }
     }
 

@@ -3,10 +3,13 @@
 //! column order and types, `arrow.json` columns as JSON text again, nulls kept, the input's
 //! codec per column and row groups of the input's size ([`shape`]).
 //!
-//! Each record comes as the JSON the export built (or read) for it; a batch of them is decoded
-//! into Arrow by the schema ([`arrow_json`], strict: a field the schema lacks is an error, not
-//! dropped) and handed to the writer, which writes a row group out once it is full. What it
-//! wrote is taken from its buffer after every batch, so memory holds one row group at most.
+//! A record without a decision in force is its input row copied as Arrow values
+//! ([`ParquetOut::push_row`], runs of consecutive rows at once; an `arrow.json` text stays byte
+//! for byte). A reviewed record comes as the JSON the export built for it; a batch of them is
+//! decoded into Arrow by the schema ([`arrow_json`], strict: a field the schema lacks is an
+//! error, not dropped; its `arrow.json` values written back as compact JSON text) and handed to
+//! the writer, which writes a row group out once it is full. What it wrote is taken from its
+//! buffer after every record, so memory holds about one row group of output and one of input.
 
 pub mod shape;
 mod text;
@@ -22,6 +25,8 @@ use serde_json::Value;
 
 pub use shape::Shape;
 
+use crate::formats::parquet::Rows;
+
 /// Records decoded into Arrow at once.
 const BATCH: usize = 1024;
 
@@ -35,6 +40,10 @@ pub struct ParquetOut {
     pending: Vec<Value>,
     /// Records decoded and handed to the writer.
     rows: usize,
+    /// Unchanged input rows waiting to be copied: row group, first row, count.
+    run: Option<(usize, usize, usize)>,
+    /// The input's row group read last, as Arrow.
+    group: Option<(usize, RecordBatch)>,
 }
 
 impl std::fmt::Debug for ParquetOut {
@@ -64,6 +73,8 @@ impl ParquetOut {
             schema: Arc::clone(&shape.schema),
             pending: Vec::with_capacity(BATCH),
             rows: 0,
+            run: None,
+            group: None,
         })
     }
 
@@ -73,6 +84,7 @@ impl ParquetOut {
     /// It is not JSON, or a batch of records does not fit the schema (the message names the
     /// first record that does not, by its place in the output and its id).
     pub fn push(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
+        self.copy_run()?;
         let mut v: Value = serde_json::from_slice(bytes).with_context(|| {
             format!(
                 "record {} of the export is not JSON",
@@ -89,6 +101,45 @@ impl ParquetOut {
         Ok(())
     }
 
+    /// Add row `row` of row group `g` of the parquet input `input` (of this file's schema) as
+    /// it is: its Arrow values, not the JSON made of them (an `arrow.json` column's text stays
+    /// byte for byte). Consecutive rows are copied at once.
+    ///
+    /// # Errors
+    /// The row group cannot be read, or writing fails.
+    pub fn push_row(&mut self, input: &Rows, g: usize, row: usize) -> anyhow::Result<()> {
+        self.flush()?;
+        match &mut self.run {
+            Some((rg, first, n)) if *rg == g && *first + *n == row => *n += 1,
+            _ => {
+                self.copy_run()?;
+                self.run = Some((g, row, 1));
+                if self.group.as_ref().is_none_or(|(k, _)| *k != g) {
+                    self.group = Some((g, input.arrow_group(g)?));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Copy the waiting input rows (of the row group read last).
+    fn copy_run(&mut self) -> anyhow::Result<()> {
+        let Some((g, first, n)) = self.run.take() else {
+            return Ok(());
+        };
+        let Some((k, batch)) = &self.group else {
+            anyhow::bail!("internal: row group {g} was not read");
+        };
+        if *k != g || first + n > batch.num_rows() {
+            anyhow::bail!("internal: rows {first}+{n} are not in row group {g} as read");
+        }
+        self.writer
+            .write(&batch.slice(first, n))
+            .context("writing a parquet row group")?;
+        self.rows += n;
+        Ok(())
+    }
+
     /// The bytes written since last asked (whole row groups, as they are finished).
     pub fn ready(&mut self) -> Vec<u8> {
         std::mem::take(self.writer.inner_mut())
@@ -100,6 +151,7 @@ impl ParquetOut {
     /// The last records do not fit the schema, or the footer cannot be written.
     pub fn finish(mut self) -> anyhow::Result<Vec<u8>> {
         self.flush()?;
+        self.copy_run()?;
         self.writer
             .into_inner()
             .context("writing the parquet footer")

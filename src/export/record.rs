@@ -62,6 +62,9 @@ pub struct Line {
     pub no_value: bool,
     /// Its type is `clean` (for `--clean-in-all`).
     pub clean: bool,
+    /// The record's index in a parquet input it is unchanged from: a parquet output copies
+    /// that row's Arrow values rather than the JSON made of them.
+    pub row: Option<usize>,
 }
 
 impl Line {
@@ -72,7 +75,17 @@ impl Line {
             route: String::new(),
             no_value: false,
             clean: false,
+            row: None,
         }
+    }
+
+    /// Record `i` of `file` passed through as it was read, as `bytes`.
+    fn as_read(file: &DataFile, i: usize, bytes: &[u8]) -> Self {
+        let mut line = Self::unchanged(Bytes::as_read(file, i, bytes));
+        if file.index.layout() == Layout::Parquet {
+            line.row = Some(i);
+        }
+        line
     }
 }
 
@@ -207,7 +220,7 @@ impl Exporter<'_> {
         let line = if self.args.split_by.is_some() {
             None
         } else {
-            Some(Line::unchanged(Bytes::as_read(file, i, bytes)))
+            Some(Line::as_read(file, i, bytes))
         };
         let decisions = id
             .as_ref()
@@ -304,7 +317,7 @@ impl Exporter<'_> {
         }
         let file = self.dataset.primary();
         if !self.args.strict && self.args.split_by.is_none() {
-            let line = Line::unchanged(Bytes::as_read(file, i, bytes));
+            let line = Line::as_read(file, i, bytes);
             return Ok((Some(line), Vec::new()));
         }
         let rec = match parsed {
@@ -327,6 +340,7 @@ impl Exporter<'_> {
                 route,
                 no_value,
                 clean,
+                row: None,
             }),
             dropped,
         ))
@@ -388,6 +402,7 @@ impl Exporter<'_> {
             route,
             no_value,
             clean: type_after.as_deref() == Some(CLEAN),
+            row: None,
         };
         let unlabeled_spans = self.unlabeled_spans(&rec, &kept);
         let exported = if removed.is_some() { Vec::new() } else { kept };

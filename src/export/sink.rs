@@ -124,6 +124,16 @@ impl Sink<'_> {
             Bytes::Input { offset, len } => {
                 self.records.push_input(&self.primary.index, offset, len)?;
             }
+            Bytes::Built(ref bytes) if line.row.is_some() && self.records.is_parquet() => {
+                // An unchanged row of a parquet input: its Arrow values, copied.
+                let (Some(rows), Some(e)) = (
+                    self.primary.index.parquet_rows(),
+                    line.row.and_then(|i| self.primary.index.entry(i)),
+                ) else {
+                    anyhow::bail!("internal: a parquet row without its parquet input");
+                };
+                self.records.push_row(rows, &e, bytes)?;
+            }
             Bytes::Built(ref bytes) => {
                 // C1 and bidirectional controls as `\u...`, as every JSON output writes them.
                 let bytes = &*crate::model::escape::json_bytes(bytes);

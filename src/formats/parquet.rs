@@ -221,6 +221,39 @@ impl Rows {
         Ok(rows)
     }
 
+    /// Row group `g` as one Arrow batch of the file's schema (not kept).
+    ///
+    /// # Errors
+    /// Its pages cannot be read or decoded: the message names the row group.
+    pub fn arrow_group(&self, g: usize) -> Result<arrow_array::RecordBatch, FormatError> {
+        let first = self.starts.get(g).copied().unwrap_or(0);
+        let n = self.starts.get(g + 1).copied().unwrap_or(first) - first;
+        let bad = |why: String| FormatError::Record {
+            path: self.path.clone(),
+            line: u32::try_from(first + 1).unwrap_or(u32::MAX),
+            message: format!("row group {g} cannot be read: {why}"),
+        };
+        let reader = ParquetRecordBatchReaderBuilder::new_with_metadata(
+            self.file.clone(),
+            self.meta.clone(),
+        )
+        .with_row_groups(vec![g])
+        .with_batch_size(usize::try_from(n).unwrap_or(BATCH).max(1))
+        .build()
+        .map_err(|e| bad(e.to_string()))?;
+        let mut batches = Vec::new();
+        for b in reader {
+            batches.push(b.map_err(|e| bad(e.to_string()))?);
+        }
+        match batches.len() {
+            0 => Ok(arrow_array::RecordBatch::new_empty(Arc::clone(
+                self.schema(),
+            ))),
+            1 => Ok(batches.swap_remove(0)),
+            k => Err(bad(format!("{k} batches where one was asked for"))),
+        }
+    }
+
     /// Decode row group `g` without keeping it.
     fn decode(&self, g: usize) -> Result<Vec<Vec<u8>>, FormatError> {
         if g >= self.row_groups() {

@@ -110,6 +110,8 @@ fn parquet_export_to_parquet_loads_with_the_same_features_and_rows_but_the_decid
     assert_eq!(s["shapes_equal"], true, "{s}");
     assert_eq!(s["rows"]["train"], json!([176, 176]), "{s}");
     assert_eq!(s["differ"], json!([FIRST_ID, QUOTE_ID]), "{s}");
+    // The other rows are copied as Arrow values: their arrow.json text is datasets' own.
+    assert_eq!(s["raw_differ"], json!([FIRST_ID, QUOTE_ID]), "{s}");
     assert!(s.get("other_fields_differ").is_none(), "{s}");
     // The first record had two spans: the one dropped is gone, the other kept as it was.
     let first = s["labels"][FIRST_ID].as_array().expect("labels");
@@ -222,6 +224,7 @@ fn parquet_folder_export_writes_every_split_of_the_config_and_the_card() {
     assert_eq!(s["shapes_equal"], true, "{s}");
     assert_eq!(s["split_names"][0], s["split_names"][1], "{s}");
     assert_eq!(s["differ"], json!(decided), "{s}");
+    assert_eq!(s["raw_differ"], json!(decided), "{s}");
     assert!(s.get("other_fields_differ").is_none(), "{s}");
     for id in &decided {
         for l in s["labels"][id].as_array().expect("labels") {
