@@ -98,3 +98,32 @@ fn json_columns_become_text_at_any_depth() {
     assert_eq!(v["meta"]["tool_call"], Value::Null);
     assert_eq!(v["output"], "x");
 }
+
+#[test]
+fn copied_rows_and_built_ones_are_written_in_their_order() {
+    let dir = tempfile::tempdir().expect("dir");
+    let recs: Vec<Value> = ["a", "b", "c", "d", "e"]
+        .iter()
+        .map(|id| record(id, "It’s 25°C", json!([])))
+        .collect();
+    let rows = input(dir.path(), &recs);
+    let json = all(&rows);
+    let mut out = ParquetOut::new(&Shape::of(&rows)).expect("writer");
+    let mut bytes = Vec::new();
+    // Rows 0 and 1 copied (one run), 2 built, 3 copied (row group 1, row 1), 4 built.
+    out.push_row(&rows, 0, 0).expect("row");
+    out.push_row(&rows, 0, 1).expect("row");
+    let mut changed = json[2].clone();
+    changed["output"] = json!("東京 👍🏽");
+    out.push(changed.to_string().as_bytes()).expect("push");
+    out.push_row(&rows, 1, 1).expect("row");
+    out.push(json[4].to_string().as_bytes()).expect("push");
+    bytes.extend(out.ready());
+    bytes.extend(out.finish().expect("finish"));
+    let path = dir.path().join("out.parquet");
+    std::fs::write(&path, bytes).expect("write");
+    let back = all(&Rows::open(&path, &File::open(&path).expect("open")).expect("rows"));
+    let mut want = json;
+    want[2] = changed;
+    assert_eq!(back, want);
+}
