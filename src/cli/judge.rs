@@ -30,9 +30,13 @@ pub enum Labels {
 /// Arguments of `spanreview judge`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The records to judge (joined files: the leading one's records and labels).
+    /// The records to judge (joined files: the leading one's records and labels). A dataset
+    /// folder (a Hub download, README.md card) is read as the file of its --config and --split.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    /// A dataset folder's `--config` and `--split`.
+    #[command(flatten)]
+    pub hub: crate::cli::hub_args::HubArgs,
     /// The endpoint: its base (`http://localhost:8000/v1`) or its `…/chat/completions`.
     #[arg(long, value_name = "URL")]
     pub endpoint: String,

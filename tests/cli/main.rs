@@ -33,6 +33,7 @@ mod hostile_more;
 mod hub_folder;
 mod json_escapes;
 mod judge;
+mod judge_flows;
 mod judge_server;
 mod judges;
 mod keys;
