@@ -50,8 +50,9 @@ pub struct Args {
     /// or written). Unset or empty: no key is sent.
     #[arg(long, value_name = "NAME", default_value = "OPENAI_API_KEY")]
     pub api_key_env: String,
-    /// The prompt file (a system message, a line `=== user ===`, the user message; see the
-    /// README for its placeholders). Default: the label set's bundled prompt.
+    /// The prompt file (a system message, a line `=== user ===`, the user message, with the
+    /// placeholders {query}, {context}, {answer}, {spans}, {tools}, {labels}, {rubric}; see
+    /// docs/judge.md). Default: the label set's bundled prompt.
     #[arg(long, value_name = "FILE")]
     pub prompt: Option<PathBuf>,
     /// The label set of the default prompt.
