@@ -1,7 +1,8 @@
 //! `spanreview judge` from end to end: the "done when" (the bundled sample judged by
 //! the loopback server into a file the review screen, in a real terminal, and `stats` read;
 //! a rerun sending no request and writing the same bytes), a dataset folder's `--config` and
-//! `--split`, and the progress line and the summary as a terminal shows them (tmux).
+//! `--split`, an endpoint refusing connections, and the progress line and the summary as a
+//! terminal shows them (tmux).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -24,6 +25,16 @@ fn the_sample_judged_is_read_by_review_and_stats_and_a_rerun_sends_nothing_and_w
     assert_eq!(first.status.code(), Some(0), "{first:?}");
     assert_eq!(s.stats.count(), 175, "one request per record");
     let written = std::fs::read(&out).expect("the judge file");
+    // With no --prompt nor --labels, the bundled toolace prompt, its three definitions in it.
+    let r = s.stats.requests().pop().expect("a request");
+    let system = r.json["messages"][0]["content"].as_str().expect("system");
+    for def in [
+        "contradiction  - the answer states a fact",
+        "overgeneration - the answer adds substantive claims",
+        "missing_tool   - the answer offers to perform an action",
+    ] {
+        assert!(system.contains(def), "{system}");
+    }
     // stats reads it as a source beside the records.
     spanreview::store::Store::open(&db).expect("store");
     let spec = format!("qwen={}", out.display());
@@ -121,6 +132,41 @@ fn a_dataset_folder_is_judged_as_the_file_of_its_config_and_split() {
         text(&o.stderr)
     );
     assert_eq!(s.stats.count(), 6);
+}
+
+#[test]
+fn an_endpoint_that_refuses_connections_fails_each_record_with_its_reason() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let file = records(dir.path(), &["20°C in 東京", "晴れ 👋 today"]);
+    let out = dir.path().join("j.jsonl");
+    // A port nothing listens on: bound, then closed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("addr")
+        .port();
+    let url = format!("http://127.0.0.1:{port}/v1");
+    let o = judge(&url, &file, &out, &["--retries", "1", "--backoff", "0.01"]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert!(
+        text(&o.stdout).contains("2 record(s) failed"),
+        "{}",
+        text(&o.stdout)
+    );
+    let skipped = lines(&dir.path().join("j.skipped.jsonl"));
+    assert_eq!(skipped.len(), 2, "{skipped:?}");
+    for (line, id) in skipped.iter().zip(["r0", "r1"]) {
+        assert_eq!(line["id"], json!(id));
+        let why = line["reason"].as_str().expect("reason");
+        assert!(
+            why.contains("after 2 attempts") && why.to_lowercase().contains("refused"),
+            "{why}"
+        );
+    }
+    assert!(
+        lines(&out).is_empty(),
+        "nothing judged, an empty judge file"
+    );
 }
 
 /// A progress line as drawn: `[bar] DONE/TOTAL requests  RATE/s  ETA Ns  TOKENS tokens  $COST`.
