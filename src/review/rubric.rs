@@ -23,7 +23,9 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::review::decision::ActionKind;
+use serde::Serialize;
+
+use crate::review::decision::{ActionKind, Decision};
 use crate::review::triage;
 
 /// What a group of codes applies to: the actions that take a reason code.
@@ -297,6 +299,78 @@ impl Rubric {
             listed.join(", ")
         ))
     }
+}
+
+/// Decisions counted by action name and the code their reason starts with (`""`: none).
+pub type ReasonCounts = BTreeMap<String, BTreeMap<String, usize>>;
+
+/// Count the decisions of `applied` that take a reason code (drop, adjust, relabel, add,
+/// clean, remove, a flag put on) into `counts`, by action and code ([`reason_code`]).
+pub fn count_reasons(counts: &mut ReasonCounts, applied: &[Decision]) {
+    for d in applied {
+        if Group::of(d.action).is_none() || d.flag_on == Some(false) {
+            continue;
+        }
+        let code = d.reason.as_deref().and_then(reason_code).unwrap_or("");
+        *counts
+            .entry(d.action.name().to_owned())
+            .or_default()
+            .entry(code.to_owned())
+            .or_default() += 1;
+    }
+}
+
+/// One line of a per-reason table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReasonRow {
+    /// The action (`drop`).
+    pub action: &'static str,
+    /// The code; `None` for the decisions whose reason has none.
+    pub code: Option<String>,
+    /// The code's description in the rubric; `None` when it has no such code.
+    pub description: Option<String>,
+    /// How many decisions.
+    pub decisions: usize,
+}
+
+/// `counts` as table rows: by group in file order; in a group the rubric's codes in its
+/// order, then codes it lacks, then the decisions without a code.
+#[must_use]
+pub fn reason_rows(rubric: &Rubric, counts: &ReasonCounts) -> Vec<ReasonRow> {
+    let mut rows = Vec::new();
+    for g in Group::ALL {
+        let Some(codes) = counts.get(g.name()) else {
+            continue;
+        };
+        let mut order: Vec<&str> = rubric
+            .codes_for(g.action())
+            .iter()
+            .map(|e| e.code.as_str())
+            .filter(|c| codes.contains_key(*c))
+            .collect();
+        for c in codes.keys() {
+            if !c.is_empty() && !order.contains(&c.as_str()) {
+                order.push(c);
+            }
+        }
+        for c in order {
+            rows.push(ReasonRow {
+                action: g.name(),
+                code: Some(c.to_owned()),
+                description: rubric.get(c).map(|e| e.description.clone()),
+                decisions: codes[c],
+            });
+        }
+        if let Some(&n) = codes.get("") {
+            rows.push(ReasonRow {
+                action: g.name(),
+                code: None,
+                description: None,
+                decisions: n,
+            });
+        }
+    }
+    rows
 }
 
 /// The triage codes as entries for flags.
