@@ -373,6 +373,64 @@ pub fn reason_rows(rubric: &Rubric, counts: &ReasonCounts) -> Vec<ReasonRow> {
     rows
 }
 
+impl Rubric {
+    /// The reason a reviewer typed for `action`: a code's number in [`Rubric::codes_for`]'s
+    /// order (from 1) or the code itself (case aside), then an optional note; `None` when
+    /// nothing was typed.
+    ///
+    /// # Errors
+    /// The first word is no number or code of the action's, quoted with the codes that apply.
+    pub fn pick(&self, action: ActionKind, typed: &str) -> Result<Option<String>, String> {
+        let typed = typed.trim();
+        if typed.is_empty() {
+            return Ok(None);
+        }
+        let (word, note) = typed
+            .split_once(|c: char| c.is_whitespace() || c == ':')
+            .unwrap_or((typed, ""));
+        let note = note.trim_start_matches([':', ' ']);
+        let codes = self.codes_for(action);
+        let by_number = word
+            .parse::<usize>()
+            .ok()
+            .and_then(|n| n.checked_sub(1))
+            .and_then(|i| codes.get(i));
+        let found = by_number
+            .or_else(|| codes.iter().find(|e| e.code == word))
+            .or_else(|| codes.iter().find(|e| e.code.eq_ignore_ascii_case(word)));
+        match found {
+            Some(e) => Ok(Some(coded_reason(&e.code, note))),
+            None => {
+                let listed: Vec<String> = codes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| format!("{} {}", i + 1, e.code))
+                    .collect();
+                Err(format!(
+                    "no code {word:?} for {}: type a number or a code ({}), then a note",
+                    action.name(),
+                    listed.join(", ")
+                ))
+            }
+        }
+    }
+
+    /// `reason` with its code's description: `V1 (what it means): note`; as it is when the
+    /// rubric has no such code.
+    #[must_use]
+    pub fn described(&self, reason: &str) -> String {
+        let Some(e) = reason_code(reason).and_then(|c| self.get(c)) else {
+            return reason.to_owned();
+        };
+        let note = reason.split_once(':').map_or("", |(_, n)| n).trim();
+        if note.is_empty() {
+            format!("{} ({})", e.code, e.description)
+        } else {
+            format!("{} ({}): {note}", e.code, e.description)
+        }
+    }
+}
+
 /// The triage codes as entries for flags.
 fn builtin() -> Vec<Entry> {
     triage::Code::ALL

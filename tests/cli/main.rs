@@ -58,6 +58,7 @@ mod report_oracle;
 mod retry;
 mod review_flow;
 mod review_polish;
+mod review_rubric;
 mod review_screen;
 mod reviewers;
 mod search;

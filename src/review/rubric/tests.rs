@@ -216,3 +216,42 @@ fn a_file_may_redefine_a_triage_code() {
     let n = r.entries().iter().filter(|e| e.code == "misquote").count();
     assert_eq!(n, 1);
 }
+
+#[test]
+fn a_reviewer_picks_a_code_by_number_or_letters_then_a_note() {
+    let r = Rubric::parse("r.toml", GROUPED).expect("rubric");
+    let pick = |typed: &str| r.pick(ActionKind::Drop, typed);
+    assert_eq!(pick("1"), Ok(Some("V1".to_owned())));
+    assert_eq!(
+        pick("2 it’s a hedge °"),
+        Ok(Some("V2: it’s a hedge °".to_owned()))
+    );
+    assert_eq!(pick("v1: 東京 👍"), Ok(Some("V1: 東京 👍".to_owned())));
+    assert_eq!(pick("V2"), Ok(Some("V2".to_owned())));
+    assert_eq!(pick("  "), Ok(None));
+    let e = pick("3").expect_err("two drop codes");
+    assert_eq!(
+        e,
+        "no code \"3\" for drop: type a number or a code (1 V1, 2 V2), then a note"
+    );
+    assert!(pick("B1").is_err(), "B1 is an adjust code");
+    assert_eq!(
+        r.pick(ActionKind::Flag, "引用 見て"),
+        Ok(Some("引用: 見て".to_owned()))
+    );
+}
+
+#[test]
+fn a_reason_is_shown_with_its_codes_description() {
+    let r = Rubric::parse("r.toml", GROUPED).expect("rubric");
+    assert_eq!(
+        r.described("V1"),
+        "V1 (span text is supported by the context)"
+    );
+    assert_eq!(
+        r.described("B1: two words ’too’"),
+        "B1 (boundary not minimal): two words ’too’"
+    );
+    assert_eq!(r.described("not a hallucination"), "not a hallucination");
+    assert_eq!(r.described("Z9: x"), "Z9: x");
+}

@@ -248,6 +248,7 @@ impl App {
                     PromptKind::Goto => self.goto(&text),
                     PromptKind::Search => self.search(&text),
                     PromptKind::RemoveOther => self.remove(&text),
+                    PromptKind::Reason(group) => self.reasoned(group, &text),
                 }
             }
             _ => {}

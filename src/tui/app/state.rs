@@ -69,6 +69,9 @@ pub enum PromptKind {
     Search,
     /// Free-text reason for removing the record.
     RemoveOther,
+    /// A reason code of the rubric (its number or letters) and an optional note, for a drop,
+    /// a removal or a flag.
+    Reason(crate::review::rubric::Group),
 }
 
 /// The input mode and its working data.
