@@ -133,3 +133,30 @@ fn review_without_a_rubric_keeps_the_free_text_drop_and_the_remove_picker() {
     assert_eq!(app.mode, ModeState::Normal);
     assert_eq!(log(&store).pop().map(|d| d.action), Some(ActionKind::Flag));
 }
+
+#[test]
+fn review_rubric_adjust_asks_a_code_before_saving_the_new_boundaries() {
+    let store = mem();
+    let mut app = app(&store);
+    // "rainy" [29, 34): the start one to the right, Enter, then the code.
+    feed(
+        &mut app,
+        &[Action::Adjust, Action::StartRight, Action::Confirm],
+    );
+    assert!(log(&store).is_empty(), "saved before the code");
+    assert!(matches!(
+        app.mode,
+        ModeState::Prompt {
+            kind: PromptKind::AdjustReason { start: 30, end: 34 },
+            ..
+        }
+    ));
+    let screen = render(&mut app, 160, 40);
+    assert!(screen.contains("1 B1 boundary not minimal"), "{screen}");
+    typed(&mut app, "1 ’r’ kept °");
+    feed(&mut app, &[Action::Confirm]);
+    let d = log(&store).pop().expect("adjust");
+    assert_eq!(d.action, ActionKind::Adjust);
+    assert_eq!(d.reason.as_deref(), Some("B1: ’r’ kept °"));
+    assert_eq!(d.after.map(|a| (a.start, a.end)), Some((30, 34)));
+}

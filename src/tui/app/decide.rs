@@ -473,12 +473,21 @@ impl App {
             self.status = Status::Info(strings::UNCHANGED.to_owned());
             return;
         }
+        if self.ask_adjust_code(bounds.start, bounds.end) {
+            return;
+        }
+        self.save_adjust(&key, bounds, None);
+    }
+
+    /// Save the selected span `key`'s new `bounds` with `reason`.
+    pub(super) fn save_adjust(&mut self, key: &SpanKey, bounds: Bounds, reason: Option<String>) {
         let Some(mut d) = self.span_decision(ActionKind::Adjust) else {
             return;
         };
-        if d.key().as_ref() != Some(&key) {
+        if d.key().as_ref() != Some(key) {
             return;
         }
+        d.reason = reason;
         d.after = d.before.clone().map(|b| SpanValue {
             start: bounds.start,
             end: bounds.end,

@@ -249,6 +249,7 @@ impl App {
                     PromptKind::Search => self.search(&text),
                     PromptKind::RemoveOther => self.remove(&text),
                     PromptKind::Reason(group) => self.reasoned(group, &text),
+                    PromptKind::AdjustReason { start, end } => self.adjusted(start, end, &text),
                 }
             }
             _ => {}

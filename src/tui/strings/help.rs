@@ -22,7 +22,7 @@ pub fn describe(a: Action) -> &'static str {
         }
         Action::Drop => "drop the selected span (reason optional; with a rubric, a code)",
         Action::Relabel => "relabel the selected span",
-        Action::Adjust => "adjust the selected span's boundaries",
+        Action::Adjust => "adjust the selected span's boundaries (with a rubric, a code)",
         Action::Add => "add a span (at the click, else the search hit, else the span's start)",
         Action::AddAfterSpan => "add a span starting just after the selected span",
         Action::Clean => "reclassify the record as clean",

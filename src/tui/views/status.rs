@@ -6,6 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
+use crate::review::rubric::Group;
 use crate::tui::app::{App, ModeState, PromptKind, Status};
 use crate::tui::{strings, text, Action};
 
@@ -21,9 +22,16 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             PromptKind::Search => strings::PROMPT_SEARCH.to_owned(),
             PromptKind::RemoveOther => strings::PROMPT_REMOVE_OTHER.to_owned(),
             PromptKind::Reason(g) => strings::prompt_reason(*g, app.config.rubric.as_ref()),
+            PromptKind::AdjustReason { .. } => {
+                strings::prompt_reason(Group::Adjust, app.config.rubric.as_ref())
+            }
         };
         // A wrong code says why on the prompt's own line, before it.
-        if let (PromptKind::Reason(_), Status::Error(m)) = (kind, &app.status) {
+        let coded = matches!(
+            kind,
+            PromptKind::Reason(_) | PromptKind::AdjustReason { .. }
+        );
+        if let (true, Status::Error(m)) = (coded, &app.status) {
             spans.push(Span::styled(
                 format!("{} ", text::escape_line(m)),
                 th.error(),
