@@ -201,3 +201,44 @@ fn export_rubric_stats_show_the_same_per_reason_counts() {
     let v: Value = serde_json::from_slice(&a.get_output().stdout).expect("json");
     assert!(v.get("reasons").is_none());
 }
+
+/// A log older than the rubric (free-text reasons) still exports: its reasons count as having
+/// no code, a one-word one as a code the rubric lacks.
+#[test]
+fn export_rubric_counts_an_older_logs_free_text_reasons_as_uncoded() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let (_, rubric) = setup(dir.path());
+    let db = dir.path().join("old.sqlite");
+    let d = dir.path().join("old.jsonl");
+    let lines = [
+        serde_json::json!({"record_id": "uni_1__contradiction", "action": "drop",
+            "span_key": "gold:0", "reason": "it’s fine at 25°C"}),
+        serde_json::json!({"record_id": "plain_2__overgeneration", "action": "drop",
+            "span_key": "gold:0"}),
+        serde_json::json!({"record_id": "tool_4__missing_tool", "action": "remove",
+            "reason": "incoherent"}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&d, text).expect("decisions");
+    bin()
+        .arg("apply")
+        .arg(fixture("review/records.jsonl"))
+        .arg("--decisions")
+        .arg(&d)
+        .arg("--db")
+        .arg(&db)
+        .args(["--reviewer", "ana"])
+        .assert()
+        .success();
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).expect("mkdir");
+    export(&db, &out, &["--rubric".as_ref(), rubric.as_os_str()]).success();
+    let report = std::fs::read_to_string(out.join("report.md")).expect("report");
+    for row in [
+        "| drop | – | (no reason code) | 2 |",
+        "| remove | `incoherent` | (not in the rubric) | 1 |",
+    ] {
+        assert!(report.contains(row), "no {row:?} in:\n{report}");
+    }
+    assert!(!report.contains("| drop | `V1`"), "{report}");
+}
