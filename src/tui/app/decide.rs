@@ -12,6 +12,7 @@ use crate::review::decision::{
     kept_text, replay, ActionKind, Decision, OutcomeKind, SpanKey, SpanStatus, SpanValue,
     BLIND_GROUP, OTHER_REASON,
 };
+use crate::review::rubric::Group;
 use crate::review::team::{blind_view, ARBITRATION_GROUP};
 use crate::store::{new_origin, RecordState};
 use crate::tui::edit::{self, Bounds};
@@ -300,6 +301,9 @@ impl App {
 
     pub(super) fn flag(&mut self) {
         let flagged = self.cur.as_ref().is_ok_and(|c| c.review.flagged);
+        if !flagged && self.cur.is_ok() && self.ask_code(Group::Flag) {
+            return;
+        }
         if let Some(mut d) = self.decision(ActionKind::Flag) {
             if flagged {
                 d.flag_on = Some(false);
@@ -321,7 +325,7 @@ impl App {
     }
 
     pub(super) fn open_remove(&mut self) {
-        if self.cur.is_err() {
+        if self.cur.is_err() || self.ask_code(Group::Remove) {
             return;
         }
         let items = strings::REMOVE_REASONS
@@ -469,12 +473,21 @@ impl App {
             self.status = Status::Info(strings::UNCHANGED.to_owned());
             return;
         }
+        if self.ask_adjust_code(bounds.start, bounds.end) {
+            return;
+        }
+        self.save_adjust(&key, bounds, None);
+    }
+
+    /// Save the selected span `key`'s new `bounds` with `reason`.
+    pub(super) fn save_adjust(&mut self, key: &SpanKey, bounds: Bounds, reason: Option<String>) {
         let Some(mut d) = self.span_decision(ActionKind::Adjust) else {
             return;
         };
-        if d.key().as_ref() != Some(&key) {
+        if d.key().as_ref() != Some(key) {
             return;
         }
+        d.reason = reason;
         d.after = d.before.clone().map(|b| SpanValue {
             start: bounds.start,
             end: bounds.end,

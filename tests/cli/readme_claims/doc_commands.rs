@@ -170,6 +170,7 @@ fn sandbox() -> (tempfile::TempDir, PathBuf) {
     assert!(made.success());
     std::os::unix::fs::symlink(root().join("data"), work.join("data")).expect("data/");
     std::os::unix::fs::symlink(root().join("src"), work.join("src")).expect("src/");
+    std::os::unix::fs::symlink(root().join("assets"), work.join("assets")).expect("assets/");
     let records = data("toolace/test_records_reconstructed.jsonl");
     for (name, from) in [
         ("records.jsonl", records.clone()),
