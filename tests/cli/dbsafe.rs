@@ -536,7 +536,9 @@ fn a_decision_while_another_process_writes_waits_visibly_and_is_saved_after() {
     let waited = t0.elapsed();
     assert!(waited < Duration::from_secs(5), "froze {waited:?}");
     assert!(
-        status(&app).starts_with("NOT saved yet: waiting for the database (apply running?"),
+        status(&app).starts_with(
+            "NOT saved yet: waiting for the database: another process is writing (apply?)"
+        ),
         "{}",
         status(&app)
     );
@@ -611,8 +613,9 @@ fn decisions_while_another_process_writes_are_shown_at_once_and_saved_in_order_a
     let waited = t0.elapsed();
     assert!(waited < Duration::from_secs(5), "froze {waited:?}");
     assert!(
-        status(&app).starts_with("NOT saved yet: waiting for the database (apply running?")
-            && status(&app).ends_with("(2 pending)"),
+        status(&app).starts_with(
+            "NOT saved yet: waiting for the database: another process is writing (apply?)"
+        ) && status(&app).ends_with("(2 pending)"),
         "{}",
         status(&app)
     );
