@@ -48,7 +48,8 @@ struct Unsaved {
 
 impl App {
     /// Keep `rows` (on dataset record `index`) for a retry after a lost connection or a busy
-    /// database, after any kept already; the record on screen shows them at once. Returns
+    /// database, after any kept already; the record on screen shows them at once while the
+    /// database is busy ([`App::with_kept`]). Returns
     /// what the status line says.
     pub(super) fn keep_unsaved(
         &mut self,
@@ -93,10 +94,14 @@ impl App {
     }
 
     /// `log` (a record's log as read) with the decisions kept on that record after it, as
-    /// the screen shows them until they are saved (provisional ids, after every saved one).
-    /// Kept decisions shown already are not added twice.
+    /// the screen shows them until they are saved (provisional ids, after every saved one),
+    /// while the database is busy; while it is unreachable the screen shows the log only
+    /// (new decisions are refused then). Kept decisions shown already are not added twice.
     pub(super) fn with_kept(&self, record_id: &str, mut log: Vec<Decision>) -> Vec<Decision> {
         log.retain(|d| d.id < crate::store::PROVISIONAL);
+        if !self.unsaved.busy {
+            return log;
+        }
         let kept = self.unsaved.kept.iter().flat_map(|u| u.rows.iter());
         for (i, (d, _)) in kept.enumerate() {
             if d.record_id == record_id {
