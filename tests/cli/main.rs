@@ -75,3 +75,4 @@ mod triage;
 mod validate;
 mod verdicts;
 mod wal_safety;
+mod write_wait;

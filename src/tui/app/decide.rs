@@ -116,10 +116,11 @@ impl App {
     /// the saving transaction from the record's log as it is then: another process (a second
     /// reviewer) may have saved decisions since the record was read, and the state must count
     /// them (else a record both finished reads as open). On success the screen takes that log.
-    /// Refused while decisions are kept for a retry; kept when the database is unreachable
-    /// (`pending.rs`): the error is then the whole status line.
+    /// Refused while decisions are kept for an unreachable database, kept after them while
+    /// it is busy, kept when it is unreachable or busy (`pending.rs`): the error is then the
+    /// whole status line.
     fn save(&mut self, rows: &[Decision]) -> Result<Vec<Decision>, String> {
-        if let Some(refusal) = self.unsaved_refusal() {
+        if let Some(refusal) = self.unsaved_refusal(rows.iter().any(|d| d.action.is_meta())) {
             return Err(refusal);
         }
         let c = self
@@ -144,6 +145,10 @@ impl App {
         let (index, record) = (c.index, c.record.clone());
         let rows: Vec<(Decision, String)> =
             rows.iter().map(|d| (d.clone(), new_origin())).collect();
+        // Behind kept ones (the write lock held elsewhere): kept after them, in order.
+        if self.must_wait() {
+            return Err(self.keep_unsaved(index, record, rows, crate::tui::log::BUSY));
+        }
         match self.save_rows(index, &record, &rows) {
             Ok(saved) => Ok(saved),
             Err((e, true)) => Err(self.keep_unsaved(index, record, rows, &e)),
@@ -187,9 +192,11 @@ impl App {
         self.mark_own(record, &log);
         let was = self.set_state(index, &record.id, state.clone());
         self.pace.mark(index, was, state.reviewed);
+        // Decisions still kept on this record (saved after these) stay on the screen.
+        let with_kept = self.with_kept(&record.id, log.clone());
         if let Some(c) = self.cur.as_mut().ok().filter(|c| c.index == index) {
             let shown: Vec<i64> = c.decisions.iter().map(|d| d.id).collect();
-            c.decisions.clone_from(&log);
+            c.decisions = with_kept;
             self.reload_review();
             self.note_save(&shown, &log, &saved);
         }
