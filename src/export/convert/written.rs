@@ -29,11 +29,16 @@ pub(super) struct Written {
     spool: Option<BufWriter<File>>,
     array: bool,
     count: usize,
+    /// The line being written (kept to spare an allocation a record).
+    buf: Vec<u8>,
 }
 
-/// One record as a line: C1 and bidirectional controls as `\u...` (read back as the same value).
-fn line_of(value: &Value) -> String {
-    escape::json(&value.to_string()).into_owned()
+/// `value` as one line into `buf` (cleared first), C1 and bidirectional controls as `\u...`
+/// (read back as the same value).
+fn line_of<'a>(value: &Value, buf: &'a mut Vec<u8>) -> std::borrow::Cow<'a, [u8]> {
+    buf.clear();
+    serde_json::to_writer(&mut *buf, value).expect("a JSON value serialises into memory");
+    escape::json_bytes(buf)
 }
 
 impl Written {
@@ -55,6 +60,7 @@ impl Written {
             spool,
             array: layout == Layout::Array,
             count: 0,
+            buf: Vec::new(),
         };
         if written.array {
             written.bytes(b"[\n")?;
@@ -72,7 +78,10 @@ impl Written {
     /// # Errors
     /// The output cannot be written.
     pub(super) fn push(&mut self, value: &Value) -> anyhow::Result<()> {
-        self.push_line(line_of(value).as_bytes())
+        let mut buf = std::mem::take(&mut self.buf);
+        let pushed = self.push_line(&line_of(value, &mut buf));
+        self.buf = buf;
+        pushed
     }
 
     /// Write `line`, one record's JSON text, as the next record.
@@ -162,6 +171,7 @@ pub(super) struct Placed {
     spool: BufWriter<File>,
     at: HashMap<usize, (u64, usize)>,
     end: u64,
+    buf: Vec<u8>,
 }
 
 impl Placed {
@@ -175,6 +185,7 @@ impl Placed {
             spool: BufWriter::with_capacity(1 << 20, spool),
             at: HashMap::new(),
             end: 0,
+            buf: Vec::new(),
         })
     }
 
@@ -183,9 +194,9 @@ impl Placed {
     /// # Errors
     /// The spool cannot be written.
     pub(super) fn put(&mut self, j: usize, value: &Value) -> anyhow::Result<bool> {
-        let line = line_of(value);
+        let line = line_of(value, &mut self.buf);
         self.spool
-            .write_all(line.as_bytes())
+            .write_all(&line)
             .context("writing the spool file")?;
         let again = self.at.insert(j, (self.end, line.len())).is_some();
         self.end += line.len() as u64;
