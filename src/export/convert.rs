@@ -77,9 +77,18 @@ impl Originals {
             );
         }
         let mut by_key = HashMap::new();
+        // Keyed by the record's id: read without building the record (its 10 KB context).
+        let by_id = !matches!(
+            (file.format, id_field),
+            (Format::LabelStudio, _) | (Format::LabelStudioMin, Some(_))
+        );
         for i in 0..file.len() {
-            let rec = file.record(i)?;
-            if let Some(k) = pick::key(&rec, file.format, id_field) {
+            let key = if by_id {
+                Some(file.id(i)?)
+            } else {
+                pick::key(&file.record(i)?, file.format, id_field)
+            };
+            if let Some(k) = key {
                 by_key.entry(k).or_insert(i);
             }
         }
