@@ -293,7 +293,7 @@ fn place_onto(
         ));
         return Ok(());
     };
-    let value = onto(args.to, o.file.value(j)?, spans);
+    let value = onto_original(args.to, &o.file, j, spans)?;
     if placed.put(j, &value)? {
         made.problems.push(format!(
             "{at}: id {k:?} again (JSON_MIN: another annotator's row? pass --source \
@@ -408,6 +408,19 @@ fn onto(to: Format, original: Value, spans: &[Span]) -> Value {
         .map(|r| r.gold_spans().to_vec())
         .unwrap_or_default();
     to.write(&original, &pick::carry(&own, spans), None)
+}
+
+/// `spans` written onto record `j` of `file`, read once (a record of `to`): the spans it
+/// already has keep their objects; one that does not read as a record has none.
+fn onto_original(to: Format, file: &DataFile, j: usize, spans: &[Span]) -> anyhow::Result<Value> {
+    let (raw, own) = match file.record(j) {
+        Ok(r) => {
+            let own = r.gold_spans().to_vec();
+            (r.raw, own)
+        }
+        Err(_) => (file.value(j)?, Vec::new()),
+    };
+    Ok(to.write(&raw, &pick::carry(&own, spans), None))
 }
 
 /// `rec` (read as `from`) as a record of `to` carrying `spans`; `None` when there is no record
