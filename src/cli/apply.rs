@@ -15,6 +15,7 @@
 //! in the file is a decision of its own (an undo, a redo, the same undo again). An undo or redo's `target` that is the `id` of an earlier line of the file
 //! means that line's decision; any other target is a decision id in the database.
 
+mod line;
 mod plan;
 
 use std::io::{self, BufRead, Write};
@@ -49,6 +50,11 @@ pub struct Args {
     /// Reviewer of the lines that name none (no default: such a line is refused without it).
     #[arg(long, value_name = "R")]
     pub reviewer: Option<String>,
+    /// Check each line's reason code against this rubric: a drop, adjust, relabel, add, clean,
+    /// remove or flag whose `reason` does not start with one of the rubric's codes for its
+    /// action (`CODE` or `CODE: note`) is refused.
+    #[arg(long, value_name = "FILE.toml")]
+    pub rubric: Option<PathBuf>,
     /// Check every line and say what would be saved; save nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -70,6 +76,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "the records and --decisions cannot both be standard input (-): give one a file"
         );
     }
+    let rubric = args
+        .rubric
+        .as_deref()
+        .map(crate::formats::rubric::read)
+        .transpose()?;
     let dataset = Dataset::open(&args.files, None)?;
     let name = args.db.dataset_name(&dataset);
     let shown = if args.decisions == stdin {
@@ -95,7 +106,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // The check, without the write lock (other reviewers keep saving): against the log as it
     // stands at `mark`.
     let mark = checked_on.log_mark()?;
-    let mut planner = Planner::new(&dataset, &name, reviewer, args.dry_run)?;
+    let mut planner =
+        Planner::new(&dataset, &name, reviewer, args.dry_run)?.with_rubric(rubric.as_ref());
     let total = source.each(|n, line| planner.feed(&checked_on, n, line))?;
     let (batch, mut present) = match planner.finish(&checked_on) {
         Ok(b) => b,
@@ -132,7 +144,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         drop(batch);
         let mut again = Planner::new(&dataset, &name, reviewer, false)
-            .map_err(|e| plan::Refused::Other(e.into()))?;
+            .map_err(|e| plan::Refused::Other(e.into()))?
+            .with_rubric(rubric.as_ref());
         source
             .each(|n, line| again.feed(s, n, line))
             .map_err(plan::Refused::Other)?;

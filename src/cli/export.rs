@@ -85,6 +85,11 @@ pub struct Args {
     /// Read every file in this format instead of detecting it.
     #[arg(long, value_enum, value_name = "F")]
     pub format: Option<Format>,
+    /// The rubric (reason codes and their descriptions): the report's "Decisions per reason"
+    /// describes each code by it, and the file is copied beside the export (into --report's
+    /// folder, else --out's) as part of the output set.
+    #[arg(long, value_name = "FILE.toml")]
+    pub rubric: Option<PathBuf>,
 }
 
 /// Run the subcommand: [`export`] with the options the flags give.
@@ -146,6 +151,7 @@ impl From<Args> for ExportOptions {
             skip_stale: a.skip_stale,
             require_settled: a.require_settled,
             provenance: a.provenance,
+            rubric: a.rubric,
         }
     }
 }

@@ -183,7 +183,9 @@ pub const APPLY: &str = concat!(
      before, after, reason, note, target, record_type; \
      dataset and reviewer default to the flags (a line naming no reviewer needs --reviewer), \
      record_hash to the record's in FILE, time to now, origin to a new one. Offsets are code \
-     points.\n\
+     points. With --rubric FILE.toml, a drop, adjust, relabel, add, clean, remove or flag \
+     reason starts with one of the rubric's codes for its action (`V1` or `V1: note`), else the \
+     line is refused.\n\
      \n",
     input_env!(),
     "\nExit status:\n  \

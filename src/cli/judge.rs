@@ -30,9 +30,13 @@ pub enum Labels {
 /// Arguments of `spanreview judge`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The records to judge (joined files: the leading one's records and labels).
+    /// The records to judge (joined files: the leading one's records and labels). A dataset
+    /// folder (a Hub download, README.md card) is read as the file of its --config and --split.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    /// A dataset folder's `--config` and `--split`.
+    #[command(flatten)]
+    pub hub: crate::cli::hub_args::HubArgs,
     /// The endpoint: its base (`http://localhost:8000/v1`) or its `…/chat/completions`.
     #[arg(long, value_name = "URL")]
     pub endpoint: String,
@@ -46,8 +50,9 @@ pub struct Args {
     /// or written). Unset or empty: no key is sent.
     #[arg(long, value_name = "NAME", default_value = "OPENAI_API_KEY")]
     pub api_key_env: String,
-    /// The prompt file (a system message, a line `=== user ===`, the user message; see the
-    /// README for its placeholders). Default: the label set's bundled prompt.
+    /// The prompt file (a system message, a line `=== user ===`, the user message, with the
+    /// placeholders {query}, {context}, {answer}, {spans}, {tools}, {labels}, {rubric}; see
+    /// docs/judge.md). Default: the label set's bundled prompt.
     #[arg(long, value_name = "FILE")]
     pub prompt: Option<PathBuf>,
     /// The label set of the default prompt.

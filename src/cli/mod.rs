@@ -231,7 +231,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             a.hub.select(&mut a.files, Some(&mut a.dataset))?;
             triage::run(a)
         }
-        Command::Judge(a) => judge::run(a),
+        Command::Judge(mut a) => {
+            a.hub.select(&mut a.files, None)?;
+            judge::run(a)
+        }
         Command::MergeDb(a) => merge_db::run(a),
         Command::Convert(a) => convert::run(a),
         Command::Completions(a) => completions::run(&a),

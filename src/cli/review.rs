@@ -65,6 +65,11 @@ pub struct Args {
     /// line, `category/subcategory` for taxonomies.
     #[arg(long, value_name = "FILE")]
     pub labels: Option<PathBuf>,
+    /// Reason codes for the drop, remove and flag prompts (a number or the code's letters, then
+    /// an optional note), shown with their descriptions where a decision is shown; overrides
+    /// `rubric` in the config file.
+    #[arg(long, value_name = "FILE.toml")]
+    pub rubric: Option<PathBuf>,
     /// Record records where every source agrees as accepted (an `accept_all` with reason
     /// "auto: unanimous", undoable), in the background.
     #[arg(long)]
@@ -233,6 +238,9 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
         args.files
     };
     let mut config = Config::load().map_err(anyhow::Error::msg)?;
+    if let Some(r) = &args.rubric {
+        config.rubric = Some(crate::formats::rubric::read(r)?);
+    }
     config
         .theme
         .set_color(color, Theme::no_color_env(), Depth::from_env());

@@ -10,14 +10,15 @@
 
 mod pick;
 mod tasks;
+mod written;
 
 use std::collections::{BTreeSet, HashMap};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use serde_json::{json, Value};
+use written::{Placed, Written};
 
 use super::dest::write_stdout_whole;
 use super::{closed_pipe_of, persist_all, AtomicFile, Protected};
@@ -76,9 +77,18 @@ impl Originals {
             );
         }
         let mut by_key = HashMap::new();
+        // Keyed by the record's id: read without building the record (its 10 KB context).
+        let by_id = !matches!(
+            (file.format, id_field),
+            (Format::LabelStudio, _) | (Format::LabelStudioMin, Some(_))
+        );
         for i in 0..file.len() {
-            let rec = file.record(i)?;
-            if let Some(k) = pick::key(&rec, file.format, id_field) {
+            let key = if by_id {
+                Some(file.id(i)?)
+            } else {
+                pick::key(&file.record(i)?, file.format, id_field)
+            };
+            if let Some(k) = key {
                 by_key.entry(k).or_insert(i);
             }
         }
@@ -86,10 +96,9 @@ impl Originals {
     }
 }
 
-/// What a run made: the lines to write, the problems met, the labels seen.
+/// What a run met: the problems, the labels seen (the records went to [`Written`]).
 #[derive(Default)]
 struct Made {
-    values: Vec<Value>,
     problems: Vec<String>,
     labels: BTreeSet<String>,
     /// Input records nobody annotated, whose originals were left as they were.
@@ -126,7 +135,14 @@ pub fn run(args: &ConvertOptions) -> anyhow::Result<ExitCode> {
             (file.index.problems.iter()).map(|(line, why)| format!("{path}:{line}: {why}")),
         );
     }
-    let mut placed: HashMap<usize, Value> = HashMap::new();
+    let layout = match &originals {
+        Some(o) => o.file.index.layout(),
+        None if matches!(args.to, Format::LabelStudio | Format::LabelStudioMin) => Layout::Array,
+        None => Layout::Lines,
+    };
+    // Records go out as they are made; a refused run's file is removed, a stream's spool dropped.
+    let mut out = Written::create(&args.out, layout)?;
+    let mut placed = Placed::new()?;
     for i in 0..ds.len() {
         let at = place(ds.primary(), i);
         let Some((rec, spans)) = read_one(args, &ds, i, &at, originals.is_some(), &mut made) else {
@@ -137,7 +153,7 @@ pub fn run(args: &ConvertOptions) -> anyhow::Result<ExitCode> {
             continue;
         }
         match convert(&rec, from, args.to, &spans) {
-            Some(v) => made.values.push(v),
+            Some(v) => out.push(&v)?,
             None => made.problems.push(format!(
                 "{at}: record {}: a {} record cannot be made from it (its task data is no {} \
                  record); pass --records; not converted",
@@ -147,10 +163,13 @@ pub fn run(args: &ConvertOptions) -> anyhow::Result<ExitCode> {
             )),
         }
     }
-    if let Some(code) = refused(args, &ds, &made, originals.is_some())? {
+    if let Some(code) = refused(args, &ds, &made, out.count(), originals.is_some())? {
         return Ok(code);
     }
-    write_made(args, made, originals.as_ref(), placed)
+    if let Some(o) = &originals {
+        out.originals(o.file.len(), placed, |j| Ok(o.file.value(j)?))?;
+    }
+    write_made(args, &made, out, originals.is_some())
 }
 
 /// Refuse `--config` without `--to label-studio`, and a `--config` that is the `--out` file
@@ -257,7 +276,7 @@ fn place_onto(
     (rec, spans): (&Record, &[Span]),
     at: &str,
     made: &mut Made,
-    placed: &mut HashMap<usize, Value>,
+    placed: &mut Placed,
 ) -> anyhow::Result<()> {
     let id_field = args.id_field.as_deref();
     let Some(k) = pick::key(rec, from, id_field) else {
@@ -275,8 +294,8 @@ fn place_onto(
         ));
         return Ok(());
     };
-    let value = onto(args.to, o.file.value(j)?, spans);
-    if placed.insert(j, value).is_some() {
+    let value = onto_original(args.to, &o.file, j, spans)?;
+    if placed.put(j, &value)? {
         made.problems.push(format!(
             "{at}: id {k:?} again (JSON_MIN: another annotator's row? pass --source \
              annotator_<id>); this later record stands"
@@ -294,12 +313,13 @@ fn refused(
     args: &ConvertOptions,
     ds: &Dataset,
     made: &Made,
+    converted: usize,
     onto_originals: bool,
 ) -> anyhow::Result<Option<ExitCode>> {
     // Records neither converted nor left out as unannotated failed, each reported: when that is
     // every one, there is nothing to write over an existing output (onto --records, the
     // originals would still be written, untouched).
-    if !onto_originals && made.values.is_empty() && ds.len() > made.unannotated {
+    if !onto_originals && converted == 0 && ds.len() > made.unannotated {
         for p in &made.problems {
             to_stderr!("{p}");
         }
@@ -327,33 +347,24 @@ fn refused(
     Ok(None)
 }
 
-/// Write what was made (onto the originals, in their order, when there are some), tell the
-/// problems and the summary; exit 1 when there were problems.
+/// Finish the output, write the labeling config, tell the problems and the summary; exit 1
+/// when there were problems.
 fn write_made(
     args: &ConvertOptions,
-    mut made: Made,
-    originals: Option<&Originals>,
-    mut placed: HashMap<usize, Value>,
+    made: &Made,
+    out: Written,
+    onto_originals: bool,
 ) -> anyhow::Result<ExitCode> {
-    let layout = match originals {
-        Some(o) => {
-            made.values = (0..o.file.len())
-                .map(|j| placed.remove(&j).map_or_else(|| o.file.value(j), Ok))
-                .collect::<Result<_, _>>()?;
-            o.file.index.layout()
-        }
-        None if matches!(args.to, Format::LabelStudio | Format::LabelStudioMin) => Layout::Array,
-        None => Layout::Lines,
-    };
-    let xml = (args.to == Format::LabelStudio && originals.is_none())
-        .then(|| tasks::config(&made.labels));
+    let count = out.count();
+    let xml =
+        (args.to == Format::LabelStudio && !onto_originals).then(|| tasks::config(&made.labels));
     // A stream's reader that went away (`--out /dev/stdout | head`) ends it quietly, unwritten.
-    write_out(args, &made.values, layout, xml.as_deref()).map_err(closed_pipe_of)?;
+    write_out(args, out, xml.as_deref()).map_err(closed_pipe_of)?;
     for p in &made.problems {
         to_stderr!("{p}");
     }
     let left = if made.unannotated > 0 {
-        let what = if originals.is_some() {
+        let what = if onto_originals {
             "their records left as they were"
         } else {
             "left out"
@@ -366,8 +377,7 @@ fn write_made(
         String::new()
     };
     to_stderr!(
-        "{} records written as {} to {} ({} problems{left})",
-        made.values.len(),
+        "{count} records written as {} to {} ({} problems{left})",
         args.to.name(),
         args.out.display(),
         made.problems.len()
@@ -401,6 +411,19 @@ fn onto(to: Format, original: Value, spans: &[Span]) -> Value {
     to.write(&original, &pick::carry(&own, spans), None)
 }
 
+/// `spans` written onto record `j` of `file`, read once (a record of `to`): the spans it
+/// already has keep their objects; one that does not read as a record has none.
+fn onto_original(to: Format, file: &DataFile, j: usize, spans: &[Span]) -> anyhow::Result<Value> {
+    let (raw, own) = match file.record(j) {
+        Ok(r) => {
+            let own = r.gold_spans().to_vec();
+            (r.raw, own)
+        }
+        Err(_) => (file.value(j)?, Vec::new()),
+    };
+    Ok(to.write(&raw, &pick::carry(&own, spans), None))
+}
+
 /// `rec` (read as `from`) as a record of `to` carrying `spans`; `None` when there is no record
 /// of `to` to write onto and none can be made.
 fn convert(rec: &Record, from: Format, to: Format, spans: &[Span]) -> Option<Value> {
@@ -430,50 +453,27 @@ fn convert(rec: &Record, from: Format, to: Format, spans: &[Span]) -> Option<Val
     }
 }
 
-/// Write `values` to `--out` (`-`: standard output) as JSONL or a JSON array (one element a
-/// line, as Label Studio reads it), and the labeling config `xml` to `--config` or standard
-/// output, as `export` writes its files ([`AtomicFile`]: beside them and renamed over, all or
-/// none, so a failed run leaves the old ones; through a link; a stream in place). The config
-/// goes to standard output before anything is renamed: when that fails, nothing is replaced.
-fn write_out(
-    args: &ConvertOptions,
-    values: &[Value],
-    layout: Layout,
-    xml: Option<&str>,
-) -> anyhow::Result<()> {
-    let path = &args.out;
-    let mut bytes = Vec::new();
-    if layout == Layout::Array {
-        bytes.extend_from_slice(b"[\n");
-    }
-    for (i, v) in values.iter().enumerate() {
-        // C1 and bidirectional controls as `\u...` (read back as the same value).
-        bytes.extend_from_slice(crate::model::escape::json(&v.to_string()).as_bytes());
-        if layout == Layout::Array && i + 1 < values.len() {
-            bytes.push(b',');
-        }
-        bytes.push(b'\n');
-    }
-    if layout == Layout::Array {
-        bytes.extend_from_slice(b"]\n");
-    }
-    let mut files = Vec::new();
-    let config = args.config.as_ref().zip(xml);
-    let outputs = std::iter::once((path, "--out", &bytes[..]))
-        .chain(config.map(|(p, xml)| (p, "--config", xml.as_bytes())));
-    for (dest, what, bytes) in outputs {
+/// Finish `out` (the records, already written as they were made) and write the labeling
+/// config `xml` to `--config` or standard output, as `export` writes its files ([`AtomicFile`]:
+/// beside them and renamed over, all or none, so a failed run leaves the old ones; through a
+/// link; a stream in place). The config goes to standard output before anything is renamed:
+/// when that fails, nothing is replaced.
+fn write_out(args: &ConvertOptions, out: Written, xml: Option<&str>) -> anyhow::Result<()> {
+    let mut files: Vec<(AtomicFile, &str)> =
+        out.finish()?.map(|f| (f, "--out")).into_iter().collect();
+    if let Some((dest, xml)) = args.config.as_ref().zip(xml) {
         if dest.as_os_str() == "-" {
-            write_stdout_whole(bytes)?;
-            continue;
+            write_stdout_whole(xml.as_bytes())?;
+        } else {
+            let mut file = AtomicFile::create(dest)?;
+            file.writer()
+                .and_then(|w| std::io::Write::write_all(w, xml.as_bytes()))
+                .with_context(|| format!("writing {}", dest.display()))?;
+            files.push((file, "--config"));
         }
-        let mut file = AtomicFile::create(dest)?;
-        file.writer()
-            .and_then(|w| w.write_all(bytes))
-            .with_context(|| format!("writing {}", dest.display()))?;
-        files.push((file, what));
     }
     match (xml, &args.config) {
-        (Some(xml), None) if path.as_os_str() != "-" => {
+        (Some(xml), None) if args.out.as_os_str() != "-" => {
             write_stdout_whole(xml.as_bytes())?;
         }
         (Some(_), None) => to_stderr!(

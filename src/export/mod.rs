@@ -67,6 +67,7 @@ pub mod parquet;
 mod pipeline;
 mod record;
 mod report;
+mod rubric_copy;
 mod set;
 mod sink;
 mod span_check;
@@ -109,6 +110,7 @@ pub fn export(opts: &ExportOptions) -> anyhow::Result<ExitCode> {
     let name = opts.dataset.clone().unwrap_or_else(|| dataset.name.clone());
     let db = &opts.db;
     let protected = protect(opts, judges, db)?;
+    let rubric = rubric_copy::open(opts, &protected)?;
     let manifest = manifest::path_of(opts)?;
     if let Some(m) = &manifest {
         manifest::check(m);
@@ -137,6 +139,7 @@ pub fn export(opts: &ExportOptions) -> anyhow::Result<ExitCode> {
         BTreeSet::new()
     };
     let mut sink = sink(opts, primary, &by_record, routes, conflicts)?;
+    sink.rubric = rubric;
     for (judge, _) in judges {
         sink.tally.name_source(judge);
     }
@@ -226,6 +229,7 @@ fn sink<'a>(
         no_value: 0,
         unreadable_labels: 0,
         bad_spans: Vec::new(),
+        rubric: None,
     })
 }
 
@@ -283,6 +287,9 @@ fn protect(
         protected.add(f, &format!("the --judge {name} file"));
     }
     protected.add(db, "the database");
+    if let Some(r) = &args.rubric {
+        protected.add(r, "the --rubric file");
+    }
     let mut dests: Vec<(&Path, &str)> = Vec::new();
     if args.split_by.is_none() {
         dests.push((&args.out, "--out"));

@@ -49,6 +49,9 @@ pub struct ExportOptions {
     pub require_settled: bool,
     /// Add meta.review to reviewed records.
     pub provenance: bool,
+    /// The rubric: the report describes the reason codes by it, and it is copied beside the
+    /// export ([`super::rubric_copy`]).
+    pub rubric: Option<PathBuf>,
 }
 
 impl ExportOptions {
@@ -78,6 +81,7 @@ impl ExportOptions {
             skip_stale: false,
             require_settled: false,
             provenance: false,
+            rubric: None,
         }
     }
 }

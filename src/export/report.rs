@@ -3,6 +3,7 @@
 use std::fmt::Write;
 
 use crate::review::outcome::Tally;
+use crate::review::rubric::{reason_rows, Rubric};
 
 /// What the report says about the export itself.
 #[derive(Debug)]
@@ -24,6 +25,8 @@ pub struct Header<'a> {
     /// Places where the input is cut short (a JSON array not closed): the partial record there
     /// is not exported.
     pub cut_short: usize,
+    /// The rubric the reason codes are described by (`None`: triage's built-in codes only).
+    pub rubric: Option<&'a Rubric>,
 }
 
 /// Render the report.
@@ -63,6 +66,7 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
     }
 
     removed_section(&mut s, t);
+    reasons_section(&mut s, h, t);
     judges_section(&mut s, t);
     by_type_section(&mut s, t);
     if h.strict {
@@ -166,6 +170,44 @@ fn removed_section(s: &mut String, t: &Tally) {
         for (reason, n) in &t.removed {
             let _ = writeln!(s, "| {} | {n} |", cell(reason));
         }
+    }
+}
+
+/// Decisions per reason code, by action, with each code's description.
+fn reasons_section(s: &mut String, h: &Header<'_>, t: &Tally) {
+    s.push_str("\n## Decisions per reason\n\n");
+    let builtin = Rubric::triage();
+    let rubric = h.rubric.unwrap_or(&builtin);
+    if t.by_reason.is_empty() {
+        s.push_str("No drop, adjust, relabel, add, clean, remove or flag decision is in force.\n");
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "Decisions in force that take a reason code (drop, adjust, relabel, add, clean, remove, \
+         flag), by the code their reason starts with; descriptions from {}.\n\n\
+         | Action | Code | Description | Decisions |\n|---|---|---|---:|",
+        if h.rubric.is_some() {
+            format!("the rubric {}", code(&rubric.file))
+        } else {
+            "triage's built-in codes (no --rubric given)".to_owned()
+        }
+    );
+    for r in reason_rows(rubric, &t.by_reason) {
+        let shown = r
+            .code
+            .as_deref()
+            .map_or_else(|| "–".to_owned(), |c| code(c).replace('|', "\\|"));
+        let description = match (&r.code, &r.description) {
+            (None, _) => "(no reason code)".to_owned(),
+            (Some(_), None) => "(not in the rubric)".to_owned(),
+            (Some(_), Some(d)) => cell(d),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {shown} | {description} | {} |",
+            r.action, r.decisions
+        );
     }
 }
 

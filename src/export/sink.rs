@@ -51,6 +51,8 @@ pub(super) struct Sink<'a> {
     pub(super) unreadable_labels: usize,
     /// Kept spans that do not slice their output (`FILE:LINE: ...`): the export is refused.
     pub(super) bad_spans: Vec<String>,
+    /// `--rubric`: the report's descriptions of reason codes, and the copy beside the export.
+    pub(super) rubric: Option<super::rubric_copy::RubricCopy>,
 }
 
 impl Sink<'_> {
@@ -433,6 +435,10 @@ impl Sink<'_> {
             Some(p) => Some(features::write_verdicts(p)?),
             None => None,
         };
+        let rubric_file = match &self.rubric {
+            Some(r) => r.file()?,
+            None => None,
+        };
         let names: Vec<String> = files
             .iter()
             .map(|f| format!("{} ({} records)", f.dest().display(), f.count()))
@@ -443,6 +449,7 @@ impl Sink<'_> {
         all.extend(report_file.map(|f| (f, "--report")));
         all.extend(features_file.map(|f| (f, "--features")));
         all.extend(verdicts_features.map(|f| (f, "--verdicts-features")));
+        all.extend(rubric_file.map(|f| (f, "--rubric")));
         super::set::persist_all(all, manifest)?;
         Ok(names)
     }
@@ -464,6 +471,7 @@ impl Sink<'_> {
                     repeated_lines,
                     unreadable_labels: self.unreadable_labels,
                     cut_short: self.primary.index.problems.len(),
+                    rubric: self.rubric.as_ref().map(|r| &r.rubric),
                 };
                 let mut text = report::markdown(&header, &self.tally);
                 text.push_str(&conflict_section(&self.conflicts));

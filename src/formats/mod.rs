@@ -17,6 +17,7 @@ pub mod index;
 pub mod judges;
 pub mod parquet;
 mod position;
+pub mod rubric;
 pub mod spans;
 pub mod spec;
 pub mod validate;

@@ -38,23 +38,21 @@ pub struct Rubric {
 }
 
 impl Rubric {
-    /// Read a rubric file: a TOML table of `CODE = "description"` lines (no rubric format is
-    /// defined yet; this is the simplest). `origin` names the file in errors.
+    /// Read a rubric file as review, apply and export read it
+    /// ([`crate::review::rubric::Rubric`]: codes grouped by action, or one flat table); the
+    /// model is offered the file's own codes, whatever action each is for. `origin` names the
+    /// file in errors (`FILE:LINE`).
     ///
     /// # Errors
-    /// Not TOML, a value that is not a string, or no code at all.
+    /// The file is no rubric (each error names its line), or defines no code.
     pub fn parse(text: &str, origin: &str) -> Result<Self, String> {
-        let table: toml::Table =
-            toml::from_str(text).map_err(|e| format!("{origin}: not a TOML rubric: {e}"))?;
-        let mut codes = Vec::new();
-        for (k, v) in table {
-            let toml::Value::String(d) = v else {
-                return Err(format!(
-                    "{origin}: rubric code {k:?} is not a string (write {k} = \"what it means\"): {v}"
-                ));
-            };
-            codes.push((k, d));
-        }
+        let rubric =
+            crate::review::rubric::Rubric::parse(origin, text).map_err(|e| e.to_string())?;
+        // Its built-in triage codes are for flags, not a model's verdicts.
+        let codes: Vec<(String, String)> = (rubric.entries().iter())
+            .filter(|e| e.line > 0)
+            .map(|e| (e.code.clone(), e.description.clone()))
+            .collect();
         if codes.is_empty() {
             return Err(format!(
                 "{origin}: the rubric has no code (write CODE = \"what it means\")"

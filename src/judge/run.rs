@@ -405,12 +405,13 @@ impl Progress {
             "[{bar}] {}/{} requests  {rate:.1}/s  ETA {eta:.0}s  {tokens} tokens{cost}",
             self.done, self.total
         );
-        let mut err = std::io::stderr().lock();
-        let _ = if self.tty {
-            write!(err, "\r{line}\x1b[K")
+        // One write per redraw, so a terminal never shows half a line over the last one.
+        let shown = if self.tty {
+            format!("\r{line}\x1b[K")
         } else {
-            writeln!(err, "{line}")
+            format!("{line}\n")
         };
+        let _ = std::io::stderr().lock().write_all(shown.as_bytes());
     }
 
     fn end(&self) {

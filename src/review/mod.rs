@@ -10,6 +10,7 @@ pub mod locate;
 pub mod metrics;
 pub mod outcome;
 pub(crate) mod ranges;
+pub mod rubric;
 pub mod splitmix;
 pub mod team;
 pub mod triage;

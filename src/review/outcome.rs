@@ -35,6 +35,7 @@ use serde::Serialize;
 
 use super::decision::{RecordOutcome, RecordReview, ReviewSpan};
 use crate::model::{Record, Span, CLEAN};
+use crate::review::rubric::{self, ReasonCounts};
 pub use fate::{original_invalid, span_fate, Boundary, SpanFate};
 pub use verdict::{Dispute, LabelView, Reason, Verdict};
 pub use votes::JudgeCounts;
@@ -229,6 +230,10 @@ pub struct Tally {
     pub unreadable_lines: usize,
     /// Decisions in force on the ids of unreadable lines (not applied).
     pub unreadable_decisions: usize,
+    /// Applied decisions of the actions that take a reason code (drop, adjust, relabel, add,
+    /// clean, remove, flag on), by action name and the code their reason starts with
+    /// ([`crate::review::rubric::reason_code`]; `""`: no code).
+    pub by_reason: ReasonCounts,
 }
 
 impl Tally {
@@ -238,6 +243,7 @@ impl Tally {
         self.records_out += usize::from(written);
         self.stale += review.stale.len();
         self.stale_records += usize::from(!review.stale.is_empty());
+        rubric::count_reasons(&mut self.by_reason, &review.applied);
         if !review.has_verdict() {
             self.flagged += usize::from(review.flagged);
             return;

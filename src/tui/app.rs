@@ -20,6 +20,7 @@ mod navigate;
 mod opening;
 mod pace;
 mod pending;
+mod reasons;
 mod retype;
 mod speed;
 mod state;
@@ -44,8 +45,7 @@ use super::keymap::Mode;
 use super::log::DecisionLog;
 use super::queue::{Queue, QueueKind};
 use super::stats_model::StatsView;
-use super::strings;
-use super::Action;
+use super::{strings, Action};
 use crate::formats::Dataset;
 use crate::review::decision::{replay, OutcomeKind};
 use crate::review::disagreement::RecordScore;
@@ -492,7 +492,7 @@ impl App {
             Action::NextFlagged => self.next_flagged(),
             Action::Search => self.open_prompt(PromptKind::Search),
             Action::Note => self.open_prompt(PromptKind::Note),
-            Action::Drop if self.require_span() => self.open_prompt(PromptKind::DropReason),
+            Action::Drop if self.require_span() => self.open_drop(),
             Action::Accept => self.accept(),
             Action::AcceptAll => self.accept_all(),
             Action::Relabel => self.open_relabel(),

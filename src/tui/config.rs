@@ -1,11 +1,14 @@
 //! Configuration layering: embedded defaults < user file in the config dir < the file named by
 //! `SPANREVIEW_CONFIG`. A file holds optional `[keymap.MODE]` and `[theme.labels]`/`[theme.ui]`
-//! tables; each entry overrides one key or colour.
+//! tables; each entry overrides one key or colour. `rubric = "FILE.toml"` names the rubric whose
+//! reason codes the drop, remove and flag prompts offer (a path relative to the config file's
+//! folder; `review --rubric` overrides it).
 
 use std::path::{Path, PathBuf};
 
 use super::keymap::Keymap;
 use super::theme::Theme;
+use crate::review::rubric::Rubric;
 
 /// The environment variable naming an extra config file.
 pub const CONFIG_ENV: &str = "SPANREVIEW_CONFIG";
@@ -17,6 +20,8 @@ pub struct Config {
     pub keymap: Keymap,
     /// Styles.
     pub theme: Theme,
+    /// The reason codes offered when a span is dropped, a record removed or flagged.
+    pub rubric: Option<Rubric>,
 }
 
 impl Config {
@@ -26,6 +31,7 @@ impl Config {
         Self {
             keymap: Keymap::defaults(),
             theme: Theme::defaults(mono),
+            rubric: None,
         }
     }
 
@@ -58,7 +64,8 @@ impl Config {
     /// The file cannot be read, is not TOML, or holds an unknown key, action or colour.
     pub fn apply_file(&mut self, path: &Path) -> Result<(), String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        self.apply_str(&text)
+        let folder = path.parent().unwrap_or_else(|| Path::new(""));
+        self.apply_in(&text, folder)
             .map_err(|e| format!("{}: {e}", path.display()))
     }
 
@@ -67,8 +74,22 @@ impl Config {
     /// # Errors
     /// Not TOML, an unknown table, key, action or colour.
     pub fn apply_str(&mut self, text: &str) -> Result<(), String> {
+        self.apply_in(text, Path::new(""))
+    }
+
+    /// Apply config text whose relative paths are relative to `folder`.
+    fn apply_in(&mut self, text: &str, folder: &Path) -> Result<(), String> {
         let table: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
         for (name, value) in &table {
+            if name == "rubric" {
+                let path = value
+                    .as_str()
+                    .ok_or_else(|| format!("rubric must be a file name, not {value}"))?;
+                let rubric = crate::formats::rubric::read(&folder.join(path))
+                    .map_err(|e| format!("{e:#}"))?;
+                self.rubric = Some(rubric);
+                continue;
+            }
             let sub = value
                 .as_table()
                 .ok_or_else(|| format!("[{name}] must be a table"))?;
@@ -102,5 +123,29 @@ mod tests {
             Some(ratatui::style::Color::Red)
         );
         assert!(c.apply_str("[colours]\n").is_err());
+    }
+
+    #[test]
+    fn the_config_names_a_rubric_relative_to_its_folder() {
+        let dir = tempfile::tempdir().expect("tmp");
+        std::fs::write(dir.path().join("r.toml"), "[drop]\nV1 = \"supported °\"\n")
+            .expect("rubric");
+        let file = dir.path().join("config.toml");
+        std::fs::write(&file, "rubric = \"r.toml\"\n").expect("config");
+        let mut c = Config::defaults(false);
+        c.apply_file(&file).expect("valid");
+        let r = c.rubric.expect("rubric");
+        assert_eq!(r.describe("V1"), Some("supported °"));
+        // A bad rubric names the config file, the rubric file and its line.
+        std::fs::write(dir.path().join("r.toml"), "[drop]\nV1 = \"\"\n").expect("rubric");
+        let e = Config::defaults(false)
+            .apply_file(&file)
+            .expect_err("bad rubric");
+        assert!(
+            e.contains("config.toml")
+                && e.contains("r.toml:2: code \"V1\" has an empty description"),
+            "{e}"
+        );
+        assert!(Config::defaults(false).apply_str("rubric = 3\n").is_err());
     }
 }

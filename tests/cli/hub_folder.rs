@@ -35,7 +35,7 @@ pub(super) fn made(python: &str, jsonl_only: bool) -> tempfile::TempDir {
 }
 
 /// The JSONL layouts (`jsonl/`: configs combined and contradiction; `jsonl-default/`).
-fn jsonl() -> tempfile::TempDir {
+pub(super) fn jsonl() -> tempfile::TempDir {
     made("python3", true)
 }
 

@@ -4,6 +4,7 @@
 //! only its record; the fallback for servers without `json_schema`; the concurrency bound;
 //! resume after SIGKILL; the key in no output or file.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::Arc;
@@ -14,18 +15,18 @@ use serde_json::{json, Value};
 use super::common::{bin, data};
 use super::judge_server::{self as server, Reply, Request, Server};
 
-const KEY: &str = "sk-test-3f9a1c0ffee-SECRET";
+pub(super) const KEY: &str = "sk-test-3f9a1c0ffee-SECRET";
 
-fn sample() -> PathBuf {
+pub(super) fn sample() -> PathBuf {
     data("toolace/test_records_reconstructed.jsonl")
 }
 
-fn start(f: impl Fn(&Request, usize) -> Reply + Send + Sync + 'static) -> Server {
+pub(super) fn start(f: impl Fn(&Request, usize) -> Reply + Send + Sync + 'static) -> Server {
     server::start(Arc::new(f), true)
 }
 
 /// `spanreview judge FILE --endpoint URL --model m --out OUT ARGS...` with the key set.
-fn judge(url: &str, file: &Path, out: &Path, args: &[&str]) -> Output {
+pub(super) fn judge(url: &str, file: &Path, out: &Path, args: &[&str]) -> Output {
     bin()
         .arg("judge")
         .arg(file)
@@ -37,7 +38,7 @@ fn judge(url: &str, file: &Path, out: &Path, args: &[&str]) -> Output {
         .expect("runs")
 }
 
-fn lines(path: &Path) -> Vec<Value> {
+pub(super) fn lines(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap_or_default()
         .lines()
@@ -54,7 +55,7 @@ fn skipped(out: &Path) -> Vec<Value> {
     lines(&out.with_file_name(format!("{stem}.skipped.jsonl")))
 }
 
-fn text(b: &[u8]) -> String {
+pub(super) fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
@@ -163,7 +164,7 @@ fn the_sample_is_judged_into_a_file_stats_and_the_judge_loader_read_and_a_rerun_
 }
 
 /// A records file of one record per answer, each with one labeled span over its first word.
-fn records(dir: &Path, answers: &[&str]) -> PathBuf {
+pub(super) fn records(dir: &Path, answers: &[&str]) -> PathBuf {
     let p = dir.join("records.jsonl");
     let mut s = String::new();
     for (i, a) in answers.iter().enumerate() {
@@ -384,11 +385,34 @@ fn no_more_requests_are_in_flight_than_concurrency() {
     assert_eq!(max, 5, "at most 5 in flight, and 5 were");
 }
 
+/// The complete lines of `path` so far (a line being written, with no `\n` yet, not counted).
+fn complete_lines(path: &Path) -> usize {
+    std::fs::read(path)
+        .unwrap_or_default()
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+}
+
 #[test]
 fn a_run_killed_with_sigkill_resumes_without_sending_any_request_twice() {
+    // The first ANSWERED requests are answered; every later one is held by the gate, so the
+    // kill finds exactly IN_FLIGHT requests in flight however loaded the machine is: nothing
+    // below waits a set time, every wait is on a condition (the server's count, the cache's
+    // lines), bounded only by a deadline.
+    const ANSWERED: usize = 40;
+    const IN_FLIGHT: usize = 4;
     let dir = tempfile::tempdir().expect("tmp");
     let out = dir.path().join("j.jsonl");
-    let s = start(|r, _| Reply::verdicts(server::OPENAI, r).after(Duration::from_millis(30)));
+    let cache = dir.path().join("j.jsonl.cache");
+    let gate = Arc::new(server::Gate::default());
+    let held = Arc::clone(&gate);
+    let s = start(move |r, n| {
+        if n >= ANSWERED {
+            held.wait();
+        }
+        Reply::verdicts(server::OPENAI, r)
+    });
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_spanreview"))
         .arg("judge")
         .arg(sample())
@@ -398,7 +422,7 @@ fn a_run_killed_with_sigkill_resumes_without_sending_any_request_twice() {
             "--model",
             "judge-model",
             "--concurrency",
-            "4",
+            &IN_FLIGHT.to_string(),
             "--out",
         ])
         .arg(&out)
@@ -406,43 +430,82 @@ fn a_run_killed_with_sigkill_resumes_without_sending_any_request_twice() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .expect("spawns");
-    let t = std::time::Instant::now();
-    while s.stats.count() < 40 && t.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    // Every answered reply cached, and the workers' next requests read by the server.
+    server::wait_for(
+        "40 replies cached and 4 requests held",
+        || s.stats.count() == ANSWERED + IN_FLIGHT && complete_lines(&cache) == ANSWERED,
+        || {
+            format!(
+                "{} requests, {} cache lines",
+                s.stats.count(),
+                complete_lines(&cache)
+            )
+        },
+    );
     child.kill().expect("SIGKILL");
     child.wait().expect("reaped");
-    let first = s.stats.count();
-    assert!((40..175).contains(&first), "{first}");
     assert!(!out.exists(), "a killed run writes no judge file");
-    let cache = dir.path().join("j.jsonl.cache");
-    let cached = lines(&cache).len();
-    // At most the requests in flight (4) were lost.
-    assert!(
-        cached + 4 >= first && cached <= first,
-        "{cached} cached of {first} sent"
+    gate.open();
+    server::wait_for(
+        "the held requests in the log",
+        || s.stats.requests().len() == ANSWERED + IN_FLIGHT,
+        || format!("{} logged", s.stats.requests().len()),
     );
-    let o = judge(&s.url, &sample(), &out, &["--concurrency", "4", "--resume"]);
-    assert_eq!(o.status.code(), Some(0), "{o:?}");
-    let reqs = s.stats.requests();
-    let second = &reqs[first..];
-    assert_eq!(
-        second.len(),
-        175 - cached,
-        "every record not cached sent once, no other"
-    );
-    // No record of the second run was sent twice in it, nor was any of them cached before.
-    let mut users: Vec<&str> = second.iter().map(Request::user).collect();
-    users.sort_unstable();
-    users.dedup();
-    assert_eq!(users.len(), second.len());
-    let ids: std::collections::HashSet<String> = lines(&cache)
+    let first = s.stats.requests();
+    assert_eq!(s.stats.count(), ANSWERED + IN_FLIGHT, "sent after the kill");
+    // What the killed run kept: one line per answered reply, each of another record; the
+    // replies of the requests in flight were lost, no more.
+    let kept: Vec<String> = lines(&cache)
         .iter()
-        .take(cached)
         .map(|l| l["id"].as_str().expect("id").to_owned())
         .collect();
-    assert_eq!(ids.len(), cached);
-    assert!(lines(&out).len() >= 175);
+    let distinct: HashSet<&String> = kept.iter().collect();
+    assert_eq!(
+        (kept.len(), distinct.len()),
+        (ANSWERED, ANSWERED),
+        "{kept:?}"
+    );
+    let o = judge(
+        &s.url,
+        &sample(),
+        &out,
+        &["--concurrency", "4", "--resume", "--json"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let summary: Value = serde_json::from_slice(&o.stdout).expect("json summary");
+    assert_eq!(
+        (summary["from_cache"].clone(), summary["sent"].clone()),
+        (json!(ANSWERED), json!(175 - ANSWERED)),
+        "{summary}"
+    );
+    let all = s.stats.requests();
+    let second = &all[first.len()..];
+    assert_eq!(
+        second.len(),
+        175 - ANSWERED,
+        "every record not cached sent once"
+    );
+    // Across both runs: no answered request sent again, each lost one sent once more, every
+    // record sent, none of the resumed run twice.
+    let again: HashSet<&str> = second.iter().map(Request::user).collect();
+    assert_eq!(again.len(), second.len(), "a request sent twice on resume");
+    for r in &first[..ANSWERED] {
+        assert!(!again.contains(r.user()), "an answered request sent again");
+    }
+    for r in &first[ANSWERED..] {
+        assert!(again.contains(r.user()), "a lost request not sent again");
+    }
+    let every: HashSet<&str> = all.iter().map(Request::user).collect();
+    assert_eq!(every.len(), 175);
+    // The resumed run's file is the one an uninterrupted run writes.
+    let whole = dir.path().join("whole.jsonl");
+    let w = judge(&s.url, &sample(), &whole, &["--concurrency", "4"]);
+    assert_eq!(w.status.code(), Some(0), "{w:?}");
+    assert_eq!(
+        std::fs::read(&out).expect("resumed"),
+        std::fs::read(&whole).expect("whole"),
+        "the resumed run's judge file differs from an uninterrupted run's"
+    );
     // --resume with no cache to resume from is refused.
     let none = judge(
         &s.url,

@@ -3,14 +3,16 @@
 //! reply; the replies are the recorded shapes of real servers (tests/fixtures/judge/: OpenAI
 //! and vLLM completions, OpenAI's 429 and 500 bodies, vLLM's 400 for an unsupported
 //! `response_format`, nginx's 502 page). It counts requests, the most in flight at once, and
-//! keeps every request it read (headers and body) for the tests to look at.
+//! keeps every request it read (headers and body) for the tests to look at. A [`Gate`] holds
+//! replies until a test opens it, so a test can hold requests in flight for as long as it
+//! needs, whatever the load of the machine, and [`wait_for`] waits on a condition, not a time.
 
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -164,6 +166,47 @@ impl Stats {
     #[must_use]
     pub fn requests(&self) -> Vec<Request> {
         self.log.lock().expect("log").clone()
+    }
+}
+
+/// Replies held until a test opens it: a script calls [`Gate::wait`] before the replies it
+/// holds back.
+#[derive(Debug, Default)]
+pub struct Gate {
+    open: Mutex<bool>,
+    opened: Condvar,
+}
+
+impl Gate {
+    /// Block until the gate is open.
+    pub fn wait(&self) {
+        let mut open = self.open.lock().expect("gate");
+        while !*open {
+            open = self.opened.wait(open).expect("gate");
+        }
+    }
+
+    /// Open the gate: every held reply goes, and no later one waits.
+    pub fn open(&self) {
+        *self.open.lock().expect("gate") = true;
+        self.opened.notify_all();
+    }
+}
+
+/// How long [`wait_for`] waits at most: a bound for a condition that never comes, not a timing.
+pub const DEADLINE: Duration = Duration::from_secs(120);
+
+/// Wait until `done` holds, checked every few milliseconds, bounded by [`DEADLINE`] (the panic
+/// names `what` and says what `state` shows then).
+pub fn wait_for(what: &str, mut done: impl FnMut() -> bool, state: impl Fn() -> String) {
+    let start = Instant::now();
+    while !done() {
+        assert!(
+            start.elapsed() < DEADLINE,
+            "timed out waiting for {what}: {}",
+            state()
+        );
+        std::thread::sleep(Duration::from_millis(5));
     }
 }
 

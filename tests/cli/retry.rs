@@ -1,6 +1,7 @@
 //! Decisions whose save failed because the database was unreachable: shown as not saved yet,
 //! saved by the screen on its own once the database is back (once, even when a COMMIT landed
-//! and only its reply was lost), new decisions refused meanwhile, and quitting asks first.
+//! and only its reply was lost), new decisions refused meanwhile (kept behind the first while
+//! the database is only busy), and quitting asks first.
 //! A log over an in-memory store that "loses its connection" on demand; the clock is stepped
 //! by hand.
 
@@ -34,6 +35,8 @@ enum Link {
     ReplyLost,
     /// Refused for another reason than a lost connection.
     Refuse,
+    /// Nothing saved; another process holds the write lock.
+    Busy,
 }
 
 struct FlakyLog {
@@ -63,6 +66,7 @@ impl DecisionLog for FlakyLog {
             }
             Link::Up => self.store.append_then_origins(rows, state_of),
             Link::Refuse => Err(("disk full".into(), false)),
+            Link::Busy => Err((spanreview::tui::log::BUSY.into(), true)),
         }
     }
     fn record_decisions(&self, dataset: &str, record_id: &str) -> Result<Vec<Decision>, String> {
@@ -355,4 +359,55 @@ fn a_due_retry_runs_while_keys_keep_coming() {
     );
     assert!(!r.app.has_unsaved());
     assert_eq!(r.log().len(), 1);
+}
+
+/// While the database is busy, decisions made after a kept one (on another record too) are
+/// not tried on their own (they would be saved before it): they are kept behind it. A retry
+/// the database then refuses hands every one over for the rescue file, in order, and the
+/// screen stops showing them as made. Known bad: saving the later ones at once would put them
+/// in the log before the first.
+#[test]
+fn decisions_behind_a_busy_one_wait_for_it_and_go_to_the_rescue_file_with_it() {
+    let mut r = Rig::new();
+    r.link.set(Link::Busy);
+    r.app.update(Action::Accept);
+    assert!(
+        r.said().contains("waiting for the database"),
+        "{}",
+        r.said()
+    );
+    r.app.update(Action::NextRecord);
+    r.app.update(Action::Accept);
+    assert!(r.said().ends_with("(2 pending)"), "{}", r.said());
+    assert_eq!(
+        r.tries.borrow().len(),
+        1,
+        "the second is not tried before the first"
+    );
+    // Still busy: one try a second, of the first (the rest waits behind it).
+    r.tick(Duration::from_secs(1));
+    assert_eq!(r.tries.borrow().len(), 2);
+    assert_eq!(r.tries.borrow()[0], r.tries.borrow()[1], "the same origins");
+    r.link.set(Link::Refuse);
+    r.tick(Duration::from_secs(1));
+    assert!(
+        r.said()
+            .starts_with("error: NOT saved: disk full; 2 decision(s)"),
+        "{}",
+        r.said()
+    );
+    let rows: Vec<String> = r
+        .app
+        .unsaved_rows()
+        .into_iter()
+        .map(|(d, _)| d.record_id)
+        .collect();
+    assert_eq!(rows, ["uni_1__contradiction", "plain_2__overgeneration"]);
+    let c = r.app.cur.as_ref().expect("record");
+    assert!(
+        c.decisions.is_empty(),
+        "shown as made no more: {:?}",
+        c.decisions
+    );
+    assert!(r.log().is_empty());
 }

@@ -10,78 +10,18 @@
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
-use serde::{Deserialize, Serialize};
-
 use crate::formats::{Dataset, FormatError};
 use crate::model::Record;
 use crate::review::check::{check_with, ReviewerLog};
-use crate::review::decision::{replay, ActionKind, Decision, LiveReplay, SpanValue, Unit};
+use crate::review::decision::{replay, Decision, LiveReplay};
+use crate::review::rubric::Rubric;
 use crate::store::{
     derived_origin, parse_rfc3339, Batch, Store, StoreError, ORIGINS_PER_QUERY, PROVISIONAL,
 };
 use crate::tui::log::state_of;
 
-/// One line of a decisions file: a [`Decision`] as `decisions --json` prints it (with its
-/// `origin`), every field but `record_id` and `action` optional.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Line {
-    id: Option<i64>,
-    reviewer: Option<String>,
-    time: Option<String>,
-    dataset: Option<String>,
-    record_id: String,
-    record_hash: Option<String>,
-    action: ActionKind,
-    span_key: Option<String>,
-    before: Option<SpanValue>,
-    after: Option<SpanValue>,
-    reason: Option<String>,
-    note: Option<String>,
-    target: Option<i64>,
-    #[serde(default)]
-    upheld: Vec<String>,
-    #[serde(default)]
-    dismissed: Vec<String>,
-    group: Option<String>,
-    unit: Option<Unit>,
-    record_units: Option<usize>,
-    flag_on: Option<bool>,
-    record_type: Option<String>,
-    #[serde(default)]
-    auto: bool,
-    origin: Option<String>,
-}
-
-/// What a line without an `origin` says, as its derived origin is made from
-/// ([`derived_origin`]): every value of the line but its `id` (a handle for the file's undo
-/// targets, not part of the decision), the dataset and reviewer as completed from the flags,
-/// and the record's hash (the line's, else the record's in FILE). `before` is the line's own:
-/// completed from the span now, it would differ once the line was applied.
-#[derive(Serialize)]
-struct Canonical<'a> {
-    v: u8,
-    dataset: &'a str,
-    reviewer: &'a str,
-    record_id: &'a str,
-    record_hash: Option<&'a str>,
-    action: ActionKind,
-    span_key: &'a Option<String>,
-    before: &'a Option<SpanValue>,
-    after: &'a Option<SpanValue>,
-    reason: &'a Option<String>,
-    note: &'a Option<String>,
-    target: Option<i64>,
-    upheld: &'a [String],
-    dismissed: &'a [String],
-    group: &'a Option<String>,
-    unit: Option<Unit>,
-    record_units: Option<usize>,
-    flag_on: Option<bool>,
-    record_type: &'a Option<String>,
-    auto: bool,
-    time: &'a Option<String>,
-}
+use super::line::Canonical;
+pub use super::line::Line;
 
 /// Why a plan saves nothing.
 #[derive(Debug)]
@@ -175,6 +115,8 @@ pub struct Planner<'a> {
     refused: Vec<(usize, String)>,
     /// Lines fed and not checked yet (see [`Planner::feed`]).
     pending: Vec<(usize, Result<Line, String>)>,
+    /// The rubric a line's reason code is checked against.
+    rubric: Option<&'a Rubric>,
 }
 
 /// The accepted years of a line's `time`: a stamp outside them is a mistake (a year 9999
@@ -218,7 +160,15 @@ impl<'a> Planner<'a> {
             row_lines: Vec::new(),
             refused: Vec::new(),
             pending: Vec::new(),
+            rubric: None,
         })
+    }
+
+    /// Check every line's reason code against `rubric` ([`Rubric::check`]).
+    #[must_use]
+    pub fn with_rubric(mut self, rubric: Option<&'a Rubric>) -> Self {
+        self.rubric = rubric;
+        self
     }
 
     /// Record `id` (at `at` in the dataset), from the cache or read again; its hash is noted
@@ -290,7 +240,20 @@ impl<'a> Planner<'a> {
         // before it), then the ones not met in the file yet looked up at once.
         let lines: Vec<(usize, Originated)> = pending
             .into_iter()
-            .map(|(n, parsed)| (n, parsed.and_then(|l| self.origin(&l).map(|o| (l, o)))))
+            .map(|(n, parsed)| {
+                let coded = |l: Line| match self.rubric {
+                    Some(r) => r
+                        .check(l.action, l.flag_on, l.reason.as_deref())
+                        .map(|()| l),
+                    None => Ok(l),
+                };
+                (
+                    n,
+                    parsed
+                        .and_then(coded)
+                        .and_then(|l| self.origin(&l).map(|o| (l, o))),
+                )
+            })
             .collect();
         let asked: Vec<&str> = lines
             .iter()

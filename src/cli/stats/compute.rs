@@ -219,6 +219,7 @@ pub(super) fn compute(
         stale,
         team,
         by_reviewer: None,
+        reasons: None,
     }
 }
 
@@ -261,6 +262,7 @@ fn count_progress(p: &mut Progress, review: &RecordReview) {
     *p.by_outcome.entry(outcome.to_owned()).or_default() += 1;
     p.stale_decisions += review.stale.len();
     p.stale_records += usize::from(!review.stale.is_empty());
+    crate::review::rubric::count_reasons(&mut p.by_reason, &review.applied);
 }
 
 /// Each source's opinion on `rec`: `(name, role, spans)`; judges by their verdicts' spans.

@@ -80,6 +80,10 @@ pub struct Args {
     /// without one), done, left, records per hour of work, time left at that rate.
     #[arg(long)]
     pub by_reviewer: bool,
+    /// Add the decisions in force per reason code, each code described by this rubric (also
+    /// `reasons` in --json).
+    #[arg(long, value_name = "FILE.toml")]
+    pub rubric: Option<PathBuf>,
 }
 
 /// Review progress.
@@ -105,6 +109,9 @@ pub struct Progress {
     pub stale_records: usize,
     /// Decisions on ids the input does not have.
     pub orphan_decisions: usize,
+    /// Decisions in force that take a reason code, by action and code.
+    #[serde(skip)]
+    pub by_reason: crate::review::rubric::ReasonCounts,
 }
 
 /// How much the sources disagree, before review.
@@ -200,6 +207,11 @@ pub struct Report {
     pub team: Option<TeamAgreement>,
     /// With `--by-reviewer`: each reviewer's progress and pace.
     pub by_reviewer: Option<Vec<Pace>>,
+    /// With `--rubric`: the decisions in force per reason code, by action, each code with its
+    /// description (`null` for a code the rubric lacks; a `null` code counts the decisions
+    /// whose reason has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasons: Option<Vec<crate::review::rubric::ReasonRow>>,
 }
 
 /// Run the subcommand.
@@ -212,6 +224,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         args.files.clone()
     };
+    let rubric = args
+        .rubric
+        .as_deref()
+        .map(crate::formats::rubric::read)
+        .transpose()?;
     let dataset = Dataset::open(&files, args.format)?;
     for p in &dataset.problems {
         to_stderr!("{p}");
@@ -237,6 +254,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &name,
         &crate::store::shown(&db),
     );
+    if let Some(r) = &rubric {
+        report.reasons = Some(crate::review::rubric::reason_rows(
+            r,
+            &report.progress.by_reason,
+        ));
+    }
     if args.by_reviewer {
         let plan = store.plan(&name)?;
         report.by_reviewer = Some(team::paces(&log, plan.as_deref()));
@@ -268,6 +291,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         if let Some(p) = &report.by_reviewer {
             table.push_str(&team::pace_table(p));
+        }
+        if let Some(r) = &report.reasons {
+            table.push_str(&table::reasons_table(r));
         }
         crate::model::escape::lines(&table).into_owned()
     };

@@ -183,3 +183,32 @@ fn block(title: &str, rows: &[(String, &Scores, String)], with_upheld: bool) -> 
     }
     s
 }
+
+/// `--rubric`'s table: the decisions in force per reason code, each with its description.
+pub(super) fn reasons_table(rows: &[crate::review::rubric::ReasonRow]) -> String {
+    let mut s = String::from("\nDecisions per reason:\n");
+    if rows.is_empty() {
+        s.push_str("  none (no drop, adjust, relabel, add, clean, remove or flag in force)\n");
+        return s;
+    }
+    let width = rows
+        .iter()
+        .map(|r| text::width(&cell(r.code.as_deref().unwrap_or("–"))))
+        .max()
+        .unwrap_or(0);
+    for r in rows {
+        let code = cell(r.code.as_deref().unwrap_or("–"));
+        let description = match (&r.code, &r.description) {
+            (None, _) => "(no reason code)".to_owned(),
+            (Some(_), None) => "(not in the rubric)".to_owned(),
+            (Some(_), Some(d)) => cell(d).into_owned(),
+        };
+        s.push_str(&format!(
+            "  {:<7} {} {:>6}  {description}\n",
+            r.action,
+            pad(&code, width),
+            r.decisions
+        ));
+    }
+    s
+}

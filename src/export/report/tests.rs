@@ -19,6 +19,7 @@ fn names_in_the_report_hold_no_escape_sequence_and_cannot_break_its_tables() {
         repeated_lines: 0,
         unreadable_labels: 0,
         cut_short: 0,
+        rubric: None,
     };
     let md = markdown(&h, &t);
     let raw: Vec<char> = md
@@ -46,4 +47,73 @@ fn names_in_the_report_hold_no_escape_sequence_and_cannot_break_its_tables() {
     // In the title and the inputs: inline code whose fence is longer than any backtick run.
     assert!(md.starts_with("# Review report: `x\\u{1b}]52"), "{md}");
     assert!(md.contains("from `` x\\u{1b}"), "{md}");
+}
+
+fn header(rubric: Option<&Rubric>) -> Header<'_> {
+    Header {
+        dataset: "d",
+        inputs: vec!["r.jsonl".to_owned()],
+        strict: false,
+        split: false,
+        repeated_lines: 0,
+        unreadable_labels: 0,
+        cut_short: 0,
+        rubric,
+    }
+}
+
+fn reasons(t: &Tally, rubric: Option<&Rubric>) -> String {
+    let md = markdown(&header(rubric), t);
+    let at = md.find("## Decisions per reason").expect("section");
+    let rest = &md[at..];
+    let end = rest[3..].find("\n## ").map_or(rest.len(), |e| e + 3);
+    rest[..end].to_owned()
+}
+
+#[test]
+fn decisions_are_counted_per_reason_code_with_the_rubrics_description() {
+    let rubric = Rubric::parse(
+        "team.toml",
+        "[drop]\nV2 = \"hedged — ‘maybe’\"\nV1 = \"span text is supported by the context\"\n",
+    )
+    .expect("rubric");
+    let mut t = Tally::default();
+    let mut put = |action: &str, code: &str, n: usize| {
+        t.by_reason
+            .entry(action.to_owned())
+            .or_default()
+            .insert(code.to_owned(), n);
+    };
+    put("drop", "V1", 23);
+    put("drop", "Z|9", 2);
+    put("drop", "", 4);
+    put("flag", "misquote", 1);
+    let md = reasons(&t, Some(&rubric));
+    let rows: Vec<&str> = md
+        .lines()
+        .filter(|l| l.starts_with("| drop") || l.starts_with("| flag"))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "| drop | `V1` | span text is supported by the context | 23 |",
+            "| drop | `Z\\|9` | (not in the rubric) | 2 |",
+            "| drop | – | (no reason code) | 4 |",
+            "| flag | `misquote` | the edit's old block is not in the context | 1 |",
+        ],
+        "{md}"
+    );
+    assert!(md.contains("the rubric `team.toml`"), "{md}");
+    // No rubric: triage's codes are still described.
+    let md = reasons(&t, None);
+    assert!(
+        md.contains("| drop | `V1` | (not in the rubric) | 23 |"),
+        "{md}"
+    );
+    assert!(md.contains("built-in"), "{md}");
+    let md = reasons(&Tally::default(), None);
+    assert!(
+        md.contains("No drop, adjust, relabel, add, clean, remove or flag decision is in force."),
+        "{md}"
+    );
 }

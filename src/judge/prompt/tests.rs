@@ -70,7 +70,7 @@ fn a_rubric_puts_its_codes_in_the_prompt() {
     );
     let e = Rubric::parse("H1 = 3\n", "r.toml").expect_err("not a string");
     assert!(
-        e.contains("r.toml: rubric code \"H1\" is not a string"),
+        e.starts_with("r.toml:1: code \"H1\": the description must be a string"),
         "{e}"
     );
     assert!(Rubric::parse("", "r.toml")
@@ -78,7 +78,17 @@ fn a_rubric_puts_its_codes_in_the_prompt() {
         .contains("no code"));
     assert!(Rubric::parse("[x", "r.toml")
         .expect_err("toml")
-        .starts_with("r.toml: not a TOML"));
+        .starts_with("r.toml:1: not a rubric (TOML)"));
+}
+
+#[test]
+fn a_grouped_rubric_offers_its_own_codes_not_the_built_in_flag_codes() {
+    let r = Rubric::parse(
+        "[drop]\nV1 = \"span text is supported by the context\"\n[add]\nA1 = \"a 25 °C the context lacks\"\n",
+        "r.toml",
+    )
+    .expect("rubric");
+    assert_eq!(r.names(), ["V1", "A1"]);
 }
 
 #[test]

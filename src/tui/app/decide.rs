@@ -12,6 +12,7 @@ use crate::review::decision::{
     kept_text, replay, ActionKind, Decision, OutcomeKind, SpanKey, SpanStatus, SpanValue,
     BLIND_GROUP, OTHER_REASON,
 };
+use crate::review::rubric::Group;
 use crate::review::team::{blind_view, ARBITRATION_GROUP};
 use crate::store::{new_origin, RecordState};
 use crate::tui::edit::{self, Bounds};
@@ -115,10 +116,11 @@ impl App {
     /// the saving transaction from the record's log as it is then: another process (a second
     /// reviewer) may have saved decisions since the record was read, and the state must count
     /// them (else a record both finished reads as open). On success the screen takes that log.
-    /// Refused while decisions are kept for a retry; kept when the database is unreachable
-    /// (`pending.rs`): the error is then the whole status line.
+    /// Refused while decisions are kept for an unreachable database, kept after them while
+    /// it is busy, kept when it is unreachable or busy (`pending.rs`): the error is then the
+    /// whole status line.
     fn save(&mut self, rows: &[Decision]) -> Result<Vec<Decision>, String> {
-        if let Some(refusal) = self.unsaved_refusal() {
+        if let Some(refusal) = self.unsaved_refusal(rows.iter().any(|d| d.action.is_meta())) {
             return Err(refusal);
         }
         let c = self
@@ -143,6 +145,10 @@ impl App {
         let (index, record) = (c.index, c.record.clone());
         let rows: Vec<(Decision, String)> =
             rows.iter().map(|d| (d.clone(), new_origin())).collect();
+        // Behind kept ones (the write lock held elsewhere): kept after them, in order.
+        if self.must_wait() {
+            return Err(self.keep_unsaved(index, record, rows, crate::tui::log::BUSY));
+        }
         match self.save_rows(index, &record, &rows) {
             Ok(saved) => Ok(saved),
             Err((e, true)) => Err(self.keep_unsaved(index, record, rows, &e)),
@@ -186,9 +192,11 @@ impl App {
         self.mark_own(record, &log);
         let was = self.set_state(index, &record.id, state.clone());
         self.pace.mark(index, was, state.reviewed);
+        // Decisions still kept on this record (saved after these) stay on the screen.
+        let with_kept = self.with_kept(&record.id, log.clone());
         if let Some(c) = self.cur.as_mut().ok().filter(|c| c.index == index) {
             let shown: Vec<i64> = c.decisions.iter().map(|d| d.id).collect();
-            c.decisions.clone_from(&log);
+            c.decisions = with_kept;
             self.reload_review();
             self.note_save(&shown, &log, &saved);
         }
@@ -300,6 +308,9 @@ impl App {
 
     pub(super) fn flag(&mut self) {
         let flagged = self.cur.as_ref().is_ok_and(|c| c.review.flagged);
+        if !flagged && self.cur.is_ok() && self.ask_code(Group::Flag) {
+            return;
+        }
         if let Some(mut d) = self.decision(ActionKind::Flag) {
             if flagged {
                 d.flag_on = Some(false);
@@ -321,7 +332,7 @@ impl App {
     }
 
     pub(super) fn open_remove(&mut self) {
-        if self.cur.is_err() {
+        if self.cur.is_err() || self.ask_code(Group::Remove) {
             return;
         }
         let items = strings::REMOVE_REASONS
@@ -469,12 +480,21 @@ impl App {
             self.status = Status::Info(strings::UNCHANGED.to_owned());
             return;
         }
+        if self.ask_adjust_code(bounds.start, bounds.end) {
+            return;
+        }
+        self.save_adjust(&key, bounds, None);
+    }
+
+    /// Save the selected span `key`'s new `bounds` with `reason`.
+    pub(super) fn save_adjust(&mut self, key: &SpanKey, bounds: Bounds, reason: Option<String>) {
         let Some(mut d) = self.span_decision(ActionKind::Adjust) else {
             return;
         };
-        if d.key().as_ref() != Some(&key) {
+        if d.key().as_ref() != Some(key) {
             return;
         }
+        d.reason = reason;
         d.after = d.before.clone().map(|b| SpanValue {
             start: bounds.start,
             end: bounds.end,

@@ -80,6 +80,8 @@ impl App {
     /// export, have as dropped.
     pub(super) fn follow_with(&mut self, log: Vec<Decision>) {
         let Ok(c) = &self.cur else { return };
+        // Decisions kept for a retry stay shown after the log's.
+        let log = self.with_kept(&c.record.id, log);
         let known: HashSet<i64> = c.decisions.iter().map(|d| d.id).collect();
         if log.len() == known.len() && log.iter().all(|d| known.contains(&d.id)) {
             return;

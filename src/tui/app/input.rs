@@ -248,6 +248,8 @@ impl App {
                     PromptKind::Goto => self.goto(&text),
                     PromptKind::Search => self.search(&text),
                     PromptKind::RemoveOther => self.remove(&text),
+                    PromptKind::Reason(group) => self.reasoned(group, &text),
+                    PromptKind::AdjustReason { start, end } => self.adjusted(start, end, &text),
                 }
             }
             _ => {}

@@ -159,6 +159,8 @@ impl App {
             .read(&self.dataset, idx)
             .map_err(|e| e.to_string())?;
         let decisions = self.log.record_decisions(&self.dataset.name, &record.id)?;
+        // Decisions kept for a retry (the database busy) are shown as made.
+        let decisions = self.with_kept(&record.id, decisions);
         let mut record = record;
         if self.hides_others(&record.id) {
             // The others' results as lanes (`reviewer:NAME`) are hidden too.

@@ -69,6 +69,16 @@ pub enum PromptKind {
     Search,
     /// Free-text reason for removing the record.
     RemoveOther,
+    /// A reason code of the rubric (its number or letters) and an optional note, for a drop,
+    /// a removal or a flag.
+    Reason(crate::review::rubric::Group),
+    /// A reason code and note for the selected span's new boundaries `[start, end)`.
+    AdjustReason {
+        /// First code point.
+        start: usize,
+        /// One past the last.
+        end: usize,
+    },
 }
 
 /// The input mode and its working data.

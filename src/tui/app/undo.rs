@@ -22,6 +22,11 @@ impl App {
     /// made in the background and would otherwise stand between the reviewer and their own
     /// last decision.
     fn meta(&mut self, kind: ActionKind) {
+        // Its target may be a decision kept for a retry, not in the log yet.
+        if let Some(refusal) = self.unsaved_refusal(true) {
+            self.status = Status::Error(refusal);
+            return;
+        }
         let log = match self.log.reviewer_log(&self.dataset.name, &self.reviewer) {
             Ok(l) => l,
             Err(e) => {

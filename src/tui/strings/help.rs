@@ -20,15 +20,15 @@ pub fn describe(a: Action) -> &'static str {
         Action::AcceptAll => {
             "accept every remaining span, next record (spans with bad offsets are skipped)"
         }
-        Action::Drop => "drop the selected span (reason optional)",
+        Action::Drop => "drop the selected span (reason optional; with a rubric, a code)",
         Action::Relabel => "relabel the selected span",
-        Action::Adjust => "adjust the selected span's boundaries",
+        Action::Adjust => "adjust the selected span's boundaries (with a rubric, a code)",
         Action::Add => "add a span (at the click, else the search hit, else the span's start)",
         Action::AddAfterSpan => "add a span starting just after the selected span",
         Action::Clean => "reclassify the record as clean",
         Action::Retype => "change the record's type (the types seen in the file)",
-        Action::Remove => "remove the record (with a reason)",
-        Action::Flag => "flag / unflag for a second look",
+        Action::Remove => "remove the record (with a reason; with a rubric, a code)",
+        Action::Flag => "flag / unflag for a second look (with a rubric, a code)",
         Action::Note => "attach a note to the record",
         Action::Undo => "undo the last decision (across restarts)",
         Action::Redo => "redo the last undone decision",

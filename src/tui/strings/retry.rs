@@ -6,12 +6,13 @@ pub fn not_saved_yet(pending: usize) -> String {
     format!("NOT saved yet: the database is unreachable; retrying ({pending} pending)")
 }
 
-/// The status line while decisions wait for the write lock another process holds.
+/// The status line while decisions wait for the write lock another process holds (kept
+/// under 100 columns, so that the count shows on a narrow terminal).
 #[must_use]
 pub fn waiting_for_db(pending: usize) -> String {
     format!(
-        "NOT saved yet: waiting for the database (apply running? another process holds the \
-         write lock); retrying ({pending} pending)"
+        "NOT saved yet: waiting for the database: another process is writing (apply?); \
+         retrying ({pending} pending)"
     )
 }
 

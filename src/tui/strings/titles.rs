@@ -121,3 +121,33 @@ pub fn context_position(
     };
     format!(" rows {}–{last}/{total}{more} · {pct}%{keys} ", first + 1)
 }
+
+/// The reason prompt's title for `group`: the rubric's codes for it, numbered, each with its
+/// description.
+#[must_use]
+pub fn prompt_reason(
+    group: crate::review::rubric::Group,
+    rubric: Option<&crate::review::rubric::Rubric>,
+) -> String {
+    use crate::review::rubric::Group;
+    let what = match group {
+        Group::Drop => "Drop",
+        Group::Adjust => "Adjust",
+        Group::Relabel => "Relabel",
+        Group::Add => "Add",
+        Group::Clean => "Clean",
+        Group::Remove => "Remove",
+        Group::Flag => "Flag",
+    };
+    let codes: Vec<String> = rubric
+        .map(|r| r.codes_for(group.action()))
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .map(|(i, e)| format!("{} {} {}", i + 1, e.code, e.description))
+        .collect();
+    format!(
+        "{what}: code (number or letters) then a note, Enter alone for none — {}",
+        codes.join(" · ")
+    )
+}

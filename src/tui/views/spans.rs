@@ -10,16 +10,18 @@ use ratatui::Frame;
 use super::cells;
 use crate::formats::judges;
 use crate::review::decision::{RecordOutcome, ReviewSpan, SpanStatus};
+use crate::review::rubric::Rubric;
 use crate::review::triage::{self, OldBlock};
 use crate::tui::app::{App, Current, ScreenLayout};
 use crate::tui::{strings, text};
 
-fn state(s: &ReviewSpan) -> String {
+fn state(s: &ReviewSpan, rubric: Option<&Rubric>) -> String {
     let mut parts: Vec<String> = Vec::new();
     match &s.status {
         SpanStatus::Pending => parts.push(strings::PENDING.into()),
         SpanStatus::Accepted => parts.push(strings::ACCEPTED.into()),
         SpanStatus::Dropped { reason: Some(r) } => {
+            let r = rubric.map_or_else(|| r.clone(), |k| k.described(r));
             parts.push(format!("{}: {r}", strings::DROPPED));
         }
         SpanStatus::Dropped { reason: None } => parts.push(strings::DROPPED.into()),
@@ -103,7 +105,7 @@ pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
         let st = match &c.review.outcome {
             RecordOutcome::Clean => format!("  {}", strings::CLEARED_CLEAN),
             RecordOutcome::Removed { .. } => format!("  {}", strings::CLEARED_REMOVED),
-            RecordOutcome::Open => format!("  {}", state(s)),
+            RecordOutcome::Open => format!("  {}", state(s, app.config.rubric.as_ref())),
         };
         let span_text = c.map.slice(&c.record.output, v.start, v.end).unwrap_or("");
         let fixed = text::width(mark)
@@ -151,7 +153,22 @@ pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
     if let Some(ev) = selected_evidence(c) {
         lines.push(Line::from(Span::styled(text::escape_line(&ev), th.dim())));
     }
-    let flags = c.review.flag_reasons();
+    let described: Vec<(Option<&str>, String)> = c
+        .review
+        .flag_reasons()
+        .into_iter()
+        .map(|(k, r)| {
+            (
+                k,
+                app.config
+                    .rubric
+                    .as_ref()
+                    .map_or_else(|| r.to_owned(), |b| b.described(r)),
+            )
+        })
+        .collect();
+    let flags: Vec<(Option<&str>, &str)> =
+        described.iter().map(|(k, r)| (*k, r.as_str())).collect();
     if !flags.is_empty() {
         lines.push(Line::from(Span::styled(
             text::escape_line(&strings::flag_reasons(&flags)),

@@ -6,6 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
+use crate::review::rubric::Group;
 use crate::tui::app::{App, ModeState, PromptKind, Status};
 use crate::tui::{strings, text, Action};
 
@@ -15,13 +16,31 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let mut spans: Vec<Span<'_>> = Vec::new();
     if let ModeState::Prompt { kind, text: typed } = &app.mode {
         let title = match kind {
-            PromptKind::DropReason => strings::PROMPT_DROP,
-            PromptKind::Note => strings::PROMPT_NOTE,
-            PromptKind::Goto => strings::PROMPT_GOTO,
-            PromptKind::Search => strings::PROMPT_SEARCH,
-            PromptKind::RemoveOther => strings::PROMPT_REMOVE_OTHER,
+            PromptKind::DropReason => strings::PROMPT_DROP.to_owned(),
+            PromptKind::Note => strings::PROMPT_NOTE.to_owned(),
+            PromptKind::Goto => strings::PROMPT_GOTO.to_owned(),
+            PromptKind::Search => strings::PROMPT_SEARCH.to_owned(),
+            PromptKind::RemoveOther => strings::PROMPT_REMOVE_OTHER.to_owned(),
+            PromptKind::Reason(g) => strings::prompt_reason(*g, app.config.rubric.as_ref()),
+            PromptKind::AdjustReason { .. } => {
+                strings::prompt_reason(Group::Adjust, app.config.rubric.as_ref())
+            }
         };
-        spans.push(Span::styled(format!("{title}: "), th.accent()));
+        // A wrong code says why on the prompt's own line, before it.
+        let coded = matches!(
+            kind,
+            PromptKind::Reason(_) | PromptKind::AdjustReason { .. }
+        );
+        if let (true, Status::Error(m)) = (coded, &app.status) {
+            spans.push(Span::styled(
+                format!("{} ", text::escape_line(m)),
+                th.error(),
+            ));
+        }
+        spans.push(Span::styled(
+            format!("{}: ", text::escape_line(&title)),
+            th.accent(),
+        ));
         spans.push(Span::raw(text::escape_line(typed)));
         spans.push(Span::styled("▏", th.accent()));
         frame.render_widget(Paragraph::new(Line::from(spans)), area);

@@ -4,7 +4,9 @@
 //! line's comment says (`# exits 1`). `review` opens in a terminal of its own (tmux) and is
 //! quit with `q` once its first frame is drawn. The team server's block runs against the
 //! PostgreSQL of `.ci/pg.sh` when `SPANREVIEW_TEST_PG` names one (its host put for
-//! `db.example:5432`). Two commands are not run inside the tests, and are checked instead:
+//! `db.example:5432`). `judge`'s endpoints (`http://localhost:8000/v1`, a local vLLM, and
+//! `https://api.example.com/v1`, a hosted API) are the loopback chat-completions server of
+//! `judge_server`, started in the test and answering every record with a verdict. Two commands are not run inside the tests, and are checked instead:
 //! `cargo test` (the suite itself: `.ci/run` runs it as the README's test command) and
 //! `cargo install --path .` (a release build: the Rust version it names is `Cargo.toml`'s).
 
@@ -12,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::super::common::{data, fixture, root, shared};
+use super::super::judge_server;
 use super::super::terminal::shell_quote;
 
 /// A command shown in a guide: where, and its text with continuation lines joined.
@@ -83,9 +86,10 @@ fn blocks(file: &str, text: &str) -> Vec<Vec<Shown>> {
 
 /// The guides in the order a reader takes them (the README's tour, then each workflow), so
 /// one home carries the default database from the tour on, as a reader's does.
-const ORDER: [&str; 7] = [
+const ORDER: [&str; 8] = [
     "README.md",
     "docs/review.md",
+    "docs/judge.md",
     "docs/triage.md",
     "docs/arbitration.md",
     "docs/team.md",
@@ -166,6 +170,7 @@ fn sandbox() -> (tempfile::TempDir, PathBuf) {
     assert!(made.success());
     std::os::unix::fs::symlink(root().join("data"), work.join("data")).expect("data/");
     std::os::unix::fs::symlink(root().join("src"), work.join("src")).expect("src/");
+    std::os::unix::fs::symlink(root().join("assets"), work.join("assets")).expect("assets/");
     let records = data("toolace/test_records_reconstructed.jsonl");
     for (name, from) in [
         ("records.jsonl", records.clone()),
@@ -175,6 +180,7 @@ fn sandbox() -> (tempfile::TempDir, PathBuf) {
             data("toolace/ensemble/predictions_combined.jsonl"),
         ),
         ("code_agent.jsonl", fixture("triage/code_agent.jsonl")),
+        ("my-prompt.txt", root().join("assets/prompts/toolace.txt")),
     ] {
         std::fs::copy(&from, work.join(name)).expect("copy");
     }
@@ -249,6 +255,9 @@ fn on_test_server(cmds: &[Shown]) -> Option<(String, Vec<Shown>)> {
         .collect();
     Some((env, cmds))
 }
+
+/// The endpoints `docs/judge.md` shows, each put for the test server's URL.
+const ENDPOINTS: [&str; 2] = ["http://localhost:8000/v1", "https://api.example.com/v1"];
 
 /// Run `cmds` as one script in `work` (so `export`s carry to the next line), each command's
 /// exit status recorded; the failures, with the script's output.
@@ -342,6 +351,12 @@ fn every_command_the_readme_and_the_guides_show_runs_as_shown() {
         return;
     }
     let (dir, work) = sandbox();
+    let judge = judge_server::start(
+        std::sync::Arc::new(|r: &judge_server::Request, _: usize| {
+            judge_server::Reply::verdicts(judge_server::VLLM, r)
+        }),
+        false,
+    );
     let setup = run(
         dir.path(),
         &work,
@@ -376,7 +391,10 @@ fn every_command_the_readme_and_the_guides_show_runs_as_shown() {
                         !checked
                     })
                     .map(|c| Shown {
-                        text: c.text.replace("cargo run --release -- ", "spanreview "),
+                        text: ENDPOINTS.iter().fold(
+                            c.text.replace("cargo run --release -- ", "spanreview "),
+                            |t, e| t.replace(e, &judge.url),
+                        ),
                         ..c.clone()
                     })
                     .collect();
@@ -397,6 +415,11 @@ fn every_command_the_readme_and_the_guides_show_runs_as_shown() {
     // Every review drew its screen before it was quit.
     let reviews = std::fs::read_to_string(dir.path().join("reviews")).expect("reviews ran");
     assert!(!reviews.contains("NOT shown"), "{reviews}");
+    // The judge commands reached the server (the placeholders were put for it).
+    assert!(
+        judge.stats.count() > 0,
+        "no judge command reached the test server"
+    );
     let screens = reviews.lines().count();
     eprintln!("ran {ran} commands of the guides ({screens} review screens); {apart} checked apart:\n{reviews}");
     assert!(

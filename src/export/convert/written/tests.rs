@@ -1,0 +1,102 @@
+use serde_json::json;
+
+use super::*;
+
+fn written(layout: Layout, values: &[Value]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.json");
+    let mut out = Written::create(&path, layout).unwrap();
+    for v in values {
+        out.push(v).unwrap();
+    }
+    assert_eq!(out.count(), values.len());
+    let file = out
+        .finish()
+        .unwrap()
+        .expect("a regular file is renamed into place");
+    file.persist().unwrap();
+    std::fs::read_to_string(&path).unwrap()
+}
+
+#[test]
+fn lines_and_arrays_are_written_as_before_one_record_a_line() {
+    let a = json!({"id": "a", "output": "25 °C — it’s 東京 🙂"});
+    let b = json!({"id": "b"});
+    assert_eq!(written(Layout::Lines, &[]), "");
+    assert_eq!(
+        written(Layout::Lines, &[a.clone(), b.clone()]),
+        format!("{a}\n{b}\n")
+    );
+    assert_eq!(written(Layout::Array, &[]), "[\n]\n");
+    assert_eq!(written(Layout::Array, &[a.clone()]), format!("[\n{a}\n]\n"));
+    let two = written(Layout::Array, &[a.clone(), b.clone()]);
+    assert_eq!(two, format!("[\n{a},\n{b}\n]\n"));
+    let back: Vec<Value> = serde_json::from_str(&two).unwrap();
+    assert_eq!(back, vec![a, b]);
+}
+
+#[test]
+fn bidirectional_controls_are_escaped_as_they_were() {
+    let v = json!({"output": "a\u{202e}b\u{85}c"});
+    let text = written(Layout::Lines, &[v.clone()]);
+    assert!(
+        text.contains("\\u202e") && text.contains("\\u0085"),
+        "{text}"
+    );
+    assert_eq!(serde_json::from_str::<Value>(text.trim()).unwrap(), v);
+}
+
+#[test]
+fn a_run_that_is_not_finished_leaves_the_old_file_and_no_temporary() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.jsonl");
+    std::fs::write(&path, "old\n").unwrap();
+    let mut out = Written::create(&path, Layout::Lines).unwrap();
+    out.push(&json!({"id": 1})).unwrap();
+    drop(out);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "old\n");
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(names.len(), 1, "a temporary file was left: {names:?}");
+}
+
+#[test]
+fn placed_records_go_out_in_the_originals_order_the_later_one_standing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.jsonl");
+    let mut placed = Placed::new().unwrap();
+    assert!(!placed.put(2, &json!({"id": "c", "v": 1})).unwrap());
+    assert!(!placed.put(0, &json!({"id": "a", "v": "°"})).unwrap());
+    assert!(placed.put(2, &json!({"id": "c", "v": 2})).unwrap());
+    let mut out = Written::create(&path, Layout::Lines).unwrap();
+    out.originals(4, placed, |j| Ok(json!({"original": j})))
+        .unwrap();
+    out.finish().unwrap().unwrap().persist().unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            json!({"id": "a", "v": "°"}),
+            json!({"original": 1}),
+            json!({"id": "c", "v": 2}),
+            json!({"original": 3}),
+        ]
+    );
+}
+
+#[test]
+fn a_stream_is_written_only_when_finished() {
+    // /dev/null is a stream: nothing is opened until the end, and finishing copies the spool.
+    let mut out = Written::create(Path::new("/dev/null"), Layout::Array).unwrap();
+    out.push(&json!({"id": 1})).unwrap();
+    assert!(out.file.is_none() && out.spool.is_some());
+    let file = out
+        .finish()
+        .unwrap()
+        .expect("a named stream is an output file");
+    assert!(file.is_stream());
+    file.persist().unwrap();
+}

@@ -1,0 +1,102 @@
+//! The rubric's reason codes on the review screen: with a rubric (`review --rubric`, `rubric`
+//! in the config), dropping a span, saving new boundaries, removing a record and flagging one
+//! ask for a code — its
+//! number or its letters — then an optional note (`2 hedged`, `V1: says 25°C`), saved as the
+//! decision's reason `CODE` or `CODE: note`.
+
+use super::{App, ModeState, PromptKind, Status};
+use crate::review::decision::ActionKind;
+use crate::review::rubric::Group;
+use crate::tui::edit::Bounds;
+
+impl App {
+    /// `x`: the rubric's prompt for a drop, else the free-text one.
+    pub(super) fn open_drop(&mut self) {
+        if !self.ask_code(Group::Drop) {
+            self.open_prompt(PromptKind::DropReason);
+        }
+    }
+
+    /// Open the reason prompt for `group` when the rubric has codes for it; false without one.
+    pub(super) fn ask_code(&mut self, group: Group) -> bool {
+        let has = self
+            .config
+            .rubric
+            .as_ref()
+            .is_some_and(|r| !r.codes_for(group.action()).is_empty());
+        if has {
+            self.open_prompt(PromptKind::Reason(group));
+        }
+        has
+    }
+
+    /// With the rubric's adjust codes: the reason prompt for new boundaries `[start, end)`.
+    pub(super) fn ask_adjust_code(&mut self, start: usize, end: usize) -> bool {
+        let has = self
+            .config
+            .rubric
+            .as_ref()
+            .is_some_and(|r| !r.codes_for(ActionKind::Adjust).is_empty());
+        if has {
+            self.open_prompt(PromptKind::AdjustReason { start, end });
+        }
+        has
+    }
+
+    /// The adjust reason prompt confirmed with `typed`: the selected span's new boundaries
+    /// `[start, end)` saved with the code picked, or the prompt kept open with what is wrong.
+    pub(super) fn adjusted(&mut self, start: usize, end: usize, typed: &str) {
+        let Some(rubric) = &self.config.rubric else {
+            return;
+        };
+        match rubric.pick(ActionKind::Adjust, typed) {
+            Ok(reason) => {
+                let key = self.cur.as_ref().ok().and_then(|c| {
+                    let i = c.selected_span()?;
+                    Some(c.review.spans[i].key.clone())
+                });
+                if let Some(key) = key {
+                    self.save_adjust(&key, Bounds { start, end }, reason);
+                }
+            }
+            Err(why) => {
+                self.status = Status::Error(why);
+                self.mode = ModeState::Prompt {
+                    kind: PromptKind::AdjustReason { start, end },
+                    text: typed.to_owned(),
+                };
+            }
+        }
+    }
+
+    /// The reason prompt confirmed with `typed`: the decision saved with the code picked, or the
+    /// prompt kept open with what is wrong.
+    pub(super) fn reasoned(&mut self, group: Group, typed: &str) {
+        let Some(rubric) = &self.config.rubric else {
+            return;
+        };
+        let reason = match rubric.pick(group.action(), typed) {
+            Ok(r) => r,
+            Err(why) => {
+                self.status = Status::Error(why);
+                self.mode = ModeState::Prompt {
+                    kind: PromptKind::Reason(group),
+                    text: typed.to_owned(),
+                };
+                return;
+            }
+        };
+        match group {
+            Group::Drop => self.drop_span(reason.as_deref().unwrap_or("")),
+            Group::Remove => self.remove(reason.as_deref().unwrap_or("")),
+            Group::Flag => {
+                if let Some(mut d) = self.decision(ActionKind::Flag) {
+                    d.reason = reason;
+                    self.commit(d);
+                }
+            }
+            // Adjust, relabel, add and clean take no prompt of their own yet.
+            _ => {}
+        }
+    }
+}
