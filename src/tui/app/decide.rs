@@ -116,9 +116,8 @@ impl App {
     /// the saving transaction from the record's log as it is then: another process (a second
     /// reviewer) may have saved decisions since the record was read, and the state must count
     /// them (else a record both finished reads as open). On success the screen takes that log.
-    /// Refused while decisions are kept for an unreachable database, kept after them while
-    /// it is busy, kept when it is unreachable or busy (`pending.rs`): the error is then the
-    /// whole status line.
+    /// Refused while decisions wait for an unreachable database; kept (`pending.rs`) behind
+    /// waiting ones, or when the save fails for now: the error is then the whole status line.
     fn save(&mut self, rows: &[Decision]) -> Result<Vec<Decision>, String> {
         if let Some(refusal) = self.unsaved_refusal(rows.iter().any(|d| d.action.is_meta())) {
             return Err(refusal);
