@@ -3,19 +3,19 @@ use serde_json::json;
 use super::*;
 
 fn written(layout: Layout, values: &[Value]) -> String {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().expect("in a temporary folder");
     let path = dir.path().join("out.json");
-    let mut out = Written::create(&path, layout).unwrap();
+    let mut out = Written::create(&path, layout).expect("in a temporary folder");
     for v in values {
-        out.push(v).unwrap();
+        out.push(v).expect("in a temporary folder");
     }
     assert_eq!(out.count(), values.len());
     let file = out
         .finish()
-        .unwrap()
+        .expect("in a temporary folder")
         .expect("a regular file is renamed into place");
-    file.persist().unwrap();
-    std::fs::read_to_string(&path).unwrap()
+    file.persist().expect("in a temporary folder");
+    std::fs::read_to_string(&path).expect("in a temporary folder")
 }
 
 #[test]
@@ -28,53 +28,74 @@ fn lines_and_arrays_are_written_as_before_one_record_a_line() {
         format!("{a}\n{b}\n")
     );
     assert_eq!(written(Layout::Array, &[]), "[\n]\n");
-    assert_eq!(written(Layout::Array, &[a.clone()]), format!("[\n{a}\n]\n"));
+    assert_eq!(
+        written(Layout::Array, std::slice::from_ref(&a)),
+        format!("[\n{a}\n]\n")
+    );
     let two = written(Layout::Array, &[a.clone(), b.clone()]);
     assert_eq!(two, format!("[\n{a},\n{b}\n]\n"));
-    let back: Vec<Value> = serde_json::from_str(&two).unwrap();
+    let back: Vec<Value> = serde_json::from_str(&two).expect("in a temporary folder");
     assert_eq!(back, vec![a, b]);
 }
 
 #[test]
 fn bidirectional_controls_are_escaped_as_they_were() {
     let v = json!({"output": "a\u{202e}b\u{85}c"});
-    let text = written(Layout::Lines, &[v.clone()]);
+    let text = written(Layout::Lines, std::slice::from_ref(&v));
     assert!(
         text.contains("\\u202e") && text.contains("\\u0085"),
         "{text}"
     );
-    assert_eq!(serde_json::from_str::<Value>(text.trim()).unwrap(), v);
+    assert_eq!(
+        serde_json::from_str::<Value>(text.trim()).expect("in a temporary folder"),
+        v
+    );
 }
 
 #[test]
 fn a_run_that_is_not_finished_leaves_the_old_file_and_no_temporary() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().expect("in a temporary folder");
     let path = dir.path().join("out.jsonl");
-    std::fs::write(&path, "old\n").unwrap();
-    let mut out = Written::create(&path, Layout::Lines).unwrap();
-    out.push(&json!({"id": 1})).unwrap();
+    std::fs::write(&path, "old\n").expect("in a temporary folder");
+    let mut out = Written::create(&path, Layout::Lines).expect("in a temporary folder");
+    out.push(&json!({"id": 1})).expect("in a temporary folder");
     drop(out);
-    assert_eq!(std::fs::read_to_string(&path).unwrap(), "old\n");
-    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("in a temporary folder"),
+        "old\n"
+    );
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("in a temporary folder")
+        .collect();
     assert_eq!(names.len(), 1, "a temporary file was left: {names:?}");
 }
 
 #[test]
 fn placed_records_go_out_in_the_originals_order_the_later_one_standing() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().expect("in a temporary folder");
     let path = dir.path().join("out.jsonl");
-    let mut placed = Placed::new().unwrap();
-    assert!(!placed.put(2, &json!({"id": "c", "v": 1})).unwrap());
-    assert!(!placed.put(0, &json!({"id": "a", "v": "°"})).unwrap());
-    assert!(placed.put(2, &json!({"id": "c", "v": 2})).unwrap());
-    let mut out = Written::create(&path, Layout::Lines).unwrap();
+    let mut placed = Placed::new().expect("in a temporary folder");
+    assert!(!placed
+        .put(2, &json!({"id": "c", "v": 1}))
+        .expect("in a temporary folder"));
+    assert!(!placed
+        .put(0, &json!({"id": "a", "v": "°"}))
+        .expect("in a temporary folder"));
+    assert!(placed
+        .put(2, &json!({"id": "c", "v": 2}))
+        .expect("in a temporary folder"));
+    let mut out = Written::create(&path, Layout::Lines).expect("in a temporary folder");
     out.originals(4, placed, |j| Ok(json!({"original": j})))
-        .unwrap();
-    out.finish().unwrap().unwrap().persist().unwrap();
-    let text = std::fs::read_to_string(&path).unwrap();
+        .expect("in a temporary folder");
+    out.finish()
+        .expect("in a temporary folder")
+        .expect("in a temporary folder")
+        .persist()
+        .expect("in a temporary folder");
+    let text = std::fs::read_to_string(&path).expect("in a temporary folder");
     let lines: Vec<Value> = text
         .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
+        .map(|l| serde_json::from_str(l).expect("in a temporary folder"))
         .collect();
     assert_eq!(
         lines,
@@ -90,13 +111,14 @@ fn placed_records_go_out_in_the_originals_order_the_later_one_standing() {
 #[test]
 fn a_stream_is_written_only_when_finished() {
     // /dev/null is a stream: nothing is opened until the end, and finishing copies the spool.
-    let mut out = Written::create(Path::new("/dev/null"), Layout::Array).unwrap();
-    out.push(&json!({"id": 1})).unwrap();
+    let mut out =
+        Written::create(Path::new("/dev/null"), Layout::Array).expect("in a temporary folder");
+    out.push(&json!({"id": 1})).expect("in a temporary folder");
     assert!(out.file.is_none() && out.spool.is_some());
     let file = out
         .finish()
-        .unwrap()
+        .expect("in a temporary folder")
         .expect("a named stream is an output file");
     assert!(file.is_stream());
-    file.persist().unwrap();
+    file.persist().expect("in a temporary folder");
 }
