@@ -6,7 +6,9 @@
 //! PostgreSQL of `.ci/pg.sh` when `SPANREVIEW_TEST_PG` names one (its host put for
 //! `db.example:5432`). `judge`'s endpoints (`http://localhost:8000/v1`, a local vLLM, and
 //! `https://api.example.com/v1`, a hosted API) are the loopback chat-completions server of
-//! `judge_server`, started in the test and answering every record with a verdict. Two commands are not run inside the tests, and are checked instead:
+//! `judge_server`, started in the test and answering every record with a verdict;
+//! `huggingface-cli download` leaves the Hub layout `tests/fixtures/hub/make.py` makes. Two
+//! commands are not run inside the tests, and are checked instead:
 //! `cargo test` (the suite itself: `.ci/run` runs it as the README's test command) and
 //! `cargo install --path .` (a release build: the Rust version it names is `Cargo.toml`'s).
 
@@ -203,7 +205,43 @@ fn sandbox() -> (tempfile::TempDir, PathBuf) {
     if let Some(m) = shared("multilingual/mushroom/val_v2/mushroom.en-val.v2.extra.jsonl") {
         std::fs::copy(m, work.join("mushroom.en-val.v2.extra.jsonl")).expect("mushroom");
     }
+    hub_download(&bin, dir.path());
     (dir, work)
+}
+
+/// `huggingface-cli download REPO --repo-type dataset --local-dir D` in `bin`: the Hub is not
+/// reachable from the tests, so D gets the folder `tests/fixtures/hub/make.py` lays out as the
+/// Hub serves toolace-hallucination-spans (configs combined and contradiction, three splits,
+/// shards written by `datasets`). Without SPANREVIEW_TEST_PYTHON there is none, and the
+/// guides' blocks that download are skipped.
+fn hub_download(bin: &Path, sandbox: &Path) {
+    let Ok(py) = std::env::var("SPANREVIEW_TEST_PYTHON") else {
+        return;
+    };
+    let made = sandbox.join("hub");
+    let status = Command::new(py)
+        .arg(root().join("tests/fixtures/hub/make.py"))
+        .arg(&made)
+        .output()
+        .expect("make.py runs");
+    assert!(status.status.success(), "make.py: {status:?}");
+    let from = shell_quote(&made.join("configs"));
+    let script = format!(
+        "#!/usr/bin/env bash\n\
+         # A stand-in for the Hub's client: the download below is the only form the guides show.\n\
+         set -eu\n\
+         [ \"$1 $3 $4 $5\" = \"download --repo-type dataset --local-dir\" ] || \
+         {{ echo \"huggingface-cli stand-in: unexpected $*\" >&2; exit 2; }}\n\
+         cp -r {from} \"$6\"\n"
+    );
+    let cli = bin.join("huggingface-cli");
+    std::fs::write(&cli, script).expect("huggingface-cli");
+    let made = Command::new("chmod")
+        .arg("+x")
+        .arg(&cli)
+        .status()
+        .expect("chmod");
+    assert!(made.success());
 }
 
 /// The commands that make the files a guide assumes you have: other reviewers' databases,
@@ -405,6 +443,16 @@ fn every_command_the_readme_and_the_guides_show_runs_as_shown() {
                 && !work.join("mushroom.en-val.v2.extra.jsonl").exists()
             {
                 eprintln!("SKIP: {file}: the Mu-SHROOM file of ../shared/data is absent");
+                continue;
+            }
+            if cmds
+                .iter()
+                .any(|c: &Shown| c.text.starts_with("huggingface-cli"))
+                && !dir.path().join("bin/huggingface-cli").exists()
+            {
+                eprintln!(
+                    "SKIP: {file}: no Hub folder without SPANREVIEW_TEST_PYTHON (.ci/venv.sh)"
+                );
                 continue;
             }
             ran += cmds.len();
