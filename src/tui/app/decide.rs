@@ -240,7 +240,7 @@ impl App {
         let Some(d) = self.span_decision(ActionKind::Accept) else {
             return;
         };
-        if self.commit(d).is_some() {
+        if self.decided(d) {
             self.select_next_pending();
         }
     }
@@ -292,7 +292,7 @@ impl App {
             return;
         };
         d.reason = kept_text(reason);
-        if self.commit(d).is_some() {
+        if self.decided(d) {
             self.select_next_pending();
         }
     }

@@ -131,6 +131,14 @@ impl App {
         refuse.then(|| strings::refused_while_unsaved(&self.unsaved_status()))
     }
 
+    /// [`App::commit`] `d`: true when it was saved, or kept behind the write lock and shown,
+    /// so that the selection moves on as after a save (else a second `a` took the same span).
+    pub(super) fn decided(&mut self, d: Decision) -> bool {
+        let kept = |app: &Self| app.unsaved.kept.iter().map(|u| u.rows.len()).sum::<usize>();
+        let before = kept(self);
+        self.commit(d).is_some() || (self.unsaved.busy && kept(self) > before)
+    }
+
     /// True when new decisions wait behind kept ones (the database busy): they are kept
     /// without a try, so that they are saved after them.
     pub(super) fn must_wait(&self) -> bool {
