@@ -5,7 +5,7 @@
 //! `huggingface` metadata), codecs and row groups, the same rows but the decided records'
 //! labels, whose offsets slice the same text in Python (code points).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{json, Value};
@@ -87,12 +87,10 @@ fn decide(input: &Path, db: &Path, dir: &Path) {
         .success();
 }
 
-#[test]
-fn parquet_export_to_parquet_loads_with_the_same_features_and_rows_but_the_decided() {
-    let Some(py) = venv_python() else { return };
-    let dir = tempfile::tempdir().expect("dir");
-    let d = dir.path();
-    let pq = shard(&py, d);
+/// A shard made by `datasets` in `d`, decided on, and its export to `d/reviewed.parquet`:
+/// `(shard, export)`.
+fn reviewed(py: &str, d: &Path) -> (PathBuf, PathBuf) {
+    let pq = shard(py, d);
     let db = d.join("db.sqlite");
     decide(&pq, &db, d);
     let out = d.join("reviewed.parquet");
@@ -105,6 +103,15 @@ fn parquet_export_to_parquet_loads_with_the_same_features_and_rows_but_the_decid
         .arg(&out)
         .assert()
         .success();
+    (pq, out)
+}
+
+#[test]
+fn parquet_export_to_parquet_loads_with_the_same_features_and_rows_but_the_decided() {
+    let Some(py) = venv_python() else { return };
+    let dir = tempfile::tempdir().expect("dir");
+    let d = dir.path();
+    let (pq, out) = reviewed(&py, d);
     let s = same(&py, d, &pq, &out);
     assert_eq!(s["features_equal"], true, "{s}");
     assert_eq!(s["shapes_equal"], true, "{s}");
@@ -132,19 +139,7 @@ fn parquet_export_check_catches_a_changed_type_or_metadata() {
     let Some(py) = venv_python() else { return };
     let dir = tempfile::tempdir().expect("dir");
     let d = dir.path();
-    let pq = shard(&py, d);
-    let db = d.join("db.sqlite");
-    decide(&pq, &db, d);
-    let out = d.join("reviewed.parquet");
-    bin()
-        .arg("export")
-        .arg(&pq)
-        .arg("--db")
-        .arg(&db)
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success();
+    let (pq, out) = reviewed(&py, d);
     let tamper = "import sys, pyarrow as pa, pyarrow.parquet as pq\nt = pq.read_table(sys.argv[1])\npq.write_table(t.replace_schema_metadata({}), sys.argv[2])\ni = t.schema.get_field_index('id')\nf = t.schema.field(i).with_type(pa.large_string())\npq.write_table(t.cast(t.schema.set(i, f)), sys.argv[3])";
     let (no_meta, retyped) = (d.join("no-meta.parquet"), d.join("retyped.parquet"));
     let status = Command::new(&py)
