@@ -109,7 +109,8 @@ pub fn export(opts: &ExportOptions) -> anyhow::Result<ExitCode> {
     tell_about_inputs(&dataset);
     let name = opts.dataset.clone().unwrap_or_else(|| dataset.name.clone());
     let db = &opts.db;
-    let protected = protect(opts, judges, db)?;
+    let from_parquet = dataset.primary().index.layout() == Layout::Parquet;
+    let protected = protect(opts, judges, db, from_parquet)?;
     let rubric = rubric_copy::open(opts, &protected)?;
     let manifest = manifest::path_of(opts)?;
     if let Some(m) = &manifest {
@@ -278,6 +279,7 @@ fn protect(
     args: &ExportOptions,
     judges: &[(String, PathBuf)],
     db: &Path,
+    from_parquet: bool,
 ) -> anyhow::Result<Protected> {
     let mut protected = Protected::default();
     for f in &args.files {
@@ -313,7 +315,7 @@ fn protect(
     if let Some(p) = &args.verdicts_features {
         dests.push((p, "--verdicts-features"));
     }
-    parquet_out(args)?;
+    parquet_out(args, from_parquet)?;
     if args.split_by.is_some() {
         if dest::target(&args.out)? == dest::Target::Stream {
             bail!(
@@ -343,17 +345,13 @@ fn protect(
     Ok(protected)
 }
 
-/// Refuse a parquet `--out` that cannot be written: from records that are not parquet (no
-/// schema to write them with), or with `--features` (the schema holds them).
-fn parquet_out(args: &ExportOptions) -> anyhow::Result<()> {
+/// Refuse a parquet `--out` that cannot be written: from records that are not parquet
+/// (`from_parquet` false: no schema to write them with), or with `--features` (the schema
+/// holds them).
+fn parquet_out(args: &ExportOptions, from_parquet: bool) -> anyhow::Result<()> {
     if !crate::formats::parquet::named_parquet(&args.out) {
         return Ok(());
     }
-    let from_parquet = args.files.first().is_some_and(|f| {
-        std::fs::File::open(f)
-            .and_then(|f| crate::formats::parquet::starts_parquet(&f))
-            .unwrap_or(false)
-    });
     if !from_parquet {
         bail!(
             "--out {}: export writes parquet from a parquet input only (its schema is the \
