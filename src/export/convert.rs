@@ -402,38 +402,42 @@ fn place(file: &DataFile, i: usize) -> String {
     }
 }
 
-/// `spans` written onto `original`, a record of `to`: the spans it already has keep their objects.
-fn onto(to: Format, original: Value, spans: &[Span]) -> Value {
+/// `spans` written onto `original`, a record of `to` whose own spans are `own`: those keep
+/// their objects.
+fn onto(to: Format, original: &Value, own: &[Span], spans: &[Span]) -> Value {
+    to.write(original, &pick::carry(own, spans), None)
+}
+
+/// [`onto`] a record of `to` not parsed yet: its own spans read from it (none when it does
+/// not read as one).
+fn onto_value(to: Format, original: &Value, spans: &[Span]) -> Value {
     let own = to
         .parse(original.clone(), "")
         .map(|r| r.gold_spans().to_vec())
         .unwrap_or_default();
-    to.write(&original, &pick::carry(&own, spans), None)
+    onto(to, original, &own, spans)
 }
 
 /// `spans` written onto record `j` of `file`, read once (a record of `to`): the spans it
 /// already has keep their objects; one that does not read as a record has none.
 fn onto_original(to: Format, file: &DataFile, j: usize, spans: &[Span]) -> anyhow::Result<Value> {
-    let (raw, own) = match file.record(j) {
-        Ok(r) => {
-            let own = r.gold_spans().to_vec();
-            (r.raw, own)
-        }
-        Err(_) => (file.value(j)?, Vec::new()),
-    };
-    Ok(to.write(&raw, &pick::carry(&own, spans), None))
+    Ok(match file.record(j) {
+        Ok(r) => onto(to, &r.raw, r.gold_spans(), spans),
+        Err(_) => onto(to, &file.value(j)?, &[], spans),
+    })
 }
 
 /// `rec` (read as `from`) as a record of `to` carrying `spans`; `None` when there is no record
 /// of `to` to write onto and none can be made.
 fn convert(rec: &Record, from: Format, to: Format, spans: &[Span]) -> Option<Value> {
     if from == to {
-        return Some(onto(to, rec.raw.clone(), spans));
+        // Read as `to` already: its own spans are the record's gold.
+        return Some(onto(to, &rec.raw, rec.gold_spans(), spans));
     }
     if from == Format::LabelStudio {
         if let Some((f, data)) = tasks::record_of(&rec.raw) {
             if f == to {
-                return Some(onto(to, data, spans));
+                return Some(onto_value(to, &data, spans));
             }
         }
     }
