@@ -37,10 +37,7 @@ pub fn open(opts: &ExportOptions, protected: &Protected) -> anyhow::Result<Optio
     let Some(path) = &opts.rubric else {
         return Ok(None);
     };
-    let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("{shown}: cannot read the rubric"))?;
-    let rubric = Rubric::parse(&shown, &text)?;
+    let (rubric, text) = crate::formats::rubric::read_with_text(path)?;
     let dest = destination(opts, path)?;
     let dest = if canonical(&dest) == canonical(path) {
         None

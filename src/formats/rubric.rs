@@ -12,8 +12,17 @@ use crate::review::rubric::Rubric;
 /// # Errors
 /// The file cannot be read (naming it), or is no rubric (`FILE:LINE: why`).
 pub fn read(path: &Path) -> anyhow::Result<Rubric> {
+    read_with_text(path).map(|(rubric, _)| rubric)
+}
+
+/// The rubric in `path` and the file's text (export copies it as read).
+///
+/// # Errors
+/// As [`read`].
+pub fn read_with_text(path: &Path) -> anyhow::Result<(Rubric, String)> {
     let shown = path.display().to_string();
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("{shown}: cannot read the rubric"))?;
-    Ok(Rubric::parse(&shown, &text)?)
+    let rubric = Rubric::parse(&shown, &text)?;
+    Ok((rubric, text))
 }
