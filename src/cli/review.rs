@@ -257,6 +257,7 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
     // A single large file shows its first record at once and is indexed in the background.
     let mut dataset = Dataset::open_lazy(&files, args.format, Lazy::default())?;
     dataset.name = args.db.dataset_name(&dataset);
+    dataset.limit_size(crate::tui::SHOW_LIMIT);
     if !std::io::stdout().is_terminal() {
         anyhow::bail!(
             "`review` needs a terminal (stdout is not one); to read the decisions, use \

@@ -9,6 +9,11 @@ use super::index::{FileIndex, Layout};
 use super::{Format, FormatError};
 use crate::model::{Record, SourceRole};
 
+mod id_member;
+mod size;
+
+pub use id_member::id_member;
+
 /// One input file: its index, its format and the name of the source it contributes.
 #[derive(Debug)]
 pub struct DataFile {
@@ -20,6 +25,9 @@ pub struct DataFile {
     pub source: String,
     /// Places JSON errors on long lines without reading each line again per error.
     leads: super::position::Leads,
+    /// Records over this many bytes are refused with their size instead of built
+    /// ([`DataFile::limit_size`]); none by default.
+    max_bytes: Option<u64>,
 }
 
 impl DataFile {
@@ -58,6 +66,7 @@ impl DataFile {
             format,
             source,
             leads,
+            max_bytes: None,
         })
     }
 
@@ -90,7 +99,7 @@ impl DataFile {
     /// # Errors
     /// I/O errors, or the bytes are not valid JSON (the message names file and line).
     pub fn value(&self, i: usize) -> Result<Value, FormatError> {
-        self.value_in(i, &self.index.bytes(i)?)
+        self.value_in(i, &self.bytes(i)?)
     }
 
     /// Record `i`, whose bytes are `bytes`, as a JSON value.
@@ -111,7 +120,7 @@ impl DataFile {
     /// # Errors
     /// I/O errors, invalid JSON, or a record that does not fit the format.
     pub fn record(&self, i: usize) -> Result<Record, FormatError> {
-        self.record_in(i, &self.index.bytes(i)?)
+        self.record_in(i, &self.bytes(i)?)
     }
 
     /// Record `i`, whose bytes are `bytes` (read already), parsed.
@@ -210,29 +219,6 @@ fn detect(index: &FileIndex) -> Result<Format, FormatError> {
         path: index.path().to_path_buf(),
         reason: super::parquet::with_columns(index.parquet_rows(), reason),
     })
-}
-
-/// The string `id` member of a record line, read without building the record: by the skimmer
-/// when it is sure, else by `serde_json`. `None` when the line is not one JSON object with a
-/// string `id`. The record id of the formats whose id is that member
-/// ([`FormatSpec::record_id`](super::FormatSpec::record_id)).
-#[must_use]
-pub fn id_member(bytes: &[u8]) -> Option<String> {
-    if let Some(id) = super::validate::string_member(bytes, "id") {
-        return Some(id.into_owned());
-    }
-    // serde_json does not check the UTF-8 of the strings it skips: a line with an invalid byte
-    // in its context would pass here and fail every reader of the whole record.
-    simdutf8::basic::from_utf8(bytes).ok()?;
-    // Read as the record reader reads it (a repeated key: the last value, as Python's too).
-    match serde_json::from_slice::<Value>(bytes)
-        .ok()?
-        .get_mut("id")?
-        .take()
-    {
-        Value::String(id) => Some(id),
-        _ => None,
-    }
 }
 
 /// Save the ids of the JSONL records file at `path`, in `format`, beside its index, on a thread

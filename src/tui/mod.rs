@@ -26,3 +26,8 @@ pub mod theme;
 pub mod views;
 
 pub use action::Action;
+
+/// The largest record the review screen opens, in bytes of its line: showing one takes about
+/// 25 times its size (code-point tables, search folds, row starts), so a record of gigabytes is
+/// refused with its size instead of exhausting memory.
+pub const SHOW_LIMIT: u64 = 32 << 20;

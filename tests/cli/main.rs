@@ -72,6 +72,7 @@ mod team_oracle;
 mod team_screen;
 mod team_stats;
 mod terminal;
+mod too_large;
 mod triage;
 mod validate;
 mod verdicts;
