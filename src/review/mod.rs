@@ -2,6 +2,7 @@
 pub mod alpha;
 pub mod assign;
 pub mod check;
+pub mod contested;
 pub mod decision;
 pub mod disagreement;
 pub mod evidence;
