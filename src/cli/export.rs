@@ -43,6 +43,13 @@ pub struct Args {
     /// Write the Markdown review report.
     #[arg(long, value_name = "PATH.md")]
     pub report: Option<PathBuf>,
+    /// Write one JSON object per disputed cluster (or judge claim) arbitration settled: record
+    /// id, cluster range and text, every source's spans there (the records file's, --judge
+    /// files', reviewer:NAME), the judges' verdicts and reasoning, the resolution in force
+    /// (spans kept or none, label, arbiter, time, reason code, note) and the resolutions it
+    /// superseded, with their times; every key on every line.
+    #[arg(long, value_name = "PATH.jsonl")]
+    pub contested: Option<PathBuf>,
     /// Write the types of every field of the exported records as a `datasets` Features
     /// dictionary (JSON), so that the record files load together whatever their order:
     /// `load_dataset("json", data_files=..., features=Features.from_dict(json.load(...)))`.
@@ -141,6 +148,7 @@ impl From<Args> for ExportOptions {
             out: a.out,
             verdicts: a.verdicts,
             report: a.report,
+            contested: a.contested,
             features: a.features,
             verdicts_features: a.verdicts_features,
             strict: a.strict,

@@ -28,6 +28,8 @@ pub struct ExportOptions {
     pub verdicts: Option<PathBuf>,
     /// The Markdown report.
     pub report: Option<PathBuf>,
+    /// The contested cases ([`super::contested`]).
+    pub contested: Option<PathBuf>,
     /// The records' `datasets` Features.
     pub features: Option<PathBuf>,
     /// The verdicts' `datasets` Features.
@@ -71,6 +73,7 @@ impl ExportOptions {
             out,
             verdicts: None,
             report: None,
+            contested: None,
             features: None,
             verdicts_features: None,
             strict: false,

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::decision::{ActionKind, Decision, Unit};
+use super::decision::{ActionKind, Decision, SpanKey, SpanValue, Unit};
 use super::disagreement::JudgeVerdict;
 use super::outcome::votes::{superseded, unit};
 use super::outcome::LabelView;
@@ -71,7 +71,8 @@ pub struct Settled {
     pub spans: Vec<LabelView>,
     /// The label of its first kept span (`null` when it keeps none).
     pub label: Option<String>,
-    /// The spans it dropped (the settled spans it keeps nothing of), by start.
+    /// The spans it dropped (the settled spans it keeps nothing of: the labels under review
+    /// its rows name, or the span a row saved as before), by start.
     pub dropped: Vec<LabelView>,
     /// Sources it upheld, sorted.
     pub upheld: Vec<String>,
@@ -142,7 +143,7 @@ pub fn cases(record: &Record, applied: &[Decision], verdicts: &[JudgeVerdict]) -
         list.sort_by_key(|(_, rows)| rows.iter().map(|d| d.id).max());
         let mut settled: Vec<Settled> = list
             .iter()
-            .map(|(_, rows)| settle(&record.output, rows, &gone))
+            .map(|(_, rows)| settle(record, rows, &gone))
             .collect();
         let Some(resolution) = settled.pop() else {
             continue;
@@ -246,9 +247,9 @@ fn view(v: &JudgeVerdict, says: &str, at: Option<(usize, usize)>, text: String) 
 }
 
 /// One resolution from its rows; `gone` maps superseded rows to what replaced them.
-fn settle(output: &str, rows: &[&Decision], gone: &HashMap<i64, i64>) -> Settled {
-    let span = |v: &super::decision::SpanValue| {
-        let mut s = Span::new(output, v.start, v.end, v.label.clone());
+fn settle(record: &Record, rows: &[&Decision], gone: &HashMap<i64, i64>) -> Settled {
+    let span = |v: &SpanValue| {
+        let mut s = Span::new(&record.output, v.start, v.end, v.label.clone());
         s.category.clone_from(&v.category);
         s.subcategory.clone_from(&v.subcategory);
         LabelView::of(&s)
@@ -262,8 +263,15 @@ fn settle(output: &str, rows: &[&Decision], gone: &HashMap<i64, i64>) -> Settled
     let mut dropped: Vec<LabelView> = rows
         .iter()
         .filter(|d| d.after.is_none())
-        .filter_map(|d| d.before.as_ref())
-        .map(span)
+        .filter_map(|d| {
+            d.before
+                .clone()
+                .or_else(|| match d.span_key.as_deref()?.parse().ok()? {
+                    SpanKey::Gold(i) => record.gold_spans().get(i).map(SpanValue::of),
+                    SpanKey::Added(_) => None,
+                })
+        })
+        .map(|v| span(&v))
         .collect();
     dropped.sort_by_key(|s| (s.start, s.end));
     // The vote is the resolution's latest row's, as `votes` counts it.

@@ -45,9 +45,9 @@ fn scripted() -> (Record, Vec<Decision>, Vec<JudgeVerdict>) {
             d.dismissed = vec!["gold".into()];
             d.reason = Some("B1: boundary not minimal".into());
         }),
+        // No `before` saved: the dropped span is read from the labels under review.
         resolve(&rec, 2, "g2", |d| {
             d.span_key = Some("gold:1".into());
-            d.before = Some(SpanValue::new(15, 17, "contradiction"));
             d.dismissed = vec!["gold".into(), "det".into(), "llm".into()];
             d.reason = Some("V1".into());
             d.note = Some("the city is in the context".into());
