@@ -21,8 +21,9 @@ pub struct Args {
     #[command(flatten)]
     pub hub: crate::cli::hub_args::HubArgs,
     /// Judge sources (`--judge NAME=FILE`, shared with compare and stats). Export reads
-    /// resolutions from the log, so the files are only checked and protected; each NAME is
-    /// listed in the report's per-judge table even when no resolution names it.
+    /// resolutions from the log, so the files are only checked and protected (and, with
+    /// --contested, read for their sides and verdicts); each NAME is listed in the report's
+    /// per-judge table even when no resolution names it.
     #[command(flatten)]
     pub judges: JudgeArgs,
     /// The database and the dataset in it.

@@ -124,7 +124,9 @@ pub const EXPORT: &str = concat!(
        spanreview export records.jsonl --out reviewed.jsonl --verdicts verdicts.jsonl \
      --report report.md\n  \
        spanreview export records.jsonl --out reviewed.jsonl --strict \
-     --split-by meta.corruption_type --clean-in-all\n\
+     --split-by meta.corruption_type --clean-in-all\n  \
+       spanreview export records.jsonl --out reviewed.jsonl --judge llm=decisions.jsonl \
+     --contested contested.jsonl\n\
      \n",
     input_env!(),
     "\nExit status:\n  \
