@@ -120,8 +120,10 @@ pub struct Case {
 #[must_use]
 pub fn cases(record: &Record, applied: &[Decision], verdicts: &[JudgeVerdict]) -> Vec<Case> {
     let gone = superseded(applied);
-    // unit -> resolutions (group -> rows), in order of first appearance.
-    let mut units: Vec<(String, Option<Unit>, Vec<(String, Vec<&Decision>)>)> = Vec::new();
+    // Per unit, in order of first appearance: its name, what it is and its resolutions (group,
+    // rows).
+    type Resolutions<'a> = Vec<(String, Vec<&'a Decision>)>;
+    let mut units: Vec<(String, Option<Unit>, Resolutions)> = Vec::new();
     for d in applied.iter().filter(|d| d.action == ActionKind::Resolve) {
         let name = unit(d);
         let group = d.group.clone().unwrap_or_else(|| format!("#{}", d.id));
