@@ -12,6 +12,7 @@ pub mod metrics;
 pub mod outcome;
 pub(crate) mod ranges;
 pub mod rubric;
+pub mod second_pass;
 pub mod splitmix;
 pub mod team;
 pub mod triage;
