@@ -13,11 +13,14 @@
 //! it, or neither did and they keep the same set of spans, each with the same start, end and
 //! label.
 //!
-//! **Time per record**: a reviewer's decisions in force, in time order, fall into runs on one
+//! **Time per record**: a reviewer's decisions in force (arbitration left out), in time order, fall into runs on one
 //! record; a run took the time from the end of the reviewer's previous run to its own last
 //! decision, at most [`IDLE_SECS`] (a longer gap is a break); the reviewer's very first run has
 //! no start and is not timed. A record's time is the sum of its runs'; the median is over the
 //! records timed.
+//!
+//! **Reviewers** reported are the authors of a verdict in force other than arbitration: a
+//! triage source that only flags, and an arbiter on the records they arbitrated, are not.
 //!
 //! **The alarm** fires for a reviewer who agrees with the first pass on at least
 //! [`STAMP_SHARE`] of at least [`STAMP_RECORDS`] non-blind second passes, or whose median time
@@ -115,8 +118,11 @@ struct Passes {
 pub struct SecondPasses {
     /// Per reviewer, their second passes.
     passes: BTreeMap<String, Passes>,
-    /// Per reviewer: (time as saved, record id) of each decision in force.
+    /// Per author: (time as saved, record id) of each decision in force (arbitration left out).
     times: BTreeMap<String, Vec<(String, String)>>,
+    /// Authors of a verdict in force other than arbitration: the reviewers reported (a triage
+    /// source's flags alone, or an arbiter's resolutions, make none).
+    reviewers: BTreeSet<String>,
 }
 
 /// A record's result as compared: removed, or the kept spans as `(start, end, label)`.
@@ -137,18 +143,21 @@ fn result(record: &Record, review: &RecordReview) -> (bool, BTreeSet<(usize, usi
 impl SecondPasses {
     /// Add `record` with the decisions in force on it (`applied`, in log order).
     pub fn add(&mut self, record: &Record, applied: &[Decision]) {
-        for d in applied {
-            self.times
-                .entry(d.reviewer.clone())
-                .or_default()
-                .push((d.time.clone(), record.id.clone()));
-        }
         let arbiter = Arbiter::of(applied);
         let own: Vec<Decision> = applied
             .iter()
             .filter(|d| !arbiter.made(d))
             .cloned()
             .collect();
+        for d in &own {
+            self.times
+                .entry(d.reviewer.clone())
+                .or_default()
+                .push((d.time.clone(), record.id.clone()));
+            if d.action.is_verdict() {
+                self.reviewers.insert(d.reviewer.clone());
+            }
+        }
         let Some(first) = own
             .iter()
             .filter(|d| d.action.is_verdict() || d.action == ActionKind::Flag)
@@ -200,9 +209,8 @@ impl SecondPasses {
         secs: impl Fn(&str) -> Option<f64>,
         min_seconds: f64,
     ) -> Vec<FirstPassAgreement> {
-        let names: BTreeSet<&String> = self.passes.keys().chain(self.times.keys()).collect();
-        names
-            .into_iter()
+        self.reviewers
+            .iter()
             .map(|r| {
                 let p = self.passes.get(r).cloned().unwrap_or_default();
                 let per_record = self
