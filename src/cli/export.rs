@@ -51,6 +51,10 @@ pub struct Args {
     /// superseded, with their times; every key on every line.
     #[arg(long, value_name = "PATH.jsonl")]
     pub contested: Option<PathBuf>,
+    /// The report's rubber-stamp alarm: warn about a reviewer whose median time per record is
+    /// under this many seconds.
+    #[arg(long, value_name = "S", default_value_t = crate::review::second_pass::DEFAULT_MIN_SECONDS)]
+    pub min_seconds: f64,
     /// Write the types of every field of the exported records as a `datasets` Features
     /// dictionary (JSON), so that the record files load together whatever their order:
     /// `load_dataset("json", data_files=..., features=Features.from_dict(json.load(...)))`.
@@ -150,6 +154,7 @@ impl From<Args> for ExportOptions {
             verdicts: a.verdicts,
             report: a.report,
             contested: a.contested,
+            min_seconds: a.min_seconds,
             features: a.features,
             verdicts_features: a.verdicts_features,
             strict: a.strict,

@@ -482,6 +482,7 @@ impl Sink<'_> {
                     unreadable_labels: self.unreadable_labels,
                     cut_short: self.primary.index.problems.len(),
                     rubric: self.rubric.as_ref().map(|r| &r.rubric),
+                    min_seconds: self.args.min_seconds,
                 };
                 let mut text = report::markdown(&header, &self.tally);
                 text.push_str(&conflict_section(&self.conflicts));

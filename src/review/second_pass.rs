@@ -104,7 +104,7 @@ impl FirstPassAgreement {
 }
 
 /// What a record's decisions say of one reviewer's second pass.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq)]
 struct Passes {
     followed: usize,
     agreed: usize,
@@ -114,7 +114,7 @@ struct Passes {
 }
 
 /// Accumulates [`FirstPassAgreement`]s over records.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct SecondPasses {
     /// Per reviewer, their second passes.
     passes: BTreeMap<String, Passes>,
