@@ -64,6 +64,7 @@ mod review_polish;
 mod review_rubric;
 mod review_screen;
 mod reviewers;
+mod rubber_stamp;
 mod search;
 mod stats;
 mod stderr_failures;
