@@ -149,7 +149,8 @@ pub const STATS: &str = concat!(
      --judge ensemble=data/toolace/ensemble/predictions_combined.jsonl --tolerance 2\n  \
        spanreview stats records.jsonl --judge alice=alice.sqlite --db review.sqlite --json | \
      jq .upheld\n  \
-       spanreview stats records.jsonl --by-reviewer --db team.sqlite\n\
+       spanreview stats records.jsonl --by-reviewer --db team.sqlite\n  \
+       spanreview stats records.jsonl --db team.sqlite --min-seconds 8\n\
      \n",
     input_env!(),
     "\nExit status:\n  \
