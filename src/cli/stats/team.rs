@@ -193,35 +193,6 @@ pub(super) fn pace_table(paces: &[Pace]) -> String {
     s
 }
 
-#[cfg(test)]
-mod tests {
-    use super::{pace_table, text, Pace};
-
-    /// The table is printed escaped: a reviewer name with a control character, in CJK or with
-    /// a combining mark keeps every column under its header.
-    #[test]
-    fn reviewer_names_of_any_kind_keep_the_columns() {
-        let pace = |r: &str| Pace {
-            reviewer: r.to_owned(),
-            assigned: Some(4),
-            done: 1,
-            left: Some(3),
-            hours: 0.5,
-            rate_per_hour: Some(2.0),
-            hours_left: Some(1.5),
-        };
-        let names = ["ana", "robert\u{1b}", "東京", "e\u{301}va"];
-        let table = pace_table(&names.map(pace));
-        let shown = crate::model::escape::lines(&table);
-        let widths: Vec<usize> = shown.lines().skip(2).map(text::width).collect();
-        assert_eq!(widths.len(), 5, "{shown}");
-        assert!(
-            widths.iter().all(|&w| w == widths[0]),
-            "{widths:?}\n{shown}"
-        );
-    }
-}
-
 /// Each reviewer's agreement with the first pass and median time per record, then the
 /// alarm's warning lines (`alarms`); empty when no reviewer followed another's pass and no
 /// decision was timed.
@@ -277,4 +248,33 @@ pub(super) fn first_pass_table(
         let _ = writeln!(s, "warning: {}", cell(w));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{pace_table, text, Pace};
+
+    /// The table is printed escaped: a reviewer name with a control character, in CJK or with
+    /// a combining mark keeps every column under its header.
+    #[test]
+    fn reviewer_names_of_any_kind_keep_the_columns() {
+        let pace = |r: &str| Pace {
+            reviewer: r.to_owned(),
+            assigned: Some(4),
+            done: 1,
+            left: Some(3),
+            hours: 0.5,
+            rate_per_hour: Some(2.0),
+            hours_left: Some(1.5),
+        };
+        let names = ["ana", "robert\u{1b}", "東京", "e\u{301}va"];
+        let table = pace_table(&names.map(pace));
+        let shown = crate::model::escape::lines(&table);
+        let widths: Vec<usize> = shown.lines().skip(2).map(text::width).collect();
+        assert_eq!(widths.len(), 5, "{shown}");
+        assert!(
+            widths.iter().all(|&w| w == widths[0]),
+            "{widths:?}\n{shown}"
+        );
+    }
 }
