@@ -308,10 +308,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if let Some(p) = &report.by_reviewer {
             table.push_str(&team::pace_table(p));
         }
+        table.push_str(&team::first_pass_table(&report.first_pass, &alarms));
         if let Some(r) = &report.reasons {
             table.push_str(&table::reasons_table(r));
         }
-        table.push_str(&team::first_pass_table(&report.first_pass, &alarms));
         crate::model::escape::lines(&table).into_owned()
     };
     // A reader that stops early (`| head`) is no error; a full disk says standard output.
