@@ -24,7 +24,8 @@
 //!
 //! **The alarm** fires for a reviewer who agrees with the first pass on at least
 //! [`STAMP_SHARE`] of at least [`STAMP_RECORDS`] non-blind second passes, or whose median time
-//! per record is under the `--min-seconds` threshold ([`DEFAULT_MIN_SECONDS`]).
+//! per record, over at least [`MIN_TIMED`] timed records, is under the `--min-seconds` threshold
+//! ([`DEFAULT_MIN_SECONDS`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -40,6 +41,9 @@ use crate::model::Record;
 pub const STAMP_RECORDS: usize = 50;
 /// The share of agreeing non-blind second passes that raises the alarm.
 pub const STAMP_SHARE: f64 = 0.98;
+/// Timed records a reviewer needs before their median time can raise the alarm (a median over
+/// a handful of records, a quick try of the screen, says nothing).
+pub const MIN_TIMED: usize = 10;
 /// The default `--min-seconds`: a median time per record under it raises the alarm.
 pub const DEFAULT_MIN_SECONDS: f64 = 5.0;
 
@@ -233,7 +237,8 @@ impl SecondPasses {
                     median_seconds: median,
                     rubber_stamp: p.followed >= STAMP_RECORDS
                         && agreement.is_some_and(|a| a >= STAMP_SHARE),
-                    too_fast: median.is_some_and(|m| m < min_seconds),
+                    too_fast: per_record.len() >= MIN_TIMED
+                        && median.is_some_and(|m| m < min_seconds),
                 }
             })
             .collect()

@@ -191,6 +191,34 @@ fn the_time_rule_fires_on_fast_decisions_and_not_on_slow_ones() {
 }
 
 #[test]
+fn the_time_rule_waits_for_enough_timed_records() {
+    // A quick try of the screen, a few records at 1 s each, is no evidence of rubber-stamping.
+    let few = records(MIN_TIMED);
+    let mut log = Log::new();
+    for (i, r) in few.iter().enumerate() {
+        log.push(r, "quick", ActionKind::Accept, i as u64, false);
+    }
+    let early = of(&log.passes(&few).report(secs, DEFAULT_MIN_SECONDS), "quick").clone();
+    assert_eq!(early.timed_records, MIN_TIMED - 1, "{early:?}");
+    assert!(!early.too_fast, "{early:?}");
+    // One more timed record at the same pace and the rule fires.
+    let more = records(MIN_TIMED + 1);
+    log.push(
+        &more[MIN_TIMED],
+        "quick",
+        ActionKind::Accept,
+        MIN_TIMED as u64,
+        false,
+    );
+    let late = of(
+        &log.passes(&more).report(secs, DEFAULT_MIN_SECONDS),
+        "quick",
+    )
+    .clone();
+    assert!(late.too_fast, "{late:?}");
+}
+
+#[test]
 fn a_break_counts_as_ten_minutes() {
     let recs = records(3);
     let mut log = Log::new();
