@@ -21,8 +21,9 @@ pub struct Args {
     #[command(flatten)]
     pub hub: crate::cli::hub_args::HubArgs,
     /// Judge sources (`--judge NAME=FILE`, shared with compare and stats). Export reads
-    /// resolutions from the log, so the files are only checked and protected; each NAME is
-    /// listed in the report's per-judge table even when no resolution names it.
+    /// resolutions from the log, so the files are only checked and protected (and, with
+    /// --contested, read for their sides and verdicts); each NAME is listed in the report's
+    /// per-judge table even when no resolution names it.
     #[command(flatten)]
     pub judges: JudgeArgs,
     /// The database and the dataset in it.
@@ -43,6 +44,17 @@ pub struct Args {
     /// Write the Markdown review report.
     #[arg(long, value_name = "PATH.md")]
     pub report: Option<PathBuf>,
+    /// Write one JSON object per disputed cluster (or judge claim) arbitration settled: record
+    /// id, cluster range and text, every source's spans there (the records file's, --judge
+    /// files', reviewer:NAME), the judges' verdicts and reasoning, the resolution in force
+    /// (spans kept or none, label, arbiter, time, reason code, note) and the resolutions it
+    /// superseded, with their times; every key on every line.
+    #[arg(long, value_name = "PATH.jsonl")]
+    pub contested: Option<PathBuf>,
+    /// The report's rubber-stamp alarm: warn about a reviewer whose median time per record is
+    /// under this many seconds.
+    #[arg(long, value_name = "S", default_value_t = crate::review::second_pass::DEFAULT_MIN_SECONDS)]
+    pub min_seconds: f64,
     /// Write the types of every field of the exported records as a `datasets` Features
     /// dictionary (JSON), so that the record files load together whatever their order:
     /// `load_dataset("json", data_files=..., features=Features.from_dict(json.load(...)))`.
@@ -141,6 +153,8 @@ impl From<Args> for ExportOptions {
             out: a.out,
             verdicts: a.verdicts,
             report: a.report,
+            contested: a.contested,
+            min_seconds: a.min_seconds,
             features: a.features,
             verdicts_features: a.verdicts_features,
             strict: a.strict,

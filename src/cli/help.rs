@@ -124,7 +124,9 @@ pub const EXPORT: &str = concat!(
        spanreview export records.jsonl --out reviewed.jsonl --verdicts verdicts.jsonl \
      --report report.md\n  \
        spanreview export records.jsonl --out reviewed.jsonl --strict \
-     --split-by meta.corruption_type --clean-in-all\n\
+     --split-by meta.corruption_type --clean-in-all\n  \
+       spanreview export records.jsonl --out reviewed.jsonl --judge llm=decisions.jsonl \
+     --contested contested.jsonl\n\
      \n",
     input_env!(),
     "\nExit status:\n  \
@@ -147,7 +149,8 @@ pub const STATS: &str = concat!(
      --judge ensemble=data/toolace/ensemble/predictions_combined.jsonl --tolerance 2\n  \
        spanreview stats records.jsonl --judge alice=alice.sqlite --db review.sqlite --json | \
      jq .upheld\n  \
-       spanreview stats records.jsonl --by-reviewer --db team.sqlite\n\
+       spanreview stats records.jsonl --by-reviewer --db team.sqlite\n  \
+       spanreview stats records.jsonl --db team.sqlite --min-seconds 8\n\
      \n",
     input_env!(),
     "\nExit status:\n  \

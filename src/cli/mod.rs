@@ -17,6 +17,7 @@ pub mod man;
 pub mod merge_db;
 mod par;
 pub mod review;
+pub mod review_alarm;
 mod review_unsaved;
 pub mod sample;
 pub mod stats;

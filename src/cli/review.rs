@@ -101,6 +101,10 @@ pub struct Args {
     /// `--judge NAME=FILE` sources, `--tolerance`, `--ignore-edge-punct`.
     #[command(flatten)]
     pub judges: JudgeArgs,
+    /// The rubber-stamp alarm's time rule: the header warns when your median time per record
+    /// is under this many seconds (as `stats` does).
+    #[arg(long, value_name = "S", default_value_t = crate::review::second_pass::DEFAULT_MIN_SECONDS)]
+    pub min_seconds: f64,
 }
 
 impl Args {
@@ -295,6 +299,7 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
     let (judges, notes) = args
         .judges
         .load_with_log(&dataset, &dataset.name, &store, &decisions)?;
+    let alarm = super::review_alarm::warnings(&dataset, &decisions, &reviewer, args.min_seconds);
     drop(decisions);
     let judges = judges.for_arbitration();
     judge_args::tell(&notes);
@@ -333,6 +338,7 @@ pub fn run(args: Args, color: ColorChoice) -> anyhow::Result<ExitCode> {
     )
     .map_err(anyhow::Error::msg)?;
     app.set_live_sources(live_reviewer_sources(args.judges.options()));
+    app.set_alarm(alarm);
     let ran = terminal::run(&mut app).context("the terminal failed");
     app.release_claims();
     // Decisions the database never took (unreachable until quit): into a rescue file for

@@ -18,7 +18,7 @@ use crate::model::escape::to_stderr;
 /// folder `opts.out`; the exit status is the worst of the shards'.
 ///
 /// # Errors
-/// `--verdicts`, `--report`, `--features` or `--split-by` (one file each, not one per shard),
+/// `--verdicts`, `--report`, `--contested`, `--features` or `--split-by` (one file each, not one per shard),
 /// `OUT` the folder itself, a shard outside `dir`, or a shard's export error (the shards
 /// exported before it stay written).
 pub fn export_folder(
@@ -69,6 +69,7 @@ fn refuse(opts: &ExportOptions, dir: &Path) -> anyhow::Result<()> {
     let one_file = [
         (opts.verdicts.is_some(), "--verdicts"),
         (opts.report.is_some(), "--report"),
+        (opts.contested.is_some(), "--contested"),
         (opts.features.is_some(), "--features"),
         (opts.verdicts_features.is_some(), "--verdicts-features"),
         (opts.split_by.is_some(), "--split-by"),

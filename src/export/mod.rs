@@ -55,6 +55,7 @@
 
 mod atomic;
 pub mod cleanup;
+mod contested;
 pub mod convert;
 pub(crate) mod dest;
 mod features;
@@ -118,12 +119,9 @@ pub fn export(opts: &ExportOptions) -> anyhow::Result<ExitCode> {
     }
     cleanup::install()?;
     let by_record = load_log(db, &name)?;
-    let conflicts: Vec<Conflict> =
-        reviewers::reviewers(by_record.values().flatten(), &dataset, &opts.judge_options)
-            .conflicts
-            .into_iter()
-            .filter(|c| !c.resolved)
-            .collect();
+    let team = reviewers::reviewers(by_record.values().flatten(), &dataset, &opts.judge_options);
+    let conflicts: Vec<Conflict> = team.conflicts.into_iter().filter(|c| !c.resolved).collect();
+    let contested = contested::Contested::open(opts, team.sources)?;
 
     let mut ex = Exporter {
         args: opts,
@@ -141,6 +139,7 @@ pub fn export(opts: &ExportOptions) -> anyhow::Result<ExitCode> {
     };
     let mut sink = sink(opts, primary, &by_record, routes, conflicts)?;
     sink.rubric = rubric;
+    sink.contested = contested;
     for (judge, _) in judges {
         sink.tally.name_source(judge);
     }
@@ -231,6 +230,7 @@ fn sink<'a>(
         unreadable_labels: 0,
         bad_spans: Vec::new(),
         rubric: None,
+        contested: None,
     })
 }
 
@@ -301,6 +301,9 @@ fn protect(
     }
     if let Some(p) = &args.report {
         dests.push((p, "--report"));
+    }
+    if let Some(p) = &args.contested {
+        dests.push((p, "--contested"));
     }
     if let Some(p) = &args.features {
         dests.push((p, "--features"));

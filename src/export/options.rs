@@ -28,6 +28,10 @@ pub struct ExportOptions {
     pub verdicts: Option<PathBuf>,
     /// The Markdown report.
     pub report: Option<PathBuf>,
+    /// The rubber-stamp alarm's time rule, in seconds per record.
+    pub min_seconds: f64,
+    /// The contested cases ([`super::contested`]).
+    pub contested: Option<PathBuf>,
     /// The records' `datasets` Features.
     pub features: Option<PathBuf>,
     /// The verdicts' `datasets` Features.
@@ -71,6 +75,8 @@ impl ExportOptions {
             out,
             verdicts: None,
             report: None,
+            contested: None,
+            min_seconds: crate::review::second_pass::DEFAULT_MIN_SECONDS,
             features: None,
             verdicts_features: None,
             strict: false,

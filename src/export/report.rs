@@ -27,6 +27,8 @@ pub struct Header<'a> {
     pub cut_short: usize,
     /// The rubric the reason codes are described by (`None`: triage's built-in codes only).
     pub rubric: Option<&'a Rubric>,
+    /// The rubber-stamp alarm's time rule (`--min-seconds`).
+    pub min_seconds: f64,
 }
 
 /// Render the report.
@@ -65,6 +67,7 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
         );
     }
 
+    second_pass_section(&mut s, h, t);
     removed_section(&mut s, t);
     reasons_section(&mut s, h, t);
     judges_section(&mut s, t);
@@ -158,6 +161,49 @@ fn problem_rows(h: &Header<'_>, t: &Tally) -> Vec<(&'static str, String)> {
             t.orphans.to_string(),
         ),
     ]
+}
+
+/// Agreement with the first pass per reviewer, and the rubber-stamp alarm's warnings.
+fn second_pass_section(s: &mut String, h: &Header<'_>, t: &Tally) {
+    let list = t
+        .second_pass
+        .report(crate::store::unix_seconds, h.min_seconds);
+    if list.is_empty() {
+        return;
+    }
+    s.push_str(
+        "\n## Second passes\n\nA second pass: a reviewer deciding a record after another \
+         reviewer's, a triage source's or a model's decisions (the first pass); blind when the \
+         others' decisions were hidden. It agrees when it keeps the same spans with the same \
+         labels (or both removed the record). Time per record: from the reviewer's previous \
+         record to their last decision on this one, at most 10 minutes.\n\n",
+    );
+    for f in &list {
+        for w in f.warnings(h.min_seconds) {
+            let _ = writeln!(s, "> **Warning:** {}\n", cell(&w));
+        }
+    }
+    s.push_str(
+        "| Reviewer | Second passes (not blind) | Agreed | Share | Blind | Blind agreed | \
+         Median seconds per record |\n|---|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for f in &list {
+        let share = f
+            .agreement
+            .map_or_else(|| "–".to_owned(), |a| format!("{:.1}%", a * 100.0));
+        let median = f
+            .median_seconds
+            .map_or_else(|| "–".to_owned(), |m| format!("{m:.1}"));
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {share} | {} | {} | {median} |",
+            cell(&f.reviewer),
+            f.followed,
+            f.agreed,
+            f.blind,
+            f.blind_agreed
+        );
+    }
 }
 
 /// Records removed, by reason.

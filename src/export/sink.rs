@@ -53,6 +53,8 @@ pub(super) struct Sink<'a> {
     pub(super) bad_spans: Vec<String>,
     /// `--rubric`: the report's descriptions of reason codes, and the copy beside the export.
     pub(super) rubric: Option<super::rubric_copy::RubricCopy>,
+    /// `--contested`: the contested cases, written as records go by.
+    pub(super) contested: Option<super::contested::Contested>,
 }
 
 impl Sink<'_> {
@@ -115,6 +117,9 @@ impl Sink<'_> {
             tally.unreviewed_skipped += 1;
         }
         self.write_verdict(&rec, &review, &exported, &item.strict_dropped)?;
+        if let Some(c) = &mut self.contested {
+            c.write(&rec, &review)?;
+        }
         self.stale.extend(review.stale);
         Ok(())
     }
@@ -447,6 +452,11 @@ impl Sink<'_> {
             files.into_iter().map(|f| (f.into_file(), what)).collect();
         all.extend(self.verdicts.take().map(|f| (f, "--verdicts")));
         all.extend(report_file.map(|f| (f, "--report")));
+        all.extend(
+            self.contested
+                .take()
+                .map(|c| (c.into_file(), "--contested")),
+        );
         all.extend(features_file.map(|f| (f, "--features")));
         all.extend(verdicts_features.map(|f| (f, "--verdicts-features")));
         all.extend(rubric_file.map(|f| (f, "--rubric")));
@@ -472,6 +482,7 @@ impl Sink<'_> {
                     unreadable_labels: self.unreadable_labels,
                     cut_short: self.primary.index.problems.len(),
                     rubric: self.rubric.as_ref().map(|r| &r.rubric),
+                    min_seconds: self.args.min_seconds,
                 };
                 let mut text = report::markdown(&header, &self.tally);
                 text.push_str(&conflict_section(&self.conflicts));

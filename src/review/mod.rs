@@ -2,6 +2,7 @@
 pub mod alpha;
 pub mod assign;
 pub mod check;
+pub mod contested;
 pub mod decision;
 pub mod disagreement;
 pub mod evidence;
@@ -11,6 +12,7 @@ pub mod metrics;
 pub mod outcome;
 pub(crate) mod ranges;
 pub mod rubric;
+pub mod second_pass;
 pub mod splitmix;
 pub mod team;
 pub mod triage;

@@ -234,6 +234,10 @@ pub struct Tally {
     /// clean, remove, flag on), by action name and the code their reason starts with
     /// ([`crate::review::rubric::reason_code`]; `""`: no code).
     pub by_reason: ReasonCounts,
+    /// Second passes and time per record, for the rubber-stamp alarm
+    /// ([`crate::review::second_pass`]).
+    #[serde(skip)]
+    pub second_pass: crate::review::second_pass::SecondPasses,
 }
 
 impl Tally {
@@ -244,6 +248,7 @@ impl Tally {
         self.stale += review.stale.len();
         self.stale_records += usize::from(!review.stale.is_empty());
         rubric::count_reasons(&mut self.by_reason, &review.applied);
+        self.second_pass.add(record, &review.applied);
         if !review.has_verdict() {
             self.flagged += usize::from(review.flagged);
             return;

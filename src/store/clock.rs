@@ -38,6 +38,15 @@ pub fn file_stamp(t: SystemTime) -> String {
         .collect()
 }
 
+/// Seconds since the Unix epoch of an RFC 3339 UTC stamp ([`parse_rfc3339`]).
+#[must_use]
+pub fn unix_seconds(s: &str) -> Option<f64> {
+    parse_rfc3339(s)?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()
+        .map(|d| d.as_secs_f64())
+}
+
 /// The time of an RFC 3339 UTC stamp as [`rfc3339`] writes it (`2026-11-30T05:52:34.123Z`;
 /// fractional seconds optional). `None` for anything else, or a date before 1970.
 #[must_use]

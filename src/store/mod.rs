@@ -61,7 +61,7 @@ pub use open_pg::{no_decisions, shown};
 use open_pg::{url_of, Access};
 
 pub use apply::{derived_origin, Batch, BATCH_BUSY_TIMEOUT, ORIGINS_PER_QUERY, PROVISIONAL};
-pub use clock::{file_stamp, new_origin, now, parse_rfc3339, rfc3339};
+pub use clock::{file_stamp, new_origin, now, parse_rfc3339, rfc3339, unix_seconds};
 pub use error::StoreError;
 pub use guard::Clock;
 pub use merge::MergeReport;

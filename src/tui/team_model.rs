@@ -166,6 +166,8 @@ pub struct Team {
     pub(crate) passed: usize,
     /// Refreshes the reviewer sources of arbitration (`None`: not followed live).
     pub(crate) live: Option<LiveSources>,
+    /// The rubber-stamp alarm's warnings about this reviewer at open (shown in the header).
+    pub(crate) alarm: Vec<String>,
 }
 
 impl std::fmt::Debug for Team {

@@ -19,6 +19,7 @@ use spanreview::model::Record;
 
 use super::common::{bin, data, fixture};
 
+mod contested;
 mod screen_rule;
 
 /// Report rows and the oracle's names for them.
@@ -84,6 +85,8 @@ struct Run {
     expected: Value,
     report: String,
     verdicts: Vec<Value>,
+    /// The `--contested` lines.
+    contested: Vec<Value>,
     exported: Vec<Value>,
     stats: Value,
     /// `validate --allow-clean` on the export: its exit code and output.
@@ -468,6 +471,10 @@ fn run(seed: u64, db: Option<&Path>) -> Option<Run> {
         .arg(file("verdicts.jsonl"))
         .arg("--report")
         .arg(file("report.md"))
+        .arg("--contested")
+        .arg(file("contested.jsonl"))
+        .arg("--judge")
+        .arg(format!("llm={}", file("judge.jsonl").display()))
         .assert()
         .success();
     let stats = bin()
@@ -495,6 +502,7 @@ fn run(seed: u64, db: Option<&Path>) -> Option<Run> {
         expected: serde_json::from_str(&read("expected.json")).expect("expected JSON"),
         report: read("report.md"),
         verdicts: lines(&read("verdicts.jsonl")),
+        contested: lines(&read("contested.jsonl")),
         exported: lines(&read("out.jsonl")),
         stats: serde_json::from_slice(&stats.stdout).expect("stats JSON"),
         validate: (
@@ -502,6 +510,15 @@ fn run(seed: u64, db: Option<&Path>) -> Option<Run> {
             String::from_utf8_lossy(&validate.stdout).into_owned(),
         ),
     })
+}
+
+fn contested_mismatches(
+    run: &Run,
+    records: &BTreeMap<String, Record>,
+) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    contested::mismatches(run, records, &mut out);
+    out
 }
 
 /// Fail on every mismatch of `runs` (seed, run); with `TEAM_ORACLE_KNOWN=1`, only print those of
@@ -518,6 +535,7 @@ fn assert_agree(runs: &[(u64, Run)]) {
         for (tag, what) in mismatches(run)
             .into_iter()
             .chain(screen_rule::upheld_rule(&run.expected, &records))
+            .chain(contested_mismatches(run, &records))
         {
             let defect = KNOWN.iter().find(|(t, _)| *t == tag).map(|(_, d)| *d);
             let line = format!("seed {seed} [{tag}] {what}");

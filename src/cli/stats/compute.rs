@@ -72,6 +72,7 @@ pub(super) fn compute(
     let mut team = Team::default();
     let mut upheld: BTreeMap<String, JudgeCounts> = BTreeMap::new();
     let mut stale = Vec::new();
+    let mut second = crate::review::second_pass::SecondPasses::default();
     let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     // Records nobody decided on are only compared: read without their context (the bulk of a
     // line). A record with decisions is read in full, as replaying them needs its real hash.
@@ -135,6 +136,7 @@ pub(super) fn compute(
         let (rec, review) = (&item.rec, &item.review);
         seen.insert(rec.id.clone());
         count_progress(&mut progress, review);
+        second.add(rec, &review.applied);
         if let Some(o) = reviewers.get(&rec.id) {
             team.add(&rec.id, &rec.output, o, &options);
         }
@@ -220,6 +222,7 @@ pub(super) fn compute(
         team,
         by_reviewer: None,
         reasons: None,
+        first_pass: second.report(crate::store::unix_seconds, args.min_seconds),
     }
 }
 

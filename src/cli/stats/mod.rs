@@ -84,6 +84,10 @@ pub struct Args {
     /// `reasons` in --json).
     #[arg(long, value_name = "FILE.toml")]
     pub rubric: Option<PathBuf>,
+    /// The rubber-stamp alarm's time rule: warn about a reviewer whose median time per record
+    /// is under this many seconds.
+    #[arg(long, value_name = "S", default_value_t = crate::review::second_pass::DEFAULT_MIN_SECONDS)]
+    pub min_seconds: f64,
 }
 
 /// Review progress.
@@ -212,6 +216,10 @@ pub struct Report {
     /// whose reason has none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reasons: Option<Vec<crate::review::rubric::ReasonRow>>,
+    /// Per reviewer, agreement with the first pass on the records they decided after someone
+    /// else, and median time per record, with the rubber-stamp alarm's verdicts
+    /// ([`crate::review::second_pass`]).
+    pub first_pass: Vec<crate::review::second_pass::FirstPassAgreement>,
 }
 
 /// Run the subcommand.
@@ -281,6 +289,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             report.progress.orphan_decisions
         );
     }
+    let alarms: Vec<String> = report
+        .first_pass
+        .iter()
+        .flat_map(|f| f.warnings(args.min_seconds))
+        .collect();
+    for w in &alarms {
+        to_stderr!("warning: {w}");
+    }
     let out = if args.json {
         let text = json!(report).to_string();
         format!("{}\n", crate::model::escape::json(&text))
@@ -292,6 +308,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if let Some(p) = &report.by_reviewer {
             table.push_str(&team::pace_table(p));
         }
+        table.push_str(&team::first_pass_table(&report.first_pass, &alarms));
         if let Some(r) = &report.reasons {
             table.push_str(&table::reasons_table(r));
         }

@@ -193,6 +193,63 @@ pub(super) fn pace_table(paces: &[Pace]) -> String {
     s
 }
 
+/// Each reviewer's agreement with the first pass and median time per record, then the
+/// alarm's warning lines (`alarms`); empty when no reviewer followed another's pass and no
+/// decision was timed.
+pub(super) fn first_pass_table(
+    list: &[crate::review::second_pass::FirstPassAgreement],
+    alarms: &[String],
+) -> String {
+    if list
+        .iter()
+        .all(|f| f.followed + f.blind == 0 && f.timed_records == 0)
+    {
+        return String::new();
+    }
+    let width = list
+        .iter()
+        .map(|f| text::width(&cell(&f.reviewer)))
+        .chain([text::width("reviewer")])
+        .max()
+        .unwrap_or(0);
+    let mut s = String::from(
+        "\nagreement with the first pass (records decided after another's decisions; same kept \
+         spans and labels, or both removed) and time per record:\n",
+    );
+    let _ = writeln!(
+        s,
+        "{} {:>8} {:>6} {:>7} {:>6} {:>12} {:>9}",
+        pad("reviewer", width),
+        "followed",
+        "agreed",
+        "share",
+        "blind",
+        "blind agreed",
+        "median s"
+    );
+    for f in list {
+        let share = f
+            .agreement
+            .map_or_else(|| "-".to_owned(), |a| format!("{:.1}%", a * 100.0));
+        let median = f
+            .median_seconds
+            .map_or_else(|| "-".to_owned(), |m| format!("{m:.1}"));
+        let _ = writeln!(
+            s,
+            "{} {:>8} {:>6} {share:>7} {:>6} {:>12} {median:>9}",
+            pad(&cell(&f.reviewer), width),
+            f.followed,
+            f.agreed,
+            f.blind,
+            f.blind_agreed
+        );
+    }
+    for w in alarms {
+        let _ = writeln!(s, "warning: {}", cell(w));
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::{pace_table, text, Pace};

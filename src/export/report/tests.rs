@@ -20,6 +20,7 @@ fn names_in_the_report_hold_no_escape_sequence_and_cannot_break_its_tables() {
         unreadable_labels: 0,
         cut_short: 0,
         rubric: None,
+        min_seconds: 5.0,
     };
     let md = markdown(&h, &t);
     let raw: Vec<char> = md
@@ -59,6 +60,7 @@ fn header(rubric: Option<&Rubric>) -> Header<'_> {
         unreadable_labels: 0,
         cut_short: 0,
         rubric,
+        min_seconds: 5.0,
     }
 }
 
@@ -116,4 +118,51 @@ fn decisions_are_counted_per_reason_code_with_the_rubrics_description() {
         md.contains("No drop, adjust, relabel, add, clean, remove or flag decision is in force."),
         "{md}"
     );
+}
+
+/// A non-blind second pass agreeing with a model's first pass on 144 of 144 records, 2 s per
+/// record: the report warns twice, naming the reviewer and the figures; a blind one is silent.
+#[test]
+fn the_report_warns_of_a_rubber_stamp_and_not_of_a_blind_pass() {
+    use crate::review::decision::{replay, ActionKind, Decision};
+    let output = "25°C à 東京 👋";
+    let tally = |group: Option<&str>| {
+        let mut t = Tally::default();
+        for i in 0..144 {
+            let gold = vec![crate::model::Span::new(output, 6, 8, "contradiction")];
+            let rec = crate::test_util::gold_record(&format!("r{i}"), output, None, gold);
+            let mut first = Decision::new(&rec, "d", "model", ActionKind::Drop);
+            first.span_key = Some("gold:0".into());
+            first.id = 1;
+            first.time = format!("2026-01-01T{:02}:{:02}:00Z", i / 60, i % 60);
+            let mut second = Decision::new(&rec, "d", "ana", ActionKind::AcceptAll);
+            second.id = 2;
+            second.time = format!("2026-01-02T00:{:02}:{:02}Z", 2 * i / 60, 2 * i % 60);
+            second.group = group.map(str::to_owned);
+            t.add(&rec, &replay(&rec, &[first, second]), true);
+        }
+        markdown(&header(None), &t)
+    };
+    let md = tally(None);
+    assert!(md.contains("## Second passes"), "{md}");
+    let warned: Vec<&str> = md
+        .lines()
+        .filter(|l| l.starts_with("> **Warning:**"))
+        .collect();
+    assert_eq!(warned.len(), 2, "{md}");
+    assert!(
+        warned[0].contains("ana") && warned[0].contains("144 of 144"),
+        "{md}"
+    );
+    assert!(warned[1].contains("2.0 s"), "{md}");
+    assert!(
+        md.contains("| ana | 144 | 144 | 100.0% | 0 | 0 | 2.0 |"),
+        "{md}"
+    );
+    let blind = tally(Some("blind-1"));
+    assert!(
+        blind.contains("| ana | 0 | 0 | – | 144 | 0 | 2.0 |"),
+        "{blind}"
+    );
+    assert!(!blind.contains("144 of 144"), "{blind}");
 }

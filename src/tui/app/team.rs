@@ -110,6 +110,18 @@ impl App {
         ))
     }
 
+    /// Set the rubber-stamp alarm's warnings about this reviewer
+    /// ([`crate::review::second_pass`]), shown in the header.
+    pub fn set_alarm(&mut self, warnings: Vec<String>) {
+        self.team.alarm = warnings;
+    }
+
+    /// The rubber-stamp alarm's warnings about this reviewer (empty: silent).
+    #[must_use]
+    pub fn alarm(&self) -> &[String] {
+        &self.team.alarm
+    }
+
     /// `--blind` outside arbitration: every record's others' work is hidden until this
     /// reviewer decides it, so no count of what anyone reviewed may be shown (a record another
     /// reviewer decided would not move it when this one decides it).

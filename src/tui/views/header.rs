@@ -32,6 +32,12 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     if let Some(t) = app.team_line() {
         first.push(Span::styled(format!(" · {t}"), th.accent()));
     }
+    for w in app.alarm() {
+        first.push(Span::styled(
+            format!(" · ⚠ {}", text::escape_line(w)),
+            th.stale(),
+        ));
+    }
     if let Some(cl) = &app.clustering {
         let msg = if cl.finished {
             strings::disputed(cl.disputed)
