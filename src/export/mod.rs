@@ -54,6 +54,7 @@
 //! `tui`.
 
 mod atomic;
+mod card;
 pub mod cleanup;
 pub mod convert;
 pub(crate) mod dest;
@@ -118,12 +119,13 @@ pub fn export(opts: &ExportOptions) -> anyhow::Result<ExitCode> {
     }
     cleanup::install()?;
     let by_record = load_log(db, &name)?;
-    let conflicts: Vec<Conflict> =
-        reviewers::reviewers(by_record.values().flatten(), &dataset, &opts.judge_options)
-            .conflicts
-            .into_iter()
-            .filter(|c| !c.resolved)
-            .collect();
+    let team = reviewers::reviewers(by_record.values().flatten(), &dataset, &opts.judge_options);
+    let figures = opts
+        .card
+        .as_ref()
+        .map(|_| card::TeamFigures::of(&by_record, &team))
+        .unwrap_or_default();
+    let conflicts: Vec<Conflict> = team.conflicts.into_iter().filter(|c| !c.resolved).collect();
 
     let mut ex = Exporter {
         args: opts,
@@ -141,6 +143,7 @@ pub fn export(opts: &ExportOptions) -> anyhow::Result<ExitCode> {
     };
     let mut sink = sink(opts, primary, &by_record, routes, conflicts)?;
     sink.rubric = rubric;
+    sink.team = figures;
     for (judge, _) in judges {
         sink.tally.name_source(judge);
     }
@@ -231,6 +234,7 @@ fn sink<'a>(
         unreadable_labels: 0,
         bad_spans: Vec::new(),
         rubric: None,
+        team: card::TeamFigures::default(),
     })
 }
 
@@ -301,6 +305,9 @@ fn protect(
     }
     if let Some(p) = &args.report {
         dests.push((p, "--report"));
+    }
+    if let Some(p) = &args.card {
+        dests.push((p, "--card"));
     }
     if let Some(p) = &args.features {
         dests.push((p, "--features"));

@@ -300,14 +300,14 @@ fn strict_section(s: &mut String, t: &Tally) {
 /// Text safe inside a table cell: control and bidirectional characters escaped as on every
 /// other channel (a newline as `\n`, so the row stays one line; ESC, BEL as `\u{1b}`, `\u{7}`),
 /// and `|` as `\|`, so a value cannot end its cell.
-fn cell(s: &str) -> String {
+pub(super) fn cell(s: &str) -> String {
     crate::model::escape::line(s).replace('|', "\\|")
 }
 
 /// `s` as inline code: escaped as [`cell`] (no newline, no escape sequence), in a run of
 /// backticks longer than any inside it (Markdown's rule), padded when it starts or ends with
 /// one.
-fn code(s: &str) -> String {
+pub(super) fn code(s: &str) -> String {
     let s = crate::model::escape::line(s);
     let longest = s.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);

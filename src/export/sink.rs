@@ -10,7 +10,7 @@ use anyhow::Context;
 
 use super::output::{AtomicFile, Protected, Records};
 use super::record::{Bytes, Item, Line};
-use super::{dest, features, output, report, ExportOptions};
+use super::{card, dest, features, output, report, ExportOptions};
 use crate::formats::judges::reviewers::Conflict;
 use crate::formats::DataFile;
 use crate::model::escape::to_stderr;
@@ -53,6 +53,8 @@ pub(super) struct Sink<'a> {
     pub(super) bad_spans: Vec<String>,
     /// `--rubric`: the report's descriptions of reason codes, and the copy beside the export.
     pub(super) rubric: Option<super::rubric_copy::RubricCopy>,
+    /// `--card`: the team's figures it reports beside the tally.
+    pub(super) team: card::TeamFigures,
 }
 
 impl Sink<'_> {
@@ -423,6 +425,16 @@ impl Sink<'_> {
             protected.check(f.dest(), what)?;
         }
         let report_file = self.report_file(name, repeated_lines)?;
+        let card_files = match &self.args.card {
+            Some(p) => card::files(
+                p,
+                &self.header(name, repeated_lines),
+                &self.tally,
+                &self.team,
+                protected,
+            )?,
+            None => Vec::new(),
+        };
         let features_file = match &self.args.features {
             Some(p) => Some(features::write(
                 p,
@@ -450,30 +462,35 @@ impl Sink<'_> {
         all.extend(features_file.map(|f| (f, "--features")));
         all.extend(verdicts_features.map(|f| (f, "--verdicts-features")));
         all.extend(rubric_file.map(|f| (f, "--rubric")));
+        all.extend(card_files.into_iter().map(|f| (f, "--card")));
         super::set::persist_all(all, manifest)?;
         Ok(names)
+    }
+
+    /// What the report and the card say about the export itself.
+    fn header<'s>(&'s self, name: &'s str, repeated_lines: usize) -> report::Header<'s> {
+        report::Header {
+            dataset: name,
+            inputs: self
+                .args
+                .files
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect(),
+            strict: self.args.strict,
+            split: self.args.split_by.is_some(),
+            repeated_lines,
+            unreadable_labels: self.unreadable_labels,
+            cut_short: self.primary.index.problems.len(),
+            rubric: self.rubric.as_ref().map(|r| &r.rubric),
+        }
     }
 
     /// The Markdown report, written to its temporary file, with `--report`.
     fn report_file(&self, name: &str, repeated_lines: usize) -> anyhow::Result<Option<AtomicFile>> {
         Ok(match &self.args.report {
             Some(p) => {
-                let header = report::Header {
-                    dataset: name,
-                    inputs: self
-                        .args
-                        .files
-                        .iter()
-                        .map(|p| p.display().to_string())
-                        .collect(),
-                    strict: self.args.strict,
-                    split: self.args.split_by.is_some(),
-                    repeated_lines,
-                    unreadable_labels: self.unreadable_labels,
-                    cut_short: self.primary.index.problems.len(),
-                    rubric: self.rubric.as_ref().map(|r| &r.rubric),
-                };
-                let mut text = report::markdown(&header, &self.tally);
+                let mut text = report::markdown(&self.header(name, repeated_lines), &self.tally);
                 text.push_str(&conflict_section(&self.conflicts));
                 text.push_str(&open_items_section(&self.unlabeled));
                 let mut f = AtomicFile::create(p)?;

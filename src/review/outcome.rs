@@ -234,6 +234,11 @@ pub struct Tally {
     /// clean, remove, flag on), by action name and the code their reason starts with
     /// ([`crate::review::rubric::reason_code`]; `""`: no code).
     pub by_reason: ReasonCounts,
+    /// Spans whose boundaries changed (tightened, widened or shifted), by how many code points
+    /// their start moved.
+    pub start_moved: BTreeMap<usize, usize>,
+    /// The same spans by how many code points their end moved.
+    pub end_moved: BTreeMap<usize, usize>,
 }
 
 impl Tally {
@@ -306,6 +311,16 @@ impl Tally {
             self.ty(now).after += 1;
             if f.added {
                 self.ty(now).added += 1;
+            }
+            if let (Some(o), Some(_)) = (&s.original, f.boundary) {
+                *self
+                    .start_moved
+                    .entry(o.start.abs_diff(s.current.start))
+                    .or_default() += 1;
+                *self
+                    .end_moved
+                    .entry(o.end.abs_diff(s.current.end))
+                    .or_default() += 1;
             }
             if let Some(w) = was {
                 let t = self.ty(w);

@@ -19,6 +19,7 @@ use spanreview::model::Record;
 
 use super::common::{bin, data, fixture};
 
+mod card;
 mod screen_rule;
 
 /// Report rows and the oracle's names for them.
@@ -86,6 +87,9 @@ struct Run {
     verdicts: Vec<Value>,
     exported: Vec<Value>,
     stats: Value,
+    /// `export --card card.md`: the card, and the SVG files beside it by name.
+    card: String,
+    charts: BTreeMap<String, String>,
     /// `validate --allow-clean` on the export: its exit code and output.
     validate: (Option<i32>, String),
 }
@@ -170,6 +174,7 @@ fn mismatches(run: &Run) -> Vec<(&'static str, String)> {
     superseded(run, &mut out);
     team(run, &mut out);
     release(run, &mut out);
+    card::check(run, &mut out);
     out
 }
 
@@ -468,6 +473,8 @@ fn run(seed: u64, db: Option<&Path>) -> Option<Run> {
         .arg(file("verdicts.jsonl"))
         .arg("--report")
         .arg(file("report.md"))
+        .arg("--card")
+        .arg(file("card.md"))
         .assert()
         .success();
     let stats = bin()
@@ -491,7 +498,19 @@ fn run(seed: u64, db: Option<&Path>) -> Option<Run> {
         .arg("--allow-clean")
         .output()
         .expect("validate");
+    let charts = std::fs::read_dir(dir.path())
+        .expect("run folder")
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().to_string_lossy().into_owned();
+            let svg = std::path::Path::new(&name)
+                .extension()
+                .is_some_and(|x| x == "svg");
+            svg.then(|| (name.clone(), read(&name)))
+        })
+        .collect();
     Some(Run {
+        card: read("card.md"),
+        charts,
         expected: serde_json::from_str(&read("expected.json")).expect("expected JSON"),
         report: read("report.md"),
         verdicts: lines(&read("verdicts.jsonl")),
@@ -614,6 +633,18 @@ fn the_team_comparison_catches_a_planted_error() {
         .as_array_mut()
         .expect("labels")
         .push(first);
+    // The card: one number of its paragraph, one of its per-source table, one bar of a chart.
+    let reviewed = e_reviewed(&run);
+    run.card = run.card.replacen(
+        &format!("We reviewed {reviewed} "),
+        &format!("We reviewed {} ", reviewed + 1),
+        1,
+    );
+    let svg = run
+        .charts
+        .get_mut("card-outcomes.svg")
+        .expect("outcomes chart");
+    *svg = svg.replacen("height=\"", "height=\"1", 3);
     let after: Vec<(&str, String)> = mismatches(&run)
         .into_iter()
         .filter(|(_, w)| !before.contains(w))
@@ -625,4 +656,11 @@ fn the_team_comparison_catches_a_planted_error() {
     assert!(has("team", "raters"), "{after:#?}");
     assert!(has("release-validate", "planted"), "{after:#?}");
     assert!(has("release-span-twice", &twice_id), "{after:#?}");
+    assert!(has("card", "paragraph reviewed"), "{after:#?}");
+    assert!(has("card", "heights not in proportion"), "{after:#?}");
+}
+
+/// The card's count of reviewed examples as written.
+fn e_reviewed(run: &Run) -> u64 {
+    card::paragraph(&run.card)["reviewed"].expect("the card says how many were reviewed")
 }
