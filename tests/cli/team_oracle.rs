@@ -20,6 +20,7 @@ use spanreview::model::Record;
 use super::common::{bin, data, fixture};
 
 mod card;
+mod csv;
 mod screen_rule;
 
 /// Report rows and the oracle's names for them.
@@ -90,6 +91,9 @@ struct Run {
     /// `export --card card.md`: the card, and the SVG files beside it by name.
     card: String,
     charts: BTreeMap<String, String>,
+    /// `stats --csv DIR`'s files by name, and `stats --csv FILE.csv`.
+    csv: BTreeMap<String, String>,
+    csv_long: String,
     /// `validate --allow-clean` on the export: its exit code and output.
     validate: (Option<i32>, String),
 }
@@ -175,6 +179,7 @@ fn mismatches(run: &Run) -> Vec<(&'static str, String)> {
     team(run, &mut out);
     release(run, &mut out);
     card::check(run, &mut out);
+    csv::check(run, &mut out);
     out
 }
 
@@ -492,6 +497,27 @@ fn run(seed: u64, db: Option<&Path>) -> Option<Run> {
         "stats: {}",
         String::from_utf8_lossy(&stats.stderr)
     );
+    for to in ["csv", "all.csv"] {
+        bin()
+            .arg("stats")
+            .arg(&records)
+            .arg("--judge")
+            .arg(format!("llm={}", file("judge.jsonl").display()))
+            .arg("--db")
+            .arg(db)
+            .arg("--csv")
+            .arg(file(to))
+            .assert()
+            .success();
+    }
+    let csv = std::fs::read_dir(file("csv"))
+        .expect("stats --csv folder")
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(file("csv").join(&name)).ok()?;
+            Some((name, text))
+        })
+        .collect();
     let validate = bin()
         .arg("validate")
         .arg(file("out.jsonl"))
@@ -511,6 +537,8 @@ fn run(seed: u64, db: Option<&Path>) -> Option<Run> {
     Some(Run {
         card: read("card.md"),
         charts,
+        csv,
+        csv_long: read("all.csv"),
         expected: serde_json::from_str(&read("expected.json")).expect("expected JSON"),
         report: read("report.md"),
         verdicts: lines(&read("verdicts.jsonl")),
@@ -645,6 +673,8 @@ fn the_team_comparison_catches_a_planted_error() {
         .get_mut("card-outcomes.svg")
         .expect("outcomes chart");
     *svg = svg.replacen("height=\"", "height=\"1", 3);
+    let team = run.csv.get_mut("team.csv").expect("team.csv");
+    *team = team.replacen(",0.", ",1.", 1);
     let after: Vec<(&str, String)> = mismatches(&run)
         .into_iter()
         .filter(|(_, w)| !before.contains(w))
@@ -658,6 +688,7 @@ fn the_team_comparison_catches_a_planted_error() {
     assert!(has("release-span-twice", &twice_id), "{after:#?}");
     assert!(has("card", "paragraph reviewed"), "{after:#?}");
     assert!(has("card", "heights not in proportion"), "{after:#?}");
+    assert!(has("csv", "team.csv"), "{after:#?}");
 }
 
 /// The card's count of reviewed examples as written.

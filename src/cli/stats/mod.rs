@@ -30,6 +30,7 @@
 //! reviewer's progress against `spanreview assign`'s plan and their pace.
 
 mod compute;
+mod csv;
 mod table;
 mod team;
 
@@ -84,6 +85,11 @@ pub struct Args {
     /// `reasons` in --json).
     #[arg(long, value_name = "FILE.toml")]
     pub rubric: Option<PathBuf>,
+    /// Write the tables as CSV instead of printing them: PATH ending in .csv (or `-`) is one
+    /// file `table,row,column,value` (a line per cell); any other PATH a folder of one file
+    /// per table (progress, sources, pairs, upheld, team, reviewers, reasons.csv).
+    #[arg(long, value_name = "DIR_OR_FILE", conflicts_with = "json")]
+    pub csv: Option<PathBuf>,
 }
 
 /// Review progress.
@@ -280,6 +286,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "warning: {} decision(s) name records the input does not have (not counted)",
             report.progress.orphan_decisions
         );
+    }
+    if let Some(path) = &args.csv {
+        let what = csv::write(&report, path)?;
+        to_stderr!("wrote {what}");
+        return Ok(ExitCode::SUCCESS);
     }
     let out = if args.json {
         let text = json!(report).to_string();
