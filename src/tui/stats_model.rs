@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use crate::model::Record;
 use crate::review::decision::{Decision, OutcomeKind, RecordOutcome, RecordReview};
 use crate::review::metrics::{Agreement, RecordAgreement, Scores};
-use crate::review::outcome::votes;
+use crate::review::outcome::{votes, Tally, TypeCounts};
 use crate::store::RecordState;
 
 /// One source's numbers.
@@ -47,6 +47,9 @@ pub struct StatsView {
     pub compared: usize,
     /// Per source, by name.
     pub sources: Vec<SourceStats>,
+    /// Per label, over the reviewed records read this session: before and after review and
+    /// what changed, counted as the export report counts them ([`Tally`]).
+    pub labels: BTreeMap<String, TypeCounts>,
 }
 
 impl StatsView {
@@ -79,7 +82,9 @@ impl StatsView {
             v.flagged += usize::from(s.flagged);
         }
         let mut agree: BTreeMap<String, Agreement> = BTreeMap::new();
+        let mut tally = Tally::default();
         for (r, review) in records {
+            tally.add(r, review, true);
             // A removed record is not in the reviewed result at all (as `stats` counts it): a
             // source that labeled it neither gained nor lost by it.
             if !review.is_reviewed() || matches!(review.outcome, RecordOutcome::Removed { .. }) {
@@ -116,6 +121,7 @@ impl StatsView {
                 }
             })
             .collect();
+        v.labels = tally.by_type;
         v
     }
 }
