@@ -124,7 +124,8 @@ pub const EXPORT: &str = concat!(
        spanreview export records.jsonl --out reviewed.jsonl --verdicts verdicts.jsonl \
      --report report.md\n  \
        spanreview export records.jsonl --out reviewed.jsonl --strict \
-     --split-by meta.corruption_type --clean-in-all\n\
+     --split-by meta.corruption_type --clean-in-all\n  \
+       spanreview export records.jsonl --out reviewed.jsonl --report report.md --card card.md\n\
      \n",
     input_env!(),
     "\nExit status:\n  \
@@ -147,11 +148,13 @@ pub const STATS: &str = concat!(
      --judge ensemble=data/toolace/ensemble/predictions_combined.jsonl --tolerance 2\n  \
        spanreview stats records.jsonl --judge alice=alice.sqlite --db review.sqlite --json | \
      jq .upheld\n  \
-       spanreview stats records.jsonl --by-reviewer --db team.sqlite\n\
+       spanreview stats records.jsonl --by-reviewer --db team.sqlite\n  \
+       spanreview stats records.jsonl --db team.sqlite --csv stats/       # a CSV file per table\n  \
+       spanreview stats records.jsonl --db team.sqlite --csv stats.csv    # table,row,column,value\n\
      \n",
     input_env!(),
     "\nExit status:\n  \
-       0  printed\n  \
+       0  printed (or, with --csv, written)\n  \
        2  a usage or I/O error, or no database at --db"
 );
 
