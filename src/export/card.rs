@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 
 use super::output::{AtomicFile, Protected};
 use super::report::{cell, code, Header};
@@ -386,8 +386,8 @@ fn reviewers_section(s: &mut String, t: &Tally, team: &TeamFigures) {
 /// place with the rest of the export's set).
 ///
 /// # Errors
-/// `path` is a stream (the charts need a folder), a chart would replace an input or the
-/// database, or a file cannot be written.
+/// A chart would replace an input or the database, or a file cannot be written (a card that
+/// is no file path is refused before the export starts, in `protect`).
 pub(super) fn files(
     path: &Path,
     h: &Header<'_>,
@@ -395,13 +395,6 @@ pub(super) fn files(
     team: &TeamFigures,
     protected: &Protected,
 ) -> anyhow::Result<Vec<AtomicFile>> {
-    if super::dest::target(path)? == super::dest::Target::Stream {
-        bail!(
-            "--card {} is not a file path: the charts are written beside the card, so give a \
-             file (nothing was written)",
-            path.display()
-        );
-    }
     let c = card(path, h, t, team);
     let mut out = Vec::new();
     for (p, text) in std::iter::once((path.to_path_buf(), c.markdown)).chain(c.charts) {

@@ -308,6 +308,13 @@ fn protect(
     }
     if let Some(p) = &args.card {
         dests.push((p, "--card"));
+        if dest::target(p)? == dest::Target::Stream {
+            bail!(
+                "--card {} is not a file path: the charts are written beside the card, so give \
+                 a file (nothing was written)",
+                p.display()
+            );
+        }
     }
     if let Some(p) = &args.features {
         dests.push((p, "--features"));
