@@ -155,4 +155,42 @@ mod tests {
         assert_eq!(other.kappa, Some(1.0));
         assert!(other.kappa_labeled.expect("kappa") < 1.0);
     }
+
+    /// The labels chart's counts are the report's: a dropped label and an added one over the
+    /// reviewed records read, a record read but not reviewed counted nowhere.
+    #[test]
+    fn labels_are_counted_before_and_after_as_the_report_counts_them() {
+        use crate::review::decision::{replay, ActionKind, SpanValue};
+        let out = "Il fait 25°C à 東京 👋";
+        let gold = vec![
+            Span::new(out, 8, 12, "東京型"),
+            Span::new(out, 15, 17, "東京型"),
+        ];
+        let rec = crate::test_util::gold_record("r", out, Some("東京型"), gold.clone());
+        let untouched = crate::test_util::gold_record("u", out, Some("東京型"), gold);
+        let mut drop = Decision::new(&rec, "ds", "ann", ActionKind::Drop);
+        drop.span_key = Some("gold:0".to_owned());
+        let mut add = Decision::new(&rec, "ds", "ann", ActionKind::Add);
+        add.id = 2;
+        add.span_key = Some("added:a".to_owned());
+        add.after = Some(SpanValue::new(18, 19, "missing_tool"));
+        let review = replay(&rec, &[drop, add]);
+        let none = replay(&untouched, &[]);
+        let v = StatsView::compute(
+            2,
+            &HashMap::new(),
+            &[(rec, review), (untouched, none)],
+            &[],
+            &[],
+        );
+        let got: Vec<(&str, [usize; 4])> = v
+            .labels
+            .iter()
+            .map(|(l, c)| (l.as_str(), [c.before, c.after, c.dropped, c.added]))
+            .collect();
+        assert_eq!(
+            got,
+            [("missing_tool", [0, 1, 0, 1]), ("東京型", [2, 1, 1, 0])]
+        );
+    }
 }
