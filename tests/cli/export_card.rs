@@ -82,6 +82,9 @@ fn the_card_counts_reasons_as_the_report_does_and_links_the_charts_it_writes() {
         images.iter().all(|i| i.starts_with("my card-")),
         "{images:?}"
     );
+    for svg in &written {
+        rendered_by_a_real_renderer(&dir.path().join(svg));
+    }
     // One reviewer: no agreement to chart, and the card says so.
     assert!(!written.contains(&"my card-agreement.svg".to_owned()));
     assert!(
@@ -121,4 +124,31 @@ fn a_card_that_is_no_file_path_is_refused_and_nothing_is_written() {
     let err = String::from_utf8_lossy(&got.stderr);
     assert!(err.contains("--card - is not a file path"), "{err}");
     assert!(!out.exists(), "the records were written");
+}
+
+/// `svg` drawn by librsvg (`rsvg-convert`, Debian's `librsvg2-bin`) into a PNG; skipped with a
+/// note where it is not installed (the charts are parsed as XML by every run either way).
+fn rendered_by_a_real_renderer(svg: &std::path::Path) {
+    let png = svg.with_extension("png");
+    let run = std::process::Command::new("rsvg-convert")
+        .arg(svg)
+        .arg("-o")
+        .arg(&png)
+        .output();
+    let Ok(run) = run else {
+        eprintln!("SKIP: rsvg-convert is not installed (apt-get install librsvg2-bin)");
+        return;
+    };
+    assert!(
+        run.status.success(),
+        "{}: {}",
+        svg.display(),
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let bytes = std::fs::read(&png).expect("png");
+    assert!(
+        bytes.starts_with(b"\x89PNG") && bytes.len() > 1000,
+        "{}",
+        svg.display()
+    );
 }

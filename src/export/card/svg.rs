@@ -79,6 +79,17 @@ fn round_up(x: f64) -> f64 {
         .unwrap_or(10.0 * p)
 }
 
+/// The fewest decimals that write every multiple of `step` exactly (at most 3): a count axis
+/// ticked by 2.5 says 7.5, not 8.
+pub(super) fn tick_decimals(step: f64) -> usize {
+    (0..3)
+        .find(|&d| {
+            let scaled = step * 10f64.powi(d);
+            (scaled - scaled.round()).abs() < 1e-9
+        })
+        .map_or(3, |d| d as usize)
+}
+
 impl Chart {
     /// The value axis: (bottom, top).
     fn range(&self) -> (f64, f64) {
@@ -93,7 +104,10 @@ impl Chart {
     #[must_use]
     pub fn render(&self) -> String {
         let group = self.series.len().max(1) as f64 * BAR_W + GAP;
-        let width = LEFT + group * self.categories.len().max(1) as f64 + 180.0;
+        // Wide enough for the bars and the legend, and for the title (15 px bold: about 9 a
+        // character).
+        let title = 9.0 * self.title.chars().count() as f64 + LEFT + 16.0;
+        let width = (LEFT + group * self.categories.len().max(1) as f64 + 180.0).max(title);
         let height = TOP + PLOT_H + BOTTOM;
         let (bottom, top) = self.range();
         let y = |v: f64| TOP + (top - v) / (top - bottom) * PLOT_H;
@@ -105,7 +119,7 @@ impl Chart {
             xml(&self.title),
             xml(&self.title)
         );
-        self.axis(&mut s, bottom, top, &y, width);
+        self.axis(&mut s, bottom, top, &y);
         for (i, cat) in self.categories.iter().enumerate() {
             let x0 = LEFT + GAP / 2.0 + group * i as f64;
             for (j, series) in self.series.iter().enumerate() {
@@ -134,14 +148,15 @@ impl Chart {
                 xml(cat)
             );
         }
-        self.legend(&mut s, width);
+        self.legend(&mut s);
         s.push_str("</svg>\n");
         s
     }
 
     /// The value axis with five ticks, its name, and the zero line.
-    fn axis(&self, s: &mut String, bottom: f64, top: f64, y: &dyn Fn(f64) -> f64, width: f64) {
-        let right = width - 180.0;
+    fn axis(&self, s: &mut String, bottom: f64, top: f64, y: &dyn Fn(f64) -> f64) {
+        let groups = self.categories.len().max(1) as f64;
+        let right = LEFT + (self.series.len().max(1) as f64 * BAR_W + GAP) * groups;
         for k in 0..=4 {
             let v = bottom + (top - bottom) * f64::from(k) / 4.0;
             let _ = writeln!(
@@ -151,7 +166,7 @@ impl Chart {
                 yv = y(v),
                 tx = LEFT - 6.0,
                 ty = y(v) + 4.0,
-                d = if (top - bottom) < 4.0 { 2 } else { self.decimals }
+                d = tick_decimals((top - bottom) / 4.0)
             );
         }
         let _ = writeln!(
@@ -166,8 +181,9 @@ impl Chart {
     }
 
     /// One swatch and name per series, right of the plot.
-    fn legend(&self, s: &mut String, width: f64) {
-        let x = width - 170.0;
+    fn legend(&self, s: &mut String) {
+        let groups = self.categories.len().max(1) as f64;
+        let x = LEFT + (self.series.len().max(1) as f64 * BAR_W + GAP) * groups + 10.0;
         for (j, series) in self.series.iter().enumerate() {
             let yy = TOP + 18.0 * j as f64;
             let _ = writeln!(

@@ -209,3 +209,11 @@ fn xml_escaping_cannot_end_an_attribute_or_open_a_tag() {
     // A negative value is drawn down from the zero line, to scale.
     assert!((b[0].3 - 2.0 / 3.0 * svg::PLOT_H).abs() < 1e-3, "{svg}");
 }
+
+#[test]
+fn ticks_have_the_decimals_their_step_needs() {
+    assert_eq!(svg::tick_decimals(25.0), 0);
+    assert_eq!(svg::tick_decimals(2.5), 1);
+    assert_eq!(svg::tick_decimals(0.25), 2);
+    assert_eq!(svg::tick_decimals(1.0 / 3.0), 3);
+}
