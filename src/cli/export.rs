@@ -102,6 +102,13 @@ pub struct Args {
     /// folder, else --out's) as part of the output set.
     #[arg(long, value_name = "FILE.toml")]
     pub rubric: Option<PathBuf>,
+    /// Write a dataset-card section (Markdown for a Hugging Face card): a paragraph with the
+    /// report's numbers, outcomes per label, decisions per reason, upheld rates, boundary
+    /// corrections, the reviewers' agreement on the overlap and per-reviewer figures; its
+    /// charts go beside it as SVG files (PATH's stem + -outcomes.svg, -upheld.svg,
+    /// -boundaries.svg, -agreement.svg; one with nothing to show is not written), linked from it.
+    #[arg(long, value_name = "PATH.md")]
+    pub card: Option<PathBuf>,
 }
 
 /// Run the subcommand: [`export`] with the options the flags give.
@@ -166,6 +173,7 @@ impl From<Args> for ExportOptions {
             require_settled: a.require_settled,
             provenance: a.provenance,
             rubric: a.rubric,
+            card: a.card,
         }
     }
 }

@@ -126,7 +126,8 @@ pub const EXPORT: &str = concat!(
        spanreview export records.jsonl --out reviewed.jsonl --strict \
      --split-by meta.corruption_type --clean-in-all\n  \
        spanreview export records.jsonl --out reviewed.jsonl --judge llm=decisions.jsonl \
-     --contested contested.jsonl\n\
+     --contested contested.jsonl\n  \
+       spanreview export records.jsonl --out reviewed.jsonl --report report.md --card card.md\n\
      \n",
     input_env!(),
     "\nExit status:\n  \
@@ -150,11 +151,13 @@ pub const STATS: &str = concat!(
        spanreview stats records.jsonl --judge alice=alice.sqlite --db review.sqlite --json | \
      jq .upheld\n  \
        spanreview stats records.jsonl --by-reviewer --db team.sqlite\n  \
-       spanreview stats records.jsonl --db team.sqlite --min-seconds 8\n\
+       spanreview stats records.jsonl --db team.sqlite --min-seconds 8\n  \
+       spanreview stats records.jsonl --db team.sqlite --csv stats/       # a CSV file per table\n  \
+       spanreview stats records.jsonl --db team.sqlite --csv stats.csv    # table,row,column,value\n\
      \n",
     input_env!(),
     "\nExit status:\n  \
-       0  printed\n  \
+       0  printed (or, with --csv, written)\n  \
        2  a usage or I/O error, or no database at --db"
 );
 

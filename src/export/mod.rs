@@ -54,6 +54,7 @@
 //! `tui`.
 
 mod atomic;
+mod card;
 pub mod cleanup;
 mod contested;
 pub mod convert;
@@ -120,6 +121,11 @@ pub fn export(opts: &ExportOptions) -> anyhow::Result<ExitCode> {
     cleanup::install()?;
     let by_record = load_log(db, &name)?;
     let team = reviewers::reviewers(by_record.values().flatten(), &dataset, &opts.judge_options);
+    let figures = opts
+        .card
+        .as_ref()
+        .map(|_| card::TeamFigures::of(&by_record, &team))
+        .unwrap_or_default();
     let conflicts: Vec<Conflict> = team.conflicts.into_iter().filter(|c| !c.resolved).collect();
     let contested = contested::Contested::open(opts, team.sources)?;
 
@@ -140,6 +146,7 @@ pub fn export(opts: &ExportOptions) -> anyhow::Result<ExitCode> {
     let mut sink = sink(opts, primary, &by_record, routes, conflicts)?;
     sink.rubric = rubric;
     sink.contested = contested;
+    sink.team = figures;
     for (judge, _) in judges {
         sink.tally.name_source(judge);
     }
@@ -231,6 +238,7 @@ fn sink<'a>(
         bad_spans: Vec::new(),
         rubric: None,
         contested: None,
+        team: card::TeamFigures::default(),
     })
 }
 
@@ -292,32 +300,7 @@ fn protect(
     if let Some(r) = &args.rubric {
         protected.add(r, "the --rubric file");
     }
-    let mut dests: Vec<(&Path, &str)> = Vec::new();
-    if args.split_by.is_none() {
-        dests.push((&args.out, "--out"));
-    }
-    if let Some(p) = &args.verdicts {
-        dests.push((p, "--verdicts"));
-    }
-    if let Some(p) = &args.report {
-        dests.push((p, "--report"));
-    }
-    if let Some(p) = &args.contested {
-        dests.push((p, "--contested"));
-    }
-    if let Some(p) = &args.features {
-        dests.push((p, "--features"));
-        if args.split_by.is_none() && dest::target(&args.out)? == dest::Target::Stream {
-            bail!(
-                "--features reads the records back once written, and --out {} is a stream: \
-                 write them to a file (nothing was written)",
-                args.out.display()
-            );
-        }
-    }
-    if let Some(p) = &args.verdicts_features {
-        dests.push((p, "--verdicts-features"));
-    }
+    let dests = destinations(args)?;
     parquet_out(args, from_parquet)?;
     if args.split_by.is_some() {
         if dest::target(&args.out)? == dest::Target::Stream {
@@ -346,6 +329,48 @@ fn protect(
         }
     }
     Ok(protected)
+}
+
+/// Every file the export writes, with the option that names it; refuses a `--card` or
+/// `--features` that cannot be written before anything is.
+fn destinations(args: &ExportOptions) -> anyhow::Result<Vec<(&Path, &'static str)>> {
+    let mut dests: Vec<(&Path, &'static str)> = Vec::new();
+    if args.split_by.is_none() {
+        dests.push((&args.out, "--out"));
+    }
+    if let Some(p) = &args.verdicts {
+        dests.push((p, "--verdicts"));
+    }
+    if let Some(p) = &args.report {
+        dests.push((p, "--report"));
+    }
+    if let Some(p) = &args.contested {
+        dests.push((p, "--contested"));
+    }
+    if let Some(p) = &args.card {
+        dests.push((p, "--card"));
+        if dest::target(p)? == dest::Target::Stream {
+            bail!(
+                "--card {} is not a file path: the charts are written beside the card, so give \
+                 a file (nothing was written)",
+                p.display()
+            );
+        }
+    }
+    if let Some(p) = &args.features {
+        dests.push((p, "--features"));
+        if args.split_by.is_none() && dest::target(&args.out)? == dest::Target::Stream {
+            bail!(
+                "--features reads the records back once written, and --out {} is a stream: \
+                 write them to a file (nothing was written)",
+                args.out.display()
+            );
+        }
+    }
+    if let Some(p) = &args.verdicts_features {
+        dests.push((p, "--verdicts-features"));
+    }
+    Ok(dests)
 }
 
 /// Refuse a parquet `--out` that cannot be written: from records that are not parquet

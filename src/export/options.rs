@@ -56,6 +56,8 @@ pub struct ExportOptions {
     /// The rubric: the report describes the reason codes by it, and it is copied beside the
     /// export ([`super::rubric_copy`]).
     pub rubric: Option<PathBuf>,
+    /// The dataset-card section (Markdown), its SVG charts beside it ([`super::card`]).
+    pub card: Option<PathBuf>,
 }
 
 impl ExportOptions {
@@ -88,6 +90,7 @@ impl ExportOptions {
             require_settled: false,
             provenance: false,
             rubric: None,
+            card: None,
         }
     }
 }

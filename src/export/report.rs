@@ -346,14 +346,14 @@ fn strict_section(s: &mut String, t: &Tally) {
 /// Text safe inside a table cell: control and bidirectional characters escaped as on every
 /// other channel (a newline as `\n`, so the row stays one line; ESC, BEL as `\u{1b}`, `\u{7}`),
 /// and `|` as `\|`, so a value cannot end its cell.
-fn cell(s: &str) -> String {
+pub(super) fn cell(s: &str) -> String {
     crate::model::escape::line(s).replace('|', "\\|")
 }
 
 /// `s` as inline code: escaped as [`cell`] (no newline, no escape sequence), in a run of
 /// backticks longer than any inside it (Markdown's rule), padded when it starts or ends with
 /// one.
-fn code(s: &str) -> String {
+pub(super) fn code(s: &str) -> String {
     let s = crate::model::escape::line(s);
     let longest = s.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);
@@ -362,6 +362,46 @@ fn code(s: &str) -> String {
     } else {
         format!("{fence} {s} {fence}")
     }
+}
+
+/// The report's list of unresolved reviewer conflicts (nothing when there are none).
+pub(super) fn conflict_section(
+    conflicts: &[crate::formats::judges::reviewers::Conflict],
+) -> String {
+    use std::fmt::Write as _;
+    if conflicts.is_empty() {
+        return String::new();
+    }
+    let mut s = format!(
+        "\n## Reviewer conflicts not resolved by arbitration\n\n{} record(s) where reviewers' \
+         final decisions differ and no arbitration resolved them; each is exported with the \
+         later decision in the log.\n\n| Record | Reviewers |\n|---|---|\n",
+        conflicts.len()
+    );
+    for c in conflicts {
+        let _ = writeln!(s, "| `{}` | {} |", c.record_id, c.reviewers.join(", "));
+    }
+    s
+}
+
+/// The report's list of open items: reviewed records left with a hallucination type and no
+/// span (nothing when there are none).
+pub(super) fn open_items_section(open: &[(String, String)]) -> String {
+    use std::fmt::Write as _;
+    if open.is_empty() {
+        return String::new();
+    }
+    let mut s = format!(
+        "\n## Open items\n\n{} reviewed record(s) keep a hallucination type but no span (every \
+         span dropped): `validate` rejects such a record. Label it, reclassify it clean or \
+         remove it in review; `export --require-settled` refuses to write them.\n\n\
+         | Record | Type |\n|---|---|\n",
+        open.len()
+    );
+    for (id, ty) in open {
+        let _ = writeln!(s, "| `{id}` | {ty} |");
+    }
+    s
 }
 
 #[cfg(test)]

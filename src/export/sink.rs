@@ -10,7 +10,7 @@ use anyhow::Context;
 
 use super::output::{AtomicFile, Protected, Records};
 use super::record::{Bytes, Item, Line};
-use super::{dest, features, output, report, ExportOptions};
+use super::{card, dest, features, output, report, ExportOptions};
 use crate::formats::judges::reviewers::Conflict;
 use crate::formats::DataFile;
 use crate::model::escape::to_stderr;
@@ -55,6 +55,8 @@ pub(super) struct Sink<'a> {
     pub(super) rubric: Option<super::rubric_copy::RubricCopy>,
     /// `--contested`: the contested cases, written as records go by.
     pub(super) contested: Option<super::contested::Contested>,
+    /// `--card`: the team's figures it reports beside the tally.
+    pub(super) team: card::TeamFigures,
 }
 
 impl Sink<'_> {
@@ -428,6 +430,16 @@ impl Sink<'_> {
             protected.check(f.dest(), what)?;
         }
         let report_file = self.report_file(name, repeated_lines)?;
+        let card_files = match &self.args.card {
+            Some(p) => card::files(
+                p,
+                &self.header(name, repeated_lines),
+                &self.tally,
+                &self.team,
+                protected,
+            )?,
+            None => Vec::new(),
+        };
         let features_file = match &self.args.features {
             Some(p) => Some(features::write(
                 p,
@@ -460,33 +472,38 @@ impl Sink<'_> {
         all.extend(features_file.map(|f| (f, "--features")));
         all.extend(verdicts_features.map(|f| (f, "--verdicts-features")));
         all.extend(rubric_file.map(|f| (f, "--rubric")));
+        all.extend(card_files.into_iter().map(|f| (f, "--card")));
         super::set::persist_all(all, manifest)?;
         Ok(names)
+    }
+
+    /// What the report and the card say about the export itself.
+    fn header<'s>(&'s self, name: &'s str, repeated_lines: usize) -> report::Header<'s> {
+        report::Header {
+            dataset: name,
+            inputs: self
+                .args
+                .files
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect(),
+            strict: self.args.strict,
+            split: self.args.split_by.is_some(),
+            repeated_lines,
+            unreadable_labels: self.unreadable_labels,
+            cut_short: self.primary.index.problems.len(),
+            rubric: self.rubric.as_ref().map(|r| &r.rubric),
+            min_seconds: self.args.min_seconds,
+        }
     }
 
     /// The Markdown report, written to its temporary file, with `--report`.
     fn report_file(&self, name: &str, repeated_lines: usize) -> anyhow::Result<Option<AtomicFile>> {
         Ok(match &self.args.report {
             Some(p) => {
-                let header = report::Header {
-                    dataset: name,
-                    inputs: self
-                        .args
-                        .files
-                        .iter()
-                        .map(|p| p.display().to_string())
-                        .collect(),
-                    strict: self.args.strict,
-                    split: self.args.split_by.is_some(),
-                    repeated_lines,
-                    unreadable_labels: self.unreadable_labels,
-                    cut_short: self.primary.index.problems.len(),
-                    rubric: self.rubric.as_ref().map(|r| &r.rubric),
-                    min_seconds: self.args.min_seconds,
-                };
-                let mut text = report::markdown(&header, &self.tally);
-                text.push_str(&conflict_section(&self.conflicts));
-                text.push_str(&open_items_section(&self.unlabeled));
+                let mut text = report::markdown(&self.header(name, repeated_lines), &self.tally);
+                text.push_str(&report::conflict_section(&self.conflicts));
+                text.push_str(&report::open_items_section(&self.unlabeled));
                 let mut f = AtomicFile::create(p)?;
                 f.writer()?
                     .write_all(text.as_bytes())
@@ -534,44 +551,6 @@ impl Sink<'_> {
             ExitCode::SUCCESS
         }
     }
-}
-
-/// The report's list of unresolved reviewer conflicts (nothing when there are none).
-fn conflict_section(conflicts: &[Conflict]) -> String {
-    use std::fmt::Write as _;
-    if conflicts.is_empty() {
-        return String::new();
-    }
-    let mut s = format!(
-        "\n## Reviewer conflicts not resolved by arbitration\n\n{} record(s) where reviewers' \
-         final decisions differ and no arbitration resolved them; each is exported with the \
-         later decision in the log.\n\n| Record | Reviewers |\n|---|---|\n",
-        conflicts.len()
-    );
-    for c in conflicts {
-        let _ = writeln!(s, "| `{}` | {} |", c.record_id, c.reviewers.join(", "));
-    }
-    s
-}
-
-/// The report's list of open items: reviewed records left with a hallucination type and no
-/// span (nothing when there are none).
-fn open_items_section(open: &[(String, String)]) -> String {
-    use std::fmt::Write as _;
-    if open.is_empty() {
-        return String::new();
-    }
-    let mut s = format!(
-        "\n## Open items\n\n{} reviewed record(s) keep a hallucination type but no span (every \
-         span dropped): `validate` rejects such a record. Label it, reclassify it clean or \
-         remove it in review; `export --require-settled` refuses to write them.\n\n\
-         | Record | Type |\n|---|---|\n",
-        open.len()
-    );
-    for (id, ty) in open {
-        let _ = writeln!(s, "| `{id}` | {ty} |");
-    }
-    s
 }
 
 /// A warning followed by the first ten ids (nothing when there are none).

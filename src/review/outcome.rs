@@ -238,6 +238,11 @@ pub struct Tally {
     /// ([`crate::review::second_pass`]).
     #[serde(skip)]
     pub second_pass: crate::review::second_pass::SecondPasses,
+    /// Spans whose boundaries changed (tightened, widened or shifted), by how many code points
+    /// their start moved.
+    pub start_moved: BTreeMap<usize, usize>,
+    /// The same spans by how many code points their end moved.
+    pub end_moved: BTreeMap<usize, usize>,
 }
 
 impl Tally {
@@ -311,6 +316,16 @@ impl Tally {
             self.ty(now).after += 1;
             if f.added {
                 self.ty(now).added += 1;
+            }
+            if let (Some(o), Some(_)) = (&s.original, f.boundary) {
+                *self
+                    .start_moved
+                    .entry(o.start.abs_diff(s.current.start))
+                    .or_default() += 1;
+                *self
+                    .end_moved
+                    .entry(o.end.abs_diff(s.current.end))
+                    .or_default() += 1;
             }
             if let Some(w) = was {
                 let t = self.ty(w);

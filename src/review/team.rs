@@ -195,7 +195,7 @@ pub fn disagree<'a>(
 }
 
 /// Two reviewers on the records both decided on.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PairAgreement {
     /// One reviewer (the reference of P and R; F1 and kappa are symmetric).
     pub a: String,
@@ -208,7 +208,7 @@ pub struct PairAgreement {
 }
 
 /// Everything the team section of `stats` prints.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TeamAgreement {
     /// Records with opinions from two or more reviewers.
     pub records: usize,

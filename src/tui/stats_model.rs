@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use crate::model::Record;
 use crate::review::decision::{Decision, OutcomeKind, RecordOutcome, RecordReview};
 use crate::review::metrics::{Agreement, RecordAgreement, Scores};
-use crate::review::outcome::votes;
+use crate::review::outcome::{votes, Tally, TypeCounts};
 use crate::store::RecordState;
 
 /// One source's numbers.
@@ -47,6 +47,9 @@ pub struct StatsView {
     pub compared: usize,
     /// Per source, by name.
     pub sources: Vec<SourceStats>,
+    /// Per label, over the reviewed records read this session: before and after review and
+    /// what changed, counted as the export report counts them ([`Tally`]).
+    pub labels: BTreeMap<String, TypeCounts>,
 }
 
 impl StatsView {
@@ -79,7 +82,9 @@ impl StatsView {
             v.flagged += usize::from(s.flagged);
         }
         let mut agree: BTreeMap<String, Agreement> = BTreeMap::new();
+        let mut tally = Tally::default();
         for (r, review) in records {
+            tally.add(r, review, true);
             // A removed record is not in the reviewed result at all (as `stats` counts it): a
             // source that labeled it neither gained nor lost by it.
             if !review.is_reviewed() || matches!(review.outcome, RecordOutcome::Removed { .. }) {
@@ -116,6 +121,7 @@ impl StatsView {
                 }
             })
             .collect();
+        v.labels = tally.by_type;
         v
     }
 }
@@ -148,5 +154,43 @@ mod tests {
         assert_eq!(f1s(other), (1.0, 0.0));
         assert_eq!(other.kappa, Some(1.0));
         assert!(other.kappa_labeled.expect("kappa") < 1.0);
+    }
+
+    /// The labels chart's counts are the report's: a dropped label and an added one over the
+    /// reviewed records read, a record read but not reviewed counted nowhere.
+    #[test]
+    fn labels_are_counted_before_and_after_as_the_report_counts_them() {
+        use crate::review::decision::{replay, ActionKind, SpanValue};
+        let out = "Il fait 25°C à 東京 👋";
+        let gold = vec![
+            Span::new(out, 8, 12, "東京型"),
+            Span::new(out, 15, 17, "東京型"),
+        ];
+        let rec = crate::test_util::gold_record("r", out, Some("東京型"), gold.clone());
+        let untouched = crate::test_util::gold_record("u", out, Some("東京型"), gold);
+        let mut drop = Decision::new(&rec, "ds", "ann", ActionKind::Drop);
+        drop.span_key = Some("gold:0".to_owned());
+        let mut add = Decision::new(&rec, "ds", "ann", ActionKind::Add);
+        add.id = 2;
+        add.span_key = Some("added:a".to_owned());
+        add.after = Some(SpanValue::new(18, 19, "missing_tool"));
+        let review = replay(&rec, &[drop, add]);
+        let none = replay(&untouched, &[]);
+        let v = StatsView::compute(
+            2,
+            &HashMap::new(),
+            &[(rec, review), (untouched, none)],
+            &[],
+            &[],
+        );
+        let got: Vec<(&str, [usize; 4])> = v
+            .labels
+            .iter()
+            .map(|(l, c)| (l.as_str(), [c.before, c.after, c.dropped, c.added]))
+            .collect();
+        assert_eq!(
+            got,
+            [("missing_tool", [0, 1, 0, 1]), ("東京型", [2, 1, 1, 0])]
+        );
     }
 }

@@ -730,6 +730,15 @@ fn snapshot_stats_screen_with_bar_chart() {
     let s = render(&mut app, 100, 30);
     assert!(s.contains("char F1 vs the reviewed result"), "{s}");
     assert!(s.contains("100%"), "{s}");
+    // Outcomes by label as bars (the report's by-type counts over the records read), and the
+    // upheld rate per source.
+    let labels = &st.labels["overgeneration"];
+    assert_eq!((labels.before, labels.after, labels.dropped), (2, 2, 0));
+    assert!(s.contains("labels before/after/drop/add"), "{s}");
+    assert!(s.contains("│overgeneration"), "{s}");
+    assert!(s.contains("█2███2██"), "{s}");
+    assert!(s.contains("upheld rate (clusters)"), "{s}");
+    assert!(s.contains("█50%██ █50%██ █100%█"), "{s}");
     insta::assert_snapshot!("arbitrate_stats_100x30", s);
 }
 

@@ -24,6 +24,7 @@ mod dbsafe;
 mod decisions;
 mod export;
 mod export_api;
+mod export_card;
 mod export_contested;
 mod export_rubric;
 mod export_safety;

@@ -19,7 +19,9 @@ use spanreview::model::Record;
 
 use super::common::{bin, data, fixture};
 
+mod card;
 mod contested;
+mod csv;
 mod screen_rule;
 
 /// Report rows and the oracle's names for them.
@@ -89,6 +91,12 @@ struct Run {
     contested: Vec<Value>,
     exported: Vec<Value>,
     stats: Value,
+    /// `export --card card.md`: the card, and the SVG files beside it by name.
+    card: String,
+    charts: BTreeMap<String, String>,
+    /// `stats --csv DIR`'s files by name, and `stats --csv FILE.csv`.
+    csv: BTreeMap<String, String>,
+    csv_long: String,
     /// `validate --allow-clean` on the export: its exit code and output.
     validate: (Option<i32>, String),
 }
@@ -173,6 +181,8 @@ fn mismatches(run: &Run) -> Vec<(&'static str, String)> {
     superseded(run, &mut out);
     team(run, &mut out);
     release(run, &mut out);
+    card::check(run, &mut out);
+    csv::check(run, &mut out);
     out
 }
 
@@ -475,6 +485,8 @@ fn run(seed: u64, db: Option<&Path>) -> Option<Run> {
         .arg(file("contested.jsonl"))
         .arg("--judge")
         .arg(format!("llm={}", file("judge.jsonl").display()))
+        .arg("--card")
+        .arg(file("card.md"))
         .assert()
         .success();
     let stats = bin()
@@ -492,13 +504,48 @@ fn run(seed: u64, db: Option<&Path>) -> Option<Run> {
         "stats: {}",
         String::from_utf8_lossy(&stats.stderr)
     );
+    for to in ["csv", "all.csv"] {
+        bin()
+            .arg("stats")
+            .arg(&records)
+            .arg("--judge")
+            .arg(format!("llm={}", file("judge.jsonl").display()))
+            .arg("--db")
+            .arg(db)
+            .arg("--csv")
+            .arg(file(to))
+            .assert()
+            .success();
+    }
+    let csv = std::fs::read_dir(file("csv"))
+        .expect("stats --csv folder")
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(file("csv").join(&name)).ok()?;
+            Some((name, text))
+        })
+        .collect();
     let validate = bin()
         .arg("validate")
         .arg(file("out.jsonl"))
         .arg("--allow-clean")
         .output()
         .expect("validate");
+    let charts = std::fs::read_dir(dir.path())
+        .expect("run folder")
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().to_string_lossy().into_owned();
+            let svg = std::path::Path::new(&name)
+                .extension()
+                .is_some_and(|x| x == "svg");
+            svg.then(|| (name.clone(), read(&name)))
+        })
+        .collect();
     Some(Run {
+        card: read("card.md"),
+        charts,
+        csv,
+        csv_long: read("all.csv"),
         expected: serde_json::from_str(&read("expected.json")).expect("expected JSON"),
         report: read("report.md"),
         verdicts: lines(&read("verdicts.jsonl")),
@@ -632,6 +679,20 @@ fn the_team_comparison_catches_a_planted_error() {
         .as_array_mut()
         .expect("labels")
         .push(first);
+    // The card: one number of its paragraph, one of its per-source table, one bar of a chart.
+    let reviewed = e_reviewed(&run);
+    run.card = run.card.replacen(
+        &format!("We reviewed {reviewed} "),
+        &format!("We reviewed {} ", reviewed + 1),
+        1,
+    );
+    let svg = run
+        .charts
+        .get_mut("card-outcomes.svg")
+        .expect("outcomes chart");
+    *svg = svg.replacen("height=\"", "height=\"1", 3);
+    let team = run.csv.get_mut("team.csv").expect("team.csv");
+    *team = team.replacen(",0.", ",1.", 1);
     let after: Vec<(&str, String)> = mismatches(&run)
         .into_iter()
         .filter(|(_, w)| !before.contains(w))
@@ -643,4 +704,12 @@ fn the_team_comparison_catches_a_planted_error() {
     assert!(has("team", "raters"), "{after:#?}");
     assert!(has("release-validate", "planted"), "{after:#?}");
     assert!(has("release-span-twice", &twice_id), "{after:#?}");
+    assert!(has("card", "paragraph reviewed"), "{after:#?}");
+    assert!(has("card", "heights not in proportion"), "{after:#?}");
+    assert!(has("csv", "team.csv"), "{after:#?}");
+}
+
+/// The card's count of reviewed examples as written.
+fn e_reviewed(run: &Run) -> u64 {
+    card::paragraph(&run.card)["reviewed"].expect("the card says how many were reviewed")
 }

@@ -30,6 +30,7 @@
 //! reviewer's progress against `spanreview assign`'s plan and their pace.
 
 mod compute;
+mod csv;
 mod table;
 mod team;
 
@@ -88,6 +89,11 @@ pub struct Args {
     /// is under this many seconds.
     #[arg(long, value_name = "S", default_value_t = crate::review::second_pass::DEFAULT_MIN_SECONDS)]
     pub min_seconds: f64,
+    /// Write the tables as CSV instead of printing them: PATH ending in .csv (or `-`) is one
+    /// file `table,row,column,value` (a line per cell); any other PATH a folder of one file
+    /// per table (progress, sources, pairs, upheld, team, reviewers, reasons.csv).
+    #[arg(long, value_name = "DIR_OR_FILE", conflicts_with = "json")]
+    pub csv: Option<PathBuf>,
 }
 
 /// Review progress.
@@ -296,6 +302,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .collect();
     for w in &alarms {
         to_stderr!("warning: {w}");
+    }
+    if let Some(path) = &args.csv {
+        let what = csv::write(&report, path)?;
+        to_stderr!("wrote {what}");
+        return Ok(ExitCode::SUCCESS);
     }
     let out = if args.json {
         let text = json!(report).to_string();

@@ -26,6 +26,9 @@ pub struct Reviewers {
     /// Per record id, the opinions the sources hold on it (two or more, by reviewer), with
     /// removals told apart from kept spans (for `stats`' team figures).
     pub opinions: HashMap<String, Vec<Opinion>>,
+    /// The team figures over those opinions, as `stats` computes them ([`team::Team`]; `None`
+    /// when no record has two).
+    pub team: Option<team::TeamAgreement>,
     /// Stale decisions and unreadable records met.
     pub problems: Vec<String>,
 }
@@ -95,6 +98,7 @@ pub fn reviewers<'a>(
         return out;
     }
     let mut sources: BTreeMap<String, LoadedSource> = BTreeMap::new();
+    let mut figures = team::Team::default();
     let (mut found, mut stale) = (0, 0);
     // The candidates' lines in file order, their ids read as a joined file's are (saved beside
     // the index, else in blocks) rather than with one read per line; an unreadable id is no
@@ -159,6 +163,7 @@ pub fn reviewers<'a>(
                 resolved: merged.applied.iter().any(arbitrates_reviewers),
             });
         }
+        figures.add(&rec.id, &rec.output, &opinions, options);
         out.opinions.insert(rec.id.clone(), opinions);
     }
     if stale > 0 {
@@ -168,5 +173,6 @@ pub fn reviewers<'a>(
         ));
     }
     out.sources = sources.into_values().collect();
+    out.team = figures.report();
     out
 }

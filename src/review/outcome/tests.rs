@@ -549,3 +549,20 @@ fn a_superseded_resolution_counts_nowhere_and_its_verdict_names_the_one_that_rep
         ]
     );
 }
+
+#[test]
+fn boundary_changes_are_counted_by_code_points_moved_at_each_end() {
+    // gold:0 is [8, 12) "25°C" in "Il fait 25°C à 東京 👋 aujourd’hui.": code points, not bytes
+    // (`°`, `à`, `東京`, `👋` are 2 to 4 bytes each).
+    let rec = record("m", "contradiction");
+    let mut t = Tally::default();
+    for (start, end) in [(9, 11), (5, 18), (8, 10)] {
+        t.add(&rec, &adjusted(&rec, start, end), true);
+    }
+    assert_eq!(t.start_moved, BTreeMap::from([(0, 1), (1, 1), (3, 1)]));
+    assert_eq!(t.end_moved, BTreeMap::from([(1, 1), (2, 1), (6, 1)]));
+    // An unchanged span moves nothing.
+    let mut kept = Tally::default();
+    kept.add(&rec, &adjusted(&rec, 8, 12), true);
+    assert!(kept.start_moved.is_empty() && kept.end_moved.is_empty());
+}

@@ -24,3 +24,9 @@ pub fn stats_scope(n: usize) -> String {
 pub fn stats_pace(pace: &str) -> String {
     format!("pace this session: {pace}")
 }
+
+/// The stats screen's chart of labels by type (its bars, in order, in each label's group).
+pub const STATS_LABELS: &str = "labels before/after/drop/add";
+
+/// The stats screen's chart of upheld rates.
+pub const STATS_UPHELD: &str = "upheld rate (clusters)";

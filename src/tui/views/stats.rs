@@ -107,7 +107,17 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         );
         return;
     }
-    bars(frame, chart, app, s);
+    let [f1, labels, upheld] = Layout::default()
+        .direction(Direction::Horizontal)
+        .constraints([
+            Constraint::Percentage(40),
+            Constraint::Percentage(35),
+            Constraint::Percentage(25),
+        ])
+        .areas(chart);
+    bars(frame, f1, app, s);
+    label_bars(frame, labels, app, s);
+    upheld_bars(frame, upheld, app, s);
     let (header, rows) = table_lines(s);
     let mut lines = vec![Line::from(Span::styled(header, th.accent()))];
     lines.extend(rows.into_iter().map(Line::from));
@@ -155,6 +165,14 @@ fn table_lines(s: &StatsView) -> (String, Vec<String>) {
     (header, rows)
 }
 
+/// The width of each of `n` bars that fill `area` (inside its border) with gaps of `gap`.
+fn bar_width(area: Rect, n: usize, gap: u16) -> u16 {
+    let n = u16::try_from(n.max(1)).unwrap_or(u16::MAX);
+    (area.width.saturating_sub(2) / n)
+        .saturating_sub(gap)
+        .clamp(1, 12)
+}
+
 fn bars(frame: &mut Frame<'_>, area: Rect, app: &App, s: &StatsView) {
     let th = &app.config.theme;
     let bars: Vec<Bar<'_>> = s
@@ -179,8 +197,76 @@ fn bars(frame: &mut Frame<'_>, area: Rect, app: &App, s: &StatsView) {
             strings::records(s.compared)
         )))
         .data(BarGroup::default().bars(&bars))
-        .bar_width(12)
+        .bar_width(bar_width(area, s.sources.len(), 2))
         .bar_gap(2)
+        .max(100);
+    frame.render_widget(chart, area);
+}
+
+/// Labels by type over the reviewed records read: before, after, dropped and added, one group
+/// per label (the export report's and the card's outcomes by label).
+fn label_bars(frame: &mut Frame<'_>, area: Rect, app: &App, s: &StatsView) {
+    let th = &app.config.theme;
+    let width = bar_width(area, s.labels.len() * 4, 0).min(4);
+    let groups: Vec<BarGroup<'_>> = s
+        .labels
+        .iter()
+        .map(|(label, c)| {
+            let bars: Vec<Bar<'_>> = [c.before, c.after, c.dropped, c.added]
+                .into_iter()
+                .enumerate()
+                .map(|(k, n)| {
+                    Bar::default()
+                        .value(n as u64)
+                        .text_value(n.to_string())
+                        .style(th.lane(k).0)
+                        .value_style(Style::default().patch(th.accent()))
+                })
+                .collect();
+            let name = if label.is_empty() { "(none)" } else { label };
+            let shown = text::truncate(&crate::model::escape::line(name), usize::from(width) * 4);
+            BarGroup::default().label(Line::from(shown)).bars(&bars)
+        })
+        .collect();
+    let mut chart = BarChart::default()
+        .block(Block::bordered().title(strings::STATS_LABELS))
+        .bar_width(width)
+        .bar_gap(0)
+        .group_gap(1);
+    for g in groups {
+        chart = chart.data(g);
+    }
+    frame.render_widget(chart, area);
+}
+
+/// Each source's upheld rate over the disputed clusters that named it.
+fn upheld_bars(frame: &mut Frame<'_>, area: Rect, app: &App, s: &StatsView) {
+    let th = &app.config.theme;
+    let named: Vec<_> = s
+        .sources
+        .iter()
+        .filter(|x| x.upheld + x.dismissed > 0)
+        .collect();
+    let width = bar_width(area, named.len(), 1);
+    let bars: Vec<Bar<'_>> = named
+        .iter()
+        .enumerate()
+        .map(|(k, src)| {
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            let v = (ratio(src.upheld, src.upheld + src.dismissed) * 100.0).round() as u64;
+            Bar::default()
+                .value(v)
+                .label(Line::from(text::truncate(&src.name, usize::from(width))))
+                .text_value(format!("{v}%"))
+                .style(th.lane(k).0)
+                .value_style(Style::default().patch(th.accent()))
+        })
+        .collect();
+    let chart = BarChart::default()
+        .block(Block::bordered().title(strings::STATS_UPHELD))
+        .data(BarGroup::default().bars(&bars))
+        .bar_width(width)
+        .bar_gap(1)
         .max(100);
     frame.render_widget(chart, area);
 }
