@@ -51,7 +51,8 @@ pub struct Args {
     /// have not reviewed; the default when the plan gives them any), unreviewed (the default
     /// otherwise), all, flagged, disputed (where the sources disagree, most disputed first, on
     /// the arbitration screen), type:T (a corruption type), label:L (a span of label L from any
-    /// source), source:NAME (source NAME has a span), confidence:LO-HI (a span whose confidence
+    /// source), source:NAME (source NAME has a span), base:ID (the variants of base ID:
+    /// meta.base_id, else the id before its last __), confidence:LO-HI (a span whose confidence
     /// is in [LO, HI]; spans without one are in no range), reviewer:NAME (records NAME decided
     /// on) or outcome:open|clean|removed (the stored outcome; open = decided on and kept, not
     /// untouched).

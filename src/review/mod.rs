@@ -13,6 +13,7 @@ pub mod outcome;
 pub(crate) mod ranges;
 pub mod rubric;
 pub mod second_pass;
+pub mod siblings;
 pub mod splitmix;
 pub mod team;
 pub mod triage;

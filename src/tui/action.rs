@@ -49,6 +49,8 @@ pub enum Action {
     Flag,
     /// Attach a note to the record.
     Note,
+    /// Make the last span decision on the sibling variants too (the same text there).
+    ToSiblings,
     /// Undo the last decision (across restarts).
     Undo,
     /// Redo the last undone decision.
@@ -203,6 +205,7 @@ impl Action {
         Self::Remove,
         Self::Flag,
         Self::Note,
+        Self::ToSiblings,
         Self::Undo,
         Self::Redo,
         Self::Search,

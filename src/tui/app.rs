@@ -22,6 +22,7 @@ mod pace;
 mod pending;
 mod reasons;
 mod retype;
+mod siblings;
 mod speed;
 mod state;
 mod stats_screen;
@@ -105,13 +106,7 @@ pub struct App {
     pending_accepts: std::collections::VecDeque<super::clustering::Scored>,
     /// Auto-accepted records this session: id and each source's agreement with the result
     /// (the gold spans), so the stats screen covers them without reading them again.
-    auto_agreements: HashMap<
-        usize,
-        (
-            String,
-            Vec<(String, crate::review::metrics::RecordAgreement)>,
-        ),
-    >,
+    auto_agreements: HashMap<usize, stats_screen::AutoAgreements>,
     /// The stats screen's numbers (computed when it opens).
     pub stats: Option<StatsView>,
     /// Unplaced claim being placed by hand (add mode).
@@ -138,6 +133,8 @@ pub struct App {
     /// Decisions not saved: kept for a retry while the database is unreachable, or refused on
     /// one, for the rescue file at quit.
     unsaved: pending::Pending,
+    /// The last span decision, while its sibling variants can take it (`=`).
+    siblings: Option<siblings::Offer>,
 }
 
 /// How long opening waits for the background clustering before the first frame: a small
@@ -250,6 +247,7 @@ impl App {
             speed: speed::Speed::default(),
             team: super::team_model::Team::default(),
             unsaved: pending::Pending::default(),
+            siblings: None,
         };
         app.open_team(plan)?;
         let disputed = app.queue.kind == QueueKind::Disputed;
@@ -504,6 +502,7 @@ impl App {
             Action::Retype => self.open_retype(),
             Action::Remove => self.open_remove(),
             Action::Flag => self.flag(),
+            Action::ToSiblings => self.carry_to_siblings(),
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
             Action::Arbitrate => self.enter_arbitration(),

@@ -246,5 +246,20 @@ pub fn state_of(review: &RecordReview) -> RecordState {
     }
 }
 
+/// The diagnostic log's line for a decision the database acknowledged: the same fields for every
+/// saved decision, whichever path saved it.
+pub fn trace_saved(d: &Decision) {
+    tracing::info!(
+        id = d.id,
+        action = d.action.name(),
+        record = %d.record_id,
+        span = ?d.span_key,
+        target = ?d.target,
+        upheld = ?d.upheld,
+        dismissed = ?d.dismissed,
+        "decision saved"
+    );
+}
+
 #[cfg(test)]
 mod tests;

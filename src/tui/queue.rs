@@ -10,6 +10,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::formats::Dataset;
+use crate::review::siblings::base_of;
 use crate::review::splitmix::SplitMix64;
 use crate::store::RecordState;
 
@@ -32,6 +33,9 @@ pub enum QueueKind {
     Label(String),
     /// Records where this source has a span (`source:detector`).
     Source(String),
+    /// The variants of one base (`base:toolace_train_00212`: `meta.base_id`, else the id
+    /// before its last `__`).
+    Base(String),
     /// A confidence range, a reviewer or an outcome (`confidence:0.3-0.7`, `reviewer:ana`,
     /// `outcome:clean`).
     Filter(Filter),
@@ -67,8 +71,8 @@ impl FromStr for QueueKind {
                 let unknown = || {
                     format!(
                         "unknown queue {s:?} (expected unreviewed, mine, all, flagged, disputed, \
-                         type:T, label:L, source:NAME, confidence:LO-HI, reviewer:NAME or \
-                         outcome:open|clean|removed)"
+                         type:T, label:L, source:NAME, base:ID, confidence:LO-HI, reviewer:NAME \
+                         or outcome:open|clean|removed)"
                     )
                 };
                 let (prefix, value) = s.split_once(':').unwrap_or((s, ""));
@@ -77,6 +81,7 @@ impl FromStr for QueueKind {
                     "type" => Ok(Self::Type(value.to_owned())),
                     "label" => Ok(Self::Label(value.to_owned())),
                     "source" => Ok(Self::Source(value.to_owned())),
+                    "base" => Ok(Self::Base(value.to_owned())),
                     p if filters::PREFIXES.contains(&p) => {
                         Filter::parse(p, value).map(Self::Filter)
                     }
@@ -98,6 +103,7 @@ impl fmt::Display for QueueKind {
             Self::Type(t) => write!(f, "type:{t}"),
             Self::Label(l) => write!(f, "label:{l}"),
             Self::Source(s) => write!(f, "source:{s}"),
+            Self::Base(b) => write!(f, "base:{b}"),
             Self::Filter(x) => x.fmt(f),
             Self::Sample { .. } => f.write_str("sample"),
         }
@@ -220,6 +226,7 @@ impl Queue {
             QueueKind::Type(_)
             | QueueKind::Label(_)
             | QueueKind::Source(_)
+            | QueueKind::Base(_)
             | QueueKind::Filter(_)
             | QueueKind::Disputed => None,
         }
@@ -400,6 +407,10 @@ fn admits(
             Err(_) => Some(false),
         },
         QueueKind::Filter(x) => x.admits(i, ds, states),
+        QueueKind::Base(b) => match ds.primary().record(i) {
+            Ok(r) => (base_of(&r) == b).then(|| state(&r.id).reviewed),
+            Err(_) => Some(false),
+        },
         QueueKind::Source(name) => match ds.record(i) {
             Ok(r) => r
                 .source(name)

@@ -67,6 +67,7 @@ mod review_screen;
 mod reviewers;
 mod rubber_stamp;
 mod search;
+mod siblings;
 mod stats;
 mod stderr_failures;
 mod store;

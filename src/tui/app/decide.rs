@@ -16,7 +16,7 @@ use crate::review::rubric::Group;
 use crate::review::team::{blind_view, ARBITRATION_GROUP};
 use crate::store::{new_origin, RecordState};
 use crate::tui::edit::{self, Bounds};
-use crate::tui::log::state_of;
+use crate::tui::log::{state_of, trace_saved};
 use crate::tui::{strings, Action};
 
 /// A unique id (hex microseconds) for a resolution's rows and an added span's key
@@ -82,10 +82,11 @@ impl App {
         match self.save(std::slice::from_ref(&d)) {
             Ok(mut saved) => {
                 let saved = saved.pop()?;
-                log_saved(&saved);
+                trace_saved(&saved);
                 self.status =
                     Status::Saved(strings::saved(saved.id, saved.action.name(), saved.target));
                 self.add_notice();
+                self.offer_siblings(&saved);
                 Some(saved)
             }
             Err(e) => {
@@ -99,9 +100,10 @@ impl App {
     /// Append `rows` (decisions on the record on screen) in one transaction; on success apply
     /// them to the screen. Returns them as saved; the status line is left to the caller.
     pub(super) fn commit_all(&mut self, rows: &[Decision]) -> Option<Vec<Decision>> {
+        self.siblings = None;
         match self.save(rows) {
             Ok(saved) => {
-                saved.iter().for_each(log_saved);
+                saved.iter().for_each(trace_saved);
                 Some(saved)
             }
             Err(e) => {
@@ -582,19 +584,4 @@ impl App {
         let items = choices.iter().map(crate::tui::labels::shown).collect();
         self.open_picker(PickerKind::AddLabel { start, end }, items, sel);
     }
-}
-
-/// The diagnostic log's line for a decision the log acknowledged: the same fields for every
-/// saved decision, whichever path saved it.
-fn log_saved(d: &Decision) {
-    tracing::info!(
-        id = d.id,
-        action = d.action.name(),
-        record = %d.record_id,
-        span = ?d.span_key,
-        target = ?d.target,
-        upheld = ?d.upheld,
-        dismissed = ?d.dismissed,
-        "decision saved"
-    );
 }

@@ -5,6 +5,12 @@ use crate::formats::judges;
 use crate::review::decision::{active_ids, replay, ActionKind, Decision};
 use crate::tui::stats_model::StatsView;
 
+/// An auto-accepted record's id and each source's agreement with the result.
+pub(super) type AutoAgreements = (
+    String,
+    Vec<(String, crate::review::metrics::RecordAgreement)>,
+);
+
 impl App {
     /// Compute the stats screen's numbers: progress from the stored states (every record),
     /// agreement over the records read this session (re-read one by one: never the whole

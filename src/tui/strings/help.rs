@@ -30,6 +30,7 @@ pub fn describe(a: Action) -> &'static str {
         Action::Remove => "remove the record (with a reason; with a rubric, a code)",
         Action::Flag => "flag / unflag for a second look (with a rubric, a code)",
         Action::Note => "attach a note to the record",
+        Action::ToSiblings => "make the last span decision on the sibling variants (same text)",
         Action::Undo => "undo the last decision (across restarts)",
         Action::Redo => "redo the last undone decision",
         Action::Search => "search the record's text",

@@ -155,3 +155,36 @@ pub fn next_flagged(wrapped: bool) -> String {
         "next flagged record".to_owned()
     }
 }
+
+/// `saved` with the offer to make its decision on the sibling variants too: `spans` spans of
+/// the same text in `records` other variants of the base, and the key that does it.
+#[must_use]
+pub fn sibling_offer(saved: &str, spans: usize, records: usize, key: &str) -> String {
+    let variants = if records == 1 { "variant" } else { "variants" };
+    let times = if spans == records {
+        String::new()
+    } else {
+        format!(" ({spans} spans)")
+    };
+    format!("{saved} · same text in {records} sibling {variants}{times}: {key} applies it there")
+}
+
+/// `=` with no decision to carry to the sibling variants.
+pub const NO_SIBLING_OFFER: &str =
+    "no decision to make on the sibling variants (offered after a span decision whose text they share)";
+
+/// The decisions `=` saved on the sibling variants.
+#[must_use]
+pub fn siblings_saved(rows: usize, records: usize) -> String {
+    let s = if rows == 1 { "" } else { "s" };
+    let v = if records == 1 { "variant" } else { "variants" };
+    format!("saved {rows} decision{s} on {records} sibling {v}")
+}
+
+/// A sibling's decisions not saved (`done` rows on `records` variants were, before it).
+#[must_use]
+pub fn siblings_not_saved(id: &str, done: usize, records: usize, e: &str) -> String {
+    format!(
+        "NOT saved on sibling {id}: {e} ({done} decisions on {records} variants before it were)"
+    )
+}
