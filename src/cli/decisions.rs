@@ -10,6 +10,7 @@ use super::to_stderr;
 use crate::model::escape;
 use crate::model::width::{self as text, pad};
 use crate::review::decision::{ActionKind, Decision, SpanValue};
+use crate::review::rubric::Rubric;
 use crate::store::Store;
 
 /// Arguments of `spanreview decisions`.
@@ -26,6 +27,10 @@ pub struct Args {
     /// table.
     #[arg(long)]
     pub json: bool,
+    /// Show each reason's code with its description from this rubric in the table
+    /// (`V1 (span text is supported by the context): note`); --json keeps the reason as logged.
+    #[arg(long, value_name = "FILE.toml")]
+    pub rubric: Option<std::path::PathBuf>,
 }
 
 /// Run the subcommand.
@@ -33,6 +38,11 @@ pub struct Args {
 /// # Errors
 /// No database at the path, a database that cannot be read, or stdout failing (exit 2).
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let rubric = args
+        .rubric
+        .as_deref()
+        .map(crate::formats::rubric::read)
+        .transpose()?;
     let path = args.db.db_path();
     let store = Store::open_existing(&path)?;
     let rows = store.decisions_with_origin(args.db.dataset.as_deref(), args.reviewer.as_deref())?;
@@ -47,7 +57,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let written = if args.json {
         write_json(out, &rows)
     } else {
-        write_table(out, &log)
+        write_table(out, &log, rubric.as_ref())
     };
     // `spanreview decisions | head` is fine; a full disk says standard output.
     super::printed(written)?;
@@ -84,13 +94,13 @@ const HEADER: [&str; 9] = [
     "reason / note",
 ];
 
-fn write_table(out: impl Write, log: &[Decision]) -> io::Result<()> {
+fn write_table(out: impl Write, log: &[Decision], rubric: Option<&Rubric>) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
     if log.is_empty() {
         writeln!(out, "no decisions")?;
         return out.flush();
     }
-    let rows: Vec<[String; 9]> = log.iter().map(row).collect();
+    let rows: Vec<[String; 9]> = log.iter().map(|d| row(d, rubric)).collect();
     let mut widths = HEADER.map(text::width);
     for r in &rows {
         for (w, cell) in widths.iter_mut().zip(r) {
@@ -113,8 +123,8 @@ fn write_table(out: impl Write, log: &[Decision]) -> io::Result<()> {
 }
 
 /// One decision as table cells, control and bidirectional characters escaped (one decision
-/// stays on one line, and shows in its own order).
-fn row(d: &Decision) -> [String; 9] {
+/// stays on one line, and shows in its own order); its reason's code described by `rubric`.
+fn row(d: &Decision, rubric: Option<&Rubric>) -> [String; 9] {
     let span = match (d.target, &d.span_key) {
         (Some(t), _) => format!("#{t}"),
         (None, Some(k)) => k.clone(),
@@ -135,6 +145,7 @@ fn row(d: &Decision) -> [String; 9] {
         why.push(u.to_string());
     }
     if let Some(r) = &d.reason {
+        let r = rubric.map_or_else(|| r.clone(), |k| k.described(r));
         why.push(format!("reason: {r}"));
     }
     if let Some(n) = &d.note {

@@ -329,3 +329,31 @@ fn a_folder_given_as_the_database_is_called_a_folder() {
         Err(spanreview::store::StoreError::IsFolder { .. })
     ));
 }
+
+#[test]
+fn with_a_rubric_the_table_describes_each_reason_code_and_json_keeps_the_reason() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("log.sqlite");
+    let mut drop = dec("ds", "rec-°1", "ana", ActionKind::Drop);
+    drop.span_key = Some("gold:0".to_owned());
+    drop.reason = Some("V2: it’s hedged 東京".to_owned());
+    let mut remove = dec("ds", "rec-2", "ana", ActionKind::Remove);
+    remove.reason = Some("Z9".to_owned());
+    saved_in(&db, &[drop, remove]);
+    let rubric = dir.path().join("rubric.toml");
+    std::fs::write(&rubric, super::apply_rubric::RUBRIC).expect("write rubric");
+    let rubric = rubric.display().to_string();
+    let text = printed(&db, &["--rubric", &rubric]);
+    assert!(
+        text.contains("reason: V2 (not a hallucination: it’s a hedge): it’s hedged 東京"),
+        "{text}"
+    );
+    // A code the rubric lacks is shown as logged.
+    assert!(text.contains("reason: Z9"), "{text}");
+    let plain = printed(&db, &[]);
+    assert!(!plain.contains("(not a hallucination"), "{plain}");
+    let json = printed(&db, &["--rubric", &rubric, "--json"]);
+    assert!(json_lines(&json)
+        .iter()
+        .any(|d| d.reason.as_deref() == Some("V2: it’s hedged 東京")));
+}

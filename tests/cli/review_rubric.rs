@@ -113,6 +113,12 @@ fn review_rubric_remove_and_flag_take_codes_and_the_flag_shows_its_description()
         (d.action, d.reason.as_deref()),
         (ActionKind::Remove, Some("Q1"))
     );
+    // The header says why, with the code's description.
+    let screen = render(&mut app, 160, 40);
+    assert!(
+        screen.contains("removed (Q1 (answer does not address the request 東京))"),
+        "{screen}"
+    );
 }
 
 #[test]

@@ -67,7 +67,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         let r = &c.review;
         let state = match &r.outcome {
             RecordOutcome::Clean => strings::CLEAN.to_owned(),
-            RecordOutcome::Removed { reason } => strings::removed(reason),
+            RecordOutcome::Removed { reason } => strings::removed(
+                &(app.config.rubric.as_ref())
+                    .map_or_else(|| reason.clone(), |k| k.described(reason)),
+            ),
             RecordOutcome::Open if r.is_reviewed() => strings::REVIEWED.to_owned(),
             RecordOutcome::Open => strings::OPEN.to_owned(),
         };
