@@ -534,3 +534,46 @@ fn another_reviewers_decision_reaches_the_open_disputed_queue_without_a_restart(
         "reviewers agree: nothing to arbitrate between them"
     );
 }
+
+/// The arbitration lanes say why a reviewer's lane has no span: their drop's reason, its code
+/// described by the rubric.
+#[test]
+fn a_reviewers_lane_shows_the_reason_of_their_drop_with_its_codes_description() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("shared.sqlite");
+    let ds = Dataset::open(&[toolace()], None).expect("open");
+    let rec = ds.record(R).expect("R");
+    let store = Rc::new(Store::open(&db).expect("db"));
+    store
+        .append(&on_span(&rec, &ds.name, "ana", ActionKind::Accept), None)
+        .expect("saved");
+    let mut drop = on_span(&rec, &ds.name, "bo", ActionKind::Drop);
+    drop.reason = Some("V2: hedged 東京".to_owned());
+    store.append(&drop, None).expect("saved");
+    let mut config = Config::defaults(true);
+    let rubric = super::apply_rubric::RUBRIC;
+    config.rubric = Some(spanreview::review::rubric::Rubric::parse("r.toml", rubric).expect("ok"));
+    // The reviewers as sources, as `review` loads them when the database holds several.
+    let log = store.decisions(Some(&ds.name)).expect("log");
+    let (judges, _) = JudgeArgs::default()
+        .load_with_log(&ds, &ds.name, &store, &log)
+        .expect("reviewers");
+    let mut opening = Opening::new(QueueKind::Disputed, config);
+    opening.arb.judges = Some(Arc::new(judges.for_arbitration()));
+    let mut app = App::open(ds, Box::new(Rc::clone(&store)), "cy", opening).expect("app");
+    let t0 = Instant::now();
+    while app.busy() {
+        app.idle();
+        assert!(t0.elapsed() < Duration::from_secs(60), "idle work hangs");
+    }
+    assert_eq!(app.cur.as_ref().expect("R shown").index, R);
+    let frame = render(&mut app, 160, 50);
+    // Wrapped in the cluster panel.
+    assert!(
+        frame.contains("reviewer:bo: — dropped: V2 (not a hallucination: it’s a"),
+        "{frame}"
+    );
+    assert!(frame.contains("hedge): hedged 東京"), "{frame}");
+    // ana's lane keeps the span: no reason there.
+    assert_eq!(frame.matches("— dropped:").count(), 1, "{frame}");
+}

@@ -11,6 +11,7 @@ use ratatui::Frame;
 use unicode_segmentation::UnicodeSegmentation;
 
 use super::{cells, panes};
+use crate::review::decision::{replay_seen, SpanStatus};
 use crate::review::disagreement::JudgeSays;
 use crate::tui::app::{App, Current, ModeState, ScreenLayout};
 use crate::tui::clustering::Arb;
@@ -286,6 +287,29 @@ fn lanes(
     out.lanes_gutter = GUTTER;
 }
 
+/// Why a reviewer's lane has no span in the cluster `range`: the reason (its code described
+/// by the rubric) of that reviewer's drop of a span overlapping it, as their own decisions
+/// leave the record. `None` for another source, or a span dropped without a reason.
+fn dropped_why(app: &App, c: &Current, source: usize, range: (usize, usize)) -> Option<String> {
+    let name = &c.record.sources.get(source)?.name;
+    let reviewer = name.strip_prefix(crate::formats::judges::REVIEWER_PREFIX)?;
+    let review = replay_seen(&c.record, reviewer, &c.decisions);
+    let reason = review.spans.iter().find_map(|s| match &s.status {
+        SpanStatus::Dropped { reason: Some(r) }
+            if s.current.start < range.1 && range.0 < s.current.end.max(s.current.start + 1) =>
+        {
+            Some(r.clone())
+        }
+        _ => None,
+    })?;
+    let described = app
+        .config
+        .rubric
+        .as_ref()
+        .map_or_else(|| reason.clone(), |k| k.described(&reason));
+    Some(text::escape_line(&described))
+}
+
 /// Each source's version of the selected cluster, the judges on it, unplaced claims.
 fn cluster_panel(frame: &mut Frame<'_>, area: Rect, app: &App, c: &Current, arb: &Arb) {
     let th = &app.config.theme;
@@ -327,7 +351,13 @@ fn cluster_panel(frame: &mut Frame<'_>, area: Rect, app: &App, c: &Current, arb:
                 };
                 let mut row = vec![Span::styled(head, style), Span::raw(": ")];
                 match cl.source(s).filter(|p| !p.spans.is_empty()) {
-                    None => row.push(Span::styled("— (no span)", th.dim())),
+                    None => row.push(Span::styled(
+                        dropped_why(app, c, s, (cl.start, cl.end)).map_or_else(
+                            || "— (no span)".to_owned(),
+                            |r| format!("— dropped: {r}"),
+                        ),
+                        th.dim(),
+                    )),
                     Some(p) => {
                         let parts: Vec<String> = p
                             .spans
