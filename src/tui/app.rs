@@ -15,6 +15,7 @@ mod follow;
 mod indexing;
 mod input;
 mod keep;
+mod labeling;
 mod mouse;
 mod navigate;
 mod opening;

@@ -166,3 +166,108 @@ fn review_rubric_adjust_asks_a_code_before_saving_the_new_boundaries() {
     assert_eq!(d.reason.as_deref(), Some("B1: ’r’ kept °"));
     assert_eq!(d.after.map(|a| (a.start, a.end)), Some((30, 34)));
 }
+
+/// The shared rubric with codes for relabels, adds and cleans too.
+fn full_rubric_app(store: &Rc<Store>) -> App {
+    let text = format!(
+        "{RUBRIC}\n[relabel]\nL1 = \"wrong category: an unsupported addition\"\n\n[add]\n\
+         A1 = \"missed: a number not in the tool output (°C)\"\n\n[clean]\n\
+         C1 = \"no hallucination left 東京\"\n"
+    );
+    let mut config = Config::defaults(true);
+    config.rubric = Some(Rubric::parse("team.toml", &text).expect("rubric"));
+    let ds = spanreview::formats::Dataset::open(&review_files(), None).expect("files");
+    App::open(
+        ds,
+        Box::new(Rc::clone(store)),
+        "tester",
+        Opening::new(QueueKind::All, config),
+    )
+    .expect("app")
+}
+
+fn label_prompt(app: &App) -> bool {
+    matches!(
+        app.mode,
+        ModeState::Prompt {
+            kind: PromptKind::LabelReason { .. },
+            ..
+        }
+    )
+}
+
+#[test]
+fn review_rubric_relabel_add_and_clean_ask_for_their_codes_after_the_picker() {
+    let store = mem();
+    let mut app = full_rubric_app(&store);
+    // Relabel: the picker, then the code prompt; a wrong code keeps it open, saving nothing.
+    feed(&mut app, &[Action::Relabel, Action::Down, Action::Confirm]);
+    assert!(label_prompt(&app), "{:?}", app.mode);
+    assert!(render(&mut app, 200, 40).contains("Relabel: code"));
+    typed(&mut app, "V1");
+    feed(&mut app, &[Action::Confirm]);
+    assert!(label_prompt(&app), "{:?}", app.mode);
+    assert!(log(&store).is_empty());
+    feed(
+        &mut app,
+        &[
+            Action::Cancel,
+            Action::Relabel,
+            Action::Down,
+            Action::Confirm,
+        ],
+    );
+    typed(&mut app, "1 it’s °C");
+    feed(&mut app, &[Action::Confirm]);
+    let d = log(&store).pop().expect("relabel");
+    assert_eq!(d.action, ActionKind::Relabel);
+    assert_eq!(d.reason.as_deref(), Some("L1: it’s °C"));
+    assert!(d
+        .after
+        .is_some_and(|a| Some(&a.label) != d.before.as_ref().map(|b| &b.label)));
+    // Add: mark a range, pick the label, then the add's code.
+    feed(
+        &mut app,
+        &[Action::Add, Action::Mark, Action::CursorRight, Action::Mark],
+    );
+    feed(&mut app, &[Action::Confirm]);
+    assert!(label_prompt(&app), "{:?}", app.mode);
+    typed(&mut app, "A1");
+    feed(&mut app, &[Action::Confirm]);
+    let d = log(&store).pop().expect("add");
+    assert_eq!(
+        (d.action, d.reason.as_deref()),
+        (ActionKind::Add, Some("A1"))
+    );
+    // Clean: the code prompt; Enter alone saves it without one.
+    goto(&mut app, "tool_4__missing_tool");
+    feed(&mut app, &[Action::Clean]);
+    assert!(matches!(
+        app.mode,
+        ModeState::Prompt {
+            kind: PromptKind::Reason(_),
+            ..
+        }
+    ));
+    typed(&mut app, "C1");
+    feed(&mut app, &[Action::Confirm]);
+    let d = log(&store).pop().expect("clean");
+    assert_eq!(
+        (d.action, d.reason.as_deref()),
+        (ActionKind::Clean, Some("C1"))
+    );
+    goto(&mut app, "clean_3__clean");
+    feed(&mut app, &[Action::Clean, Action::Confirm]);
+    let d = log(&store).pop().expect("clean");
+    assert_eq!((d.action, d.reason), (ActionKind::Clean, None));
+}
+
+#[test]
+fn review_rubric_without_relabel_codes_relabels_at_once() {
+    let store = mem();
+    let mut app = app(&store);
+    feed(&mut app, &[Action::Relabel, Action::Down, Action::Confirm]);
+    assert_eq!(app.mode, ModeState::Normal);
+    let d = log(&store).pop().expect("relabel");
+    assert_eq!((d.action, d.reason), (ActionKind::Relabel, None));
+}

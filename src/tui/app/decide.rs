@@ -61,7 +61,7 @@ impl App {
     }
 
     /// A new decision about the selected span, with `before` filled in.
-    fn span_decision(&mut self, action: ActionKind) -> Option<Decision> {
+    pub(super) fn span_decision(&mut self, action: ActionKind) -> Option<Decision> {
         let c = self.cur.as_ref().ok()?;
         let Some(i) = c.selected_span() else {
             self.status = Status::Info(strings::NO_SPAN_SELECTED.to_owned());
@@ -327,7 +327,16 @@ impl App {
     }
 
     pub(super) fn clean(&mut self) {
-        if let Some(d) = self.decision(ActionKind::Clean) {
+        if self.cur.is_ok() && self.ask_code(Group::Clean) {
+            return;
+        }
+        self.clean_for(None);
+    }
+
+    /// Reclassify the record as clean, for `reason`.
+    pub(super) fn clean_for(&mut self, reason: Option<String>) {
+        if let Some(mut d) = self.decision(ActionKind::Clean) {
+            d.reason = reason;
             self.commit(d);
         }
     }
@@ -394,27 +403,9 @@ impl App {
                 }
             }
             PickerKind::Relabel => {
-                let Some(choice) = self.label_choices().get(i).cloned() else {
-                    return;
-                };
-                let Some(mut d) = self.span_decision(ActionKind::Relabel) else {
-                    return;
-                };
-                let Some(before) = d.before.clone() else {
-                    return;
-                };
-                let after = SpanValue {
-                    label: choice.label,
-                    category: choice.category.or_else(|| before.category.clone()),
-                    subcategory: choice.subcategory,
-                    ..before.clone()
-                };
-                if after == before {
-                    self.status = Status::Info(strings::UNCHANGED.to_owned());
-                    return;
+                if !self.ask_label_code(i, None) {
+                    self.relabel_to(i, None);
                 }
-                d.after = Some(after);
-                self.commit(d);
             }
             PickerKind::AddLabel { start, end } => {
                 let Some(choice) = self.label_choices().get(i).cloned() else {
@@ -424,32 +415,8 @@ impl App {
                     self.place_claim_at(claim, *start, *end, &choice);
                     return;
                 }
-                let after = SpanValue::labeled(*start, *end, choice);
-                // The same span twice would be two identical labels in the export.
-                let twin = self.cur.as_ref().ok().and_then(|c| {
-                    let k = crate::review::check::twin(&c.review, &after)?;
-                    c.order.iter().position(|&o| o == k)
-                });
-                if let Some(p) = twin {
-                    if let Ok(c) = &mut self.cur {
-                        c.selected = p;
-                    }
-                    self.refresh_hits();
-                    self.status = Status::Info(strings::ALREADY_THERE.to_owned());
-                    return;
-                }
-                let Some(mut d) = self.decision(ActionKind::Add) else {
-                    return;
-                };
-                d.span_key = Some(SpanKey::Added(token()).to_string());
-                d.after = Some(after);
-                let key = d.key();
-                if self.commit(d).is_some() {
-                    if let (Ok(c), Some(k)) = (&mut self.cur, key) {
-                        c.reorder(Some(&k));
-                    }
-                    self.refresh_hits();
-                    self.say_if_typed_clean();
+                if !self.ask_label_code(i, Some((*start, *end))) {
+                    self.add_labeled(*start, *end, i, None);
                 }
             }
         }

@@ -250,6 +250,7 @@ impl App {
                     PromptKind::RemoveOther => self.remove(&text),
                     PromptKind::Reason(group) => self.reasoned(group, &text),
                     PromptKind::AdjustReason { start, end } => self.adjusted(start, end, &text),
+                    PromptKind::LabelReason { choice, add } => self.labeled(choice, add, &text),
                 }
             }
             _ => {}

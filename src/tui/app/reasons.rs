@@ -1,6 +1,6 @@
 //! The rubric's reason codes on the review screen: with a rubric (`review --rubric`, `rubric`
-//! in the config), dropping a span, saving new boundaries, removing a record and flagging one
-//! ask for a code — its
+//! in the config), dropping a span, saving new boundaries, relabeling or adding one, cleaning,
+//! removing and flagging a record ask for a code (when the rubric has codes for it) — its
 //! number or its letters — then an optional note (`2 hedged`, `V1: says 25°C`), saved as the
 //! decision's reason `CODE` or `CODE: note`.
 
@@ -41,6 +41,45 @@ impl App {
             self.open_prompt(PromptKind::AdjustReason { start, end });
         }
         has
+    }
+
+    /// With the rubric's relabel (or, for `add`, add) codes: the reason prompt for label
+    /// choice `choice`.
+    pub(super) fn ask_label_code(&mut self, choice: usize, add: Option<(usize, usize)>) -> bool {
+        let action = if add.is_some() {
+            ActionKind::Add
+        } else {
+            ActionKind::Relabel
+        };
+        let has = (self.config.rubric.as_ref()).is_some_and(|r| !r.codes_for(action).is_empty());
+        if has {
+            self.open_prompt(PromptKind::LabelReason { choice, add });
+        }
+        has
+    }
+
+    /// The relabel or add reason prompt confirmed with `typed`: saved with the code picked, or
+    /// the prompt kept open with what is wrong.
+    pub(super) fn labeled(&mut self, choice: usize, add: Option<(usize, usize)>, typed: &str) {
+        let Some(rubric) = &self.config.rubric else {
+            return;
+        };
+        let action = if add.is_some() {
+            ActionKind::Add
+        } else {
+            ActionKind::Relabel
+        };
+        match (rubric.pick(action, typed), add) {
+            (Ok(reason), Some((start, end))) => self.add_labeled(start, end, choice, reason),
+            (Ok(reason), None) => self.relabel_to(choice, reason),
+            (Err(why), _) => {
+                self.status = Status::Error(why);
+                self.mode = ModeState::Prompt {
+                    kind: PromptKind::LabelReason { choice, add },
+                    text: typed.to_owned(),
+                };
+            }
+        }
     }
 
     /// The adjust reason prompt confirmed with `typed`: the selected span's new boundaries
@@ -95,8 +134,10 @@ impl App {
                     self.commit(d);
                 }
             }
-            // Adjust, relabel, add and clean take no prompt of their own yet.
-            _ => {}
+            Group::Clean => self.clean_for(reason),
+            // Adjust, relabel and add have prompts of their own (they carry boundaries or a
+            // label).
+            Group::Adjust | Group::Relabel | Group::Add => {}
         }
     }
 }

@@ -72,6 +72,14 @@ pub enum PromptKind {
     /// A reason code of the rubric (its number or letters) and an optional note, for a drop,
     /// a removal or a flag.
     Reason(crate::review::rubric::Group),
+    /// A reason code and note for a relabel of the selected span (`add` `None`) or an add over
+    /// `add`'s `[start, end)`, to label choice `choice`.
+    LabelReason {
+        /// The label picked, by its place among the choices.
+        choice: usize,
+        /// The added span's range; `None` for a relabel.
+        add: Option<(usize, usize)>,
+    },
     /// A reason code and note for the selected span's new boundaries `[start, end)`.
     AdjustReason {
         /// First code point.

@@ -21,11 +21,11 @@ pub fn describe(a: Action) -> &'static str {
             "accept every remaining span, next record (spans with bad offsets are skipped)"
         }
         Action::Drop => "drop the selected span (reason optional; with a rubric, a code)",
-        Action::Relabel => "relabel the selected span",
+        Action::Relabel => "relabel the selected span (with a rubric, a code)",
         Action::Adjust => "adjust the selected span's boundaries (with a rubric, a code)",
         Action::Add => "add a span (at the click, else the search hit, else the span's start)",
         Action::AddAfterSpan => "add a span starting just after the selected span",
-        Action::Clean => "reclassify the record as clean",
+        Action::Clean => "reclassify the record as clean (with a rubric, a code)",
         Action::Retype => "change the record's type (the types seen in the file)",
         Action::Remove => "remove the record (with a reason; with a rubric, a code)",
         Action::Flag => "flag / unflag for a second look (with a rubric, a code)",

@@ -25,11 +25,21 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             PromptKind::AdjustReason { .. } => {
                 strings::prompt_reason(Group::Adjust, app.config.rubric.as_ref())
             }
+            PromptKind::LabelReason { add, .. } => {
+                let g = if add.is_some() {
+                    Group::Add
+                } else {
+                    Group::Relabel
+                };
+                strings::prompt_reason(g, app.config.rubric.as_ref())
+            }
         };
         // A wrong code says why on the prompt's own line, before it.
         let coded = matches!(
             kind,
-            PromptKind::Reason(_) | PromptKind::AdjustReason { .. }
+            PromptKind::Reason(_)
+                | PromptKind::AdjustReason { .. }
+                | PromptKind::LabelReason { .. }
         );
         if let (true, Status::Error(m)) = (coded, &app.status) {
             spans.push(Span::styled(
