@@ -693,6 +693,8 @@ fn the_team_comparison_catches_a_planted_error() {
     *svg = svg.replacen("height=\"", "height=\"1", 3);
     let team = run.csv.get_mut("team.csv").expect("team.csv");
     *team = team.replacen(",0.", ",1.", 1);
+    let first_pass = run.csv.get_mut("first_pass.csv").expect("first_pass.csv");
+    *first_pass = plant_first_pass(first_pass);
     let after: Vec<(&str, String)> = mismatches(&run)
         .into_iter()
         .filter(|(_, w)| !before.contains(w))
@@ -707,6 +709,18 @@ fn the_team_comparison_catches_a_planted_error() {
     assert!(has("card", "paragraph reviewed"), "{after:#?}");
     assert!(has("card", "heights not in proportion"), "{after:#?}");
     assert!(has("csv", "team.csv"), "{after:#?}");
+    assert!(has("csv", "first_pass.csv"), "{after:#?}");
+}
+
+/// `first_pass.csv` with its first reviewer's blind count one more.
+fn plant_first_pass(text: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let row = lines.get_mut(1).expect("a second-pass reviewer");
+    let mut cells: Vec<String> = row.split(',').map(str::to_owned).collect();
+    let blind: u64 = cells[4].parse().expect("blind count");
+    cells[4] = (blind + 1).to_string();
+    *row = cells.join(",");
+    lines.join("\n") + "\n"
 }
 
 /// The card's count of reviewed examples as written.

@@ -5,7 +5,8 @@
 //! a pair, a reviewer), so a pivot table rebuilds any of them. Any other PATH is a folder
 //! (created when missing) with one file per table, a header line and a line per row:
 //! `progress.csv`, `sources.csv`, `pairs.csv`, `upheld.csv`, and with their data `team.csv`,
-//! `reviewers.csv` (`--by-reviewer`), `reasons.csv` (`--rubric`). Numbers are written in full
+//! `reviewers.csv` (`--by-reviewer`), `first_pass.csv` (second passes: agreement with the
+//! first pass, the rubber-stamp alarm), `reasons.csv` (`--rubric`). Numbers are written in full
 //! (an empty cell when undefined); text is quoted when it holds `,`, `"` or a line end,
 //! its hidden characters shown as `\u{..}`, and a text cell a spreadsheet would read as a
 //! formula (starting with `=`, `+`, `-`, `@`) is prefixed with `'`.
@@ -130,8 +131,48 @@ pub(super) fn tables(r: &Report) -> Vec<Table> {
     out.push(upheld(r));
     out.extend(team(r));
     out.extend(reviewers(r));
+    out.extend(first_pass(r));
     out.extend(reasons(r));
     out
+}
+
+/// Each second-pass reviewer's agreement with the first pass and the alarm's verdicts.
+fn first_pass(r: &Report) -> Option<Table> {
+    (!r.first_pass.is_empty()).then(|| Table {
+        name: "first_pass",
+        header: vec![
+            "reviewer",
+            "followed",
+            "agreed",
+            "agreement",
+            "blind",
+            "blind_agreed",
+            "first_passes",
+            "timed_records",
+            "median_seconds",
+            "rubber_stamp",
+            "too_fast",
+        ],
+        rows: r
+            .first_pass
+            .iter()
+            .map(|f| {
+                vec![
+                    t(&f.reviewer),
+                    n(f.followed),
+                    n(f.agreed),
+                    opt(f.agreement),
+                    n(f.blind),
+                    n(f.blind_agreed),
+                    t(&f.first_passes.join(" ")),
+                    n(f.timed_records),
+                    opt(f.median_seconds),
+                    n(f.rubber_stamp),
+                    n(f.too_fast),
+                ]
+            })
+            .collect(),
+    })
 }
 
 fn upheld(r: &Report) -> Table {

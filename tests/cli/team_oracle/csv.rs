@@ -88,6 +88,37 @@ pub(super) fn check(run: &Run, out: &mut Vec<(&'static str, String)>) {
     if upheld != votes {
         mismatch(format!("upheld.csv {upheld:?}, oracle {votes:?}"));
     }
+    // The second passes: `first_pass.csv` holds `stats --json`'s counts, reviewer by reviewer.
+    let want: Vec<Vec<String>> = run.stats["first_pass"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .map(|f| {
+            let k = |n: &str| f[n].as_u64().map_or_else(String::new, |v| v.to_string());
+            let who = f["reviewer"].as_str().unwrap_or_default().to_owned();
+            vec![
+                who,
+                k("followed"),
+                k("agreed"),
+                k("blind"),
+                k("blind_agreed"),
+            ]
+        })
+        .collect();
+    let got: Vec<Vec<String>> = table("first_pass.csv")
+        .into_iter()
+        .skip(1)
+        .map(|r| {
+            [0, 1, 2, 4, 5]
+                .iter()
+                .map(|&i| r.get(i).cloned().unwrap_or_default())
+                .collect()
+        })
+        .collect();
+    if got != want {
+        mismatch(format!("first_pass.csv {got:?}, stats --json {want:?}"));
+    }
     // The long layout: every cell of every folder table, once, under its table, row and column.
     let long = parse(&run.csv_long);
     let mut cells = 0;
