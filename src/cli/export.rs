@@ -158,6 +158,7 @@ impl From<Args> for ExportOptions {
             files: a.files,
             format: a.format,
             out: a.out,
+            out_named: None,
             verdicts: a.verdicts,
             report: a.report,
             contested: a.contested,

@@ -105,6 +105,30 @@ impl AtomicFile {
         })
     }
 
+    /// A file already written and synced at `tmp` (in a staging folder on the same file
+    /// system), to be renamed to `dest` with the rest of its set ([`super::set`]).
+    ///
+    /// # Errors
+    /// `dest` is not a regular file's path (a stream, a symlink that points nowhere).
+    pub(super) fn staged(tmp: &Path, dest: &Path) -> anyhow::Result<Self> {
+        let Target::Replace(target) = dest::target(dest)? else {
+            bail!(
+                "refusing to write {}: it is not a regular file (a FIFO, a device); nothing was \
+                 written",
+                dest.display()
+            );
+        };
+        Ok(Self {
+            dest: dest.to_path_buf(),
+            target,
+            tmp: Some(tmp.to_path_buf()),
+            out: None,
+            done: false,
+            unsynced: 0,
+            syncing: None,
+        })
+    }
+
     /// True when written as a stream (no temporary file, no rename).
     #[must_use]
     pub fn is_stream(&self) -> bool {

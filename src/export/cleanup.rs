@@ -1,7 +1,8 @@
 //! Export's temporary files are never left behind: the live ones are removed when SIGINT,
 //! SIGTERM or SIGHUP arrives (then the process exits 128 + the signal's number), and those of
 //! exports that died (SIGKILL, a crash, power loss) are removed by the next export writing into
-//! the same folder, when no process has their PID any more.
+//! the same folder, when no process has their PID any more. A folder export's staging folder
+//! ([`super::staging`]) is removed with its contents the same way.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -15,6 +16,9 @@ pub const SUFFIX: &str = ".spanreview-tmp";
 
 /// Temporary files of this process that may exist.
 static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Staging folders of this process that may exist (removed whole if a signal arrives).
+static LIVE_DIRS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 /// Held while outputs are renamed into place: a signal waits for the renames (and the set's
 /// manifest) to finish rather than cutting the set in two.
@@ -35,6 +39,17 @@ pub fn track(path: &Path) {
 /// Note that `path` is gone or renamed.
 pub fn untrack(path: &Path) {
     lock(&LIVE).retain(|p| p != path);
+}
+
+/// Note that the folder `path` is this process's staging folder (removed with everything in it
+/// if a signal arrives).
+pub fn track_dir(path: &Path) {
+    lock(&LIVE_DIRS).push(path.to_path_buf());
+}
+
+/// Note that the staging folder `path` is gone or renamed into place.
+pub fn untrack_dir(path: &Path) {
+    lock(&LIVE_DIRS).retain(|p| p != path);
 }
 
 /// Hold off signals until the guard is dropped (for the renames).
@@ -59,6 +74,9 @@ pub fn install() -> anyhow::Result<()> {
                         let _renames_done = hold_signals();
                         for p in lock(&LIVE).drain(..) {
                             let _ = std::fs::remove_file(p);
+                        }
+                        for d in lock(&LIVE_DIRS).drain(..) {
+                            let _ = std::fs::remove_dir_all(d);
                         }
                         // Nothing is printed: stderr may be a full pipe, or locked by the
                         // thread the signal interrupted. The exit status tells.
@@ -88,7 +106,7 @@ pub fn pid_of(name: &str) -> Option<u32> {
 }
 
 /// Whether a process with this PID exists (`None` when this system has no `/proc` to tell).
-fn alive(pid: u32) -> Option<bool> {
+pub(super) fn alive(pid: u32) -> Option<bool> {
     let proc = Path::new("/proc");
     if !proc.join("self").exists() {
         return None;

@@ -1,5 +1,6 @@
 //! `export D --out OUT/` of a dataset folder: every shard of the chosen config (and split)
-//! exported on its own into `OUT/` under its path relative to `D` (a parquet shard as parquet
+//! exported into `OUT/` under its path relative to `D`, all of them or none (staged beside
+//! `OUT` first: [`super::staging`]) (a parquet shard as parquet
 //! with its schema, a JSONL one as JSONL), each split's decisions read under its dataset name
 //! `FOLDER/CONFIG/SPLIT` (as `review D --config C --split S` saves them), and the card
 //! `README.md` copied with its `dataset_info` left out (its sizes and counts would be those of
@@ -10,17 +11,19 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 
-use super::{export, ExportOptions};
+use super::staging::Staging;
+use super::{export, manifest, ExportOptions};
 use crate::formats::hub::HubFile;
 use crate::model::escape::to_stderr;
 
 /// Export the shards `files` of the folder `dir` (named `name` in dataset names) into the
-/// folder `opts.out`; the exit status is the worst of the shards'.
+/// folder `opts.out`, every one or none ([`super::staging`]); the exit status is the worst of
+/// the shards'.
 ///
 /// # Errors
 /// `--verdicts`, `--report`, `--contested`, `--features` or `--split-by` (one file each, not one per shard),
-/// `OUT` the folder itself, a shard outside `dir`, or a shard's export error (the shards
-/// exported before it stay written).
+/// `OUT` the folder itself or a file, a shard outside `dir`, a shard's export error, or a
+/// failure to put the files in place: `OUT` is then left as it was.
 pub fn export_folder(
     opts: &ExportOptions,
     dir: &Path,
@@ -29,14 +32,16 @@ pub fn export_folder(
 ) -> anyhow::Result<ExitCode> {
     refuse(opts, dir)?;
     let out = &opts.out;
-    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let staging = Staging::new(out)?;
+    let untouched = || format!("nothing was written into {}", out.display());
     let mut worst = ExitCode::SUCCESS;
+    let mut manifests = Vec::new();
     for f in files {
         let rel = f
             .path
             .strip_prefix(dir)
             .with_context(|| format!("{} is not under {}", f.path.display(), dir.display()))?;
-        let dest = out.join(rel);
+        let dest = staging.path().join(rel);
         if let Some(parent) = dest.parent() {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("creating {}", parent.display()))?;
@@ -45,22 +50,37 @@ pub fn export_folder(
         one.files = std::iter::once(f.path.clone())
             .chain(opts.files.iter().skip(1).cloned())
             .collect();
-        one.out = dest;
+        one.out.clone_from(&dest);
+        one.out_named = Some(out.join(rel));
         if opts.dataset.is_none() {
             one.dataset = Some(format!("{name}/{}/{}", f.config, f.split));
         }
-        to_stderr!(
-            "spanreview: config {} split {}: {}",
-            f.config,
-            f.split,
-            rel.display()
-        );
-        let code = export(&one)?;
+        let shard = format!("config {} split {}: {}", f.config, f.split, rel.display());
+        to_stderr!("spanreview: {shard}");
+        let code = export(&one)
+            .with_context(|| format!("{shard} could not be exported; {}", untouched()))?;
+        manifests.push(manifest::path_for(&dest));
         if code != ExitCode::SUCCESS {
+            if !dest.is_file() {
+                to_stderr!(
+                    "spanreview: {shard} was not exported (above); {} (a folder export writes \
+                     every shard or none)",
+                    untouched()
+                );
+                return Ok(code);
+            }
             worst = code;
         }
     }
-    copy_card(dir, out)?;
+    copy_card(dir, staging.path())?;
+    staging
+        .commit(&manifests)
+        .with_context(|| format!("putting the shards in place; {}", untouched()))?;
+    to_stderr!(
+        "spanreview: {} shard(s) in place in {}",
+        files.len(),
+        out.display()
+    );
     Ok(worst)
 }
 

@@ -73,6 +73,7 @@ mod rubric_copy;
 mod set;
 mod sink;
 mod span_check;
+mod staging;
 mod style;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};

@@ -24,6 +24,10 @@ pub struct ExportOptions {
     pub judge_options: Options,
     /// Where the records go (with `split_by`: the stem and extension of the files).
     pub out: PathBuf,
+    /// How messages name `out` when it is not where the records end up (a folder export
+    /// writes each shard into a staging folder first: the shard's path in `OUT`); `None`: as
+    /// it is.
+    pub out_named: Option<PathBuf>,
     /// The verdicts file.
     pub verdicts: Option<PathBuf>,
     /// The Markdown report.
@@ -75,6 +79,7 @@ impl ExportOptions {
                 ..Options::default()
             },
             out,
+            out_named: None,
             verdicts: None,
             report: None,
             contested: None,

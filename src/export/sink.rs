@@ -458,7 +458,13 @@ impl Sink<'_> {
         };
         let names: Vec<String> = files
             .iter()
-            .map(|f| format!("{} ({} records)", f.dest().display(), f.count()))
+            .map(|f| {
+                let shown = match &self.args.out_named {
+                    Some(n) if f.dest() == self.args.out => n.as_path(),
+                    _ => f.dest(),
+                };
+                format!("{} ({} records)", shown.display(), f.count())
+            })
             .collect();
         let mut all: Vec<(AtomicFile, &str)> =
             files.into_iter().map(|f| (f.into_file(), what)).collect();

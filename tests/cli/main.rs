@@ -29,6 +29,7 @@ mod export_contested;
 mod export_rubric;
 mod export_safety;
 mod export_schema;
+mod folder_export;
 mod formats;
 mod fuzz_formats;
 mod hostile;
