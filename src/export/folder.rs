@@ -21,7 +21,7 @@ use crate::model::escape::to_stderr;
 /// the shards'.
 ///
 /// # Errors
-/// `--verdicts`, `--report`, `--contested`, `--features` or `--split-by` (one file each, not one per shard),
+/// `--verdicts`, `--report`, `--contested`, `--card`, `--features` or `--split-by` (one file each, not one per shard),
 /// `OUT` the folder itself or a file, a shard outside `dir`, a shard's export error, or a
 /// failure to put the files in place: `OUT` is then left as it was.
 pub fn export_folder(
@@ -90,6 +90,7 @@ fn refuse(opts: &ExportOptions, dir: &Path) -> anyhow::Result<()> {
         (opts.verdicts.is_some(), "--verdicts"),
         (opts.report.is_some(), "--report"),
         (opts.contested.is_some(), "--contested"),
+        (opts.card.is_some(), "--card"),
         (opts.features.is_some(), "--features"),
         (opts.verdicts_features.is_some(), "--verdicts-features"),
         (opts.split_by.is_some(), "--split-by"),

@@ -250,6 +250,24 @@ fn parquet_folder_export_refuses_one_file_flags_and_its_own_folder() {
         "{}",
         super::common::stderr(&a)
     );
+    // The card too: one card per shard at one path would keep the last shard's.
+    let a = bin()
+        .arg("export")
+        .arg(&d)
+        .args(["--db"])
+        .arg(&db)
+        .arg("--card")
+        .arg(fx.path().join("card.md"))
+        .arg("--out")
+        .arg(fx.path().join("out/"))
+        .assert()
+        .code(2);
+    assert!(
+        super::common::stderr(&a).contains("--card with a folder --out"),
+        "{}",
+        super::common::stderr(&a)
+    );
+    assert!(!fx.path().join("card.md").exists());
     let a = bin()
         .arg("export")
         .arg(&d)
