@@ -165,20 +165,33 @@ fn check_range(
 ) -> anyhow::Result<Part> {
     let mut part = Part::default();
     for i in range {
-        let record = match ds.record(i) {
+        // Only what the checks read: the evidence when they look in it, the request and the
+        // evidence for a record's hash when it is flagged.
+        let read = ds.primary().with_partial(i, |p| {
+            if triage::reads_context(p.record()) {
+                p.with_context()?;
+            }
+            let mut found = triage::check(p.record());
+            found.extend(taxonomy(p.record(), set));
+            found.sort_by_key(|f| (f.span, f.code));
+            let hash = if found.is_empty() {
+                String::new()
+            } else {
+                p.whole()?.content_hash()
+            };
+            Ok((p.record().id.clone(), hash, found))
+        });
+        let (id, hash, found) = match read {
             Ok(r) => r,
             Err(e) => {
                 part.errors.push(e.to_string());
                 continue;
             }
         };
-        let mut found = triage::check(&record);
-        found.extend(taxonomy(&record, set));
-        found.sort_by_key(|f| (f.span, f.code));
         part.flagged += usize::from(!found.is_empty());
         for f in &found {
             *part.by_code.entry(f.code).or_default() += 1;
-            serde_json::to_writer(&mut part.lines, &flag(&record, dataset, reviewer, f))?;
+            serde_json::to_writer(&mut part.lines, &flag(&id, &hash, dataset, reviewer, f))?;
             part.lines.push(b'\n');
         }
     }
@@ -200,14 +213,14 @@ fn emit(file: Option<&mut AtomicFile>, lines: &mut Vec<u8>) -> anyhow::Result<()
     Ok(())
 }
 
-/// The `flag` decision of a finding, as `apply` takes it (no `time`: a rerun gives the same
+/// The `flag` decision of a finding on record `id` (whose content hash is `hash`), as `apply` takes it (no `time`: a rerun gives the same
 /// line, which `apply` adds once).
-fn flag(record: &Record, dataset: &str, reviewer: &str, f: &Finding) -> Value {
+fn flag(id: &str, hash: &str, dataset: &str, reviewer: &str, f: &Finding) -> Value {
     let mut d = json!({
         "dataset": dataset,
         "reviewer": reviewer,
-        "record_id": record.id,
-        "record_hash": record.content_hash(),
+        "record_id": id,
+        "record_hash": hash,
         "action": "flag",
         "flag_on": true,
         "reason": format!("{}: {}", f.code.name(), f.explanation),

@@ -11,6 +11,8 @@ use crate::model::{Record, SourceRole};
 
 mod id_member;
 mod size;
+mod without_raw;
+pub use without_raw::Partial;
 
 pub use id_member::id_member;
 
@@ -469,6 +471,12 @@ impl Dataset {
     /// the record instead.
     pub fn record(&self, i: usize) -> Result<Record, FormatError> {
         let mut rec = self.primary.record(i)?;
+        self.join(&mut rec);
+        Ok(rec)
+    }
+
+    /// Attach to `rec` the sources of every joined file that has its id.
+    fn join(&self, rec: &mut Record) {
         for j in &self.joined {
             let Some(lines) = j.by_id.get(&rec.id) else {
                 continue;
@@ -478,12 +486,11 @@ impl Dataset {
             }
             for &k in lines {
                 match j.file.record(k) {
-                    Ok(other) => join_record(&mut rec, other, &j.file, k),
+                    Ok(other) => join_record(rec, other, &j.file, k),
                     Err(e) => rec.warnings.push(e.to_string()),
                 }
             }
         }
-        Ok(rec)
     }
 }
 

@@ -100,6 +100,17 @@ fn category(span: &Span) -> &str {
     span.category.as_deref().unwrap_or(&span.label)
 }
 
+/// Whether [`check`] reads `record`'s evidence: for an edit answer's old block, or a span of a
+/// category whose text is looked for in it. A reader may leave the evidence unread otherwise.
+#[must_use]
+pub fn reads_context(record: &Record) -> bool {
+    edit::parse(&record.output).is_some()
+        || record
+            .gold_spans()
+            .iter()
+            .any(|s| matches!(category(s), "fabricated_reference" | "contradiction"))
+}
+
 /// Every finding on `record`'s labeled spans and its answer, in span order (record-level ones
 /// first). The taxonomy check needs the label set and is the caller's.
 #[must_use]

@@ -2,6 +2,7 @@
 //! `output`, the type in `meta.corruption_type`.
 
 pub(crate) mod check;
+pub mod lite;
 
 
 use serde_json::Value;

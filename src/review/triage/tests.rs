@@ -154,3 +154,32 @@ fn an_edit_is_parsed_in_code_points() {
     assert_eq!(edit::changed("a = 12\n", "a = 13\n"), Some((4, 6)));
     assert_eq!(edit::changed("f(x)\n", "f(x, y)\n"), Some((3, 6)));
 }
+
+#[test]
+fn a_record_whose_checks_do_not_read_the_context_checks_alike_without_it() {
+    let answer = "x = to_celsius(f) · return (f - 32) 東京 ";
+    // Categories the context is not searched for, and an answer that is no edit.
+    for category in ["overgeneration", "unsupported_addition", "omission"] {
+        let with = record(
+            CONTEXT,
+            answer,
+            &[("to_celsius", category), ("32) 東京 ", category)],
+        );
+        assert!(!reads_context(&with), "{category}");
+        let without = Record {
+            context: String::new(),
+            ..with.clone()
+        };
+        assert_eq!(check(&with), check(&without), "{category}");
+    }
+    // Those it is searched for, and an edit answer, read it.
+    for category in ["fabricated_reference", "contradiction"] {
+        assert!(reads_context(&record(
+            CONTEXT,
+            answer,
+            &[("to_celsius", category)]
+        )));
+    }
+    let e = edit("def to_celsius(f):\n", "def to_celsius(f, x):\n");
+    assert!(reads_context(&record(CONTEXT, &e, &[])));
+}
