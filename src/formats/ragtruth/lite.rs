@@ -8,33 +8,10 @@
 use std::borrow::Cow;
 
 use serde::Deserialize;
-use serde_json::value::RawValue;
 use serde_json::Value;
 
+use crate::formats::validate::skim;
 use crate::model::{Record, Span};
-
-#[derive(Deserialize)]
-struct Line<'a> {
-    #[serde(borrow)]
-    id: Cow<'a, str>,
-    #[serde(borrow)]
-    output: Cow<'a, str>,
-    #[serde(borrow, default)]
-    query: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    context: Option<&'a RawValue>,
-    // Absent is no span; `null` is an error of the full reader, so not an `Option` here.
-    #[serde(borrow, default)]
-    hallucination_labels: Vec<LineSpan<'a>>,
-    #[serde(borrow, default)]
-    meta: Option<Meta<'a>>,
-}
-
-#[derive(Deserialize)]
-struct Meta<'a> {
-    #[serde(borrow, default)]
-    corruption_type: Option<Cow<'a, str>>,
-}
 
 #[derive(Deserialize)]
 struct LineSpan<'a> {
@@ -58,8 +35,8 @@ struct LineSpan<'a> {
 pub struct Lazy<'a> {
     /// The record: its `query` and `context` empty until read.
     pub record: Record,
-    query: Option<&'a RawValue>,
-    context: Option<&'a RawValue>,
+    query: Option<&'a str>,
+    context: Option<&'a str>,
 }
 
 impl Lazy<'_> {
@@ -79,9 +56,9 @@ impl Lazy<'_> {
 
 /// `raw` (a JSON string or `null`, as the full reader takes an optional text field) into
 /// `into`; false for any other value, or one already read (`None` then leaves `into` as is).
-fn text(raw: Option<&RawValue>, into: &mut String) -> bool {
+fn text(raw: Option<&str>, into: &mut String) -> bool {
     let Some(raw) = raw else { return true };
-    match serde_json::from_str::<Option<String>>(raw.get()) {
+    match serde_json::from_str::<Option<String>>(raw) {
         Ok(v) => {
             *into = v.unwrap_or_default();
             true
@@ -99,13 +76,33 @@ pub fn parse(bytes: &[u8]) -> Option<Record> {
     (lazy.query() && lazy.context()).then_some(lazy.record)
 }
 
-/// [`parse`] with the request and evidence left unread ([`Lazy`]).
+/// [`parse`] with the request and evidence left unread ([`Lazy`]): the line skimmed once
+/// ([`skim::top`], which checks it is one JSON object), the members needed parsed from their
+/// own slices. A key with an escape (`"i\u0064"` is `"id"`), a duplicate key, or a member of
+/// another type gives `None`.
 #[must_use]
 pub fn parse_lazy(bytes: &[u8]) -> Option<Lazy<'_>> {
-    let line: Line<'_> = serde_json::from_slice(bytes).ok()?;
+    let text = simdutf8::basic::from_utf8(bytes).ok()?;
+    let Ok(skim::Top::Object(members, meta)) = skim::top(text, "meta") else {
+        return None;
+    };
+    let [id, output, query, context, labels, meta_raw] =
+        slots(&members, ["id", "output", "query", "context", "hallucination_labels", "meta"])?;
+    let corruption_type = match (meta_raw, meta) {
+        (None | Some("null"), _) => None,
+        (Some(_), Some(m)) => {
+            let [t] = slots(&m, ["corruption_type"])?;
+            let t: Option<Cow<'_, str>> = t.map_or(Some(None), |t| serde_json::from_str(t).ok())?;
+            t.map(Cow::into_owned)
+        }
+        (Some(_), None) => return None,
+    };
+    let labels: Vec<LineSpan<'_>> = match labels {
+        None => Vec::new(),
+        Some(l) => serde_json::from_str(l).ok()?,
+    };
     let own = |c: Option<Cow<'_, str>>| c.map(Cow::into_owned);
-    let gold = line
-        .hallucination_labels
+    let gold = labels
         .into_iter()
         .map(|s| {
             Some(Span {
@@ -120,21 +117,35 @@ pub fn parse_lazy(bytes: &[u8]) -> Option<Lazy<'_>> {
             })
         })
         .collect::<Option<Vec<Span>>>()?;
+    let string = |raw: Option<&str>| -> Option<String> {
+        serde_json::from_str::<Cow<'_, str>>(raw?).ok().map(Cow::into_owned)
+    };
     let record = Record {
-        corruption_type: line.meta.and_then(|m| own(m.corruption_type)),
-        ..Record::new(
-            line.id.into_owned(),
-            line.output.into_owned(),
-            gold,
-            Vec::new(),
-            Value::Null,
-        )
+        corruption_type,
+        ..Record::new(string(id)?, string(output)?, gold, Vec::new(), Value::Null)
     };
     Some(Lazy {
         record,
-        query: line.query,
-        context: line.context,
+        query,
+        context,
     })
+}
+
+/// The raw values of the members named `keys`, in that order; `None` when a key of `members`
+/// holds an escape or one of `keys` occurs twice.
+fn slots<'a, const N: usize>(members: &[(&'a str, &'a str)], keys: [&str; N]) -> Option<[Option<&'a str>; N]> {
+    let mut out = [None; N];
+    for &(k, v) in members {
+        if k.contains('\\') {
+            return None;
+        }
+        if let Some(i) = keys.iter().position(|&key| key == k) {
+            if out[i].replace(v).is_some() {
+                return None;
+            }
+        }
+    }
+    Some(out)
 }
 
 #[cfg(test)]

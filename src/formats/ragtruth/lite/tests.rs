@@ -70,8 +70,14 @@ fn a_line_the_full_reader_reads_otherwise_is_left_to_it() {
         format!(r#"{{{base}, "hallucination_labels": [{{"start": 0, "end": 4, "confidence": "high"}}]}}"#),
         format!(r#"{{{base}, "meta": "m"}}"#),
         format!(r#"{{{base}, "meta": {{"corruption_type": 3}}}}"#),
-        // The last of two keys is the full reader's.
+        // The last of two keys is the full reader's; an escaped key is a key like another.
         format!(r#"{{{base}, "output": "other"}}"#),
+        format!(r#"{{{base}, "meta": {{"corruption_type": "a", "corruption_type": "b"}}}}"#),
+        r#"{"i\u0064": "a", "output": "x"}"#.to_owned(),
+        format!(r#"{{{base}, "hallucination_labels": [{{"start": 0, "end": 4, "start": 1}}]}}"#),
+        // Not JSON, or more than one value.
+        format!(r#"{{{base}"#),
+        format!(r#"{{{base}}} {{}}"#),
     ] {
         let lazy = parse_lazy(line.as_bytes()).map(|mut l| (l.query(), l.context()));
         assert!(
@@ -108,3 +114,4 @@ fn the_request_and_evidence_are_read_only_when_asked_for() {
     let mut lazy = parse_lazy(bad.as_bytes()).expect("the rest reads");
     assert!(!lazy.context());
 }
+
