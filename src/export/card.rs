@@ -141,6 +141,7 @@ pub fn card(path: &Path, h: &Header<'_>, t: &Tally, team: &TeamFigures) -> Card 
     boundaries_section(&mut s, t, files.get(BOUNDARIES));
     agreement_section(&mut s, team, files.get(AGREEMENT));
     reviewers_section(&mut s, t, team);
+    super::report::second_pass_section(&mut s, h, t, "###");
     Card {
         markdown: s,
         charts: out,

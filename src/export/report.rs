@@ -67,7 +67,7 @@ pub fn markdown(h: &Header<'_>, t: &Tally) -> String {
         );
     }
 
-    second_pass_section(&mut s, h, t);
+    second_pass_section(&mut s, h, t, "##");
     removed_section(&mut s, t);
     reasons_section(&mut s, h, t);
     judges_section(&mut s, t);
@@ -163,16 +163,18 @@ fn problem_rows(h: &Header<'_>, t: &Tally) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// Agreement with the first pass per reviewer, and the rubber-stamp alarm's warnings.
-fn second_pass_section(s: &mut String, h: &Header<'_>, t: &Tally) {
+/// Agreement with the first pass per reviewer, and the rubber-stamp alarm's warnings, under a
+/// heading of level `level` (`##` in the report, `###` in the card).
+pub(super) fn second_pass_section(s: &mut String, h: &Header<'_>, t: &Tally, level: &str) {
     let list = t
         .second_pass
         .report(crate::store::unix_seconds, h.min_seconds);
     if list.is_empty() {
         return;
     }
+    let _ = write!(s, "\n{level} Second passes\n\n");
     s.push_str(
-        "\n## Second passes\n\nA second pass: a reviewer deciding a record after another \
+        "A second pass: a reviewer deciding a record after another \
          reviewer's, a triage source's or a model's decisions (the first pass); blind when the \
          others' decisions were hidden. It agrees when it keeps the same spans with the same \
          labels (or both removed the record). Time per record: from the reviewer's previous \

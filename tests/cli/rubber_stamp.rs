@@ -123,12 +123,21 @@ fn a_non_blind_144_of_144_second_pass_raises_the_alarm_in_stats_the_report_and_t
         .arg(dir.path().join("out.jsonl"))
         .arg("--report")
         .arg(dir.path().join("report.md"))
+        .arg("--card")
+        .arg(dir.path().join("card.md"))
         .assert()
         .success();
     let report = std::fs::read_to_string(dir.path().join("report.md")).expect("report");
     assert!(
         report.contains("> **Warning:** rubber stamp? ana agreed"),
         "{report}"
+    );
+    // The dataset card says it too, under its own heading level.
+    let card = std::fs::read_to_string(dir.path().join("card.md")).expect("card");
+    assert!(card.contains("\n### Second passes\n"), "{card}");
+    assert!(
+        card.contains("> **Warning:** rubber stamp? ana agreed"),
+        "{card}"
     );
     // The review screen's header, for ana (and not for the model).
     let ds = Dataset::open(&[dir.path().join("records.jsonl")], None).expect("open");
