@@ -27,7 +27,8 @@ use crate::review::outcome::Tally;
 use crate::review::rubric::{reason_rows, Rubric};
 use crate::review::team::{decided_by, Arbiter, TeamAgreement};
 
-pub use charts::{bucket_counts, AGREEMENT, BOUNDARIES, BUCKETS, OUTCOMES, UPHELD};
+use crate::review::outcome::{bucket_counts, BUCKETS};
+pub use charts::{AGREEMENT, BOUNDARIES, OUTCOMES, UPHELD};
 
 /// The team's side of the card: agreement on the overlap, who reviewed what, who arbitrated.
 #[derive(Debug, Clone, Default)]

@@ -245,6 +245,27 @@ pub struct Tally {
     pub end_moved: BTreeMap<usize, usize>,
 }
 
+/// Buckets of code points moved at one end of a span: (lowest, highest, name).
+pub const BUCKETS: [(usize, usize, &str); 8] = [
+    (0, 0, "0"),
+    (1, 1, "1"),
+    (2, 2, "2"),
+    (3, 5, "3–5"),
+    (6, 10, "6–10"),
+    (11, 20, "11–20"),
+    (21, 50, "21–50"),
+    (51, usize::MAX, "over 50"),
+];
+
+/// Spans per bucket of code points moved, from `moved` (code points → spans).
+#[must_use]
+pub fn bucket_counts(moved: &BTreeMap<usize, usize>) -> Vec<usize> {
+    BUCKETS
+        .iter()
+        .map(|(lo, hi, _)| moved.range(lo..=hi).map(|(_, n)| n).sum())
+        .collect()
+}
+
 impl Tally {
     /// Count one record with its review. `written` says whether the record was exported.
     pub fn add(&mut self, record: &Record, review: &RecordReview, written: bool) {

@@ -50,6 +50,9 @@ pub struct StatsView {
     /// Per label, over the reviewed records read this session: before and after review and
     /// what changed, counted as the export report counts them ([`Tally`]).
     pub labels: BTreeMap<String, TypeCounts>,
+    /// Spans whose boundaries changed, by code points their start moved, and by those their
+    /// end moved (the report's and the card's boundary changes).
+    pub moved: (BTreeMap<usize, usize>, BTreeMap<usize, usize>),
 }
 
 impl StatsView {
@@ -121,6 +124,7 @@ impl StatsView {
                 }
             })
             .collect();
+        v.moved = (tally.start_moved, tally.end_moved);
         v.labels = tally.by_type;
         v
     }

@@ -1184,3 +1184,34 @@ fn adjust_and_the_arbitration_edit_share_one_boundary_editor() {
     );
     assert_eq!(store.decisions(None).expect("log").len(), saved);
 }
+
+/// The stats screen's boundary chart counts a corrected boundary as the report does: by code
+/// points moved at each end, and shows only once a boundary was corrected.
+#[test]
+fn the_stats_screen_charts_how_far_corrected_boundaries_moved() {
+    let store = super::app_harness::mem();
+    let mut app = super::app_harness::review_app(&store);
+    app.update(Action::Stats);
+    assert!(!render(&mut app, 140, 40).contains("boundaries moved start/end"));
+    app.update(Action::Cancel);
+    // "rainy" [29, 34): the start two code points right, the end one left.
+    for a in [
+        Action::Adjust,
+        Action::StartRight,
+        Action::StartRight,
+        Action::EndLeft,
+        Action::Confirm,
+    ] {
+        app.update(a);
+    }
+    app.update(Action::AcceptAll);
+    app.update(Action::Stats);
+    let st = app.stats.clone().expect("stats");
+    assert_eq!(st.moved.0, std::collections::BTreeMap::from([(2, 1)]));
+    assert_eq!(st.moved.1, std::collections::BTreeMap::from([(1, 1)]));
+    let s = render(&mut app, 140, 40);
+    assert!(s.contains("boundaries moved start/end"), "{s}");
+    // Bucket "1" holds the end's bar, bucket "2" the start's.
+    assert!(s.contains("│0    1    2    3–5"), "{s}");
+    assert!(s.contains("│       1█ 1█ "), "{s}");
+}

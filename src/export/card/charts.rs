@@ -2,7 +2,7 @@
 //! outcomes by label, upheld rate per source, boundary change sizes, agreement per reviewer pair.
 
 use super::svg::{Chart, Series};
-use crate::review::outcome::Tally;
+use crate::review::outcome::{bucket_counts, Tally, BUCKETS};
 use crate::review::team::TeamAgreement;
 
 /// The file name ending of each chart, after the card's stem.
@@ -13,18 +13,6 @@ pub const UPHELD: &str = "-upheld.svg";
 pub const BOUNDARIES: &str = "-boundaries.svg";
 /// Agreement per reviewer pair.
 pub const AGREEMENT: &str = "-agreement.svg";
-
-/// Buckets of code points moved at one end of a span: (lowest, highest, name).
-pub const BUCKETS: [(usize, usize, &str); 8] = [
-    (0, 0, "0"),
-    (1, 1, "1"),
-    (2, 2, "2"),
-    (3, 5, "3–5"),
-    (6, 10, "6–10"),
-    (11, 20, "11–20"),
-    (21, 50, "21–50"),
-    (51, usize::MAX, "over 50"),
-];
 
 /// A label's name as the card shows it (`(none)` for a span without one).
 #[must_use]
@@ -93,15 +81,6 @@ pub fn upheld(t: &Tally) -> Option<Chart> {
         top: Some(1.0),
         decimals: 3,
     })
-}
-
-/// Spans per bucket of code points moved, from `moved` (code points → spans).
-#[must_use]
-pub fn bucket_counts(moved: &std::collections::BTreeMap<usize, usize>) -> Vec<usize> {
-    BUCKETS
-        .iter()
-        .map(|(lo, hi, _)| moved.range(lo..=hi).map(|(_, n)| n).sum())
-        .collect()
 }
 
 /// How far the corrected boundaries moved, at the start and at the end.

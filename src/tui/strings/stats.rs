@@ -30,3 +30,6 @@ pub const STATS_LABELS: &str = "labels before/after/drop/add";
 
 /// The stats screen's chart of upheld rates.
 pub const STATS_UPHELD: &str = "upheld rate (clusters)";
+
+/// The stats screen's boundary chart: corrected spans by code points moved, start then end.
+pub const STATS_MOVED: &str = "boundaries moved start/end";

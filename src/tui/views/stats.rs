@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Clear, Gauge, Paragraph, Wrap};
 use ratatui::Frame;
 
+use crate::review::outcome::{bucket_counts, BUCKETS};
 use crate::tui::app::App;
 use crate::tui::stats_model::StatsView;
 use crate::tui::{strings, text};
@@ -107,17 +108,22 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         );
         return;
     }
-    let [f1, labels, upheld] = Layout::default()
+    // The boundary chart when a boundary was corrected; else more room for the others.
+    let widths: &[u16] = if s.moved.0.is_empty() {
+        &[40, 35, 25, 0]
+    } else {
+        &[28, 28, 18, 26]
+    };
+    let [f1, labels, upheld, moved] = Layout::default()
         .direction(Direction::Horizontal)
-        .constraints([
-            Constraint::Percentage(40),
-            Constraint::Percentage(35),
-            Constraint::Percentage(25),
-        ])
+        .constraints(widths.iter().map(|&w| Constraint::Percentage(w)))
         .areas(chart);
     bars(frame, f1, app, s);
     label_bars(frame, labels, app, s);
     upheld_bars(frame, upheld, app, s);
+    if !s.moved.0.is_empty() {
+        moved_bars(frame, moved, app, s);
+    }
     let (header, rows) = table_lines(s);
     let mut lines = vec![Line::from(Span::styled(header, th.accent()))];
     lines.extend(rows.into_iter().map(Line::from));
@@ -268,6 +274,35 @@ fn upheld_bars(frame: &mut Frame<'_>, area: Rect, app: &App, s: &StatsView) {
         .bar_width(width)
         .bar_gap(1)
         .max(100);
+    frame.render_widget(chart, area);
+}
+
+/// Corrected boundaries by code points moved, start and end side by side per bucket (the
+/// card's boundary chart).
+fn moved_bars(frame: &mut Frame<'_>, area: Rect, app: &App, s: &StatsView) {
+    let th = &app.config.theme;
+    let (starts, ends) = (bucket_counts(&s.moved.0), bucket_counts(&s.moved.1));
+    let width = bar_width(area, BUCKETS.len() * 2, 0).min(3);
+    let mut chart = BarChart::default()
+        .block(Block::bordered().title(strings::STATS_MOVED))
+        .bar_width(width)
+        .bar_gap(0)
+        .group_gap(1);
+    for ((_, _, name), (a, b)) in BUCKETS.iter().zip(starts.into_iter().zip(ends)) {
+        let bars: Vec<Bar<'_>> = [a, b]
+            .into_iter()
+            .enumerate()
+            .map(|(k, n)| {
+                Bar::default()
+                    .value(n as u64)
+                    .text_value(n.to_string())
+                    .style(th.lane(k).0)
+                    .value_style(Style::default().patch(th.accent()))
+            })
+            .collect();
+        let shown = text::truncate(name, usize::from(width) * 2);
+        chart = chart.data(BarGroup::default().label(Line::from(shown)).bars(&bars));
+    }
     frame.render_widget(chart, area);
 }
 
