@@ -11,8 +11,6 @@ use crate::model::{Record, SourceRole};
 
 mod id_member;
 mod size;
-mod without_raw;
-pub use without_raw::Partial;
 
 pub use id_member::id_member;
 

@@ -16,6 +16,7 @@ pub mod hub;
 pub mod index;
 pub mod judges;
 pub mod parquet;
+pub mod partial;
 mod position;
 pub mod rubric;
 pub mod spans;

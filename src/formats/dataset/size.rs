@@ -12,7 +12,7 @@ impl DataFile {
 
     /// The bytes of record `i`, refused with their size when over the limit: a JSONL line's
     /// length is known from the index before it is read, a parquet row's once decoded.
-    pub(super) fn bytes(&self, i: usize) -> Result<Vec<u8>, FormatError> {
+    pub(crate) fn bytes(&self, i: usize) -> Result<Vec<u8>, FormatError> {
         let Some(max) = self.max_bytes else {
             return self.index.bytes(i);
         };

@@ -2,7 +2,7 @@
 //! borrowing reader where it has one ([`crate::formats::ragtruth::lite`]), the answer and gold
 //! spans first, the evidence and the request when asked for; else read whole.
 
-use super::DataFile;
+use crate::formats::dataset::DataFile;
 use crate::formats::ragtruth::lite::{self, Lazy};
 use crate::formats::{Format, FormatError};
 use crate::model::Record;
