@@ -24,7 +24,7 @@ use crate::formats::judges::reviewers::Reviewers;
 use crate::formats::judges::REVIEWER_PREFIX;
 use crate::review::decision::{ActionKind, Decision};
 use crate::review::outcome::Tally;
-use crate::review::rubric::{reason_rows, Rubric};
+use crate::review::rubric::Rubric;
 use crate::review::team::{decided_by, Arbiter, TeamAgreement};
 
 use crate::review::outcome::{bucket_counts, BUCKETS};
@@ -246,22 +246,7 @@ fn reasons_section(s: &mut String, h: &Header<'_>, t: &Tally) {
     let builtin = Rubric::triage();
     let rubric = h.rubric.unwrap_or(&builtin);
     s.push_str("| Action | Code | Description | Decisions |\n|---|---|---|---:|\n");
-    for r in reason_rows(rubric, &t.by_reason) {
-        let shown = r
-            .code
-            .as_deref()
-            .map_or_else(|| "–".to_owned(), |c| code(c).replace('|', "\\|"));
-        let description = match (&r.code, &r.description) {
-            (None, _) => "(no reason code)".to_owned(),
-            (Some(_), None) => "(not in the rubric)".to_owned(),
-            (Some(_), Some(d)) => cell(d),
-        };
-        let _ = writeln!(
-            s,
-            "| {} | {shown} | {description} | {} |",
-            r.action, r.decisions
-        );
-    }
+    super::report::reason_table_rows(s, rubric, &t.by_reason);
 }
 
 /// Each source's votes in arbitration (per disputed cluster).

@@ -241,22 +241,7 @@ fn reasons_section(s: &mut String, h: &Header<'_>, t: &Tally) {
             "triage's built-in codes (no --rubric given)".to_owned()
         }
     );
-    for r in reason_rows(rubric, &t.by_reason) {
-        let shown = r
-            .code
-            .as_deref()
-            .map_or_else(|| "–".to_owned(), |c| code(c).replace('|', "\\|"));
-        let description = match (&r.code, &r.description) {
-            (None, _) => "(no reason code)".to_owned(),
-            (Some(_), None) => "(not in the rubric)".to_owned(),
-            (Some(_), Some(d)) => cell(d),
-        };
-        let _ = writeln!(
-            s,
-            "| {} | {shown} | {description} | {} |",
-            r.action, r.decisions
-        );
-    }
+    reason_table_rows(s, rubric, &t.by_reason);
 }
 
 /// The per-judge upheld rates.
@@ -404,6 +389,31 @@ pub(super) fn open_items_section(open: &[(String, String)]) -> String {
         let _ = writeln!(s, "| `{id}` | {ty} |");
     }
     s
+}
+
+/// The rows of the per-reason table (action, code, description, decisions), the codes
+/// described by `rubric`: the report's and the card's.
+pub(super) fn reason_table_rows(
+    s: &mut String,
+    rubric: &Rubric,
+    by_reason: &crate::review::rubric::ReasonCounts,
+) {
+    for r in reason_rows(rubric, by_reason) {
+        let shown = r
+            .code
+            .as_deref()
+            .map_or_else(|| "–".to_owned(), |c| code(c).replace('|', "\\|"));
+        let description = match (&r.code, &r.description) {
+            (None, _) => "(no reason code)".to_owned(),
+            (Some(_), None) => "(not in the rubric)".to_owned(),
+            (Some(_), Some(d)) => cell(d),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {shown} | {description} | {} |",
+            r.action, r.decisions
+        );
+    }
 }
 
 #[cfg(test)]

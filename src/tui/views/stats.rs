@@ -212,23 +212,12 @@ fn bars(frame: &mut Frame<'_>, area: Rect, app: &App, s: &StatsView) {
 /// Labels by type over the reviewed records read: before, after, dropped and added, one group
 /// per label (the export report's and the card's outcomes by label).
 fn label_bars(frame: &mut Frame<'_>, area: Rect, app: &App, s: &StatsView) {
-    let th = &app.config.theme;
     let width = bar_width(area, s.labels.len() * 4, 0).min(4);
     let groups: Vec<BarGroup<'_>> = s
         .labels
         .iter()
         .map(|(label, c)| {
-            let bars: Vec<Bar<'_>> = [c.before, c.after, c.dropped, c.added]
-                .into_iter()
-                .enumerate()
-                .map(|(k, n)| {
-                    Bar::default()
-                        .value(n as u64)
-                        .text_value(n.to_string())
-                        .style(th.lane(k).0)
-                        .value_style(Style::default().patch(th.accent()))
-                })
-                .collect();
+            let bars = count_bars(app, [c.before, c.after, c.dropped, c.added]);
             let name = if label.is_empty() { "(none)" } else { label };
             let shown = text::truncate(&crate::model::escape::line(name), usize::from(width) * 4);
             BarGroup::default().label(Line::from(shown)).bars(&bars)
@@ -277,10 +266,25 @@ fn upheld_bars(frame: &mut Frame<'_>, area: Rect, app: &App, s: &StatsView) {
     frame.render_widget(chart, area);
 }
 
+/// One bar per count, each in its lane's colour, its count written on it.
+fn count_bars<'a, const N: usize>(app: &App, counts: [usize; N]) -> Vec<Bar<'a>> {
+    let th = &app.config.theme;
+    counts
+        .into_iter()
+        .enumerate()
+        .map(|(k, n)| {
+            Bar::default()
+                .value(n as u64)
+                .text_value(n.to_string())
+                .style(th.lane(k).0)
+                .value_style(Style::default().patch(th.accent()))
+        })
+        .collect()
+}
+
 /// Corrected boundaries by code points moved, start and end side by side per bucket (the
 /// card's boundary chart).
 fn moved_bars(frame: &mut Frame<'_>, area: Rect, app: &App, s: &StatsView) {
-    let th = &app.config.theme;
     let (starts, ends) = (bucket_counts(&s.moved.0), bucket_counts(&s.moved.1));
     let width = bar_width(area, BUCKETS.len() * 2, 0).min(3);
     let mut chart = BarChart::default()
@@ -289,17 +293,7 @@ fn moved_bars(frame: &mut Frame<'_>, area: Rect, app: &App, s: &StatsView) {
         .bar_gap(0)
         .group_gap(1);
     for ((_, _, name), (a, b)) in BUCKETS.iter().zip(starts.into_iter().zip(ends)) {
-        let bars: Vec<Bar<'_>> = [a, b]
-            .into_iter()
-            .enumerate()
-            .map(|(k, n)| {
-                Bar::default()
-                    .value(n as u64)
-                    .text_value(n.to_string())
-                    .style(th.lane(k).0)
-                    .value_style(Style::default().patch(th.accent()))
-            })
-            .collect();
+        let bars = count_bars(app, [a, b]);
         let shown = text::truncate(name, usize::from(width) * 2);
         chart = chart.data(BarGroup::default().label(Line::from(shown)).bars(&bars));
     }
