@@ -94,6 +94,14 @@ pub trait DecisionLog {
     /// # Errors
     /// The database cannot be read.
     fn record_states(&self, dataset: &str) -> Result<HashMap<String, RecordState>, String>;
+    /// Every decision on a dataset, in log order (the stats screen's team figures); none from
+    /// a log that keeps no others' (the flow tests' failing stores).
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    fn dataset_decisions(&self, _dataset: &str) -> Result<Vec<Decision>, String> {
+        Ok(Vec::new())
+    }
     /// The log's clock: what decisions are stamped with (the screen's "a moment ago").
     fn now(&self) -> SystemTime {
         SystemTime::now()
@@ -174,6 +182,9 @@ impl DecisionLog for Store {
     fn reviewer_log(&self, dataset: &str, reviewer: &str) -> Result<Vec<Decision>, String> {
         Store::reviewer_log(self, dataset, reviewer).map_err(|e| e.to_string())
     }
+    fn dataset_decisions(&self, dataset: &str) -> Result<Vec<Decision>, String> {
+        Store::decisions(self, Some(dataset)).map_err(|e| e.to_string())
+    }
     fn record_states(&self, dataset: &str) -> Result<HashMap<String, RecordState>, String> {
         Store::record_states(self, dataset).map_err(|e| e.to_string())
     }
@@ -220,6 +231,9 @@ impl<T: DecisionLog + ?Sized> DecisionLog for std::rc::Rc<T> {
     }
     fn reviewer_log(&self, dataset: &str, reviewer: &str) -> Result<Vec<Decision>, String> {
         (**self).reviewer_log(dataset, reviewer)
+    }
+    fn dataset_decisions(&self, dataset: &str) -> Result<Vec<Decision>, String> {
+        (**self).dataset_decisions(dataset)
     }
     fn record_states(&self, dataset: &str) -> Result<HashMap<String, RecordState>, String> {
         (**self).record_states(dataset)

@@ -53,6 +53,9 @@ pub struct StatsView {
     /// Spans whose boundaries changed, by code points their start moved, and by those their
     /// end moved (the report's and the card's boundary changes).
     pub moved: (BTreeMap<usize, usize>, BTreeMap<usize, usize>),
+    /// Each pair of reviewers' label-aware character F1 on the records both decided on, over
+    /// the whole log (`stats`' and the card's team figures), as `a vs b`.
+    pub pairs: Vec<(String, f64)>,
 }
 
 impl StatsView {

@@ -577,3 +577,49 @@ fn a_reviewers_lane_shows_the_reason_of_their_drop_with_its_codes_description() 
     // ana's lane keeps the span: no reason there.
     assert_eq!(frame.matches("— dropped:").count(), 1, "{frame}");
 }
+
+/// The stats screen charts each reviewer pair's label-aware F1 over the whole log, the figure
+/// `stats --json` gives.
+#[test]
+fn the_stats_screen_charts_reviewer_pairs_as_stats_computes_them() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("team.sqlite");
+    let files = super::app_harness::review_files();
+    for (who, second) in [("ana", Action::Accept), ("zoë", Action::Drop)] {
+        let (mut app, _store) = screen(&files, &db, who, QueueKind::All, None).expect("screen");
+        goto(&mut app, "uni_1__contradiction");
+        app.update(Action::Accept);
+        goto(&mut app, "tool_4__missing_tool");
+        app.update(second);
+        if second == Action::Drop {
+            app.update(Action::Confirm);
+        }
+    }
+    let (mut app, _store) = screen(&files, &db, "cy", QueueKind::All, None).expect("screen");
+    app.update(Action::Stats);
+    let pairs = app.stats.as_ref().expect("stats").pairs.clone();
+    assert_eq!(pairs.len(), 1, "{pairs:?}");
+    assert_eq!(pairs[0].0, "ana vs zoë");
+    let out = super::common::bin()
+        .arg("stats")
+        .args(&files)
+        .arg("--db")
+        .arg(&db)
+        .arg("--json")
+        .output()
+        .expect("stats runs");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stats JSON");
+    let want = json["team"]["pairs"][0]["scores"]["char_level_labeled"]["f1"]
+        .as_f64()
+        .expect("pair F1");
+    assert!((pairs[0].1 - want).abs() < 1e-12, "{pairs:?} vs {want}");
+    assert!(
+        want > 0.0 && want < 1.0,
+        "one record agreed, one not: {want}"
+    );
+    let frame = render(&mut app, 160, 40);
+    assert!(frame.contains("reviewer pairs: labeled F1"), "{frame}");
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let shown = format!("{}%", (want * 100.0).round() as u64);
+    assert!(frame.contains(&shown), "{shown} {frame}");
+}

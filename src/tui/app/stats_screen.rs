@@ -47,13 +47,39 @@ impl App {
             })
             .map(|(_, (_, a))| a.as_slice())
             .collect();
-        self.stats = Some(StatsView::compute(
+        let mut stats = StatsView::compute(
             self.dataset.len(),
             &self.states,
             &records,
             &auto,
             &resolutions,
-        ));
+        );
+        stats.pairs = self.reviewer_pairs();
+        self.stats = Some(stats);
         self.mode = ModeState::Stats;
+    }
+
+    /// Each pair of reviewers' label-aware char F1 over the whole log, as `stats` computes it
+    /// (none under blind review, where it would tell who is who, or with one reviewer).
+    fn reviewer_pairs(&self) -> Vec<(String, f64)> {
+        if self.arb_config.blind || self.counts_hidden() {
+            return Vec::new();
+        }
+        let log = self
+            .log
+            .dataset_decisions(&self.dataset.name)
+            .unwrap_or_default();
+        let r = judges::reviewers::reviewers(&log, &self.dataset, &self.arb_config.options);
+        r.team.map_or_else(Vec::new, |t| {
+            t.pairs
+                .iter()
+                .map(|p| {
+                    (
+                        format!("{} vs {}", p.a, p.b),
+                        p.scores.char_level_labeled.f1,
+                    )
+                })
+                .collect()
+        })
     }
 }

@@ -33,3 +33,6 @@ pub const STATS_UPHELD: &str = "upheld rate (clusters)";
 
 /// The stats screen's boundary chart: corrected spans by code points moved, start then end.
 pub const STATS_MOVED: &str = "boundaries moved start/end";
+
+/// The stats screen's reviewer-pair chart: label-aware char F1 over the whole log.
+pub const STATS_PAIRS: &str = "reviewer pairs: labeled F1";

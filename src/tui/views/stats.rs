@@ -108,21 +108,26 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         );
         return;
     }
-    // The boundary chart when a boundary was corrected; else more room for the others.
-    let widths: &[u16] = if s.moved.0.is_empty() {
-        &[40, 35, 25, 0]
-    } else {
-        &[28, 28, 18, 26]
+    // The boundary and reviewer-pair charts when there is something to show; else more room
+    // for the others.
+    let widths: [u16; 5] = match (s.moved.0.is_empty(), s.pairs.is_empty()) {
+        (true, true) => [40, 35, 25, 0, 0],
+        (false, true) => [28, 28, 18, 26, 0],
+        (true, false) => [28, 28, 18, 0, 26],
+        (false, false) => [22, 22, 14, 21, 21],
     };
-    let [f1, labels, upheld, moved] = Layout::default()
+    let [f1, labels, upheld, moved, pairs] = Layout::default()
         .direction(Direction::Horizontal)
-        .constraints(widths.iter().map(|&w| Constraint::Percentage(w)))
+        .constraints(widths.map(Constraint::Percentage))
         .areas(chart);
     bars(frame, f1, app, s);
     label_bars(frame, labels, app, s);
     upheld_bars(frame, upheld, app, s);
     if !s.moved.0.is_empty() {
         moved_bars(frame, moved, app, s);
+    }
+    if !s.pairs.is_empty() {
+        pair_bars(frame, pairs, app, s);
     }
     let (header, rows) = table_lines(s);
     let mut lines = vec![Line::from(Span::styled(header, th.accent()))];
@@ -259,6 +264,37 @@ fn upheld_bars(frame: &mut Frame<'_>, area: Rect, app: &App, s: &StatsView) {
         .collect();
     let chart = BarChart::default()
         .block(Block::bordered().title(strings::STATS_UPHELD))
+        .data(BarGroup::default().bars(&bars))
+        .bar_width(width)
+        .bar_gap(1)
+        .max(100);
+    frame.render_widget(chart, area);
+}
+
+/// Each reviewer pair's label-aware char F1 over the whole log (the card's agreement chart).
+fn pair_bars(frame: &mut Frame<'_>, area: Rect, app: &App, s: &StatsView) {
+    let th = &app.config.theme;
+    let width = bar_width(area, s.pairs.len(), 1);
+    let bars: Vec<Bar<'_>> = s
+        .pairs
+        .iter()
+        .enumerate()
+        .map(|(k, (pair, f1))| {
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            let v = (f1 * 100.0).round() as u64;
+            Bar::default()
+                .value(v)
+                .label(Line::from(text::truncate(
+                    &text::escape_line(pair),
+                    usize::from(width),
+                )))
+                .text_value(format!("{v}%"))
+                .style(th.lane(k).0)
+                .value_style(Style::default().patch(th.accent()))
+        })
+        .collect();
+    let chart = BarChart::default()
+        .block(Block::bordered().title(strings::STATS_PAIRS))
         .data(BarGroup::default().bars(&bars))
         .bar_width(width)
         .bar_gap(1)
