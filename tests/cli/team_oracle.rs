@@ -22,6 +22,7 @@ use super::common::{bin, data, fixture};
 mod card;
 mod contested;
 mod csv;
+mod reasons;
 mod screen_rule;
 
 /// Report rows and the oracle's names for them.
@@ -183,6 +184,7 @@ fn mismatches(run: &Run) -> Vec<(&'static str, String)> {
     release(run, &mut out);
     card::check(run, &mut out);
     csv::check(run, &mut out);
+    reasons::check(run, &mut out);
     out
 }
 
@@ -470,11 +472,20 @@ fn run(seed: u64, db: Option<&Path>) -> Option<Run> {
         .arg(db)
         .assert()
         .success();
+    // The team's rubric: the codes the oracle's reasons start with (its free-text reasons
+    // have none, and count under no code).
+    std::fs::write(
+        file("rubric.toml"),
+        "[remove]\nincoherent = \"the answer is incoherent ’\"\n\n[flag]\ntriage = \"flagged by the triage pass 東京\"\n",
+    )
+    .expect("rubric");
     bin()
         .arg("export")
         .arg(&records)
         .arg("--db")
         .arg(db)
+        .arg("--rubric")
+        .arg(file("rubric.toml"))
         .arg("--out")
         .arg(file("out.jsonl"))
         .arg("--verdicts")
@@ -693,6 +704,7 @@ fn the_team_comparison_catches_a_planted_error() {
     *svg = svg.replacen("height=\"", "height=\"1", 3);
     let team = run.csv.get_mut("team.csv").expect("team.csv");
     *team = team.replacen(",0.", ",1.", 1);
+    run.report = plant_reason(&run.report);
     let first_pass = run.csv.get_mut("first_pass.csv").expect("first_pass.csv");
     *first_pass = plant_first_pass(first_pass);
     let after: Vec<(&str, String)> = mismatches(&run)
@@ -710,6 +722,33 @@ fn the_team_comparison_catches_a_planted_error() {
     assert!(has("card", "heights not in proportion"), "{after:#?}");
     assert!(has("csv", "team.csv"), "{after:#?}");
     assert!(has("csv", "first_pass.csv"), "{after:#?}");
+    assert!(has("reasons", "report per reason"), "{after:#?}");
+    assert!(!has("reasons", "card per reason"), "{after:#?}");
+}
+
+/// The report with the first row of its per-reason table counting one decision more.
+fn plant_reason(report: &str) -> String {
+    let at = report
+        .find("## Decisions per reason")
+        .expect("the per-reason section");
+    let (head, rest) = report.split_at(at);
+    let mut done = false;
+    let rest: Vec<String> = rest
+        .lines()
+        .map(|l| {
+            let row = l.starts_with("| ") && !l.starts_with("| Action") && !l.starts_with("|---");
+            match l.rsplit_once(" | ").filter(|_| row && !done) {
+                Some((cells, n)) => {
+                    done = true;
+                    let n: u64 = n.trim_end_matches(" |").parse().expect("a count");
+                    format!("{cells} | {} |", n + 1)
+                }
+                None => l.to_owned(),
+            }
+        })
+        .collect();
+    assert!(done, "a per-reason row");
+    format!("{head}{}\n", rest.join("\n"))
 }
 
 /// `first_pass.csv` with its first reviewer's blind count one more.
