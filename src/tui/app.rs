@@ -12,6 +12,7 @@ mod boundary;
 mod decide;
 mod edit_start;
 mod follow;
+mod ids;
 mod indexing;
 mod input;
 mod keep;
@@ -87,8 +88,7 @@ pub struct App {
     count: Option<usize>,
     /// A find-character move (`f`) waiting for its character (add mode).
     finding: Option<Action>,
-    ids: HashMap<String, usize>,
-    ids_scanned: usize,
+    ids: ids::Ids,
     verified: usize,
     /// Arbitration settings (`review` flags).
     pub arb_config: ArbConfig,
@@ -225,8 +225,7 @@ impl App {
             drag: None,
             count: None,
             finding: None,
-            ids: HashMap::new(),
-            ids_scanned: 0,
+            ids: ids::Ids::default(),
             verified: 0,
             arbitrating: false,
             arb: None,

@@ -253,7 +253,7 @@ impl App {
 
     /// Dataset index of record `id`, reading ids forward as needed.
     pub(super) fn find_id(&mut self, id: &str) -> Option<usize> {
-        if let Some(&i) = self.ids.get(id) {
+        if let Some(i) = self.ids.get(id) {
             return Some(i);
         }
         let t0 = Instant::now();
@@ -270,17 +270,6 @@ impl App {
 
     /// [`App::find_id`] among the records indexed so far.
     pub(super) fn find_id_indexed(&mut self, id: &str) -> Option<usize> {
-        while self.ids_scanned < self.dataset.len() {
-            let i = self.ids_scanned;
-            self.ids_scanned += 1;
-            if let Ok(rid) = self.dataset.primary().id(i) {
-                let hit = rid == id;
-                self.ids.insert(rid, i);
-                if hit {
-                    return Some(i);
-                }
-            }
-        }
-        None
+        self.ids.scan(&self.dataset, |rid| rid == id)
     }
 }

@@ -8,7 +8,7 @@ use super::{App, Status};
 use crate::model::Record;
 use crate::review::check::closed_to;
 use crate::review::decision::{Decision, OutcomeKind, BLIND_GROUP};
-use crate::review::siblings::{base_of, base_of_id, carried};
+use crate::review::siblings::{base_of, carried};
 use crate::review::team::blind_view;
 use crate::store::new_origin;
 use crate::tui::keymap::Mode;
@@ -136,22 +136,11 @@ impl App {
     }
 
     /// Dataset indices of the records whose id names `base` (`base`, `base__…`), `own` left
-    /// out; reads the ids of every record indexed so far once.
+    /// out; the ids of the records indexed so far are read once, the first time.
     fn sibling_indices(&mut self, base: &str, own: usize) -> Vec<usize> {
-        while self.ids_scanned < self.dataset.len() {
-            let i = self.ids_scanned;
-            self.ids_scanned += 1;
-            if let Ok(id) = self.dataset.primary().id(i) {
-                self.ids.insert(id, i);
-            }
-        }
-        let mut found: Vec<usize> = self
-            .ids
-            .iter()
-            .filter(|(id, &i)| i != own && (base_of_id(id) == base || id.as_str() == base))
-            .map(|(_, &i)| i)
-            .collect();
-        found.sort_unstable();
+        self.ids.scan(&self.dataset, |_| false);
+        let mut found = self.ids.of_base(base);
+        found.retain(|&i| i != own);
         found
     }
 }

@@ -396,7 +396,7 @@ impl App {
     /// its decisions are added to `logs`. Returns its dataset index.
     fn take_in(&mut self, id: &str, logs: &mut Vec<Decision>) -> Option<usize> {
         let idx = match self.ids.get(id) {
-            Some(&i) => i,
+            Some(i) => i,
             None => self.find_id_indexed(id)?,
         };
         let record = self.dataset.record(idx).ok()?;
