@@ -145,7 +145,7 @@ fn row(d: &Decision, rubric: Option<&Rubric>) -> [String; 9] {
         why.push(u.to_string());
     }
     if let Some(r) = &d.reason {
-        let r = rubric.map_or_else(|| r.clone(), |k| k.described(r));
+        let r = crate::review::rubric::described_by(rubric, r);
         why.push(format!("reason: {r}"));
     }
     if let Some(n) = &d.note {

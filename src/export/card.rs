@@ -24,7 +24,6 @@ use crate::formats::judges::reviewers::Reviewers;
 use crate::formats::judges::REVIEWER_PREFIX;
 use crate::review::decision::{ActionKind, Decision};
 use crate::review::outcome::Tally;
-use crate::review::rubric::Rubric;
 use crate::review::team::{decided_by, Arbiter, TeamAgreement};
 
 use crate::review::outcome::{bucket_counts, BUCKETS};
@@ -243,10 +242,8 @@ fn reasons_section(s: &mut String, h: &Header<'_>, t: &Tally) {
         s.push_str("No decision in force takes a reason code.\n");
         return;
     }
-    let builtin = Rubric::triage();
-    let rubric = h.rubric.unwrap_or(&builtin);
     s.push_str("| Action | Code | Description | Decisions |\n|---|---|---|---:|\n");
-    super::report::reason_table_rows(s, rubric, &t.by_reason);
+    super::report::reason_table_rows(s, h.rubric, &t.by_reason);
 }
 
 /// Each source's votes in arbitration (per disputed cluster).

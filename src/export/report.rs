@@ -224,8 +224,6 @@ fn removed_section(s: &mut String, t: &Tally) {
 /// Decisions per reason code, by action, with each code's description.
 fn reasons_section(s: &mut String, h: &Header<'_>, t: &Tally) {
     s.push_str("\n## Decisions per reason\n\n");
-    let builtin = Rubric::triage();
-    let rubric = h.rubric.unwrap_or(&builtin);
     if t.by_reason.is_empty() {
         s.push_str("No drop, adjust, relabel, add, clean, remove or flag decision is in force.\n");
         return;
@@ -235,13 +233,12 @@ fn reasons_section(s: &mut String, h: &Header<'_>, t: &Tally) {
         "Decisions in force that take a reason code (drop, adjust, relabel, add, clean, remove, \
          flag), by the code their reason starts with; descriptions from {}.\n\n\
          | Action | Code | Description | Decisions |\n|---|---|---|---:|",
-        if h.rubric.is_some() {
-            format!("the rubric {}", code(&rubric.file))
-        } else {
-            "triage's built-in codes (no --rubric given)".to_owned()
-        }
+        h.rubric.map_or_else(
+            || "triage's built-in codes (no --rubric given)".to_owned(),
+            |r| format!("the rubric {}", code(&r.file))
+        )
     );
-    reason_table_rows(s, rubric, &t.by_reason);
+    reason_table_rows(s, h.rubric, &t.by_reason);
 }
 
 /// The per-judge upheld rates.
@@ -392,13 +389,14 @@ pub(super) fn open_items_section(open: &[(String, String)]) -> String {
 }
 
 /// The rows of the per-reason table (action, code, description, decisions), the codes
-/// described by `rubric`: the report's and the card's.
+/// described by `rubric` (triage's built-in codes without one): the report's and the card's.
 pub(super) fn reason_table_rows(
     s: &mut String,
-    rubric: &Rubric,
+    rubric: Option<&Rubric>,
     by_reason: &crate::review::rubric::ReasonCounts,
 ) {
-    for r in reason_rows(rubric, by_reason) {
+    let builtin = Rubric::triage();
+    for r in reason_rows(rubric.unwrap_or(&builtin), by_reason) {
         let shown = r
             .code
             .as_deref()

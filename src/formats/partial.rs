@@ -38,14 +38,7 @@ impl Partial<'_> {
     /// # Errors
     /// As [`DataFile::record`], when the evidence needs the full reader and it fails.
     pub fn with_context(&mut self) -> Result<&Record, FormatError> {
-        let read = match &mut self.state {
-            State::Lazy(l) => l.context(),
-            State::Whole(_) => true,
-        };
-        if !read {
-            self.state = State::Whole(self.file.record_in(self.i, self.bytes)?);
-        }
-        Ok(self.record())
+        self.read(|l| l.context())
     }
 
     /// The record with every field read (what its content hash covers).
@@ -53,8 +46,14 @@ impl Partial<'_> {
     /// # Errors
     /// As [`Partial::with_context`].
     pub fn whole(&mut self) -> Result<&Record, FormatError> {
+        self.read(|l| l.query() && l.context())
+    }
+
+    /// The record once `more` has read more of a lazy one into it; read whole the full way
+    /// when `more` says the line needs it.
+    fn read(&mut self, more: impl FnOnce(&mut Lazy<'_>) -> bool) -> Result<&Record, FormatError> {
         let read = match &mut self.state {
-            State::Lazy(l) => l.query() && l.context(),
+            State::Lazy(l) => more(l),
             State::Whole(_) => true,
         };
         if !read {

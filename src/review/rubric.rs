@@ -134,6 +134,12 @@ pub struct RubricError {
     pub message: String,
 }
 
+/// `reason` with its code described by `rubric` ([`Rubric::described`]); as it is without one.
+#[must_use]
+pub fn described_by(rubric: Option<&Rubric>, reason: &str) -> String {
+    rubric.map_or_else(|| reason.to_owned(), |r| r.described(reason))
+}
+
 /// The reason code `reason` starts with: the text before its first `:` (the whole reason
 /// without one), when it is a single word (no whitespace). A free-text reason
 /// (`not a hallucination`) has none.

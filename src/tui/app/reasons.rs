@@ -19,41 +19,27 @@ impl App {
 
     /// Open the reason prompt for `group` when the rubric has codes for it; false without one.
     pub(super) fn ask_code(&mut self, group: Group) -> bool {
-        let has = self
-            .config
-            .rubric
-            .as_ref()
-            .is_some_and(|r| !r.codes_for(group.action()).is_empty());
-        if has {
-            self.open_prompt(PromptKind::Reason(group));
-        }
-        has
+        self.ask(PromptKind::Reason(group))
     }
 
     /// With the rubric's adjust codes: the reason prompt for new boundaries `[start, end)`.
     pub(super) fn ask_adjust_code(&mut self, start: usize, end: usize) -> bool {
-        let has = self
-            .config
-            .rubric
-            .as_ref()
-            .is_some_and(|r| !r.codes_for(ActionKind::Adjust).is_empty());
-        if has {
-            self.open_prompt(PromptKind::AdjustReason { start, end });
-        }
-        has
+        self.ask(PromptKind::AdjustReason { start, end })
     }
 
     /// With the rubric's relabel (or, for `add`, add) codes: the reason prompt for label
     /// choice `choice`.
     pub(super) fn ask_label_code(&mut self, choice: usize, add: Option<(usize, usize)>) -> bool {
-        let action = if add.is_some() {
-            ActionKind::Add
-        } else {
-            ActionKind::Relabel
-        };
-        let has = (self.config.rubric.as_ref()).is_some_and(|r| !r.codes_for(action).is_empty());
+        self.ask(PromptKind::LabelReason { choice, add })
+    }
+
+    /// Open the code prompt `kind` when the rubric has codes for its group; false without.
+    fn ask(&mut self, kind: PromptKind) -> bool {
+        let has = kind.group().is_some_and(|g| {
+            (self.config.rubric.as_ref()).is_some_and(|r| !r.codes_for(g.action()).is_empty())
+        });
         if has {
-            self.open_prompt(PromptKind::LabelReason { choice, add });
+            self.open_prompt(kind);
         }
         has
     }
@@ -64,18 +50,15 @@ impl App {
         let Some(rubric) = &self.config.rubric else {
             return;
         };
-        let action = if add.is_some() {
-            ActionKind::Add
-        } else {
-            ActionKind::Relabel
-        };
+        let kind = PromptKind::LabelReason { choice, add };
+        let action = kind.group().map_or(ActionKind::Relabel, Group::action);
         match (rubric.pick(action, typed), add) {
             (Ok(reason), Some((start, end))) => self.add_labeled(start, end, choice, reason),
             (Ok(reason), None) => self.relabel_to(choice, reason),
             (Err(why), _) => {
                 self.status = Status::Error(why);
                 self.mode = ModeState::Prompt {
-                    kind: PromptKind::LabelReason { choice, add },
+                    kind,
                     text: typed.to_owned(),
                 };
             }

@@ -5,6 +5,7 @@ use ratatui::layout::Rect;
 use crate::model::offsets::CharMap;
 use crate::model::Record;
 use crate::review::decision::{Decision, RecordReview, SpanKey};
+use crate::review::rubric::Group;
 use crate::tui::edit::Bounds;
 use crate::tui::evidence::{Folded, Hit};
 use crate::tui::keymap::Mode;
@@ -71,7 +72,7 @@ pub enum PromptKind {
     RemoveOther,
     /// A reason code of the rubric (its number or letters) and an optional note, for a drop,
     /// a removal or a flag.
-    Reason(crate::review::rubric::Group),
+    Reason(Group),
     /// A reason code and note for a relabel of the selected span (`add` `None`) or an add over
     /// `add`'s `[start, end)`, to label choice `choice`.
     LabelReason {
@@ -87,6 +88,20 @@ pub enum PromptKind {
         /// One past the last.
         end: usize,
     },
+}
+
+impl PromptKind {
+    /// The rubric group whose code the prompt asks for; `None` for a free-text prompt.
+    #[must_use]
+    pub fn group(self) -> Option<Group> {
+        match self {
+            Self::Reason(g) => Some(g),
+            Self::AdjustReason { .. } => Some(Group::Adjust),
+            Self::LabelReason { add: Some(_), .. } => Some(Group::Add),
+            Self::LabelReason { add: None, .. } => Some(Group::Relabel),
+            Self::DropReason | Self::Note | Self::Goto | Self::Search | Self::RemoveOther => None,
+        }
+    }
 }
 
 /// The input mode and its working data.

@@ -68,8 +68,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         let state = match &r.outcome {
             RecordOutcome::Clean => strings::CLEAN.to_owned(),
             RecordOutcome::Removed { reason } => strings::removed(
-                &(app.config.rubric.as_ref())
-                    .map_or_else(|| reason.clone(), |k| k.described(reason)),
+                &crate::review::rubric::described_by(app.config.rubric.as_ref(), reason),
             ),
             RecordOutcome::Open if r.is_reviewed() => strings::REVIEWED.to_owned(),
             RecordOutcome::Open => strings::OPEN.to_owned(),

@@ -302,11 +302,7 @@ fn dropped_why(app: &App, c: &Current, source: usize, range: (usize, usize)) -> 
         }
         _ => None,
     })?;
-    let described = app
-        .config
-        .rubric
-        .as_ref()
-        .map_or_else(|| reason.clone(), |k| k.described(&reason));
+    let described = crate::review::rubric::described_by(app.config.rubric.as_ref(), &reason);
     Some(text::escape_line(&described))
 }
 

@@ -10,7 +10,7 @@ use ratatui::Frame;
 use super::cells;
 use crate::formats::judges;
 use crate::review::decision::{RecordOutcome, ReviewSpan, SpanStatus};
-use crate::review::rubric::Rubric;
+use crate::review::rubric::{described_by, Rubric};
 use crate::review::triage::{self, OldBlock};
 use crate::tui::app::{App, Current, ScreenLayout};
 use crate::tui::{strings, text};
@@ -21,7 +21,7 @@ fn state(s: &ReviewSpan, rubric: Option<&Rubric>) -> String {
         SpanStatus::Pending => parts.push(strings::PENDING.into()),
         SpanStatus::Accepted => parts.push(strings::ACCEPTED.into()),
         SpanStatus::Dropped { reason: Some(r) } => {
-            let r = rubric.map_or_else(|| r.clone(), |k| k.described(r));
+            let r = described_by(rubric, r);
             parts.push(format!("{}: {r}", strings::DROPPED));
         }
         SpanStatus::Dropped { reason: None } => parts.push(strings::DROPPED.into()),
@@ -157,15 +157,7 @@ pub fn list(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayout
         .review
         .flag_reasons()
         .into_iter()
-        .map(|(k, r)| {
-            (
-                k,
-                app.config
-                    .rubric
-                    .as_ref()
-                    .map_or_else(|| r.to_owned(), |b| b.described(r)),
-            )
-        })
+        .map(|(k, r)| (k, described_by(app.config.rubric.as_ref(), r)))
         .collect();
     let flags: Vec<(Option<&str>, &str)> =
         described.iter().map(|(k, r)| (*k, r.as_str())).collect();

@@ -241,60 +241,52 @@ fn label_bars(frame: &mut Frame<'_>, area: Rect, app: &App, s: &StatsView) {
 
 /// Each source's upheld rate over the disputed clusters that named it.
 fn upheld_bars(frame: &mut Frame<'_>, area: Rect, app: &App, s: &StatsView) {
-    let th = &app.config.theme;
-    let named: Vec<_> = s
+    let shares: Vec<(String, f64)> = s
         .sources
         .iter()
         .filter(|x| x.upheld + x.dismissed > 0)
+        .map(|x| (x.name.clone(), ratio(x.upheld, x.upheld + x.dismissed)))
         .collect();
-    let width = bar_width(area, named.len(), 1);
-    let bars: Vec<Bar<'_>> = named
-        .iter()
-        .enumerate()
-        .map(|(k, src)| {
-            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            let v = (ratio(src.upheld, src.upheld + src.dismissed) * 100.0).round() as u64;
-            Bar::default()
-                .value(v)
-                .label(Line::from(text::truncate(&src.name, usize::from(width))))
-                .text_value(format!("{v}%"))
-                .style(th.lane(k).0)
-                .value_style(Style::default().patch(th.accent()))
-        })
-        .collect();
-    let chart = BarChart::default()
-        .block(Block::bordered().title(strings::STATS_UPHELD))
-        .data(BarGroup::default().bars(&bars))
-        .bar_width(width)
-        .bar_gap(1)
-        .max(100);
-    frame.render_widget(chart, area);
+    share_chart(frame, area, app, strings::STATS_UPHELD, &shares);
 }
 
 /// Each reviewer pair's label-aware char F1 over the whole log (the card's agreement chart).
 fn pair_bars(frame: &mut Frame<'_>, area: Rect, app: &App, s: &StatsView) {
-    let th = &app.config.theme;
-    let width = bar_width(area, s.pairs.len(), 1);
-    let bars: Vec<Bar<'_>> = s
+    let shares: Vec<(String, f64)> = s
         .pairs
         .iter()
+        .map(|(pair, f1)| (text::escape_line(pair), *f1))
+        .collect();
+    share_chart(frame, area, app, strings::STATS_PAIRS, &shares);
+}
+
+/// A chart titled `title` of one bar per (name, share in [0, 1]) as a percentage, each in its
+/// lane's colour, the names cut to the bar's width.
+fn share_chart(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    app: &App,
+    title: &str,
+    shares: &[(String, f64)],
+) {
+    let th = &app.config.theme;
+    let width = bar_width(area, shares.len(), 1);
+    let bars: Vec<Bar<'_>> = shares
+        .iter()
         .enumerate()
-        .map(|(k, (pair, f1))| {
+        .map(|(k, (name, share))| {
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            let v = (f1 * 100.0).round() as u64;
+            let v = (share * 100.0).round() as u64;
             Bar::default()
                 .value(v)
-                .label(Line::from(text::truncate(
-                    &text::escape_line(pair),
-                    usize::from(width),
-                )))
+                .label(Line::from(text::truncate(name, usize::from(width))))
                 .text_value(format!("{v}%"))
                 .style(th.lane(k).0)
                 .value_style(Style::default().patch(th.accent()))
         })
         .collect();
     let chart = BarChart::default()
-        .block(Block::bordered().title(strings::STATS_PAIRS))
+        .block(Block::bordered().title(title.to_owned()))
         .data(BarGroup::default().bars(&bars))
         .bar_width(width)
         .bar_gap(1)

@@ -6,7 +6,6 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-use crate::review::rubric::Group;
 use crate::tui::app::{App, ModeState, PromptKind, Status};
 use crate::tui::{strings, text, Action};
 
@@ -15,32 +14,17 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let th = &app.config.theme;
     let mut spans: Vec<Span<'_>> = Vec::new();
     if let ModeState::Prompt { kind, text: typed } = &app.mode {
-        let title = match kind {
-            PromptKind::DropReason => strings::PROMPT_DROP.to_owned(),
-            PromptKind::Note => strings::PROMPT_NOTE.to_owned(),
-            PromptKind::Goto => strings::PROMPT_GOTO.to_owned(),
-            PromptKind::Search => strings::PROMPT_SEARCH.to_owned(),
-            PromptKind::RemoveOther => strings::PROMPT_REMOVE_OTHER.to_owned(),
-            PromptKind::Reason(g) => strings::prompt_reason(*g, app.config.rubric.as_ref()),
-            PromptKind::AdjustReason { .. } => {
-                strings::prompt_reason(Group::Adjust, app.config.rubric.as_ref())
-            }
-            PromptKind::LabelReason { add, .. } => {
-                let g = if add.is_some() {
-                    Group::Add
-                } else {
-                    Group::Relabel
-                };
-                strings::prompt_reason(g, app.config.rubric.as_ref())
-            }
+        let title = match (kind, kind.group()) {
+            (_, Some(g)) => strings::prompt_reason(g, app.config.rubric.as_ref()),
+            (PromptKind::DropReason, None) => strings::PROMPT_DROP.to_owned(),
+            (PromptKind::Note, None) => strings::PROMPT_NOTE.to_owned(),
+            (PromptKind::Goto, None) => strings::PROMPT_GOTO.to_owned(),
+            (PromptKind::Search, None) => strings::PROMPT_SEARCH.to_owned(),
+            // The one free-text prompt left: the removal's "other" reason.
+            (_, None) => strings::PROMPT_REMOVE_OTHER.to_owned(),
         };
         // A wrong code says why on the prompt's own line, before it.
-        let coded = matches!(
-            kind,
-            PromptKind::Reason(_)
-                | PromptKind::AdjustReason { .. }
-                | PromptKind::LabelReason { .. }
-        );
+        let coded = kind.group().is_some();
         if let (true, Status::Error(m)) = (coded, &app.status) {
             spans.push(Span::styled(
                 format!("{} ", text::escape_line(m)),
