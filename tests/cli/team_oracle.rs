@@ -116,6 +116,19 @@ fn report_count(report: &str, name: &str) -> Option<u64> {
     line[row.len()..].trim_end_matches(" |").parse().ok()
 }
 
+/// The oracle's votes per source: clusters upheld and dismissed.
+fn oracle_votes(run: &Run) -> BTreeMap<String, [u64; 2]> {
+    run.expected["sources"]
+        .as_object()
+        .expect("sources")
+        .iter()
+        .map(|(n, v)| {
+            let k = |f: &str| v[f].as_u64().expect("count");
+            (n.clone(), [k("upheld"), k("dismissed")])
+        })
+        .collect()
+}
+
 /// The per-source table of the report: name → [clusters upheld, dismissed, spans upheld,
 /// dismissed].
 fn report_sources(report: &str) -> BTreeMap<String, [u64; 4]> {

@@ -158,15 +158,7 @@ fn sources(run: &Run, mismatch: &mut impl FnMut(String)) {
             (r[0].clone(), [n(1), n(2)])
         })
         .collect();
-    let want: BTreeMap<String, [u64; 2]> = run.expected["sources"]
-        .as_object()
-        .expect("sources")
-        .iter()
-        .map(|(n, v)| {
-            let k = |f: &str| v[f].as_u64().expect("count");
-            (n.clone(), [k("upheld"), k("dismissed")])
-        })
-        .collect();
+    let want = super::oracle_votes(run);
     if got != want {
         mismatch(format!("per source {got:?}, oracle {want:?}"));
     }

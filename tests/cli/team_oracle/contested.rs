@@ -84,16 +84,8 @@ fn votes(run: &Run, out: &mut Vec<(&'static str, String)>) {
             }
         }
     }
-    let want: BTreeMap<String, [u64; 2]> = run.expected["sources"]
-        .as_object()
-        .expect("sources")
-        .iter()
-        .map(|(n, c)| {
-            let k = |f: &str| c[f].as_u64().expect("count");
-            (n.clone(), [k("upheld"), k("dismissed")])
-        })
-        .filter(|(_, c)| c != &[0, 0])
-        .collect();
+    let mut want = super::oracle_votes(run);
+    want.retain(|_, c| c != &[0, 0]);
     if got != want {
         out.push((
             "contested",

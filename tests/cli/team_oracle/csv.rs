@@ -76,15 +76,7 @@ pub(super) fn check(run: &Run, out: &mut Vec<(&'static str, String)>) {
             (r[0].clone(), [n(1), n(2)])
         })
         .collect();
-    let votes: BTreeMap<String, [u64; 2]> = run.expected["sources"]
-        .as_object()
-        .expect("sources")
-        .iter()
-        .map(|(n, v)| {
-            let k = |f: &str| v[f].as_u64().expect("count");
-            (n.clone(), [k("upheld"), k("dismissed")])
-        })
-        .collect();
+    let votes = super::oracle_votes(run);
     if upheld != votes {
         mismatch(format!("upheld.csv {upheld:?}, oracle {votes:?}"));
     }
