@@ -242,6 +242,35 @@ fn key_on_code(c: &mut Criterion) {
             "{name}: first End, median of 9 {:?} (min {:?}, max {:?})",
             firsts[4], firsts[0], firsts[8]
         );
+        // The same on the terminal's colour budget: the key's frame, then the frames drawn
+        // at once after it until the rows on screen are coloured.
+        let mut budgeted: Vec<(Duration, Duration, usize)> = (0..9)
+            .map(|_| {
+                let mut fresh = open_app(path2.clone());
+                fresh.config.colour_budget = Some(terminal::COLOUR_BUDGET);
+                terminal::frame(&mut t, &mut fresh).expect("draw");
+                while fresh.layout.colouring {
+                    terminal::frame(&mut t, &mut fresh).expect("draw");
+                }
+                let t0 = std::time::Instant::now();
+                fresh.update(Action::ContextBottom);
+                terminal::frame(&mut t, &mut fresh).expect("draw");
+                let key = t0.elapsed();
+                let mut frames = 1;
+                while fresh.layout.colouring {
+                    terminal::frame(&mut t, &mut fresh).expect("draw");
+                    frames += 1;
+                }
+                (key, t0.elapsed(), frames)
+            })
+            .collect();
+        budgeted.sort();
+        let (key, all, frames) = budgeted[4];
+        eprintln!(
+            "{name}: first End with the colour budget, median of 9: key + frame {key:?} \
+             (min {:?}, max {:?}); coloured after {frames} frames, {all:?}",
+            budgeted[0].0, budgeted[8].0
+        );
         app.update(Action::ContextBottom);
         terminal::frame(&mut t, &mut app).expect("draw");
         g.bench_function(format!("home_end_{name}_{}kb", len / 1024), |b| {

@@ -10,6 +10,7 @@
 
 use std::cell::RefCell;
 use std::sync::OnceLock;
+use std::time::Instant;
 
 use syntect::parsing::{ParseState, Scope, ScopeStack, SyntaxReference, SyntaxSet};
 
@@ -170,11 +171,12 @@ impl Block {
         Some((k - RESTART..=k).rev().find(flush).unwrap_or(k - RESTART))
     }
 
-    /// Colour lines `first..=last` (those not coloured yet).
-    fn colour(&mut self, text: &str, first: usize, last: usize) {
+    /// Colour lines `first..=last` (those not coloured yet), stopping after a line once
+    /// `until` has passed; true when every one of them is coloured.
+    fn colour(&mut self, text: &str, first: usize, last: usize, until: Option<Instant>) -> bool {
         let last = last.min(self.lines.len().saturating_sub(1));
         let Some(k) = (first..=last).find(|&i| self.done[i].is_none()) else {
-            return;
+            return true;
         };
         if self.region.kind == Kind::Diff {
             for i in k..=last {
@@ -189,7 +191,7 @@ impl Block {
                 };
                 self.done[i] = Some(vec![(at, class)]);
             }
-            return;
+            return true;
         }
         if let Some(from) = self.start_for(text, k) {
             self.state = None;
@@ -201,7 +203,12 @@ impl Block {
             if self.done[i].is_none() {
                 self.done[i] = Some(runs);
             }
+            // The parser stands at line `i + 1`: the next call reads on from there.
+            if i < last && until.is_some_and(|t| Instant::now() >= t) {
+                return false;
+            }
         }
+        true
     }
 
     /// Runs of line `i` through the grammar, the parser then ready for line `i + 1` (plain
@@ -325,16 +332,35 @@ impl Code {
     /// Colour the code lines holding bytes `[from, to)` of `text` (the rows on screen) not
     /// coloured yet.
     pub fn prepare(&self, text: &str, from: usize, to: usize) {
+        self.prepare_until(text, from, to, None);
+    }
+
+    /// [`Code::prepare`], stopping once `until` has passed (after a line at least, so every
+    /// call gets on): true when every line is coloured, false when a later call has more to
+    /// do. A frame colours what fits its time, and the next frames the rest, so a key on a
+    /// file not yet drawn never waits for a screenful of parsing.
+    pub fn prepare_until(
+        &self,
+        text: &str,
+        from: usize,
+        to: usize,
+        until: Option<Instant>,
+    ) -> bool {
         let mut blocks = self.blocks.borrow_mut();
+        let mut complete = true;
         for b in blocks
             .iter_mut()
             .filter(|b| b.region.start < to.max(from + 1) && from < b.region.end)
         {
+            if !complete {
+                return false;
+            }
             let end = b.region.end - 1;
             let first = b.line_of(from.clamp(b.region.start, end));
             let last = b.line_of(to.saturating_sub(1).clamp(b.region.start, end));
-            b.colour(text, first, last);
+            complete = b.colour(text, first, last, until);
         }
+        complete
     }
 
     /// The index of the block holding byte `b`.

@@ -22,6 +22,10 @@ pub struct Config {
     pub theme: Theme,
     /// The reason codes offered when a span is dropped, a record removed or flagged.
     pub rubric: Option<Rubric>,
+    /// How long a frame may spend colouring code (the rest is coloured by the next frames);
+    /// `None`: all of it at once (tests and snapshots draw whole screens). The terminal's
+    /// event loop sets it ([`crate::tui::terminal::run`]).
+    pub colour_budget: Option<std::time::Duration>,
 }
 
 impl Config {
@@ -32,6 +36,7 @@ impl Config {
             keymap: Keymap::defaults(),
             theme: Theme::defaults(mono),
             rubric: None,
+            colour_budget: None,
         }
     }
 

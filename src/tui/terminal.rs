@@ -118,17 +118,23 @@ impl Events for TerminalEvents {
     }
 }
 
+/// How long a pane's code colouring may take in one frame on the terminal: what is left is
+/// coloured by the next frames (drawn at once unless a key comes), so a key on a file not
+/// drawn yet stays well under 5 ms instead of waiting for a screenful of parsing.
+pub const COLOUR_BUDGET: Duration = Duration::from_micros(1500);
+
 /// Run the review screen until the reviewer quits.
 ///
 /// # Errors
 /// The terminal cannot be set up, read or drawn to (it is restored first).
 pub fn run(app: &mut App) -> io::Result<()> {
     let (mut terminal, _guard) = init()?;
+    app.config.colour_budget = Some(COLOUR_BUDGET);
     drive(&mut terminal, app, &mut TerminalEvents)
 }
 
-/// The event loop: draw, wait for an event (up to 20 ms while background work is left, else
-/// 1 s), hand it to the app, until the app quits. The app's timed work ([`App::timed`]:
+/// The event loop: draw, wait for an event (none while the frame left code to colour, up to
+/// 20 ms while background work is left, else 1 s), hand it to the app, until the app quits. The app's timed work ([`App::timed`]:
 /// retries, the team poll, following the log) is checked on every turn, not only when the
 /// wait runs out, so a stream of keys or mouse moves never delays it past its time.
 ///
@@ -144,7 +150,15 @@ pub fn drive<B: Backend, E: Events>(
         if app.quit {
             return Ok(());
         }
-        let timeout = Duration::from_millis(if app.busy() { 20 } else { 1000 });
+        // Code left uncoloured by the last frame is coloured by the next one, unless a key
+        // comes first.
+        let timeout = Duration::from_millis(if app.layout.colouring {
+            0
+        } else if app.busy() {
+            20
+        } else {
+            1000
+        });
         let Some(ev) = events.next(timeout)? else {
             app.idle();
             continue;

@@ -277,3 +277,89 @@ fn prose_keeps_its_tabs_escaped_and_has_no_gutter() {
     let (x, _) = cell_of(&app, 0);
     assert_eq!(x, app.layout.output.x);
 }
+
+/// The terminal as a reviewer who presses End once and waits: every wait the loop asks for
+/// is noted; the screen quits on the first wait that is not "none" (nothing left to colour).
+struct EndThenWait {
+    waits: Vec<std::time::Duration>,
+    pressed: bool,
+}
+
+impl terminal::Events for EndThenWait {
+    fn next(
+        &mut self,
+        timeout: std::time::Duration,
+    ) -> std::io::Result<Option<ratatui::crossterm::event::Event>> {
+        use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+        let key = |c| Ok(Some(Event::Key(KeyEvent::new(c, KeyModifiers::NONE))));
+        if !self.pressed {
+            self.pressed = true;
+            return key(KeyCode::End);
+        }
+        self.waits.push(timeout);
+        assert!(self.waits.len() < 10_000, "the loop never stops colouring");
+        if timeout.is_zero() {
+            Ok(None)
+        } else {
+            key(KeyCode::Char('q'))
+        }
+    }
+}
+
+/// Issue 24 item 2: a key on a long file not drawn yet colours what fits the frame's budget;
+/// the event loop draws again at once (no wait) until the rows on screen are coloured, and
+/// then they are coloured as a screen drawn without a budget.
+#[test]
+fn a_jump_far_into_a_file_is_coloured_over_the_next_frames_without_waiting() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let mut body = String::new();
+    for i in 0..1500 {
+        body.push_str(&format!(
+            "def f{i}(x):\n\t\"\"\"Return x at {i}°C in 東京 (e\u{301}, 🙂).\"\"\"\n\treturn x * {i}  # ’\n\n"
+        ));
+    }
+    let context = format!("File: pkg/big.py\n```python\n{body}```\n");
+    let rec = serde_json::json!({
+        "id": "big", "prompt": context, "context": context, "question": "Fix it.",
+        "answer": "def g(y):\n\treturn y\n",
+        "labels": [{"start": 4, "end": 8, "label": "wrong_implementation",
+                    "category": "contradiction", "subcategory": "value"}],
+        "split": "test", "task_type": "code_generation", "dataset": "lettucedetect-code-agent",
+        "language": "en", "context_modality": "code"
+    });
+    let path = dir.path().join("big.jsonl");
+    std::fs::write(&path, format!("{rec}\n")).expect("write");
+    let store = mem();
+    let mut budgeted = app_over(std::slice::from_ref(&path), &store, false, Depth::TrueColor);
+    // A budget no line fits in: each frame colours one line.
+    budgeted.config.colour_budget = Some(std::time::Duration::ZERO);
+    let mut t = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+    let mut events = EndThenWait {
+        waits: Vec::new(),
+        pressed: false,
+    };
+    terminal::drive(&mut t, &mut budgeted, &mut events).expect("loop");
+    let zero = events.waits.iter().filter(|w| w.is_zero()).count();
+    assert!(zero >= 10, "coloured in {zero} frames: {:?}", events.waits);
+    assert!(
+        events.waits[..zero].iter().all(|w| w.is_zero()),
+        "the loop waited while code was left to colour: {:?}",
+        events.waits
+    );
+    let looped = t.backend().buffer().clone();
+    let mut whole = app_over(&[path], &store, false, Depth::TrueColor);
+    let mut t2 = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+    terminal::frame(&mut t2, &mut whole).expect("draw");
+    whole.update(spanreview::tui::Action::ContextBottom);
+    let at_once = draw(&mut whole, 120, 40);
+    assert!(!whole.layout.colouring);
+    assert_eq!(dump(&looped), dump(&at_once));
+    let ctx = whole.layout.context;
+    let (x, y) = find(&at_once, "def f1499", ctx.x, ctx.x + ctx.width);
+    assert_eq!(at_once[(x, y)].fg, rgb(KEYWORD));
+    for yy in 0..at_once.area.height {
+        for xx in 0..at_once.area.width {
+            assert_eq!(looped[(xx, yy)], at_once[(xx, yy)], "cell ({xx}, {yy})");
+        }
+    }
+}

@@ -330,6 +330,8 @@ pub struct ScreenLayout {
     pub overlay: Rect,
     /// Rows the overlay's text takes once wrapped (estimate for scrolling).
     pub overlay_rows: usize,
+    /// Code on screen not coloured yet (the frame's time ran out): the next frame colours on.
+    pub colouring: bool,
 }
 
 /// `Scrolls::context` meaning "the last rows", set by End and resolved by the context pane.

@@ -126,3 +126,35 @@ fn a_jump_colours_as_reading_the_whole_file_does() {
     let b = t[a..].find("def ").map_or(0, |i| a + i);
     assert_eq!(jumped.class_at(b), Class::Keyword);
 }
+
+#[test]
+fn colouring_out_of_time_gets_on_a_line_a_call_and_ends_as_colouring_at_once() {
+    let t = big_python(40);
+    let whole = Code::new(&t);
+    assert!(whole.prepare_until(&t, 0, t.len(), None));
+    let (a, b) = (t.len() / 2, t.len() / 2 + 1500);
+    let once = Code::new(&t);
+    once.prepare(&t, a, b);
+    // A time already past: each call colours one line more, then says it is done.
+    let late = Code::new(&t);
+    let past = Some(Instant::now());
+    let mut calls = 0;
+    let mut before = 0;
+    while !late.prepare_until(&t, a, b, past) {
+        calls += 1;
+        assert!(
+            late.coloured_lines() > before,
+            "call {calls} coloured nothing"
+        );
+        before = late.coloured_lines();
+        assert!(calls < 1000, "never done");
+    }
+    assert!(calls >= 5, "{calls} calls for a 1,500-byte screen");
+    assert_eq!(late.coloured_lines(), once.coloured_lines());
+    for i in a..b {
+        assert_eq!(late.class_at(i), once.class_at(i), "byte {i}");
+        assert_eq!(late.class_at(i), whole.class_at(i), "byte {i}");
+    }
+    // Nothing left to colour: done at once, whatever the time.
+    assert!(late.prepare_until(&t, a, b, past));
+}

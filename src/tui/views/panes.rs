@@ -93,10 +93,16 @@ fn put_gutter(
 }
 
 /// Colour the code of `rows` of `src` (the rows on screen, and any line before them in their
-/// blocks not coloured yet).
-fn prepare_code(code: &Code, src: &str, rows: &[Row]) {
+/// blocks not coloured yet), for at most the app's colour budget; `out.colouring` says when
+/// some is left for the next frame.
+fn prepare_code(code: &Code, src: &str, rows: &[Row], app: &App, out: &mut ScreenLayout) {
     if let (Some(a), Some(b)) = (rows.first(), rows.last()) {
-        code.prepare(src, a.byte, b.end().max(a.byte + 1).min(src.len()));
+        let until = app
+            .config
+            .colour_budget
+            .map(|d| std::time::Instant::now() + d);
+        let to = b.end().max(a.byte + 1).min(src.len());
+        out.colouring |= !code.prepare_until(src, a.byte, to, until);
     }
 }
 
@@ -268,7 +274,7 @@ pub fn output(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLayo
         (scroll, ix.rows(src, scroll, h), ix.known())
     });
     let styles = output_styles(app, c);
-    prepare_code(&c.output_code, src, &rows);
+    prepare_code(&c.output_code, src, &rows, app, out);
     let th = &app.config.theme;
     let style = |byte: usize| {
         styles
@@ -357,7 +363,7 @@ pub fn context(frame: &mut Frame<'_>, area: Rect, app: &App, out: &mut ScreenLay
     frame.render_widget(block, area);
     let hits = &c.hits.context;
     let cur = c.hits.current_context();
-    prepare_code(&c.context_code, src, &rows);
+    prepare_code(&c.context_code, src, &rows, app, out);
     let th = &app.config.theme;
     let style = |b: usize| {
         let base = th.code(c.context_code.class_at(b));
