@@ -101,7 +101,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let by_label = args.by_label || args.json;
     // Nothing here needs a record's context or query (the bulk of a line): read without them
     // when every file's format allows, keeping the `meta` that holds a RAGTruth corruption type.
-    let reader = judges::skimmable(&dataset).then(|| SpanReader::new(&dataset).keeping(&["meta"]));
+    let reader =
+        judges::skimmable(&dataset).then(|| SpanReader::new(&dataset).keeping(&["meta"]).lite());
     let work = |i: usize| -> Read {
         let record = reader
             .as_ref()

@@ -15,6 +15,7 @@ mod fuzz;
 pub mod hub;
 pub mod index;
 pub mod judges;
+pub mod lite_spans;
 pub mod parquet;
 pub mod partial;
 mod position;

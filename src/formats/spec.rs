@@ -64,6 +64,11 @@ pub struct FormatSpec {
     /// Top-level fields the span reader steps over: what clustering does not read (evidence,
     /// request, metadata, raw judge output).
     pub skim_skips: &'static [&'static str],
+    /// The span reader's borrowing reader of a line, where the format has one: the record
+    /// [`FormatSpec::parse`] gives, its id, answer, type and spans, but no raw value, span
+    /// objects, request or evidence (the `&str` names the source, the `bool` says the file is
+    /// joined: no gold spans); `None` for a line it leaves to the full reader.
+    pub lite: Option<fn(&[u8], &str, bool) -> Option<Record>>,
 }
 
 /// The id that `read` finds in a line holding one JSON object, for a [`FormatSpec::record_id`]

@@ -155,6 +155,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     // Several lines per id, which the span reader's same-position match would not all join.
     skimmable: false,
     skim_skips: &["judge_raw"],
+    lite: None,
 };
 
 /// A record of the format for the registry's tests: one readable gold span over non-ASCII text

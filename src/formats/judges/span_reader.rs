@@ -70,6 +70,8 @@ pub struct SpanReader<'d> {
     files: Files<'d>,
     maps: Vec<std::sync::OnceLock<HashMap<String, Vec<usize>>>>,
     keep: &'static [&'static str],
+    /// Lines read by their format's borrowing reader where it has one ([`SpanReader::lite`]).
+    lite: bool,
 }
 
 /// The files a [`SpanReader`] reads: a dataset's, or its own.
@@ -98,6 +100,7 @@ impl<'d> SpanReader<'d> {
             files: Files::Borrowed(files),
             maps,
             keep: &[],
+            lite: false,
         }
     }
 
@@ -106,6 +109,15 @@ impl<'d> SpanReader<'d> {
     #[must_use]
     pub fn keeping(self, keep: &'static [&'static str]) -> Self {
         Self { keep, ..self }
+    }
+
+    /// The same reader, reading each line with its format's borrowing reader where it has one
+    /// ([`FormatSpec::lite`](crate::formats::FormatSpec::lite)): the same id, answer, type and
+    /// spans, but no raw value at all (the record's or its spans'), so only for passes that
+    /// read nothing else (`compare`).
+    #[must_use]
+    pub fn lite(self) -> Self {
+        Self { lite: true, ..self }
     }
 
     /// Open `paths` itself (the first file with answer text leads, as in a
@@ -129,6 +141,7 @@ impl<'d> SpanReader<'d> {
             files: Files::Owned(files),
             maps,
             keep: &[],
+            lite: false,
         })
     }
 
@@ -146,6 +159,12 @@ impl<'d> SpanReader<'d> {
 
     fn skim(&self, file: &DataFile, i: usize, joined: bool) -> Result<Record, FormatError> {
         let bytes = file.index.bytes(i)?;
+        let spec = file.format.spec();
+        if let Some(read) = spec.lite.filter(|_| self.lite) {
+            if let Some(r) = read(&bytes, &file.source, joined) {
+                return Ok(r);
+            }
+        }
         // The skimmer checks the whole line (an invalid byte or a number beyond f64 in a
         // member stepped over makes the full reader refuse it) and hands out the members' raw
         // text in one pass; a line it refuses, or whose keys are written with escapes, goes to
@@ -157,7 +176,6 @@ impl<'d> SpanReader<'d> {
             Some(Top::Object(m, _)) if m.iter().all(|(k, _)| !k.contains('\\')) => m,
             _ => return file.record_in(i, &bytes),
         };
-        let spec = file.format.spec();
         let skip_too = spec.gold_list.filter(|_| joined);
         // A line it refuses: the full reader's own words (which quote the real value).
         skimmed(&members, spec.skim_skips, skip_too, self.keep)

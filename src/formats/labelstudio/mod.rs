@@ -304,6 +304,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     // The id may come from the task's `id` when `data.rid` is absent.
     skimmable: false,
     skim_skips: &["data", "drafts"],
+    lite: None,
 };
 
 /// A task of the format for the registry's tests: one readable span over non-ASCII text and one

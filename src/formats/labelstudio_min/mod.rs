@@ -165,6 +165,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     // The id may be Label Studio's task id, and rows of one task repeat it.
     skimmable: false,
     skim_skips: &["context", "query"],
+    lite: None,
 };
 
 /// A row of the format for the registry's tests: one readable region over non-ASCII text and

@@ -94,6 +94,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     // The id may be derived from the skipped `prompt`.
     skimmable: false,
     skim_skips: &["context", "prompt"],
+    lite: None,
 };
 
 /// A record of the format for the registry's tests: one readable gold span over non-ASCII text

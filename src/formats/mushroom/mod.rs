@@ -136,6 +136,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     judge_role: SourceRole::Annotator,
     skimmable: true,
     skim_skips: &["model_input"],
+    lite: None,
 };
 
 /// A record of the format for the registry's tests: one readable gold span over non-ASCII text

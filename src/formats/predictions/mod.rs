@@ -2,6 +2,7 @@
 //! `pred_spans` over `output`. No query or context: join with a records file by `id`.
 
 pub(crate) mod check;
+pub mod lite;
 
 use std::path::Path;
 
@@ -93,6 +94,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     skimmable: true,
     // A generating detector's raw reply (`generation`).
     skim_skips: &["generation"],
+    lite: Some(lite::parse),
 };
 
 /// A record of the format for the registry's tests: one readable gold span over non-ASCII text

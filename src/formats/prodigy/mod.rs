@@ -213,6 +213,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     // The id may come from `meta` or the input hash.
     skimmable: false,
     skim_skips: &["tokens", "query", "context", "meta"],
+    lite: None,
 };
 
 /// A task of the format for the registry's tests: one readable span over non-ASCII text and one

@@ -7,27 +7,11 @@
 
 use std::borrow::Cow;
 
-use serde::Deserialize;
 use serde_json::Value;
 
+use crate::formats::lite_spans::{self, slots, string};
 use crate::formats::validate::skim;
-use crate::model::{Record, Span};
-
-#[derive(Deserialize)]
-struct LineSpan<'a> {
-    start: u64,
-    end: u64,
-    #[serde(borrow, default)]
-    text: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    label: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    category: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    subcategory: Option<Cow<'a, str>>,
-    #[serde(default)]
-    confidence: Option<f64>,
-}
+use crate::model::Record;
 
 /// A record read from its line with its `query` and `context` still as the line has them:
 /// [`Lazy::context`] and [`Lazy::query`] read them into [`Lazy::record`] when needed.
@@ -76,6 +60,17 @@ pub fn parse(bytes: &[u8]) -> Option<Record> {
     (lazy.query() && lazy.context()).then_some(lazy.record)
 }
 
+/// The span reader's reader ([`crate::formats::FormatSpec::lite`]): [`parse_lazy`]'s record,
+/// request and evidence left empty; a joined file's line (whose gold a join drops) is left to
+/// the full reader.
+#[must_use]
+pub fn spans_only(bytes: &[u8], _source: &str, joined: bool) -> Option<Record> {
+    if joined {
+        return None;
+    }
+    parse_lazy(bytes).map(|l| l.record)
+}
+
 /// [`parse`] with the request and evidence left unread ([`Lazy`]): the line skimmed once
 /// ([`skim::top`], which checks it is one JSON object), the members needed parsed from their
 /// own slices. A key with an escape (`"i\u0064"` is `"id"`), a duplicate key, or a member of
@@ -97,29 +92,7 @@ pub fn parse_lazy(bytes: &[u8]) -> Option<Lazy<'_>> {
         }
         (Some(_), None) => return None,
     };
-    let labels: Vec<LineSpan<'_>> = match labels {
-        None => Vec::new(),
-        Some(l) => serde_json::from_str(l).ok()?,
-    };
-    let own = |c: Option<Cow<'_, str>>| c.map(Cow::into_owned);
-    let gold = labels
-        .into_iter()
-        .map(|s| {
-            Some(Span {
-                start: usize::try_from(s.start).ok()?,
-                end: usize::try_from(s.end).ok()?,
-                text: own(s.text).unwrap_or_default(),
-                label: own(s.label).unwrap_or_default(),
-                category: own(s.category),
-                subcategory: own(s.subcategory),
-                confidence: s.confidence,
-                raw: serde_json::Map::new(),
-            })
-        })
-        .collect::<Option<Vec<Span>>>()?;
-    let string = |raw: Option<&str>| -> Option<String> {
-        serde_json::from_str::<Cow<'_, str>>(raw?).ok().map(Cow::into_owned)
-    };
+    let gold = lite_spans::spans(labels)?;
     let record = Record {
         corruption_type,
         ..Record::new(string(id)?, string(output)?, gold, Vec::new(), Value::Null)
@@ -129,23 +102,6 @@ pub fn parse_lazy(bytes: &[u8]) -> Option<Lazy<'_>> {
         query,
         context,
     })
-}
-
-/// The raw values of the members named `keys`, in that order; `None` when a key of `members`
-/// holds an escape or one of `keys` occurs twice.
-fn slots<'a, const N: usize>(members: &[(&'a str, &'a str)], keys: [&str; N]) -> Option<[Option<&'a str>; N]> {
-    let mut out = [None; N];
-    for &(k, v) in members {
-        if k.contains('\\') {
-            return None;
-        }
-        if let Some(i) = keys.iter().position(|&key| key == k) {
-            if out[i].replace(v).is_some() {
-                return None;
-            }
-        }
-    }
-    Some(out)
 }
 
 #[cfg(test)]

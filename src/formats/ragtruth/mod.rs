@@ -63,6 +63,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     judge_role: SourceRole::Annotator,
     skimmable: true,
     skim_skips: &["context", "query", "meta"],
+    lite: Some(lite::spans_only),
 };
 
 /// A record of the format for the registry's tests: one readable gold span over non-ASCII text

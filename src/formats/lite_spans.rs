@@ -1,0 +1,83 @@
+//! What the borrowing readers of record lines share ([`crate::formats::ragtruth::lite`],
+//! [`crate::formats::predictions::lite`]): a list of span objects read as the full reader reads
+//! it ([`crate::formats::spans::span_list`]) but with no raw objects, and a line's members found
+//! by key. Either gives `None` where the full reader could read the line otherwise, and the
+//! caller then reads it the full way.
+
+use std::borrow::Cow;
+
+use serde::Deserialize;
+
+use crate::model::Span;
+
+/// A span object as the full reader takes it: a member of another type (a string offset, a
+/// numeric label) or a duplicate key fails, and the line goes to the full reader.
+#[derive(Deserialize)]
+struct LineSpan<'a> {
+    start: u64,
+    end: u64,
+    #[serde(borrow, default)]
+    text: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    label: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    category: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    subcategory: Option<Cow<'a, str>>,
+    #[serde(default)]
+    confidence: Option<f64>,
+}
+
+/// The spans of the JSON list `raw` (absent: none), each with an empty raw object; `None`
+/// when a span is one the full reader would read otherwise or skip with a warning.
+#[must_use]
+pub fn spans(raw: Option<&str>) -> Option<Vec<Span>> {
+    let Some(raw) = raw else {
+        return Some(Vec::new());
+    };
+    let list: Vec<LineSpan<'_>> = serde_json::from_str(raw).ok()?;
+    let own = |c: Option<Cow<'_, str>>| c.map(Cow::into_owned);
+    list.into_iter()
+        .map(|s| {
+            Some(Span {
+                start: usize::try_from(s.start).ok()?,
+                end: usize::try_from(s.end).ok()?,
+                text: own(s.text).unwrap_or_default(),
+                label: own(s.label).unwrap_or_default(),
+                category: own(s.category),
+                subcategory: own(s.subcategory),
+                confidence: s.confidence,
+                raw: serde_json::Map::new(),
+            })
+        })
+        .collect()
+}
+
+/// The JSON string `raw` as text; `None` for any other value.
+#[must_use]
+pub fn string(raw: Option<&str>) -> Option<String> {
+    serde_json::from_str::<Cow<'_, str>>(raw?)
+        .ok()
+        .map(Cow::into_owned)
+}
+
+/// The raw values of the members named `keys`, in that order; `None` when a key of `members`
+/// holds an escape or one of `keys` occurs twice.
+#[must_use]
+pub fn slots<'a, const N: usize>(
+    members: &[(&'a str, &'a str)],
+    keys: [&str; N],
+) -> Option<[Option<&'a str>; N]> {
+    let mut out = [None; N];
+    for &(k, v) in members {
+        if k.contains('\\') {
+            return None;
+        }
+        if let Some(i) = keys.iter().position(|&key| key == k) {
+            if out[i].replace(v).is_some() {
+                return None;
+            }
+        }
+    }
+    Some(out)
+}
