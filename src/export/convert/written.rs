@@ -84,6 +84,15 @@ impl Written {
         pushed
     }
 
+    /// Write `json`, one record's JSON text as `serde_json` writes it, as the next record
+    /// (escaped as [`Written::push`] escapes it).
+    ///
+    /// # Errors
+    /// The output cannot be written.
+    pub(super) fn push_json(&mut self, json: &[u8]) -> anyhow::Result<()> {
+        self.push_line(&escape::json_bytes(json))
+    }
+
     /// Write `line`, one record's JSON text, as the next record.
     fn push_line(&mut self, line: &[u8]) -> anyhow::Result<()> {
         if self.array && self.count > 0 {
@@ -145,7 +154,8 @@ impl Written {
         Ok(Some(file))
     }
 
-    /// Write the originals in their order, each placed record instead of its original.
+    /// Write the originals in their order, each placed record instead of its original (the
+    /// others as `original(j)` gives their JSON text).
     ///
     /// # Errors
     /// An original cannot be read, or the output cannot be written.
@@ -153,13 +163,13 @@ impl Written {
         &mut self,
         len: usize,
         placed: Placed,
-        original: impl Fn(usize) -> anyhow::Result<Value>,
+        mut original: impl FnMut(usize) -> anyhow::Result<Vec<u8>>,
     ) -> anyhow::Result<()> {
         let placed = placed.into_lines()?;
         for j in 0..len {
             match placed.get(j)? {
                 Some(line) => self.push_line(&line)?,
-                None => self.push(&original(j)?)?,
+                None => self.push_json(&original(j)?)?,
             }
         }
         Ok(())
@@ -171,7 +181,6 @@ pub(super) struct Placed {
     spool: BufWriter<File>,
     at: HashMap<usize, (u64, usize)>,
     end: u64,
-    buf: Vec<u8>,
 }
 
 impl Placed {
@@ -185,16 +194,17 @@ impl Placed {
             spool: BufWriter::with_capacity(1 << 20, spool),
             at: HashMap::new(),
             end: 0,
-            buf: Vec::new(),
         })
     }
 
-    /// `value` as the record at position `j`; true when one was there already (this one stands).
+    /// `json`, a record's JSON text as `serde_json` writes it, as the record at position `j`
+    /// (escaped as [`Written::push`] escapes it); true when one was there already (this one
+    /// stands).
     ///
     /// # Errors
     /// The spool cannot be written.
-    pub(super) fn put(&mut self, j: usize, value: &Value) -> anyhow::Result<bool> {
-        let line = line_of(value, &mut self.buf);
+    pub(super) fn put_json(&mut self, j: usize, json: &[u8]) -> anyhow::Result<bool> {
+        let line = escape::json_bytes(json);
         self.spool
             .write_all(&line)
             .context("writing the spool file")?;

@@ -76,17 +76,28 @@ fn placed_records_go_out_in_the_originals_order_the_later_one_standing() {
     let path = dir.path().join("out.jsonl");
     let mut placed = Placed::new().expect("in a temporary folder");
     assert!(!placed
-        .put(2, &json!({"id": "c", "v": 1}))
+        .put_json(
+            2,
+            &serde_json::to_vec(&json!({"id": "c", "v": 1})).expect("JSON")
+        )
         .expect("in a temporary folder"));
     assert!(!placed
-        .put(0, &json!({"id": "a", "v": "°"}))
+        .put_json(
+            0,
+            &serde_json::to_vec(&json!({"id": "a", "v": "°"})).expect("JSON")
+        )
         .expect("in a temporary folder"));
     assert!(placed
-        .put(2, &json!({"id": "c", "v": 2}))
+        .put_json(
+            2,
+            &serde_json::to_vec(&json!({"id": "c", "v": 2})).expect("JSON")
+        )
         .expect("in a temporary folder"));
     let mut out = Written::create(&path, Layout::Lines).expect("in a temporary folder");
-    out.originals(4, placed, |j| Ok(json!({"original": j})))
-        .expect("in a temporary folder");
+    out.originals(4, placed, |j| {
+        Ok(serde_json::to_vec(&json!({"original": j}))?)
+    })
+    .expect("in a temporary folder");
     out.finish()
         .expect("in a temporary folder")
         .expect("in a temporary folder")
