@@ -114,6 +114,18 @@ struct Made {
 /// Usage and I/O errors: an unreadable input, a target that cannot be made from the input
 /// without `--records`, an output that cannot be written.
 pub fn run(args: &ConvertOptions) -> anyhow::Result<ExitCode> {
+    match run_once(args, true)? {
+        Some(code) => Ok(code),
+        // A record for an original written out already: the later stands, so the records
+        // all wait in the spool this time.
+        None => run_once(args, false)?.context("a conversion made again asked to be made again"),
+    }
+}
+
+/// [`run`], records onto `--records` written straight out while in the originals' order
+/// when `straight`; `None` when such a run met a record for an original written out
+/// already (nothing is written: the caller runs again without `straight`).
+fn run_once(args: &ConvertOptions, straight: bool) -> anyhow::Result<Option<ExitCode>> {
     check_outputs(args)?;
     let ds = Dataset::open(&args.inputs, args.format)?;
     // Interrupted while writing, the temporary files go (as export's do).
@@ -144,7 +156,7 @@ pub fn run(args: &ConvertOptions) -> anyhow::Result<ExitCode> {
     };
     // Records go out as they are made; a refused run's file is removed, a stream's spool dropped.
     let mut out = Written::create(&args.out, layout)?;
-    let mut placed = Placed::new()?;
+    let mut placed = Placed::new(straight && originals.is_some())?;
     let pass = lean_input(args, &ds);
     for i in 0..ds.len() {
         let at = place(ds.primary(), i);
@@ -157,7 +169,8 @@ pub fn run(args: &ConvertOptions) -> anyhow::Result<ExitCode> {
             continue;
         };
         if let Some(o) = &originals {
-            place_onto(args, o, from, (&rec, &spans), &at, &mut made, &mut placed)?;
+            let to = (&mut placed, &mut out);
+            place_onto(args, o, from, (&rec, &spans), &at, &mut made, to)?;
             continue;
         }
         match convert(&rec, from, args.to, &spans) {
@@ -174,13 +187,16 @@ pub fn run(args: &ConvertOptions) -> anyhow::Result<ExitCode> {
             )),
         }
     }
+    if placed.must_redo() {
+        return Ok(None);
+    }
     if let Some(code) = refused(args, &ds, &made, out.count(), originals.is_some())? {
-        return Ok(code);
+        return Ok(Some(code));
     }
     if let Some(o) = &originals {
         out.originals(o.file.len(), placed, |j| raw::original(&o.file, j))?;
     }
-    write_made(args, &made, out, originals.is_some())
+    write_made(args, &made, out, originals.is_some()).map(Some)
 }
 
 /// Refuse `--config` without `--to label-studio`, and a `--config` that is the `--out` file
@@ -310,7 +326,8 @@ fn read_one(
 }
 
 /// `spans` written onto the original of `rec` (`--records`), into `placed` by the original's
-/// position; a record without a key, or whose key no original has, is a problem.
+/// position (or straight to `out`); a record without a key, or whose key no original has, is a
+/// problem.
 fn place_onto(
     args: &ConvertOptions,
     o: &Originals,
@@ -318,7 +335,7 @@ fn place_onto(
     (rec, spans): (&Record, &[Span]),
     at: &str,
     made: &mut Made,
-    placed: &mut Placed,
+    (placed, out): (&mut Placed, &mut Written),
 ) -> anyhow::Result<()> {
     let id_field = args.id_field.as_deref();
     let Some(k) = pick::key(rec, from, id_field) else {
@@ -337,7 +354,7 @@ fn place_onto(
         return Ok(());
     };
     let line = onto_original(args.to, &o.file, j, spans)?;
-    if placed.put_json(j, &line)? {
+    if placed.put_json(j, &line, out)? {
         made.problems.push(format!(
             "{at}: id {k:?} again (JSON_MIN: another annotator's row? pass --source \
              annotator_<id>); this later record stands"

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use spanreview::model::escape;
 
 use super::common::bin;
-use super::convert_common::{convert, exits, onto, s};
+use super::convert_common::{convert, exits, onto, s, says};
 
 /// Texts whose escapes differ between how a line may write them and how serde_json does.
 const TEXTS: &[&str] = &[
@@ -99,6 +99,43 @@ fn convert_passes_request_and_evidence_through_as_the_slow_path_writes_them() {
     );
     assert_eq!(
         std::fs::read_to_string(&same).expect("read"),
+        written(values)
+    );
+}
+
+/// Records onto originals go straight out while in the originals' order; one for an original
+/// written out already makes the run start again, so that the later record stands.
+#[test]
+fn a_later_record_for_an_original_written_out_already_stands() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (recs, mut values) = records(dir.path());
+    let tasks = dir.path().join("tasks.jsonl");
+    exits(
+        &convert(&[s(&recs), "--to", "prodigy", "--out", s(&tasks)]),
+        0,
+    );
+    let text = std::fs::read_to_string(&tasks).expect("read");
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let mut first: Value = serde_json::from_str(&lines[0]).expect("a task");
+    first["spans"] = json!([]);
+    lines.insert(1, first.to_string());
+    std::fs::write(&tasks, lines.join("\n") + "\n").expect("write");
+    let back = dir.path().join("back.jsonl");
+    let o = convert(&[
+        s(&tasks),
+        "--to",
+        "ragtruth",
+        "--records",
+        s(&recs),
+        "--out",
+        s(&back),
+        "--lenient",
+    ]);
+    exits(&o, 1);
+    says(&o, "this later record stands");
+    values[0]["hallucination_labels"] = json!([]);
+    assert_eq!(
+        std::fs::read_to_string(&back).expect("read"),
         written(values)
     );
 }
