@@ -244,7 +244,7 @@ fn check_target(args: &ConvertOptions, from: Format) -> anyhow::Result<()> {
 /// Which members of the input's records are passed through as their lines have them
 /// ([`raw::passable`]): with one input file, into a format whose writer copies them as
 /// top-level members (never into a Label Studio task's `data`).
-fn lean_input(args: &ConvertOptions, ds: &Dataset) -> Option<fn(&str) -> bool> {
+fn lean_input(args: &ConvertOptions, ds: &Dataset) -> Option<raw::Pass> {
     let one = ds.files().count() == 1;
     let to = matches!(args.to, Format::Ragtruth | Format::Prodigy);
     raw::passable(ds.primary().format, false).filter(|_| one && to)

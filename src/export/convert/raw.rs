@@ -120,11 +120,14 @@ impl<'a> Passed<'a> {
     }
 }
 
+/// Which members of a record line to pass through, by key.
+pub(super) type Pass = fn(&str) -> bool;
+
 /// The members of a record of `format` that its reader only copies (nothing reads them):
 /// passed through by [`Passed::read`]. `None` for a format whose readers are not known to.
 /// `whole` is the record written back onto (`--records`), whose writer touches only its spans
 /// and answer; otherwise the record is read to make another record of.
-pub(super) fn passable(format: Format, whole: bool) -> Option<fn(&str) -> bool> {
+pub(super) fn passable(format: Format, whole: bool) -> Option<Pass> {
     match (format, whole) {
         (Format::Ragtruth, true) => {
             Some(|k| !matches!(k, "id" | "output" | "meta" | "hallucination_labels"))
@@ -140,7 +143,7 @@ pub(super) fn passable(format: Format, whole: bool) -> Option<fn(&str) -> bool> 
 pub(super) fn record<'b>(
     ds: &Dataset,
     i: usize,
-    lean: Option<(fn(&str) -> bool, &'b [u8])>,
+    lean: Option<(Pass, &'b [u8])>,
 ) -> (Result<Record, FormatError>, Option<Passed<'b>>) {
     let Some((pass, bytes)) = lean else {
         return (ds.record(i), None);
