@@ -5,10 +5,10 @@
 //! A member is passed through only when `serde_json` would write its value as exactly the
 //! same bytes ([`canonical`]), so the output does not change: a line written through
 //! [`Passed::line`] is byte for byte the line written from the decoded record. The characters
-//! convert escapes on output (C1, bidirectional controls, ...:
-//! [`crate::model::escape::json_bytes`]) are
-//! escaped on the whole line afterwards, as on the slow path, and a member that has them
-//! escaped already (`\u202e`) is not canonical, so it is decoded.
+//! convert escapes on output, to a file and to standard output alike (C1, bidirectional
+//! controls, the separators, soft hyphen, BOM: [`crate::model::escape::json_bytes`]), are
+//! escaped on the whole line afterwards, as on the slow path; a member that has them escaped
+//! already (`\u202e`) is not canonical, so it is decoded and written as the slow path writes it.
 
 use serde_json::{Map, Value};
 
