@@ -9,6 +9,7 @@
 //! original object, so a round trip gives back the same JSON.
 
 mod pick;
+mod raw;
 mod tasks;
 mod written;
 
@@ -17,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
+use raw::Passed;
 use serde_json::{json, Value};
 use written::{Placed, Written};
 
@@ -112,6 +114,18 @@ struct Made {
 /// Usage and I/O errors: an unreadable input, a target that cannot be made from the input
 /// without `--records`, an output that cannot be written.
 pub fn run(args: &ConvertOptions) -> anyhow::Result<ExitCode> {
+    match run_once(args, true)? {
+        Some(code) => Ok(code),
+        // A record for an original written out already: the later stands, so the records
+        // all wait in the spool this time.
+        None => run_once(args, false)?.context("a conversion made again asked to be made again"),
+    }
+}
+
+/// [`run`], records onto `--records` written straight out while in the originals' order
+/// when `straight`; `None` when such a run met a record for an original written out
+/// already (nothing is written: the caller runs again without `straight`).
+fn run_once(args: &ConvertOptions, straight: bool) -> anyhow::Result<Option<ExitCode>> {
     check_outputs(args)?;
     let ds = Dataset::open(&args.inputs, args.format)?;
     // Interrupted while writing, the temporary files go (as export's do).
@@ -142,18 +156,28 @@ pub fn run(args: &ConvertOptions) -> anyhow::Result<ExitCode> {
     };
     // Records go out as they are made; a refused run's file is removed, a stream's spool dropped.
     let mut out = Written::create(&args.out, layout)?;
-    let mut placed = Placed::new()?;
+    let mut placed = Placed::new(straight && originals.is_some())?;
+    let pass = lean_input(args, &ds);
     for i in 0..ds.len() {
         let at = place(ds.primary(), i);
-        let Some((rec, spans)) = read_one(args, &ds, i, &at, originals.is_some(), &mut made) else {
+        // Read with its request and evidence left as the line has them, when that can be.
+        let bytes = pass.map(|_| ds.primary().bytes(i));
+        let lean = pass.zip(bytes.as_ref().and_then(|b| b.as_deref().ok()));
+        let (rec, passed) = raw::record(&ds, i, lean);
+        let Some((rec, spans)) = read_one(args, &ds, rec, &at, originals.is_some(), &mut made)
+        else {
             continue;
         };
         if let Some(o) = &originals {
-            place_onto(args, o, from, (&rec, &spans), &at, &mut made, &mut placed)?;
+            let to = (&mut placed, &mut out);
+            place_onto(args, o, from, (&rec, &spans), &at, &mut made, to)?;
             continue;
         }
         match convert(&rec, from, args.to, &spans) {
-            Some(v) => out.push(&v)?,
+            Some(v) => push_converted(&mut out, &v, passed.as_ref(), || {
+                let full = ds.record(i)?;
+                Ok(convert(&full, from, args.to, &spans))
+            })?,
             None => made.problems.push(format!(
                 "{at}: record {}: a {} record cannot be made from it (its task data is no {} \
                  record); pass --records; not converted",
@@ -163,13 +187,16 @@ pub fn run(args: &ConvertOptions) -> anyhow::Result<ExitCode> {
             )),
         }
     }
+    if placed.must_redo() {
+        return Ok(None);
+    }
     if let Some(code) = refused(args, &ds, &made, out.count(), originals.is_some())? {
-        return Ok(code);
+        return Ok(Some(code));
     }
     if let Some(o) = &originals {
-        out.originals(o.file.len(), placed, |j| Ok(o.file.value(j)?))?;
+        out.originals(o.file.len(), placed, |j| raw::original(&o.file, j))?;
     }
-    write_made(args, &made, out, originals.is_some())
+    write_made(args, &made, out, originals.is_some()).map(Some)
 }
 
 /// Refuse `--config` without `--to label-studio`, and a `--config` that is the `--out` file
@@ -214,19 +241,50 @@ fn check_target(args: &ConvertOptions, from: Format) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Record `i` of `ds` (at `at`) and the spans to write for it, its warnings and labels noted
+/// Which members of the input's records are passed through as their lines have them
+/// ([`raw::passable`]): with one input file, into a format whose writer copies them as
+/// top-level members (never into a Label Studio task's `data`).
+fn lean_input(args: &ConvertOptions, ds: &Dataset) -> Option<raw::Pass> {
+    let one = ds.files().count() == 1;
+    let to = matches!(args.to, Format::Ragtruth | Format::Prodigy);
+    raw::passable(ds.primary().format, false).filter(|_| one && to)
+}
+
+/// Write `v`, a converted record read with the members `passed` passed through (or `None`);
+/// should a passed member's mark have gone elsewhere in `v`, `slow` makes it again from the
+/// record read the full way.
+fn push_converted(
+    out: &mut Written,
+    v: &Value,
+    passed: Option<&Passed<'_>>,
+    slow: impl FnOnce() -> anyhow::Result<Option<Value>>,
+) -> anyhow::Result<()> {
+    let Some(passed) = passed else {
+        return out.push(v);
+    };
+    let mut line = Vec::new();
+    if passed.line(v, &mut line).is_some() {
+        return out.push_json(&line);
+    }
+    match slow()? {
+        Some(v) => out.push(&v),
+        None => bail!("a record converted once could not be converted again"),
+    }
+}
+
+/// Record `rec` of `ds` (at `at`) and the spans to write for it, its warnings and labels noted
 /// in `made`; `None` when it is not converted (unreadable, its spans not readable, or nobody
 /// annotated it while `onto_originals` or `--source` leaves such records as they are).
 fn read_one(
     args: &ConvertOptions,
     ds: &Dataset,
-    i: usize,
+    rec: Result<Record, crate::formats::FormatError>,
     at: &str,
     onto_originals: bool,
     made: &mut Made,
 ) -> Option<(Record, Vec<Span>)> {
     let from = ds.primary().format;
-    let rec = match ds.record(i) {
+    let rec = match rec {
         Ok(r) => r,
         Err(e) => {
             made.problems.push(format!("{e}; not converted"));
@@ -268,7 +326,8 @@ fn read_one(
 }
 
 /// `spans` written onto the original of `rec` (`--records`), into `placed` by the original's
-/// position; a record without a key, or whose key no original has, is a problem.
+/// position (or straight to `out`); a record without a key, or whose key no original has, is a
+/// problem.
 fn place_onto(
     args: &ConvertOptions,
     o: &Originals,
@@ -276,7 +335,7 @@ fn place_onto(
     (rec, spans): (&Record, &[Span]),
     at: &str,
     made: &mut Made,
-    placed: &mut Placed,
+    (placed, out): (&mut Placed, &mut Written),
 ) -> anyhow::Result<()> {
     let id_field = args.id_field.as_deref();
     let Some(k) = pick::key(rec, from, id_field) else {
@@ -294,8 +353,8 @@ fn place_onto(
         ));
         return Ok(());
     };
-    let value = onto_original(args.to, &o.file, j, spans)?;
-    if placed.put(j, &value)? {
+    let line = onto_original(args.to, &o.file, j, spans)?;
+    if placed.put_json(j, &line, out)? {
         made.problems.push(format!(
             "{at}: id {k:?} again (JSON_MIN: another annotator's row? pass --source \
              annotator_<id>); this later record stands"
@@ -418,13 +477,26 @@ fn onto_value(to: Format, original: &Value, spans: &[Span]) -> Value {
     onto(to, original, &own, spans)
 }
 
-/// `spans` written onto record `j` of `file`, read once (a record of `to`): the spans it
-/// already has keep their objects; one that does not read as a record has none.
-fn onto_original(to: Format, file: &DataFile, j: usize, spans: &[Span]) -> anyhow::Result<Value> {
-    Ok(match file.record(j) {
+/// `spans` written onto record `j` of `file`, read once (a record of `to`), as its JSON
+/// text: the spans it already has keep their objects; one that does not read as a record has
+/// none. The members its writer leaves alone are passed through ([`raw::passable`]).
+fn onto_original(to: Format, file: &DataFile, j: usize, spans: &[Span]) -> anyhow::Result<Vec<u8>> {
+    let bytes = file.bytes(j)?;
+    let mut line = Vec::new();
+    let lean = raw::passable(to, true).and_then(|pass| Passed::read(&bytes, pass));
+    if let Some((value, passed)) = lean {
+        if let Ok(r) = to.parse(value, &file.source) {
+            let v = onto(to, &r.raw, r.gold_spans(), spans);
+            if passed.line(&v, &mut line).is_some() {
+                return Ok(line);
+            }
+        }
+    }
+    let v = match file.record_in(j, &bytes) {
         Ok(r) => onto(to, &r.raw, r.gold_spans(), spans),
         Err(_) => onto(to, &file.value(j)?, &[], spans),
-    })
+    };
+    Ok(serde_json::to_vec(&v)?)
 }
 
 /// `rec` (read as `from`) as a record of `to` carrying `spans`; `None` when there is no record

@@ -20,6 +20,7 @@ mod compare;
 mod conventions;
 mod convert;
 mod convert_common;
+mod convert_raw;
 mod dbsafe;
 mod decisions;
 mod export;

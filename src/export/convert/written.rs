@@ -4,7 +4,9 @@
 //! removed when the run is refused). Standard output and other streams cannot take a line
 //! back, so their records wait in an unnamed spool file, copied out once the run is known to
 //! write. Records written onto `--records` are made in the input's order and go out in the
-//! originals' order: they wait in a spool too ([`Placed`]), found by position.
+//! originals' order: while the two orders agree (the input made from the originals) each goes
+//! straight out; from the first that does not, they wait in a spool ([`Placed`]), found by
+//! position.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -84,6 +86,15 @@ impl Written {
         pushed
     }
 
+    /// Write `json`, one record's JSON text as `serde_json` writes it, as the next record
+    /// (escaped as [`Written::push`] escapes it).
+    ///
+    /// # Errors
+    /// The output cannot be written.
+    pub(super) fn push_json(&mut self, json: &[u8]) -> anyhow::Result<()> {
+        self.push_line(&escape::json_bytes(json))
+    }
+
     /// Write `line`, one record's JSON text, as the next record.
     fn push_line(&mut self, line: &[u8]) -> anyhow::Result<()> {
         if self.array && self.count > 0 {
@@ -145,7 +156,8 @@ impl Written {
         Ok(Some(file))
     }
 
-    /// Write the originals in their order, each placed record instead of its original.
+    /// Write the originals in their order, each placed record instead of its original (the
+    /// others as `original(j)` gives their JSON text).
     ///
     /// # Errors
     /// An original cannot be read, or the output cannot be written.
@@ -153,48 +165,82 @@ impl Written {
         &mut self,
         len: usize,
         placed: Placed,
-        original: impl Fn(usize) -> anyhow::Result<Value>,
+        mut original: impl FnMut(usize) -> anyhow::Result<Vec<u8>>,
     ) -> anyhow::Result<()> {
+        let from = placed.next;
         let placed = placed.into_lines()?;
-        for j in 0..len {
+        for j in from..len {
             match placed.get(j)? {
                 Some(line) => self.push_line(&line)?,
-                None => self.push(&original(j)?)?,
+                None => self.push_json(&original(j)?)?,
             }
         }
         Ok(())
     }
 }
 
-/// Records written onto originals, by the original's position, in a spool file.
+/// Records written onto originals, by the original's position: straight to the output while
+/// they come in the originals' order, then in a spool file.
 pub(super) struct Placed {
     spool: BufWriter<File>,
     at: HashMap<usize, (u64, usize)>,
     end: u64,
-    buf: Vec<u8>,
+    /// Whether records still go straight out (each so far the next original's).
+    straight: bool,
+    /// The originals written out already: `0..next`.
+    next: usize,
+    /// A record came for an original written out already: the run must be made again with
+    /// [`Placed::new`]`(false)`, for the later record to stand.
+    again_written: bool,
 }
 
 impl Placed {
-    /// An empty spool.
+    /// An empty spool; with `straight`, records in the originals' order go straight out.
     ///
     /// # Errors
     /// No spool file can be made.
-    pub(super) fn new() -> anyhow::Result<Self> {
+    pub(super) fn new(straight: bool) -> anyhow::Result<Self> {
         let spool = tempfile::tempfile().context("making a spool file")?;
         Ok(Self {
             spool: BufWriter::with_capacity(1 << 20, spool),
             at: HashMap::new(),
             end: 0,
-            buf: Vec::new(),
+            straight,
+            next: 0,
+            again_written: false,
         })
     }
 
-    /// `value` as the record at position `j`; true when one was there already (this one stands).
+    /// True when a record came for an original already written out: the run is to be made
+    /// again without writing straight out, so that this later record stands.
+    pub(super) fn must_redo(&self) -> bool {
+        self.again_written
+    }
+
+    /// `json`, a record's JSON text as `serde_json` writes it, as the record at position `j`
+    /// (escaped as [`Written::push`] escapes it): into `out` when it is the next original,
+    /// else into the spool. True when one was there already (this one stands; when that one
+    /// went out already, [`Placed::must_redo`]).
     ///
     /// # Errors
-    /// The spool cannot be written.
-    pub(super) fn put(&mut self, j: usize, value: &Value) -> anyhow::Result<bool> {
-        let line = line_of(value, &mut self.buf);
+    /// The spool or the output cannot be written.
+    pub(super) fn put_json(
+        &mut self,
+        j: usize,
+        json: &[u8],
+        out: &mut Written,
+    ) -> anyhow::Result<bool> {
+        if j < self.next {
+            self.again_written = true;
+            return Ok(true);
+        }
+        if self.straight && j == self.next {
+            self.next += 1;
+            out.push_json(json)?;
+            return Ok(false);
+        }
+        self.straight = false;
+        let line = escape::json_bytes(json);
         self.spool
             .write_all(&line)
             .context("writing the spool file")?;

@@ -74,19 +74,34 @@ fn a_run_that_is_not_finished_leaves_the_old_file_and_no_temporary() {
 fn placed_records_go_out_in_the_originals_order_the_later_one_standing() {
     let dir = tempfile::tempdir().expect("in a temporary folder");
     let path = dir.path().join("out.jsonl");
-    let mut placed = Placed::new().expect("in a temporary folder");
+    let mut out = Written::create(&path, Layout::Lines).expect("in a temporary folder");
+    let mut placed = Placed::new(true).expect("in a temporary folder");
     assert!(!placed
-        .put(2, &json!({"id": "c", "v": 1}))
+        .put_json(
+            2,
+            &serde_json::to_vec(&json!({"id": "c", "v": 1})).expect("JSON"),
+            &mut out
+        )
         .expect("in a temporary folder"));
     assert!(!placed
-        .put(0, &json!({"id": "a", "v": "°"}))
+        .put_json(
+            0,
+            &serde_json::to_vec(&json!({"id": "a", "v": "°"})).expect("JSON"),
+            &mut out
+        )
         .expect("in a temporary folder"));
     assert!(placed
-        .put(2, &json!({"id": "c", "v": 2}))
+        .put_json(
+            2,
+            &serde_json::to_vec(&json!({"id": "c", "v": 2})).expect("JSON"),
+            &mut out
+        )
         .expect("in a temporary folder"));
-    let mut out = Written::create(&path, Layout::Lines).expect("in a temporary folder");
-    out.originals(4, placed, |j| Ok(json!({"original": j})))
-        .expect("in a temporary folder");
+    assert!(!placed.must_redo(), "nothing went straight out");
+    out.originals(4, placed, |j| {
+        Ok(serde_json::to_vec(&json!({"original": j}))?)
+    })
+    .expect("in a temporary folder");
     out.finish()
         .expect("in a temporary folder")
         .expect("in a temporary folder")
@@ -121,4 +136,41 @@ fn a_stream_is_written_only_when_finished() {
         .expect("a named stream is an output file");
     assert!(file.is_stream());
     file.persist().expect("in a temporary folder");
+}
+
+#[test]
+fn placed_records_in_the_originals_order_go_straight_out_and_one_again_asks_for_a_redo() {
+    let dir = tempfile::tempdir().expect("in a temporary folder");
+    let path = dir.path().join("out.jsonl");
+    let mut out = Written::create(&path, Layout::Lines).expect("in a temporary folder");
+    let mut placed = Placed::new(true).expect("in a temporary folder");
+    let line = |v: Value| serde_json::to_vec(&v).expect("JSON");
+    for j in [0, 1, 3] {
+        let again = placed.put_json(j, &line(json!({"placed": j})), &mut out);
+        assert!(!again.expect("in a temporary folder"));
+    }
+    assert_eq!(out.count(), 2, "0 and 1 went straight out, 3 waits");
+    assert!(!placed.must_redo());
+    assert!(placed
+        .put_json(1, &line(json!({"placed": "1 again"})), &mut out)
+        .expect("in a temporary folder"));
+    assert!(
+        placed.must_redo(),
+        "1 went out already: the later one cannot stand"
+    );
+    let mut out = Written::create(&path, Layout::Lines).expect("in a temporary folder");
+    let mut placed = Placed::new(true).expect("in a temporary folder");
+    for j in [0, 1] {
+        let again = placed.put_json(j, &line(json!({"placed": j})), &mut out);
+        assert!(!again.expect("in a temporary folder"));
+    }
+    out.originals(3, placed, |j| Ok(line(json!({"original": j}))))
+        .expect("in a temporary folder");
+    out.finish()
+        .expect("in a temporary folder")
+        .expect("in a temporary folder")
+        .persist()
+        .expect("in a temporary folder");
+    let text = std::fs::read_to_string(&path).expect("in a temporary folder");
+    assert_eq!(text, "{\"placed\":0}\n{\"placed\":1}\n{\"original\":2}\n");
 }
