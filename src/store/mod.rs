@@ -591,8 +591,6 @@ fn check_existing(path: &Path) -> Result<(), StoreError> {
 #[cfg(test)]
 mod append_tests;
 #[cfg(test)]
-mod apply_tests;
-#[cfg(test)]
 mod guard_tests;
 #[cfg(test)]
 mod pg_tests;

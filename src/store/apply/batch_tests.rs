@@ -4,9 +4,9 @@
 //! origins and values, each record's state points at its last row, and a refused row leaves
 //! nothing of the batch.
 
-use super::test_db::stores;
 use super::*;
 use crate::review::decision::{ActionKind, OutcomeKind, SpanValue};
+use crate::store::test_db::stores;
 
 /// Text that must come back as written: a degree sign, a curly apostrophe, CJK, an emoji with
 /// a skin tone, a combining acute accent, and a quote and a backslash.
