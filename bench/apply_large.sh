@@ -14,7 +14,8 @@
 #
 # Options: --lines N  --runs R  --file RECORDS.jsonl (default: the toolace records)  --debug
 # --profile NAME (a cargo profile: profiling)  --no-build  --pg (needs SPANREVIEW_TEST_PG, e.g.
-# from `eval "$(.ci/pg.sh start)"`).
+# from `eval "$(.ci/pg.sh start)"`)  --pg-only (PostgreSQL only: no SQLite runs)  --bin PATH
+# (time this spanreview binary, e.g. an older build kept for a before/after; implies --no-build).
 # The files live in a temporary folder, deleted at exit. Not a test: .ci/run does not call it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +25,8 @@ FILE=data/toolace/test_records_reconstructed.jsonl
 PROFILE=release
 BUILD=1
 PG=0
+SQLITE=1
+BIN_GIVEN=
 while [ $# -gt 0 ]; do
   case "$1" in
     --lines) LINES=$2; shift ;;
@@ -33,7 +36,9 @@ while [ $# -gt 0 ]; do
     --profile) PROFILE=$2; shift ;;
     --no-build) BUILD=0 ;;
     --pg) PG=1 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    --pg-only) PG=1; SQLITE=0 ;;
+    --bin) BIN_GIVEN=$2; BUILD=0; shift ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "apply_large.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -41,13 +46,16 @@ done
 if [ "$BUILD" = 1 ]; then
   if [ "$PROFILE" = debug ]; then cargo build -q --bin spanreview; else cargo build --profile "$PROFILE" -q --bin spanreview; fi
 fi
-BIN=$(realpath "target/$PROFILE/spanreview")
+BIN=$(realpath "${BIN_GIVEN:-target/$PROFILE/spanreview}")
 W=$(mktemp -d /tmp/apply_large.XXXXXX)
 trap 'rm -rf "$W"' EXIT INT TERM
 python3 bench/team_load_gen.py "$FILE" 2 "$LINES" "$W"
 D=$W/d-01.jsonl
 echo "decisions: $(wc -l < "$D") lines, $(du -h "$D" | cut -f1)"
 
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+t() { /usr/bin/time -f "%e %M" "$@" 2>"$W/t" >/dev/null || { tail -5 "$W/t" >&2; exit 1; }; tail -n1 "$W/t"; }
+if [ "$SQLITE" = 1 ]; then
 # The floor's input: the rows a first apply wrote, as one transaction of INSERTs after the schema.
 "$BIN" apply "$FILE" --decisions "$D" --db "$W/ref.sqlite" >/dev/null
 {
@@ -60,7 +68,6 @@ echo "decisions: $(wc -l < "$D") lines, $(du -h "$D" | cut -f1)"
 rows=$(sqlite3 "$W/ref.sqlite" "SELECT COUNT(*) FROM decision")
 echo "rows: $rows decisions, $(sqlite3 "$W/ref.sqlite" "SELECT COUNT(*) FROM record_state") record states"
 
-t() { /usr/bin/time -f "%e %M" "$@" 2>"$W/t" >/dev/null || { tail -5 "$W/t" >&2; exit 1; }; tail -n1 "$W/t"; }
 sr=() fl=()
 for i in $(seq "$RUNS"); do
   rm -f "$W"/db.sqlite* "$W"/floor.sqlite*
@@ -69,7 +76,6 @@ for i in $(seq "$RUNS"); do
   [ "$(sqlite3 "$W/db.sqlite" "SELECT COUNT(*) FROM decision")" = "$rows" ] || { echo "apply saved another count" >&2; exit 1; }
   [ "$(sqlite3 "$W/floor.sqlite" "SELECT COUNT(*) FROM decision")" = "$rows" ] || { echo "the floor saved another count" >&2; exit 1; }
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 srw=$(median "${sr[@]%% *}") flw=$(median "${fl[@]%% *}")
 srm=$(median "${sr[@]##* }") flm=$(median "${fl[@]##* }")
 echo "SQLite, $RUNS runs each (wall s, max RSS KB): spanreview ${sr[*]} | sqlite3 ${fl[*]}"
@@ -107,6 +113,8 @@ wait "$SAVER"
 read -r n longest med < "$W/saver"
 echo "  a screen-style save every 20 ms during an apply ($(tail -n1 "$W/t2" | cut -d' ' -f1) s): $n saves, longest wait for the write lock $longest ms (median $med ms); apply held it $(awk -F'\t' '{print int($2)}' "$W/timings2") ms"
 
+fi
+
 if [ "$PG" = 1 ]; then
   : "${SPANREVIEW_TEST_PG:?--pg needs SPANREVIEW_TEST_PG (eval \"\$(.ci/pg.sh start)\")}"
   base=${SPANREVIEW_TEST_PG%/*}
@@ -126,8 +134,12 @@ if [ "$PG" = 1 ]; then
       psql -q "$base/postgres" -c "DROP DATABASE apply_large_floor_$$_$i" >/dev/null
       psql -q "$base/postgres" -c "CREATE DATABASE apply_large_floor_$$_$i" >/dev/null
     fi
-    ps+=("$(t "$BIN" apply "$FILE" --decisions "$D" --db "$sr_db")")
+    ps+=("$(t "$BIN" apply "$FILE" --decisions "$D" --db "$sr_db" --timings "$W/pg_timings")")
     pf+=("$(t sh -c "psql -q -v ON_ERROR_STOP=1 -1 '$fl_db' -f '$W/pg_schema.sql' -c \"\\\\copy public.decision FROM '$W/pg_decision.csv' CSV\" -c \"\\\\copy public.record_state FROM '$W/pg_state.csv' CSV\"")")
+    # Every row once, with the reference run's ids: the same count, origins and highest id.
+    count() { psql -Atq "$1" -c "SELECT COUNT(*), COUNT(DISTINCT origin), MAX(id) FROM decision"; }
+    [ "$(count "$sr_db")" = "$(count "$fl_db")" ] \
+      || { echo "PostgreSQL: apply saved $(count "$sr_db") (rows|origins|max id), the floor $(count "$fl_db")" >&2; exit 1; }
     for which in sr floor; do
       psql -q "$base/postgres" -c "DROP DATABASE apply_large_${which}_$$_$i" >/dev/null
     done
@@ -135,4 +147,5 @@ if [ "$PG" = 1 ]; then
   psw=$(median "${ps[@]%% *}") pfw=$(median "${pf[@]%% *}")
   echo "PostgreSQL, $RUNS runs each (wall s, max RSS KB): spanreview ${ps[*]} | psql -1 + \\copy ${pf[*]}"
   echo "  median wall: spanreview $psw s, psql $pfw s; ratio spanreview/psql $(awk "BEGIN {printf \"%.2f\", $psw/$pfw}")"
+  awk -F'\t' '{printf "%s%.0f", (NR > 1 ? ", " : "  write lock held (ms): "), $2} END {print ""}' "$W/pg_timings"
 fi

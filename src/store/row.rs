@@ -42,23 +42,29 @@ pub(super) fn insert(conn: &Conn, d: &Decision, origin: &str) -> Result<i64, DbE
     )
 }
 
-/// Insert `rows` (the id each is saved with, the decision, its origin) in one statement.
-pub(super) fn insert_with_ids(conn: &Conn, rows: &[(i64, &Decision, &str)]) -> Result<(), DbError> {
-    let mut params = Vec::with_capacity(rows.len() * (N_INSERTED + 1));
-    let mut groups = Vec::with_capacity(rows.len());
-    for (i, (id, d, origin)) in rows.iter().enumerate() {
-        params.push(Value::Int(*id));
-        params.extend(values(d, origin)?);
-        groups.push(format!("({})", marks(i * (N_INSERTED + 1), N_INSERTED + 1)));
-    }
-    conn.execute(
-        &format!(
-            "INSERT INTO decision (id, {INSERTED}) VALUES {}",
-            groups.join(", ")
-        ),
-        &params,
-    )?;
-    Ok(())
+/// Copy `rows` (the id each is saved with, the decision, its origin) into the log with one
+/// `COPY` (PostgreSQL only: see [`super::pg::PgConn::copy_in`]).
+pub(super) fn copy_with_ids<'a>(
+    conn: &Conn,
+    rows: impl Iterator<Item = (i64, &'a Decision, &'a str)>,
+) -> Result<u64, DbError> {
+    static COLUMNS_WITH_ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let Conn::Pg(c) = conn else {
+        return Err(DbError::Setup(
+            "internal: decisions are copied into PostgreSQL only".into(),
+        ));
+    };
+    let columns = COLUMNS_WITH_ID.get_or_init(|| format!("id, {INSERTED}"));
+    c.copy_in(
+        "decision",
+        columns,
+        rows.map(|(id, d, origin)| {
+            let mut v = Vec::with_capacity(N_INSERTED + 1);
+            v.push(Value::Int(id));
+            v.extend(values(d, origin)?);
+            Ok(v)
+        }),
+    )
 }
 
 /// `?{from + 1}, …, ?{from + n}`.

@@ -31,7 +31,8 @@ mod value;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
-use postgres::types::ToSql;
+use postgres::binary_copy::BinaryCopyInWriter;
+use postgres::types::{ToSql, Type};
 use postgres::{Client, Statement};
 
 use super::sql::{DbError, Row, Value};
@@ -184,6 +185,49 @@ impl PgConn {
             return r.and(Err(DbError::Lost));
         }
         r
+    }
+
+    /// Copy `rows` into `table`'s `columns` (`a, b, …`) with one `COPY … FROM STDIN (FORMAT
+    /// binary)`: the rows stream to the server without a statement or a round trip each. Each
+    /// value is encoded as its column's type, read from the table (a prepared `SELECT … LIMIT
+    /// 0`), so the copy follows the schema as [`PgConn::execute`] follows a statement's
+    /// parameters. Returns the number of rows copied.
+    ///
+    /// # Errors
+    /// A row cannot be made (`rows` yields an error), a value does not fit its column, or the
+    /// server refuses a row (a constraint): the copy is abandoned, and with it the transaction
+    /// it runs in (nothing of it is kept).
+    pub fn copy_in(
+        &self,
+        table: &str,
+        columns: &str,
+        rows: impl Iterator<Item = Result<Vec<Value>, DbError>>,
+    ) -> Result<u64, DbError> {
+        self.with(|c| {
+            let probe = self.statement(c, &format!("SELECT {columns} FROM {table} LIMIT 0"))?;
+            let types: Vec<Type> = probe
+                .columns()
+                .iter()
+                .map(|col| col.type_().clone())
+                .collect();
+            let sink = c.copy_in(&format!(
+                "COPY {table} ({columns}) FROM STDIN (FORMAT binary)"
+            ))?;
+            let mut writer = BinaryCopyInWriter::new(sink, &types);
+            for row in rows {
+                // An error drops the writer unfinished: the copy is aborted.
+                let row = row?;
+                if row.len() != types.len() {
+                    return Err(DbError::Setup(format!(
+                        "internal: {} values for the {} columns copied into {table}",
+                        row.len(),
+                        types.len()
+                    )));
+                }
+                writer.write_raw(row.iter())?;
+            }
+            Ok(writer.finish()?)
+        })
     }
 
     /// `BEGIN`, then the database's write lock (see the module docs).
