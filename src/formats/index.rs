@@ -238,20 +238,32 @@ impl FileIndex {
     /// # Errors
     /// I/O errors, or `i` out of range.
     pub fn bytes(&self, i: usize) -> Result<Vec<u8>, FormatError> {
+        let mut buf = Vec::new();
+        self.bytes_into(i, &mut buf)?;
+        Ok(buf)
+    }
+
+    /// [`FileIndex::bytes`] into `buf`, replacing what it held: a pass over many records
+    /// reuses one buffer instead of taking fresh memory per line.
+    ///
+    /// # Errors
+    /// As [`FileIndex::bytes`].
+    pub fn bytes_into(&self, i: usize, buf: &mut Vec<u8>) -> Result<(), FormatError> {
         let e = self.entry(i).ok_or_else(|| FormatError::NoRecord {
             path: self.path.clone(),
             index: i,
             len: self.len(),
         })?;
         if let Some(rows) = &self.parquet {
-            return Self::parquet_bytes(rows, e);
+            *buf = Self::parquet_bytes(rows, e)?;
+            return Ok(());
         }
-        let mut buf = vec![0u8; e.len as usize];
-        read_exact_at(&self.file, &mut buf, e.offset).map_err(|source| FormatError::Io {
+        buf.clear();
+        buf.resize(e.len as usize, 0);
+        read_exact_at(&self.file, buf, e.offset).map_err(|source| FormatError::Io {
             path: self.path.clone(),
             source,
-        })?;
-        Ok(buf)
+        })
     }
 }
 

@@ -75,8 +75,10 @@ pub(super) fn compute(
     let mut second = crate::review::second_pass::SecondPasses::default();
     let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     // Records nobody decided on are only compared: read without their context (the bulk of a
-    // line). A record with decisions is read in full, as replaying them needs its real hash.
-    let reader = judges::skimmable(dataset).then(|| SpanReader::new(dataset));
+    // line), by the formats' borrowing readers where they have one (nothing here reads a raw
+    // value: that is export's). A record with decisions is read in full, as replaying them
+    // needs its real hash.
+    let reader = judges::skimmable(dataset).then(|| SpanReader::new(dataset).lite());
     // Reading, replaying, clustering and comparing a record is done on the machine's cores;
     // what is added up is added here, in file order.
     let work = |i: usize| -> Result<Item, FormatError> {

@@ -158,10 +158,30 @@ impl<'d> SpanReader<'d> {
     }
 
     fn skim(&self, file: &DataFile, i: usize, joined: bool) -> Result<Record, FormatError> {
-        let bytes = file.index.bytes(i)?;
+        thread_local! {
+            // One line buffer per thread for every line it reads.
+            static LINE: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        LINE.with(|line| match line.try_borrow_mut() {
+            Ok(mut buf) => {
+                file.index.bytes_into(i, &mut buf)?;
+                self.skim_line(file, i, joined, &buf)
+            }
+            Err(_) => self.skim_line(file, i, joined, &file.index.bytes(i)?),
+        })
+    }
+
+    /// [`SpanReader::skim`] of line `i` of `file`, read as `bytes`.
+    fn skim_line(
+        &self,
+        file: &DataFile,
+        i: usize,
+        joined: bool,
+        bytes: &[u8],
+    ) -> Result<Record, FormatError> {
         let spec = file.format.spec();
         if let Some(read) = spec.lite.filter(|_| self.lite) {
-            if let Some(r) = read(&bytes, &file.source, joined) {
+            if let Some(r) = read(bytes, &file.source, joined) {
                 return Ok(r);
             }
         }
@@ -169,19 +189,19 @@ impl<'d> SpanReader<'d> {
         // member stepped over makes the full reader refuse it) and hands out the members' raw
         // text in one pass; a line it refuses, or whose keys are written with escapes, goes to
         // the full reader, for its own words.
-        let top = simdutf8::basic::from_utf8(&bytes)
+        let top = simdutf8::basic::from_utf8(bytes)
             .ok()
             .and_then(|t| crate::formats::validate::skim::top(t, "").ok());
         let members = match top {
             Some(Top::Object(m, _)) if m.iter().all(|(k, _)| !k.contains('\\')) => m,
-            _ => return file.record_in(i, &bytes),
+            _ => return file.record_in(i, bytes),
         };
         let skip_too = spec.gold_list.filter(|_| joined);
         // A line it refuses: the full reader's own words (which quote the real value).
         skimmed(&members, spec.skim_skips, skip_too, self.keep)
             .ok()
             .and_then(|v| file.format.parse(v, &file.source).ok())
-            .map_or_else(|| file.record_in(i, &bytes), Ok)
+            .map_or_else(|| file.record_in(i, bytes), Ok)
     }
 
     /// Record `i`, skimmed, with the sources of every joined file that has its id (a joined
