@@ -68,8 +68,12 @@ pub struct FormatSpec {
     /// [`FormatSpec::parse`] gives, its id, answer, type and spans, but no raw value, span
     /// objects, request or evidence (the `&str` names the source, the `bool` says the file is
     /// joined: no gold spans); `None` for a line it leaves to the full reader.
-    pub lite: Option<fn(&[u8], &str, bool) -> Option<Record>>,
+    pub lite: Option<LiteReader>,
 }
+
+/// A format's borrowing reader of a line: the line, the source it names, whether the file is
+/// joined ([`FormatSpec::lite`]).
+pub type LiteReader = fn(&[u8], &str, bool) -> Option<Record>;
 
 /// The id that `read` finds in a line holding one JSON object, for a [`FormatSpec::record_id`]
 /// that needs the parsed line; `None` when the line is not one or `read` finds none.
