@@ -81,3 +81,36 @@ pub fn slots<'a, const N: usize>(
     }
     Some(out)
 }
+
+/// What the borrowing readers' tests share: the full reader's record of `value` in format
+/// `format` without the parts a borrowing reader leaves out (raw values), and a bundled file's
+/// lines.
+#[cfg(test)]
+pub(crate) mod testing {
+    use serde_json::Value;
+
+    use crate::formats::Format;
+    use crate::model::Record;
+
+    /// `format`'s full reading of `value` (source `source`), raw values emptied.
+    pub fn full(format: Format, value: Value, source: &str) -> Result<Record, String> {
+        let mut r = format.parse(value, source).map_err(|e| e.to_string())?;
+        r.raw = Value::Null;
+        for s in &mut r.sources {
+            for sp in &mut s.spans {
+                sp.raw = serde_json::Map::new();
+            }
+        }
+        Ok(r)
+    }
+
+    /// The lines of the file at `rel` (from the repository's root).
+    pub fn lines(rel: &str) -> Vec<String> {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+        std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    }
+}

@@ -3,28 +3,13 @@
 //! reads otherwise: an error, a warning, a duplicate key.
 
 use super::*;
+use crate::formats::lite_spans::testing::{self, lines};
 use crate::formats::Format;
 
 /// What the full reader gives, without the parts this reader leaves out.
 fn full(line: &str) -> Result<Record, String> {
     let value: Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
-    let mut r = Format::Ragtruth.parse(value, "gold").map_err(|e| e.to_string())?;
-    r.raw = Value::Null;
-    for s in &mut r.sources {
-        for sp in &mut s.spans {
-            sp.raw = serde_json::Map::new();
-        }
-    }
-    Ok(r)
-}
-
-fn lines(rel: &str) -> Vec<String> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .lines()
-        .map(str::to_owned)
-        .collect()
+    testing::full(Format::Ragtruth, value, "gold")
 }
 
 #[test]
