@@ -217,7 +217,7 @@ fn merge_moves_a_postgres_log_into_sqlite_and_back_losing_nothing() {
 }
 
 #[test]
-fn a_reviewer_role_with_insert_and_select_only_on_the_log_can_review() {
+fn a_reviewer_role_with_insert_and_select_only_on_the_log_can_review_and_apply() {
     let Some(db) = PgDb::create() else { return };
     drop(Store::open(&db.path()).expect("migrated by the owner"));
     let role = format!("spanreview_r{}", std::process::id());
@@ -246,6 +246,25 @@ fn a_reviewer_role_with_insert_and_select_only_on_the_log_can_review() {
             .expect("updates the record state");
         assert_log_unchangeable(&store, d.id, "permission denied");
         assert_eq!(store.decisions(None).expect("log").len(), 2);
+        // `apply`: ids taken from the log's sequence, the rows copied in.
+        let rows: Vec<(Decision, String)> = (0..2)
+            .map(|i| {
+                let mut d = dec("r2", "ana", ActionKind::Accept, 3 + i);
+                d.id = PROVISIONAL + i64::from(i);
+                (d, format!("origin {i} °"))
+            })
+            .collect();
+        let saved = store
+            .append_batch(|_| {
+                Ok::<_, ()>(Batch {
+                    rows,
+                    states: Vec::new(),
+                    dry_run: false,
+                })
+            })
+            .expect("the reviewer applies a file");
+        assert_eq!(saved, Ok(2));
+        assert_eq!(store.decisions(None).expect("log").len(), 4);
     });
     drop(admin);
     drop(db);
