@@ -4,5 +4,7 @@
 -- No UPDATE or DELETE on the log: the triggers refuse them anyway, and the role cannot even try.
 GRANT SELECT ON schema_version TO reviewer;
 GRANT SELECT, INSERT ON decision, assignment TO reviewer;
+-- `apply` takes a file's ids from the log's sequence in one query before copying its rows in.
+GRANT USAGE ON SEQUENCE decision_id_seq TO reviewer;
 GRANT SELECT, INSERT, UPDATE ON record_state, source, source_span TO reviewer;
 GRANT SELECT, INSERT, UPDATE, DELETE ON claim TO reviewer;
