@@ -104,6 +104,39 @@ pub(crate) mod testing {
         Ok(r)
     }
 
+    /// Lines every borrowing reader must leave to the full reader, their spans under `list`:
+    /// the full reader's errors, spans it skips with a warning or reads as none where typed
+    /// serde would not, repeated or escaped keys, and text that is not one JSON value.
+    pub fn left_to_the_full_reader(list: &str) -> Vec<String> {
+        let base = r#""id": "a", "output": "25°C 東京""#;
+        let span = |s: &str| format!(r#"{{{base}, "{list}": [{s}]}}"#);
+        let mut lines = vec![
+            r#"{"id": 7, "output": "x"}"#.to_owned(),
+            r#"{"id": "a"}"#.to_owned(),
+            format!(r#"{{{base}, "{list}": null}}"#),
+            format!(r#"{{{base}, "{list}": {{}}}}"#),
+            "[1, 2]".to_owned(),
+            format!(r#"{{{base}, "output": "other"}}"#),
+            r#"{"i\u0064": "a", "output": "x"}"#.to_owned(),
+            format!(r#"{{{base}"#),
+            format!(r#"{{{base}}} {{}}"#),
+        ];
+        lines.extend(
+            [
+                r#"{"start": "x", "end": 2}"#,
+                r#"{"start": 2.0, "end": 4}"#,
+                r#"{"start": -1, "end": 4}"#,
+                "7",
+                r#"{"start": 0, "end": 4, "label": 5}"#,
+                r#"{"start": 0, "end": 4, "text": ["x"]}"#,
+                r#"{"start": 0, "end": 4, "confidence": "high"}"#,
+                r#"{"start": 0, "end": 4, "start": 1}"#,
+            ]
+            .map(span),
+        );
+        lines
+    }
+
     /// The lines of the file at `rel` (from the repository's root).
     pub fn lines(rel: &str) -> Vec<String> {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);

@@ -43,34 +43,18 @@ fn every_line_it_takes_reads_as_the_full_reader_reads_it() {
 #[test]
 fn a_line_the_full_reader_reads_otherwise_is_left_to_it() {
     let base = r#""id": "a", "output": "25°C 東京""#;
-    for line in [
-        // Errors of the full reader.
-        r#"{"id": 7, "output": "x"}"#.to_owned(),
-        r#"{"id": "a"}"#.to_owned(),
-        format!(r#"{{{base}, "pred_spans": null}}"#),
-        format!(r#"{{{base}, "pred_spans": {{}}}}"#),
+    let own = [
         format!(r#"{{{base}, "gold_spans": {{}}}}"#),
         format!(r#"{{{base}, "gold_spans": null}}"#),
-        "[1, 2]".to_owned(),
-        // Spans it skips with a warning.
-        format!(r#"{{{base}, "pred_spans": [{{"start": "x", "end": 2}}]}}"#),
-        format!(r#"{{{base}, "pred_spans": [{{"start": 2.0, "end": 4}}]}}"#),
         format!(r#"{{{base}, "gold_spans": [{{"start": -1, "end": 4}}]}}"#),
-        format!(r#"{{{base}, "pred_spans": [7]}}"#),
-        // Values it reads as none where this reader's types would not.
-        format!(r#"{{{base}, "pred_spans": [{{"start": 0, "end": 4, "label": 5}}]}}"#),
-        format!(r#"{{{base}, "pred_spans": [{{"start": 0, "end": 4, "text": ["x"]}}]}}"#),
         format!(r#"{{{base}, "gold_spans": [{{"start": 0, "end": 4, "confidence": "high"}}]}}"#),
         format!(r#"{{{base}, "corruption_type": 3}}"#),
-        // The last of two keys is the full reader's; an escaped key is a key like another.
-        format!(r#"{{{base}, "output": "other"}}"#),
-        r#"{"i\u0064": "a", "output": "x"}"#.to_owned(),
-        format!(r#"{{{base}, "pred_spans": [{{"start": 0, "end": 4, "start": 1}}]}}"#),
-        // Not JSON, or more than one value.
-        format!(r#"{{{base}"#),
-        format!(r#"{{{base}}} {{}}"#),
         format!(r#"{{{base}, "x": "\ud800"}}"#),
-    ] {
+    ];
+    for line in testing::left_to_the_full_reader("pred_spans")
+        .into_iter()
+        .chain(own)
+    {
         for joined in [false, true] {
             let fine = full(&line, joined).is_ok() && line.contains("gold_spans");
             if joined && fine {

@@ -35,35 +35,18 @@ fn every_line_it_takes_reads_as_the_full_reader_reads_it() {
 #[test]
 fn a_line_the_full_reader_reads_otherwise_is_left_to_it() {
     let base = r#""id": "a", "output": "25°C 東京""#;
-    for line in [
-        // Errors of the full reader.
-        r#"{"id": 7, "output": "x"}"#.to_owned(),
-        r#"{"id": "a"}"#.to_owned(),
-        format!(r#"{{{base}, "hallucination_labels": null}}"#),
-        format!(r#"{{{base}, "hallucination_labels": {{}}}}"#),
+    let own = [
         format!(r#"{{{base}, "query": 5}}"#),
         format!(r#"{{{base}, "context": ["a"]}}"#),
         format!(r#"{{{base}, "context": "\ud800"}}"#),
-        "[1, 2]".to_owned(),
-        // Spans it skips with a warning.
-        format!(r#"{{{base}, "hallucination_labels": [{{"start": "x", "end": 2}}]}}"#),
-        format!(r#"{{{base}, "hallucination_labels": [{{"start": 2.0, "end": 4}}]}}"#),
-        format!(r#"{{{base}, "hallucination_labels": [{{"start": -1, "end": 4}}]}}"#),
-        format!(r#"{{{base}, "hallucination_labels": [7]}}"#),
-        // Values it reads as none where this reader's types would not.
-        format!(r#"{{{base}, "hallucination_labels": [{{"start": 0, "end": 4, "label": 5}}]}}"#),
-        format!(r#"{{{base}, "hallucination_labels": [{{"start": 0, "end": 4, "confidence": "high"}}]}}"#),
         format!(r#"{{{base}, "meta": "m"}}"#),
         format!(r#"{{{base}, "meta": {{"corruption_type": 3}}}}"#),
-        // The last of two keys is the full reader's; an escaped key is a key like another.
-        format!(r#"{{{base}, "output": "other"}}"#),
         format!(r#"{{{base}, "meta": {{"corruption_type": "a", "corruption_type": "b"}}}}"#),
-        r#"{"i\u0064": "a", "output": "x"}"#.to_owned(),
-        format!(r#"{{{base}, "hallucination_labels": [{{"start": 0, "end": 4, "start": 1}}]}}"#),
-        // Not JSON, or more than one value.
-        format!(r#"{{{base}"#),
-        format!(r#"{{{base}}} {{}}"#),
-    ] {
+    ];
+    for line in testing::left_to_the_full_reader("hallucination_labels")
+        .into_iter()
+        .chain(own)
+    {
         let lazy = parse_lazy(line.as_bytes()).map(|mut l| (l.query(), l.context()));
         assert!(
             parse(line.as_bytes()).is_none(),
