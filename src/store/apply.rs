@@ -9,7 +9,7 @@ use std::time::Duration;
 use sha2::{Digest, Sha256};
 
 use super::engine::{vals, Conn, Value};
-use super::row;
+use super::{row, state_row};
 use super::{RecordState, Store, StoreError};
 use crate::review::decision::Decision;
 
@@ -41,8 +41,8 @@ pub fn derived_origin(canonical: &[u8]) -> String {
 /// parameters, PostgreSQL 65,535).
 pub const ORIGINS_PER_QUERY: usize = 500;
 
-/// Record states a batch upserts in one statement (7 values each, 7,000 of SQLite's 32,766
-/// and PostgreSQL's 65,535 parameters).
+/// Record states a batch upserts in one statement ([`state_row::N`] values each, 7,000 of
+/// SQLite's 32,766 and PostgreSQL's 65,535 parameters).
 const STATES_PER_INSERT: usize = 1000;
 
 /// The last id saved on each record, by dataset and record id.
@@ -164,9 +164,10 @@ impl Store {
         Ok((last, first_origin))
     }
 
-    /// Write a batch's record `states` (in `_tx`), each pointing at the last decision saved on its record
-    /// (`last`), [`STATES_PER_INSERT`] a statement: an upsert, as a record may have a state
-    /// already (which a `COPY` cannot update). No two states of a batch are on one record.
+    /// Write a batch's record `states` (in `_tx`), each pointing at the last decision saved on
+    /// its record (`last`), [`STATES_PER_INSERT`] a statement: an upsert, as a record may have
+    /// a state already (which a `COPY` cannot update). No two states of a batch are on one
+    /// record.
     fn write_states(
         &self,
         _tx: &super::Tx<'_>,
@@ -174,42 +175,13 @@ impl Store {
         last: &LastIds,
     ) -> Result<(), StoreError> {
         for chunk in states.chunks(STATES_PER_INSERT) {
-            let mut params = Vec::with_capacity(chunk.len() * 7);
-            let mut groups = Vec::with_capacity(chunk.len());
-            for (i, (ds, rec, st)) in chunk.iter().enumerate() {
+            let mut params = Vec::with_capacity(chunk.len() * state_row::N);
+            for (ds, rec, st) in chunk {
                 let id = last.get(&(ds.clone(), rec.clone())).copied();
-                params.extend(vals![
-                    ds,
-                    rec,
-                    st.reviewed,
-                    st.flagged,
-                    st.outcome.name(),
-                    st.stale,
-                    id
-                ]);
-                let at = i * 7;
-                groups.push(format!(
-                    "(?{}, ?{}, ?{}, ?{}, ?{}, ?{}, ?{})",
-                    at + 1,
-                    at + 2,
-                    at + 3,
-                    at + 4,
-                    at + 5,
-                    at + 6,
-                    at + 7
-                ));
+                params.extend(state_row::values(ds, rec, id, st));
             }
-            let sql = format!(
-                "INSERT INTO record_state \
-                 (dataset, record_id, reviewed, flagged, outcome, stale, decision_id) \
-                 VALUES {} ON CONFLICT (dataset, record_id) DO UPDATE SET \
-                 reviewed = excluded.reviewed, flagged = excluded.flagged, \
-                 outcome = excluded.outcome, stale = excluded.stale, \
-                 decision_id = excluded.decision_id",
-                groups.join(", ")
-            );
             self.conn
-                .execute(&sql, &params)
+                .execute(&state_row::upsert(chunk.len()), &params)
                 .map_err(|e| self.err("saving the states of the records", e))?;
         }
         Ok(())

@@ -49,13 +49,14 @@ mod rescue;
 mod row;
 mod sources;
 mod sql;
+mod state_row;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use rusqlite::Connection;
 
-use engine::{vals, Conn, DbError, Tx};
+use engine::{Conn, DbError, Tx};
 pub use files::sibling;
 pub use open_pg::{no_decisions, shown};
 use open_pg::{url_of, Access};
@@ -537,23 +538,9 @@ impl Store {
         s: &RecordState,
     ) -> Result<(), StoreError> {
         (self.guard.journal.borrow_mut()).wrote_state(dataset, record_id, decision_id, s);
+        let values = state_row::values(dataset, record_id, decision_id, s);
         self.conn
-            .execute(
-                "INSERT INTO record_state (dataset, record_id, reviewed, flagged, outcome, stale, decision_id) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
-             ON CONFLICT (dataset, record_id) DO UPDATE SET reviewed = excluded.reviewed, \
-             flagged = excluded.flagged, outcome = excluded.outcome, stale = excluded.stale, \
-             decision_id = excluded.decision_id",
-                &vals![
-                    dataset,
-                    record_id,
-                    s.reviewed,
-                    s.flagged,
-                    s.outcome.name(),
-                    s.stale,
-                    decision_id
-                ],
-            )
+            .execute(state_row::upsert_one(), &values)
             .map_err(|e| self.err(format!("saving the state of record {record_id:?}"), e))?;
         Ok(())
     }

@@ -68,7 +68,7 @@ pub(super) fn copy_with_ids<'a>(
 }
 
 /// `?{from + 1}, …, ?{from + n}`.
-fn marks(from: usize, n: usize) -> String {
+pub(super) fn marks(from: usize, n: usize) -> String {
     (from + 1..=from + n)
         .map(|i| format!("?{i}"))
         .collect::<Vec<_>>()

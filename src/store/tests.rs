@@ -2,6 +2,7 @@
 //! (`test_db.rs`: SQLite always, PostgreSQL when `SPANREVIEW_TEST_PG` is set); those about a
 //! file (WAL, copies, headers) on SQLite only.
 
+use super::engine::vals;
 use super::test_db::{assert_log_unchangeable, raw_sqlite, stores};
 use super::*;
 use crate::review::decision::{ActionKind, OutcomeKind, SpanValue};
