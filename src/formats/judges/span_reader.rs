@@ -158,16 +158,20 @@ impl<'d> SpanReader<'d> {
     }
 
     fn skim(&self, file: &DataFile, i: usize, joined: bool) -> Result<Record, FormatError> {
+        /// A buffer larger than this is not kept for the next line (one huge record would
+        /// hold its memory for the thread's life).
+        const KEPT: usize = 1 << 20;
         thread_local! {
             // One line buffer per thread for every line it reads.
             static LINE: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
         }
-        LINE.with(|line| match line.try_borrow_mut() {
-            Ok(mut buf) => {
-                file.index.bytes_into(i, &mut buf)?;
-                self.skim_line(file, i, joined, &buf)
+        LINE.with_borrow_mut(|buf| {
+            file.index.bytes_into(i, buf)?;
+            let read = self.skim_line(file, i, joined, buf);
+            if buf.capacity() > KEPT {
+                *buf = Vec::new();
             }
-            Err(_) => self.skim_line(file, i, joined, &file.index.bytes(i)?),
+            read
         })
     }
 
