@@ -134,9 +134,10 @@ pub fn run(app: &mut App) -> io::Result<()> {
 }
 
 /// The event loop: draw, wait for an event (none while the frame left code to colour, up to
-/// 20 ms while background work is left, else 1 s), hand it to the app, until the app quits. The app's timed work ([`App::timed`]:
-/// retries, the team poll, following the log) is checked on every turn, not only when the
-/// wait runs out, so a stream of keys or mouse moves never delays it past its time.
+/// 20 ms while background work is left, else 1 s), hand it to the app, until the app quits.
+/// The app's timed work ([`App::timed`]: retries, the team poll, following the log) is
+/// checked on every turn, not only when the wait runs out, so a stream of keys or mouse moves
+/// never delays it past its time.
 ///
 /// # Errors
 /// The backend cannot be drawn to, or the events cannot be read.

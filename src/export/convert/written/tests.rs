@@ -10,12 +10,22 @@ fn written(layout: Layout, values: &[Value]) -> String {
         out.push(v).expect("in a temporary folder");
     }
     assert_eq!(out.count(), values.len());
+    finished(out, &path)
+}
+
+/// `out`, a file at `path`, finished and renamed into place: its text.
+fn finished(out: Written, path: &Path) -> String {
     let file = out
         .finish()
         .expect("in a temporary folder")
         .expect("a regular file is renamed into place");
     file.persist().expect("in a temporary folder");
-    std::fs::read_to_string(&path).expect("in a temporary folder")
+    std::fs::read_to_string(path).expect("in a temporary folder")
+}
+
+/// `v`'s JSON text.
+fn line(v: &Value) -> Vec<u8> {
+    serde_json::to_vec(v).expect("JSON")
 }
 
 #[test]
@@ -76,38 +86,14 @@ fn placed_records_go_out_in_the_originals_order_the_later_one_standing() {
     let path = dir.path().join("out.jsonl");
     let mut out = Written::create(&path, Layout::Lines).expect("in a temporary folder");
     let mut placed = Placed::new(true).expect("in a temporary folder");
-    assert!(!placed
-        .put_json(
-            2,
-            &serde_json::to_vec(&json!({"id": "c", "v": 1})).expect("JSON"),
-            &mut out
-        )
-        .expect("in a temporary folder"));
-    assert!(!placed
-        .put_json(
-            0,
-            &serde_json::to_vec(&json!({"id": "a", "v": "°"})).expect("JSON"),
-            &mut out
-        )
-        .expect("in a temporary folder"));
-    assert!(placed
-        .put_json(
-            2,
-            &serde_json::to_vec(&json!({"id": "c", "v": 2})).expect("JSON"),
-            &mut out
-        )
-        .expect("in a temporary folder"));
+    let mut put = |j, v: Value| placed.put_json(j, &line(&v), &mut out);
+    assert!(!put(2, json!({"id": "c", "v": 1})).expect("in a temporary folder"));
+    assert!(!put(0, json!({"id": "a", "v": "°"})).expect("in a temporary folder"));
+    assert!(put(2, json!({"id": "c", "v": 2})).expect("in a temporary folder"));
     assert!(!placed.must_redo(), "nothing went straight out");
-    out.originals(4, placed, |j| {
-        Ok(serde_json::to_vec(&json!({"original": j}))?)
-    })
-    .expect("in a temporary folder");
-    out.finish()
-        .expect("in a temporary folder")
-        .expect("in a temporary folder")
-        .persist()
+    out.originals(4, placed, |j| Ok(line(&json!({"original": j}))))
         .expect("in a temporary folder");
-    let text = std::fs::read_to_string(&path).expect("in a temporary folder");
+    let text = finished(out, &path);
     let lines: Vec<Value> = text
         .lines()
         .map(|l| serde_json::from_str(l).expect("in a temporary folder"))
@@ -144,15 +130,14 @@ fn placed_records_in_the_originals_order_go_straight_out_and_one_again_asks_for_
     let path = dir.path().join("out.jsonl");
     let mut out = Written::create(&path, Layout::Lines).expect("in a temporary folder");
     let mut placed = Placed::new(true).expect("in a temporary folder");
-    let line = |v: Value| serde_json::to_vec(&v).expect("JSON");
     for j in [0, 1, 3] {
-        let again = placed.put_json(j, &line(json!({"placed": j})), &mut out);
+        let again = placed.put_json(j, &line(&json!({"placed": j})), &mut out);
         assert!(!again.expect("in a temporary folder"));
     }
     assert_eq!(out.count(), 2, "0 and 1 went straight out, 3 waits");
     assert!(!placed.must_redo());
     assert!(placed
-        .put_json(1, &line(json!({"placed": "1 again"})), &mut out)
+        .put_json(1, &line(&json!({"placed": "1 again"})), &mut out)
         .expect("in a temporary folder"));
     assert!(
         placed.must_redo(),
@@ -161,16 +146,11 @@ fn placed_records_in_the_originals_order_go_straight_out_and_one_again_asks_for_
     let mut out = Written::create(&path, Layout::Lines).expect("in a temporary folder");
     let mut placed = Placed::new(true).expect("in a temporary folder");
     for j in [0, 1] {
-        let again = placed.put_json(j, &line(json!({"placed": j})), &mut out);
+        let again = placed.put_json(j, &line(&json!({"placed": j})), &mut out);
         assert!(!again.expect("in a temporary folder"));
     }
-    out.originals(3, placed, |j| Ok(line(json!({"original": j}))))
+    out.originals(3, placed, |j| Ok(line(&json!({"original": j}))))
         .expect("in a temporary folder");
-    out.finish()
-        .expect("in a temporary folder")
-        .expect("in a temporary folder")
-        .persist()
-        .expect("in a temporary folder");
-    let text = std::fs::read_to_string(&path).expect("in a temporary folder");
+    let text = finished(out, &path);
     assert_eq!(text, "{\"placed\":0}\n{\"placed\":1}\n{\"original\":2}\n");
 }
